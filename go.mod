@@ -1,0 +1,3 @@
+module github.com/gocolic/gocolic
+
+go 1.24

@@ -1,0 +1,207 @@
+// This file implements concrete evaluation of expressions. The results are
+// Go's (and SMT-LIB's) for every width; division by zero, which panics in
+// Go and is guarded by an implicit branch, takes SMT-LIB's total definition
+// so that evaluation and Z3 always agree.
+
+package sym
+
+import "fmt"
+
+// An Env gives the value of each input variable, as the low bits of a
+// uint64 (1 or 0 for booleans). Missing variables are 0.
+type Env map[uint64]uint64
+
+// Eval returns the value of e under env: the bits of a bit-vector, or 1/0
+// for a boolean.
+func Eval(e *Expr, env Env) uint64 {
+	memo := make(map[*Expr]uint64)
+	return eval(e, env, memo)
+}
+
+// Holds reports whether the boolean e is true under env.
+func Holds(e *Expr, env Env) bool { return Eval(e, env) != 0 }
+
+func eval(e *Expr, env Env, memo map[*Expr]uint64) uint64 {
+	if v, ok := memo[e]; ok {
+		return v
+	}
+	var v uint64
+	arg := func(i int) uint64 { return eval(e.Args[i], env, memo) }
+	switch {
+	case e.Kind == KConst:
+		v = e.Val
+	case e.Kind == KTrue:
+		v = 1
+	case e.Kind == KFalse:
+		v = 0
+	case e.Kind == KVar:
+		v = env[e.Val]
+		if e.Width == 0 {
+			v &= 1
+		} else {
+			v &= Mask(e.Width)
+		}
+	case e.Kind.IsBinaryBV():
+		v = evalBin(e.Kind, arg(0), arg(1), e.Width)
+	case e.Kind == KNeg:
+		v = -arg(0) & Mask(e.Width)
+	case e.Kind == KCpl:
+		v = ^arg(0) & Mask(e.Width)
+	case e.Kind == KZExt || e.Kind == KSExt || e.Kind == KTrunc:
+		v = evalResize(e.Kind, arg(0), e.Args[0].Width, e.Width)
+	case e.Kind == KIte:
+		if arg(0) != 0 {
+			v = arg(1)
+		} else {
+			v = arg(2)
+		}
+	case e.Kind.IsCompare():
+		v = b2u(evalCmp(e.Kind, arg(0), arg(1), e.Args[0].Width))
+	case e.Kind == KNot:
+		v = 1 - arg(0)
+	case e.Kind == KLAnd:
+		v = arg(0) & arg(1)
+	case e.Kind == KLOr:
+		v = arg(0) | arg(1)
+	default:
+		panic(fmt.Sprintf("sym: cannot evaluate %s", e.Kind))
+	}
+	memo[e] = v
+	return v
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// evalBin computes a binary bit-vector operation on the low w bits of x, y.
+func evalBin(k Kind, x, y uint64, w uint8) uint64 {
+	m := Mask(w)
+	x, y = x&m, y&m
+	sx, sy := SignExtend(x, w), SignExtend(y, w)
+	var r uint64
+	switch k {
+	case KAdd:
+		r = x + y
+	case KSub:
+		r = x - y
+	case KMul:
+		r = x * y
+	case KUDiv:
+		if y == 0 {
+			r = m
+		} else {
+			r = x / y
+		}
+	case KURem:
+		if y == 0 {
+			r = x
+		} else {
+			r = x % y
+		}
+	case KSDiv:
+		switch {
+		case y == 0 && sx < 0:
+			r = 1
+		case y == 0:
+			r = m
+		case sy == -1:
+			r = uint64(-sx) // wraps for the minimum, as Go does
+		default:
+			r = uint64(sx / sy)
+		}
+	case KSRem:
+		switch {
+		case y == 0:
+			r = x
+		case sy == -1:
+			r = 0
+		default:
+			r = uint64(sx % sy)
+		}
+	case KAnd:
+		r = x & y
+	case KOr:
+		r = x | y
+	case KXor:
+		r = x ^ y
+	case KShl:
+		if y >= uint64(w) {
+			r = 0
+		} else {
+			r = x << y
+		}
+	case KLShr:
+		if y >= uint64(w) {
+			r = 0
+		} else {
+			r = x >> y
+		}
+	case KAShr:
+		if y >= uint64(w) {
+			y = uint64(w - 1)
+		}
+		r = uint64(sx >> y)
+	default:
+		panic("sym: evalBin of " + k.String())
+	}
+	return r & m
+}
+
+func evalResize(k Kind, x uint64, from, to uint8) uint64 {
+	x &= Mask(from)
+	switch k {
+	case KSExt:
+		return uint64(SignExtend(x, from)) & Mask(to)
+	default: // zero extension keeps the bits; truncation masks them
+		return x & Mask(to)
+	}
+}
+
+func evalCmp(k Kind, x, y uint64, w uint8) bool {
+	if w == 0 {
+		return x == y
+	}
+	m := Mask(w)
+	x, y = x&m, y&m
+	switch k {
+	case KEq:
+		return x == y
+	case KULt:
+		return x < y
+	case KULe:
+		return x <= y
+	case KSLt:
+		return SignExtend(x, w) < SignExtend(y, w)
+	case KSLe:
+		return SignExtend(x, w) <= SignExtend(y, w)
+	}
+	panic("sym: evalCmp of " + k.String())
+}
+
+// Vars appends to dst the input variables that occur in the expressions,
+// each once, in order of first occurrence.
+func Vars(dst []*Expr, es ...*Expr) []*Expr {
+	seen := make(map[*Expr]bool)
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		if seen[e] {
+			return
+		}
+		seen[e] = true
+		if e.Kind == KVar {
+			dst = append(dst, e)
+			return
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	for _, e := range es {
+		walk(e)
+	}
+	return dst
+}

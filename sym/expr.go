@@ -1,0 +1,136 @@
+// Package sym is gocolic's symbolic expression language: a typed,
+// hash-consed DAG of bit-vector and boolean terms with Go's exact integer
+// semantics, constant folding and local simplification.
+//
+// The package is used on both sides of a run. Inside the worker process the
+// instrumented runtime builds expressions as the target executes; the
+// coordinator decodes them (see encode.go) into its own Builder and hands
+// them to the explorer and the solver chain. It therefore imports only the
+// standard library: its sources are copied into the build overlay of the
+// user's module next to the runtime.
+//
+// Sorts: an expression of Width 0 is a boolean; Width 8, 16, 32 or 64 is a
+// bit-vector of that many bits. Signedness is not part of the sort: like
+// machine code (and Z3), the operations that differ (division, remainder,
+// right shift, comparison, extension) come in signed and unsigned kinds.
+package sym
+
+import "fmt"
+
+// Kind is the operator of an expression node.
+type Kind uint8
+
+// The node kinds. The comment gives the printed form (see print.go).
+const (
+	KInvalid Kind = iota
+
+	KConst // 42:64 — a bit-vector constant; Val holds its bits
+	KTrue  // true
+	KFalse // false
+	KVar   // v3:8 — input variable number Val
+
+	// Bit-vector arithmetic; both operands and the result share one width.
+	KAdd  // (x + y)
+	KSub  // (x - y)
+	KMul  // (x * y)
+	KUDiv // (x /u y) — unsigned quotient
+	KSDiv // (x /s y) — signed quotient, truncated toward zero
+	KURem // (x %u y)
+	KSRem // (x %s y) — sign follows the dividend, as in Go
+	KAnd  // (x & y)
+	KOr   // (x | y)
+	KXor  // (x ^ y)
+	KShl  // (x << y) — y is an unsigned amount of the same width; >= width gives 0
+	KLShr // (x >>u y)
+	KAShr // (x >>s y)
+	KNeg  // -x
+	KCpl  // ^x
+
+	// Width changes; the node's Width is the result width.
+	KZExt  // zext16(x)
+	KSExt  // sext16(x)
+	KTrunc // trunc8(x) — keeps the low bits
+
+	KIte // ite(c, x, y) — c is boolean, x and y share the result sort
+
+	// Comparisons of two bit-vectors of one width; boolean results.
+	KEq  // (x == y); also on booleans
+	KULt // (x <u y)
+	KULe // (x <=u y)
+	KSLt // (x <s y)
+	KSLe // (x <=s y)
+
+	// Boolean connectives.
+	KNot // !c
+	KLAnd // (c && d)
+	KLOr  // (c || d)
+
+	// KString is an aggregate used only inside the worker runtime: a string
+	// or byte slice whose Args[0] is its length (64-bit) and Args[1:] its
+	// bytes (8-bit), as many as are known. It never reaches a solver.
+	KString
+
+	numKinds
+)
+
+// Expr is a node of the expression DAG. Nodes are immutable and are made
+// only by a Builder, which shares structurally equal nodes, so that pointer
+// equality is structural equality within one Builder.
+type Expr struct {
+	Kind  Kind
+	Width uint8 // 0 for booleans, else the bit-vector width
+	Val   uint64
+	Args  []*Expr
+	id    uint32 // creation order within the Builder; stable sort key
+	hash  uint64
+}
+
+// ID returns the node's number within its Builder. Numbers grow with
+// creation, so arguments always have smaller numbers than their parents.
+func (e *Expr) ID() uint32 { return e.id }
+
+// IsBool reports whether e is a boolean term.
+func (e *Expr) IsBool() bool { return e.Width == 0 && e.Kind != KString }
+
+// IsConst reports whether e is a bit-vector or boolean constant.
+func (e *Expr) IsConst() bool { return e.Kind == KConst || e.Kind == KTrue || e.Kind == KFalse }
+
+// Mask returns the bit mask of a width: the value 2^w-1.
+func Mask(w uint8) uint64 {
+	if w >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<w - 1
+}
+
+// SignExtend interprets the low w bits of v as a two's-complement number
+// and returns it as an int64.
+func SignExtend(v uint64, w uint8) int64 {
+	if w >= 64 {
+		return int64(v)
+	}
+	shift := 64 - w
+	return int64(v<<shift) >> shift
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+var kindNames = [...]string{
+	KInvalid: "invalid", KConst: "const", KTrue: "true", KFalse: "false", KVar: "var",
+	KAdd: "+", KSub: "-", KMul: "*", KUDiv: "/u", KSDiv: "/s", KURem: "%u", KSRem: "%s",
+	KAnd: "&", KOr: "|", KXor: "^", KShl: "<<", KLShr: ">>u", KAShr: ">>s",
+	KNeg: "neg", KCpl: "cpl", KZExt: "zext", KSExt: "sext", KTrunc: "trunc", KIte: "ite",
+	KEq: "==", KULt: "<u", KULe: "<=u", KSLt: "<s", KSLe: "<=s",
+	KNot: "!", KLAnd: "&&", KLOr: "||", KString: "string",
+}
+
+// IsCompare reports whether k is a comparison of two bit-vectors.
+func (k Kind) IsCompare() bool { return k >= KEq && k <= KSLe }
+
+// IsBinaryBV reports whether k is a binary bit-vector operation.
+func (k Kind) IsBinaryBV() bool { return k >= KAdd && k <= KAShr }

@@ -1,0 +1,55 @@
+// This file implements the printed form of expressions.
+
+package sym
+
+import (
+	"fmt"
+	"strings"
+)
+
+// String returns e in the printed form given with each Kind, for example
+// ((v0:64 + 1:64) <s 10:64). Shared subterms are printed every time.
+func (e *Expr) String() string {
+	var sb strings.Builder
+	e.write(&sb)
+	return sb.String()
+}
+
+func (e *Expr) write(sb *strings.Builder) {
+	switch {
+	case e.Kind == KConst:
+		fmt.Fprintf(sb, "%d:%d", e.Val, e.Width)
+	case e.Kind == KTrue, e.Kind == KFalse:
+		sb.WriteString(e.Kind.String())
+	case e.Kind == KVar:
+		fmt.Fprintf(sb, "v%d:%d", e.Val, e.Width)
+	case e.Kind.IsBinaryBV(), e.Kind.IsCompare(), e.Kind == KLAnd, e.Kind == KLOr:
+		sb.WriteByte('(')
+		e.Args[0].write(sb)
+		sb.WriteString(" " + e.Kind.String() + " ")
+		e.Args[1].write(sb)
+		sb.WriteByte(')')
+	case e.Kind == KNeg:
+		sb.WriteByte('-')
+		e.Args[0].write(sb)
+	case e.Kind == KCpl:
+		sb.WriteByte('^')
+		e.Args[0].write(sb)
+	case e.Kind == KNot:
+		sb.WriteByte('!')
+		e.Args[0].write(sb)
+	case e.Kind == KZExt, e.Kind == KSExt, e.Kind == KTrunc:
+		fmt.Fprintf(sb, "%s%d(", e.Kind, e.Width)
+		e.Args[0].write(sb)
+		sb.WriteByte(')')
+	default:
+		sb.WriteString(e.Kind.String() + "(")
+		for i, a := range e.Args {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			a.write(sb)
+		}
+		sb.WriteByte(')')
+	}
+}
