@@ -1,12 +1,32 @@
 // Package solver answers path-condition queries for the explorer. A query
 // goes through a chain of layers, each one small type behind the Solver
-// interface that owns the next layer (after KLEE's solver chain): a fast
-// unsat check, constraint independence slicing, a cache, and finally a core
-// that really decides, such as Z3 (package solver/z3).
+// interface that owns the next layer (after KLEE's solver chain). Chain
+// builds them in this order, outermost first:
+//
+//  1. fast unsat (NewFastUnsat): a goal or constraint that is the constant
+//     false, or a goal whose negation is among the constraints, is Unsat.
+//     Hash-consing makes the negation test a pointer comparison, so this
+//     costs one pass over the constraints and never calls the layers below.
+//  2. independence (NewIndependence): keeps only the constraints that share
+//     variables, transitively, with the goal. Sliced-away constraints hold
+//     for the inputs of the execution the query came from and mention none
+//     of the variables the answer may change, so they stay true. Slicing
+//     before caching makes cache keys smaller and hits more frequent.
+//  3. cache (NewCache): exact answers for repeated queries, reuse of recent
+//     models that happen to satisfy a new query (counterexample reuse), and
+//     Unsat for queries that contain the assertions of a known Unsat query.
+//  4. the core, which decides: package solver/z3.
+//
+// Layers are not safe for concurrent use; a chain serves one goroutine at a
+// time. Every layer reports its own Stats; Layers walks a chain for
+// reporting.
 package solver
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"maps"
 	"time"
 
 	"github.com/gocolic/gocolic/sym"
@@ -43,10 +63,18 @@ type Query struct {
 
 // Result is a Solver's answer. For Sat, Model gives a value to every
 // variable of the (possibly sliced) query; variables it omits are free to
-// keep the values they had in the execution the query came from.
+// keep the values they had in the execution the query came from. The caller
+// owns Model and may modify it.
 type Result struct {
 	Status Status
 	Model  sym.Env
+}
+
+// clone returns r with a copy of its model, so that callers may keep or
+// modify one without affecting the other.
+func (r Result) clone() Result {
+	r.Model = maps.Clone(r.Model)
+	return r
 }
 
 // Solver is one layer of the chain.
@@ -62,5 +90,52 @@ type Stats struct {
 	Sat     int
 	Unsat   int
 	Unknown int
-	Time    time.Duration
+	Errors  int
+	// Local counts the queries the layer answered without asking the
+	// next one.
+	Local int
+	// Time is the wall time spent in the layer's Solve, including the
+	// layers below it.
+	Time time.Duration
+}
+
+// Record counts one query that took elapsed and ended with r and err.
+func (s *Stats) Record(r Result, err error, elapsed time.Duration) {
+	s.Queries++
+	s.Time += elapsed
+	switch {
+	case err != nil:
+		s.Errors++
+	case r.Status == Sat:
+		s.Sat++
+	case r.Status == Unsat:
+		s.Unsat++
+	default:
+		s.Unknown++
+	}
+}
+
+// checkQuery reports malformed queries that would make a layer misbehave:
+// a missing goal or constraint, or one that is not boolean. It looks only
+// at the top node of each term.
+func checkQuery(q Query) error {
+	if err := checkBool(q.Goal); err != nil {
+		return fmt.Errorf("solver: goal: %w", err)
+	}
+	for i, c := range q.Constraints {
+		if err := checkBool(c); err != nil {
+			return fmt.Errorf("solver: constraint %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func checkBool(e *sym.Expr) error {
+	switch {
+	case e == nil:
+		return errors.New("nil term")
+	case !e.IsBool():
+		return fmt.Errorf("term of kind %s and width %d is not boolean", e.Kind, e.Width)
+	}
+	return nil
 }

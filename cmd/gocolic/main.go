@@ -1,0 +1,90 @@
+// Command gocolic is a concolic testing engine for Go packages: it runs a
+// function of your package compiled, tracks symbolic constraints as it
+// runs, solves them with Z3 to reach new paths, and writes ordinary Go
+// tests for what it found.
+//
+// Usage:
+//
+//	gocolic test [flags] <package> <Func>
+//
+// Run `gocolic help test` for the flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/session"
+)
+
+// command is one subcommand.
+type command struct {
+	name  string
+	usage string
+	short string
+	run   func(ctx context.Context, args []string, stderr io.Writer) int
+}
+
+var commands = []*command{cmdTest}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		usage(stderr)
+		return 2
+	}
+	if args[0] == "help" {
+		if len(args) > 1 {
+			for _, c := range commands {
+				if c.name == args[1] {
+					c.run(ctx, []string{"-h"}, stderr)
+					return 0
+				}
+			}
+		}
+		usage(stderr)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "gocolic: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "gocolic is a concolic testing engine for Go packages.\n\nUsage:\n\n\tgocolic <command> [flags] [arguments]\n\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.short)
+	}
+	fmt.Fprintln(w, "\nRun 'gocolic help <command>' for its flags.")
+}
+
+// exitCode maps an error to the process's exit status: 2 for problems with
+// the user's input (a package that does not build, an unknown function,
+// an unsupported parameter), 1 for failures of gocolic itself.
+func exitCode(err error) int {
+	var be *build.Error
+	if errors.As(err, &be) {
+		return 1
+	}
+	if errors.Is(err, session.ErrRun) {
+		return 1
+	}
+	return 2
+}

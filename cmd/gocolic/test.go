@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gocolic/gocolic/explore"
+	"github.com/gocolic/gocolic/session"
+)
+
+var cmdTest = &command{
+	name:  "test",
+	usage: "gocolic test [flags] <package> <Func>",
+	short: "explore a function and write tests for it",
+	run:   runTest,
+}
+
+func runTest(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg session.Config
+	fs.DurationVar(&cfg.Budget, "budget", 0, "wall-clock budget of the exploration (default 10s unless -runs is set)")
+	fs.IntVar(&cfg.Runs, "runs", 0, "stop after this many executions (0: no limit)")
+	fs.IntVar(&cfg.Workers, "workers", 0, "worker processes running the target (default: number of CPUs)")
+	fs.StringVar(&cfg.Strategy, "strategy", "dfs", fmt.Sprintf("search strategy: %v", explore.Names()))
+	fs.Int64Var(&cfg.Seed, "seed", 0, "seed of the random choices, for reproducible runs")
+	fs.IntVar(&cfg.MaxLen, "maxlen", 32, "maximum length of string and []byte inputs")
+	fs.IntVar(&cfg.MaxDepth, "depth", 0, "bound on the symbolic branches explored along one path (0: none)")
+	fs.DurationVar(&cfg.Timeout, "timeout", 0, "time limit of one execution (default 1s)")
+	fs.IntVar(&cfg.MemLimitMB, "memlimit", 2048, "resident memory limit of a worker in MiB (0: none)")
+	fs.DurationVar(&cfg.SolverTimout, "solver-timeout", 0, "time limit of one solver query (default 2s)")
+	fs.StringVar(&cfg.JSON, "json", "", "write the machine-readable report to this file")
+	fs.StringVar(&cfg.Out, "o", "", "directory for the generated test file (default: the package's directory)")
+	fs.StringVar(&cfg.CoverProfile, "coverprofile", "", "write a coverage profile of the generated tests, for go tool cover")
+	fs.BoolVar(&cfg.NoTests, "notests", false, "do not write the generated test file")
+	fs.BoolVar(&cfg.KeepWork, "work", false, "print and keep the work directory (overlay and worker binary)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\n", cmdTest.usage)
+		fmt.Fprintln(stderr, "Test explores the paths of Func in package (an import path or ./dir, as for go test)")
+		fmt.Fprintln(stderr, "and writes <func>_gocolic_test.go next to it: regression cases pinning the observed")
+		fmt.Fprintln(stderr, "results and one failing reproducer per distinct panic or crash.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return 2
+	}
+	cfg.Package, cfg.Func = fs.Arg(0), fs.Arg(1)
+	cfg.Stderr = stderr
+	cfg.Dir, _ = os.Getwd()
+	out, err := session.Test(ctx, cfg)
+	if out != nil {
+		summary(stderr, out)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gocolic: %v\n", err)
+		return exitCode(err)
+	}
+	return 0
+}
+
+func summary(w io.Writer, out *session.Outcome) {
+	rep := out.Report
+	cov, total := rep.CondOutcomes(out.Target.Sites)
+	fmt.Fprintf(w, "gocolic: %d executions, %d paths, branches %d/%d, %d bugs, stopped: %s\n",
+		rep.Execs, rep.Paths, cov, total, len(rep.Findings), rep.Stopped)
+	for _, f := range rep.SortedFindings() {
+		fmt.Fprintf(w, "  %s: %s\n    input: %s\n", f.Kind, f.Message, out.Target.Call(f.Input))
+	}
+	if out.TestFile != "" {
+		fmt.Fprintf(w, "gocolic: wrote %s\n", out.TestFile)
+	}
+}

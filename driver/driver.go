@@ -1,0 +1,455 @@
+// Package driver is the coordinator of a run: it keeps the execution tree,
+// asks the solver for inputs that reach its open branches, hands the
+// inputs to worker processes running the instrumented target, and collects
+// what they report (seed 004 §2: the concolic loop, and §4.2: divergence).
+//
+// One goroutine — the one that calls Run — owns the tree, the strategy and
+// the solver; one goroutine per worker only executes. Solving happens in
+// the coordinator while the workers run the queued inputs.
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gocolic/gocolic/explore"
+	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// Config is what one run needs.
+type Config struct {
+	Bin      string        // the instrumented worker binary
+	Params   []rt.Param    // the entry function's parameters
+	Sites    []instrument.Site
+	MaxLen   int           // bound on the length of string and []byte inputs
+	Workers  int           // parallel worker processes
+	Budget   time.Duration // wall-clock budget; 0 for none
+	Runs     int           // execution budget; 0 for none
+	Strategy explore.Strategy
+	Seed     int64
+	Timeout  time.Duration // per execution
+	MemLimit uint64        // bytes of resident memory per worker; 0 for none
+	MaxDepth int
+	Solver   solver.Solver
+	// Progress, if not nil, receives a status line every second.
+	Progress io.Writer
+}
+
+// Execution is one input that a run keeps: it covered something first.
+type Execution struct {
+	Input   sym.Env
+	Results []rt.Result
+	Elapsed time.Duration
+}
+
+// Finding is one distinct failure of the target.
+type Finding struct {
+	Kind    string // "panic" or a CrashKind
+	Message string
+	Stack   string
+	Input   sym.Env
+	Count   int // executions that hit it
+	Elapsed time.Duration
+}
+
+// Point is one sample of the coverage-over-time series.
+type Point struct {
+	Elapsed  time.Duration
+	Execs    int
+	Covered  int
+	Paths    int
+	Findings int
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	Execs       int
+	Paths       int
+	Elapsed     time.Duration
+	Covered     map[uint32]uint8 // site -> outcome bits (1 false, 2 true)
+	Cases       []Execution
+	Findings    []*Finding
+	Tree        explore.Stats
+	Divergences int
+	SolverTime  time.Duration
+	Queries     map[string]int // sat, unsat, unknown
+	Timeline    []Point
+	Exhausted   bool // every open branch was tried: the search is complete
+	Stopped     string
+	Restarts    int
+}
+
+type job struct {
+	env    sym.Env
+	origin *explore.Target
+}
+
+type outcome struct {
+	job   job
+	resp  *rt.Response
+	crash *Crash
+	err   error
+}
+
+// Run explores the target until the budget is spent, the search space is
+// exhausted, or ctx is cancelled; it returns what it found in every case.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Workers < 1 {
+		cfg.Workers = 1
+	}
+	d := &coordinator{
+		cfg:   cfg,
+		b:     sym.NewBuilder(),
+		rep:   &Report{Covered: map[uint32]uint8{}, Queries: map[string]int{}},
+		start: time.Now(),
+		seen:  map[string]*Finding{},
+		rng:   rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
+	}
+	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
+	d.offs = rt.Layout(cfg.Params, cfg.MaxLen)
+	d.domain()
+	for _, s := range cfg.Sites {
+		if s.Kind == instrument.SiteCond {
+			d.condSites++
+		}
+	}
+	err := d.loop(ctx)
+	d.rep.Elapsed = time.Since(d.start)
+	d.rep.Tree = d.tree.Stats()
+	d.rep.Paths = d.rep.Tree.Paths
+	d.rep.Divergences = d.rep.Tree.Divergences
+	d.sample()
+	return d.rep, err
+}
+
+type coordinator struct {
+	cfg       Config
+	b         *sym.Builder
+	dec       *sym.Decoder
+	tree      *explore.Tree
+	rep       *Report
+	start     time.Time
+	offs      []int
+	limits    []*sym.Expr // domain constraints of the inputs
+	seen      map[string]*Finding
+	rng       *rand.Rand
+	condSites int
+	covered   int
+	lastShow  time.Time
+}
+
+// domain builds the constraints every input satisfies: lengths of strings
+// and byte slices are at most MaxLen.
+func (d *coordinator) domain() {
+	for i, p := range d.cfg.Params {
+		if p.Kind == rt.ParamString || p.Kind == rt.ParamBytes {
+			v := d.b.Var(uint64(d.offs[i]), 64)
+			d.limits = append(d.limits, d.b.Cmp(sym.KULe, v, d.b.Const(uint64(d.cfg.MaxLen), 64)))
+		}
+	}
+}
+
+// seedInput returns the first input: zeros and empty strings.
+func (d *coordinator) seedInput() sym.Env { return sym.Env{} }
+
+func (d *coordinator) loop(ctx context.Context) error {
+	jobs := make(chan job)
+	results := make(chan outcome, d.cfg.Workers)
+	wctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	startErr := make(chan error, d.cfg.Workers)
+	for i := 0; i < d.cfg.Workers; i++ {
+		go d.workerLoop(wctx, jobs, results, startErr)
+	}
+	queue := []job{{env: d.seedInput()}}
+	inflight := 0
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	var deadline <-chan time.Time
+	if d.cfg.Budget > 0 {
+		t := time.NewTimer(d.cfg.Budget)
+		defer t.Stop()
+		deadline = t.C
+	}
+	stop := func(why string) {
+		if d.rep.Stopped == "" {
+			d.rep.Stopped = why
+		}
+	}
+	for {
+		budgetLeft := d.cfg.Runs == 0 || d.rep.Execs+inflight < d.cfg.Runs
+		// Refill the queue from the strategy while workers are busy.
+		for d.rep.Stopped == "" && budgetLeft && len(queue) < d.cfg.Workers && inflight+len(queue) < 2*d.cfg.Workers {
+			j, ok := d.nextJob(ctx)
+			if !ok {
+				break
+			}
+			queue = append(queue, j)
+		}
+		if d.rep.Stopped == "" && len(queue) == 0 && inflight == 0 {
+			if !budgetLeft {
+				stop("runs")
+			} else {
+				d.rep.Exhausted = true
+				stop("exhausted")
+			}
+		}
+		if d.rep.Stopped != "" && inflight == 0 {
+			cancel()
+			return nil
+		}
+		var send chan job
+		var next job
+		if d.rep.Stopped == "" && len(queue) > 0 && budgetLeft {
+			send, next = jobs, queue[0]
+		}
+		select {
+		case send <- next:
+			queue = queue[1:]
+			inflight++
+		case o := <-results:
+			inflight--
+			if o.err != nil {
+				stop("error")
+				cancel()
+				// Drain the others before returning.
+				for ; inflight > 0; inflight-- {
+					<-results
+				}
+				return o.err
+			}
+			d.process(o)
+		case err := <-startErr:
+			stop("error")
+			for ; inflight > 0; inflight-- {
+				<-results
+			}
+			return err
+		case <-tick.C:
+			d.progress(false)
+		case <-deadline:
+			stop("budget")
+		case <-ctx.Done():
+			stop("interrupted")
+		}
+	}
+}
+
+// workerLoop runs jobs in one worker process, replacing it when it dies.
+func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results chan<- outcome, startErr chan<- error) {
+	w, err := startWorker(d.cfg.Bin, d.cfg.Timeout, d.cfg.MemLimit)
+	if err != nil {
+		startErr <- err
+		return
+	}
+	defer func() { w.close() }()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case j := <-jobs:
+			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen}
+			resp, crash, err := w.run(q)
+			if crash != nil {
+				w.kill()
+				nw, serr := startWorker(d.cfg.Bin, d.cfg.Timeout, d.cfg.MemLimit)
+				if serr != nil {
+					results <- outcome{job: j, err: serr}
+					return
+				}
+				w = nw
+				if crash.Kind == CrashExit && strings.HasPrefix(crash.Message, "worker failed") {
+					results <- outcome{job: j, err: errors.New(crash.Message)}
+					return
+				}
+			}
+			results <- outcome{job: j, resp: resp, crash: crash, err: err}
+		}
+	}
+}
+
+// nextJob asks the strategy for targets until one is solved into an input.
+func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
+	for ctx.Err() == nil {
+		t, ok := d.cfg.Strategy.Next()
+		if !ok {
+			return job{}, false
+		}
+		q := d.tree.Query(t)
+		q.Constraints = append(append([]*sym.Expr(nil), d.limits...), q.Constraints...)
+		start := time.Now()
+		res, err := d.cfg.Solver.Solve(ctx, q)
+		d.rep.SolverTime += time.Since(start)
+		if err != nil {
+			d.rep.Queries["error"]++
+			d.tree.Resolve(t, solver.Unknown)
+			continue
+		}
+		d.rep.Queries[res.Status.String()]++
+		d.tree.Resolve(t, res.Status)
+		if res.Status != solver.Sat {
+			continue
+		}
+		env := maps.Clone(t.Base)
+		if env == nil {
+			env = sym.Env{}
+		}
+		maps.Copy(env, res.Model)
+		return job{env: env, origin: t}, true
+	}
+	return job{}, false
+}
+
+// process takes in one execution's outcome.
+func (d *coordinator) process(o outcome) {
+	d.rep.Execs++
+	elapsed := time.Since(d.start)
+	if o.crash != nil {
+		d.restartFinding(o, elapsed)
+		if o.job.origin != nil {
+			// The run left no path; its target stays unreached.
+			d.tree.Resolve(o.job.origin, solver.Unknown)
+		}
+		return
+	}
+	resp := o.resp
+	if d.dec == nil {
+		d.dec = sym.NewDecoder(d.b)
+	}
+	path := make([]explore.Branch, 0, len(resp.Path))
+	if err := d.dec.Decode(resp.Exprs); err == nil {
+		for _, e := range resp.Path {
+			c, err := d.dec.Node(e.Cond)
+			if err != nil || !c.IsBool() {
+				break
+			}
+			path = append(path, explore.Branch{Site: e.Site, Taken: e.Taken, Cond: c})
+		}
+	}
+	out := d.tree.Record(path, o.job.env, o.job.origin)
+	for _, t := range out.NewTargets {
+		d.cfg.Strategy.Add(t)
+	}
+	newCover := false
+	for _, f := range resp.Fresh {
+		site, bit := f>>1, uint8(1)<<(f&1)
+		if d.rep.Covered[site]&bit == 0 {
+			d.rep.Covered[site] |= bit
+			newCover = true
+			if d.isCond(site) {
+				d.covered++
+			}
+		}
+	}
+	if resp.Status == rt.StatusPanic {
+		d.addFinding("panic", resp.Panic, resp.Stack, o.job.env, elapsed)
+	} else if newCover || len(d.rep.Cases) == 0 {
+		d.rep.Cases = append(d.rep.Cases, Execution{Input: o.job.env, Results: resp.Results, Elapsed: elapsed})
+	}
+	if newCover {
+		d.sample()
+	}
+}
+
+func (d *coordinator) isCond(site uint32) bool {
+	return int(site) < len(d.cfg.Sites) && d.cfg.Sites[site].Kind == instrument.SiteCond
+}
+
+func (d *coordinator) restartFinding(o outcome, elapsed time.Duration) {
+	d.rep.Restarts++
+	d.addFinding(string(o.crash.Kind), o.crash.Message, o.crash.Output, o.job.env, elapsed)
+}
+
+// addFinding records a failure, once per kind and message: the message of
+// a runtime error names its cause, and the first input is kept.
+func (d *coordinator) addFinding(kind, msg, stack string, env sym.Env, elapsed time.Duration) {
+	key := kind + "\x00" + msg + "\x00" + topFrame(stack)
+	if f, ok := d.seen[key]; ok {
+		f.Count++
+		return
+	}
+	f := &Finding{Kind: kind, Message: msg, Stack: stack, Input: env, Count: 1, Elapsed: elapsed}
+	d.seen[key] = f
+	d.rep.Findings = append(d.rep.Findings, f)
+	d.sample()
+}
+
+// topFrame returns the innermost frame of a panic stack that is in user
+// code: the location that panicked, used to tell findings apart.
+func topFrame(stack string) string {
+	lines := strings.Split(stack, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		fn := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "runtime") || strings.HasPrefix(fn, "goroutine ") ||
+			strings.Contains(fn, "gocolicrt.") || strings.Contains(fn, "runtime/debug.") || fn == "" {
+			continue
+		}
+		if strings.HasPrefix(lines[i], "\t") {
+			continue
+		}
+		loc := strings.TrimSpace(lines[i+1])
+		if j := strings.LastIndex(loc, " +0x"); j >= 0 {
+			loc = loc[:j]
+		}
+		return loc
+	}
+	return ""
+}
+
+func (d *coordinator) sample() {
+	d.rep.Timeline = append(d.rep.Timeline, Point{
+		Elapsed: time.Since(d.start), Execs: d.rep.Execs, Covered: d.covered,
+		Paths: d.tree.Stats().Paths, Findings: len(d.rep.Findings),
+	})
+}
+
+// CondOutcomes returns how many outcomes of condition sites exist and are
+// covered.
+func (r *Report) CondOutcomes(sites []instrument.Site) (covered, total int) {
+	for _, s := range sites {
+		if s.Kind != instrument.SiteCond {
+			continue
+		}
+		total += 2
+		b := r.Covered[s.ID]
+		covered += int(b&1) + int(b>>1&1)
+	}
+	return covered, total
+}
+
+// progress prints the status line.
+func (d *coordinator) progress(final bool) {
+	if d.cfg.Progress == nil {
+		return
+	}
+	el := time.Since(d.start)
+	rate := float64(d.rep.Execs) / el.Seconds()
+	share := 0.0
+	if el > 0 {
+		share = 100 * d.rep.SolverTime.Seconds() / el.Seconds()
+	}
+	total := 2 * d.condSites
+	pct := 0.0
+	if total > 0 {
+		pct = 100 * float64(d.covered) / float64(total)
+	}
+	fmt.Fprintf(d.cfg.Progress, "gocolic: elapsed: %s, execs: %d (%.0f/sec), paths: %d, branches: %d/%d (%.1f%%), bugs: %d, solver: %.0f%%\n",
+		el.Round(time.Second), d.rep.Execs, rate, d.tree.Stats().Paths, d.covered, total, pct, len(d.rep.Findings), share)
+}
+
+// SortedFindings returns the findings in order of discovery.
+func (r *Report) SortedFindings() []*Finding {
+	fs := append([]*Finding(nil), r.Findings...)
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Elapsed < fs[j].Elapsed })
+	return fs
+}

@@ -1,0 +1,261 @@
+// This file implements the coordinator's handle on one worker process: it
+// starts the instrumented binary, sends it inputs over a pipe, reads the
+// responses from another, and notices when the target kills it.
+
+package driver
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gocolic/gocolic/rt"
+)
+
+// CrashKind classifies an execution that killed its worker.
+type CrashKind string
+
+// The ways the target can kill a worker.
+const (
+	CrashExit    CrashKind = "exit"    // the target called os.Exit
+	CrashFatal   CrashKind = "fatal"   // a fatal runtime error, or a panic in another goroutine
+	CrashTimeout CrashKind = "timeout" // the execution exceeded its time limit
+	CrashMemory  CrashKind = "memory"  // the worker exceeded its memory limit
+)
+
+// Crash describes an execution that killed its worker.
+type Crash struct {
+	Kind    CrashKind
+	Message string // first line that explains it
+	Output  string // tail of the worker's stderr
+}
+
+// worker is one running worker process.
+type worker struct {
+	bin      string
+	timeout  time.Duration
+	memLimit uint64 // bytes of resident memory; 0 for no limit
+
+	cmd    *exec.Cmd
+	req    *os.File // our end of the request pipe
+	resp   *bufio.Reader
+	respF  *os.File
+	stderr *tail
+	done   chan struct{} // closed when the process has exited
+	buf    []byte
+}
+
+// tail keeps the last bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+func (t *tail) reset() {
+	t.mu.Lock()
+	t.buf = t.buf[:0]
+	t.mu.Unlock()
+}
+
+// startWorker starts a worker process.
+func startWorker(bin string, timeout time.Duration, memLimit uint64) (*worker, error) {
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("starting worker: %w", err)
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, fmt.Errorf("starting worker: %w", err)
+	}
+	w := &worker{bin: bin, timeout: timeout, memLimit: memLimit, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), rt.WorkerEnv+"=1")
+	cmd.ExtraFiles = []*os.File{reqR, respW} // fds 3 and 4
+	cmd.Stdout = io.Discard
+	cmd.Stderr = w.stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		reqR.Close()
+		reqW.Close()
+		respR.Close()
+		respW.Close()
+		return nil, fmt.Errorf("starting worker %s: %w", bin, err)
+	}
+	reqR.Close()
+	respW.Close()
+	w.cmd, w.req, w.respF, w.resp = cmd, reqW, respR, bufio.NewReader(respR)
+	go func() {
+		cmd.Wait()
+		close(w.done)
+	}()
+	return w, nil
+}
+
+type reply struct {
+	msg []byte
+	err error
+}
+
+// run executes one request. It returns the response, or a Crash when the
+// execution killed the worker (the worker is then dead and must be
+// replaced), or an error when the worker failed for reasons of its own.
+func (w *worker) run(q *rt.Request) (*rt.Response, *Crash, error) {
+	w.stderr.reset()
+	w.buf = rt.AppendRequest(w.buf[:0], q)
+	if err := rt.WriteMsg(w.req, w.buf); err != nil {
+		return nil, w.crashed(), nil
+	}
+	ch := make(chan reply, 1)
+	go func() {
+		msg, err := rt.ReadMsg(w.resp, nil)
+		ch <- reply{msg, err}
+	}()
+	timer := time.NewTimer(w.timeout)
+	defer timer.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case r := <-ch:
+			if r.err != nil {
+				return nil, w.crashed(), nil
+			}
+			resp, err := rt.ParseResponse(r.msg)
+			if err != nil {
+				w.kill()
+				return nil, nil, err
+			}
+			return resp, nil, nil
+		case <-timer.C:
+			w.kill()
+			<-ch
+			return nil, &Crash{Kind: CrashTimeout, Message: fmt.Sprintf("execution exceeded %v", w.timeout), Output: w.stderr.String()}, nil
+		case <-tick.C:
+			if w.memLimit > 0 {
+				if rss := residentBytes(w.cmd.Process.Pid); rss > w.memLimit {
+					w.kill()
+					<-ch
+					return nil, &Crash{Kind: CrashMemory, Message: fmt.Sprintf("worker memory exceeded %d MiB", w.memLimit>>20), Output: w.stderr.String()}, nil
+				}
+			}
+		}
+	}
+}
+
+// crashed waits for the dead worker and classifies its end.
+func (w *worker) crashed() *Crash {
+	select {
+	case <-w.done:
+	case <-time.After(5 * time.Second):
+		w.kill()
+	}
+	out := w.stderr.String()
+	c := &Crash{Output: out}
+	switch {
+	case strings.Contains(out, "fatal error: "):
+		c.Kind = CrashFatal
+		c.Message = lineWith(out, "fatal error: ")
+	case strings.Contains(out, "panic: "):
+		c.Kind = CrashFatal
+		c.Message = lineWith(out, "panic: ")
+	default:
+		c.Kind = CrashExit
+		code := -1
+		if w.cmd.ProcessState != nil {
+			code = w.cmd.ProcessState.ExitCode()
+		}
+		if code == rt.ExitInternal {
+			c.Message = "worker failed: " + strings.TrimSpace(lastLine(out))
+		} else {
+			c.Message = "exit status " + strconv.Itoa(code)
+			if ws, ok := w.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				c.Message = "killed by signal " + ws.Signal().String()
+			}
+		}
+	}
+	return c
+}
+
+func lineWith(s, sub string) string {
+	i := strings.Index(s, sub)
+	s = s[i:]
+	if j := strings.IndexByte(s, '\n'); j >= 0 {
+		s = s[:j]
+	}
+	return strings.TrimSpace(s)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// kill stops the worker's whole process group and waits for it.
+func (w *worker) kill() {
+	if w.cmd.Process != nil {
+		syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	<-w.done
+	w.req.Close()
+	w.respF.Close()
+}
+
+// close ends the worker politely: closing its request pipe makes it exit.
+func (w *worker) close() {
+	w.req.Close()
+	select {
+	case <-w.done:
+	case <-time.After(2 * time.Second):
+		w.kill()
+	}
+	w.respF.Close()
+}
+
+// residentBytes returns the resident set size of a process, 0 if unknown.
+func residentBytes(pid int) uint64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseUint(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * uint64(os.Getpagesize())
+}
+
+var errClosed = errors.New("driver: run ended")

@@ -1,0 +1,397 @@
+// Package explore keeps the execution tree of a concolic testing run and
+// decides which unexplored branch side to try next.
+//
+// The tree follows seed 004 §2–4 (after the LIME Concolic Tester). Every
+// executed path, the sequence of symbolic branches it took, is merged into
+// a tree of branch occurrences; the untaken side of each new node becomes a
+// Target. Tree.Query gives the path condition of a target, from which a
+// solver derives the input of the next execution, and Tree.Record merges
+// that execution's path back in. A Target carries the branch bit-vector its
+// execution is expected to produce; Record compares it with what really
+// happened, so that a diverging run is counted and never credited to the
+// wrong node.
+//
+// A Strategy (DFS, BFS or Random) orders the targets. Neither the tree nor
+// the strategies are safe for concurrent use: the coordinator owns them and
+// serialises the results of its workers.
+package explore
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+
+	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// A Branch is one symbolic branch taken by an execution.
+type Branch struct {
+	// Site is the static id of the branch site: an if condition atom, a
+	// loop condition, or an implicit check such as index bounds.
+	Site uint32
+	// Taken is the outcome: true if the branch went the true way.
+	Taken bool
+	// Cond is a non-nil boolean term that holds iff the branch goes the
+	// true way; the step's constraint is Cond if Taken, else its negation.
+	Cond *sym.Expr
+}
+
+// State is what is known about one side of a node.
+type State uint8
+
+// The states of a side.
+const (
+	Unknown    State = iota // not seen
+	Open                    // seen as the other side of an executed branch, not tried yet
+	Covered                 // an execution took it
+	Pending                 // handed out as a target, awaiting the solver or the execution
+	Infeasible              // the solver proved it unreachable
+	Failed                  // the solver gave up, or the execution meant to reach it diverged
+	numStates
+)
+
+var stateNames = [numStates]string{"unknown", "open", "covered", "pending", "infeasible", "failed"}
+
+func (s State) String() string {
+	if s < numStates {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+// Options configure a Tree.
+type Options struct {
+	// MaxDepth bounds how many branches of a path the tree records; the
+	// branches after the first MaxDepth make no nodes and no targets.
+	// 0 means unlimited.
+	MaxDepth int
+}
+
+// A Node is one occurrence of a symbolic branch: the branch at position
+// Depth of every path that passes through it. Its fields are read-only.
+type Node struct {
+	Site  uint32
+	Cond  *sym.Expr // as recorded by the execution that created the node
+	Depth int       // number of branches before it; the root has depth 0
+
+	parent *Node
+	side   bool // the outcome of parent that leads here
+	child  [2]*Node
+	state  [2]State
+}
+
+func index(side bool) int {
+	if side {
+		return 1
+	}
+	return 0
+}
+
+// Parent returns the node's parent, nil for the root.
+func (n *Node) Parent() *Node { return n.parent }
+
+// Child returns the node reached by taking side, nil if none was recorded.
+func (n *Node) Child(side bool) *Node { return n.child[index(side)] }
+
+// State returns the state of side.
+func (n *Node) State(side bool) State { return n.state[index(side)] }
+
+// A Target is an Open side of a node that no execution has taken yet.
+type Target struct {
+	Node *Node
+	Side bool
+	// Base is the input of the execution that discovered the target. A
+	// solver model sets only the variables of the query; the others keep
+	// these values. It is shared, not copied: do not modify it.
+	Base sym.Env
+	// Expect is the branch bit-vector an execution reaching the target
+	// produces up to and including the target's node.
+	Expect Prediction
+
+	tree *Tree
+}
+
+// State returns the state of the target's side.
+func (t *Target) State() State { return t.Node.State(t.Side) }
+
+// Depth returns the depth of the target's node.
+func (t *Target) Depth() int { return t.Node.Depth }
+
+func (t *Target) String() string {
+	return fmt.Sprintf("site %d depth %d side %t (%s)", t.Node.Site, t.Node.Depth, t.Side, t.State())
+}
+
+// claim hands the target out: it marks an Open side Pending and reports
+// whether it was Open.
+func (t *Target) claim() bool {
+	if t.State() != Open {
+		return false
+	}
+	t.tree.set(t.Node, t.Side, Pending)
+	return true
+}
+
+// Outcome is what Record learnt from one execution.
+type Outcome struct {
+	// NewPath reports that no earlier execution had the same full sequence
+	// of (site, outcome), even beyond MaxDepth.
+	NewPath bool
+	// NewTargets are the Open sides of the nodes this execution created,
+	// root first. The caller adds them to its Strategy.
+	NewTargets []*Target
+	// Reached reports that the execution took the origin's side.
+	Reached bool
+	// Diverged reports that the execution did not follow the origin's
+	// prediction up to and including the origin's depth; DivergedAt is the
+	// first depth where it departed (-1 unless Diverged).
+	Diverged   bool
+	DivergedAt int
+	// Inconsistent reports that at depth InconsistentAt (-1 unless
+	// Inconsistent) the execution took a different branch site than the
+	// tree holds after the same outcomes; the path was recorded only up
+	// to there.
+	Inconsistent   bool
+	InconsistentAt int
+	// Truncated reports that the path was longer than MaxDepth.
+	Truncated bool
+}
+
+// Stats summarises a Tree. The side counts are of node sides in each state.
+type Stats struct {
+	Runs            int // executions recorded
+	Paths           int // distinct paths among them
+	Nodes           int
+	Open            int // sides waiting to be tried
+	Pending         int
+	Covered         int
+	Infeasible      int
+	Failed          int
+	Divergences     int // executions that missed their origin's prediction
+	Inconsistencies int // executions whose branch sites contradicted the tree
+	Truncated       int // executions cut at MaxDepth
+}
+
+// A Tree is the execution tree of one exploration.
+type Tree struct {
+	b    *sym.Builder
+	opts Options
+	root *Node
+
+	// paths holds a 128-bit FNV-1a hash of each distinct (site, outcome)
+	// sequence seen; a collision is astronomically unlikely and would only
+	// misreport NewPath.
+	paths map[[16]byte]struct{}
+
+	sides           [numStates]int // node sides in each state
+	nodes           int
+	runs            int
+	divergences     int
+	inconsistencies int
+	cut             int // runs truncated at MaxDepth
+}
+
+// NewTree returns an empty tree. The branch conditions given to Record
+// must be made by b, which Query uses to negate them.
+func NewTree(b *sym.Builder, opts Options) *Tree {
+	return &Tree{b: b, opts: opts, paths: make(map[[16]byte]struct{})}
+}
+
+// Root returns the node of the first branch, nil before any branch is
+// recorded.
+func (t *Tree) Root() *Node { return t.root }
+
+// Stats returns the tree's counters.
+func (t *Tree) Stats() Stats {
+	return Stats{
+		Runs:            t.runs,
+		Paths:           len(t.paths),
+		Nodes:           t.nodes,
+		Open:            t.sides[Open],
+		Pending:         t.sides[Pending],
+		Covered:         t.sides[Covered],
+		Infeasible:      t.sides[Infeasible],
+		Failed:          t.sides[Failed],
+		Divergences:     t.divergences,
+		Inconsistencies: t.inconsistencies,
+		Truncated:       t.cut,
+	}
+}
+
+// set changes the state of one side, keeping the counters in step.
+func (t *Tree) set(n *Node, side bool, s State) {
+	i := index(side)
+	if old := n.state[i]; old != Unknown {
+		t.sides[old]--
+	}
+	n.state[i] = s
+	t.sides[s]++
+}
+
+// Record merges the path of one execution, run on input, into the tree.
+// origin is the target the execution was meant to reach, nil for a seed.
+//
+// Walking from the root, Record marks each taken side Covered and creates
+// missing nodes, opening their other side as a new target. If the tree's
+// node at some depth has another site than the path's branch, the walk
+// stops there: nothing below it is recorded. If the execution did not
+// reach the origin's side, the origin is marked Failed (unless another
+// execution covered it meanwhile), so a diverged run is never credited to
+// it; its path is still recorded where it really went.
+//
+// Record keeps input as the Base of the new targets; the caller must not
+// modify it afterwards.
+func (t *Tree) Record(path []Branch, input sym.Env, origin *Target) Outcome {
+	t.runs++
+	out := Outcome{DivergedAt: -1, InconsistentAt: -1}
+	out.NewPath = t.addPath(path)
+
+	n := len(path)
+	if t.opts.MaxDepth > 0 && n > t.opts.MaxDepth {
+		n = t.opts.MaxDepth
+		out.Truncated = true
+		t.cut++
+	}
+
+	var bits []uint64 // packed outcomes of path[:n], shared by the new targets
+	var parent *Node
+	for d, br := range path[:n] {
+		var nd *Node
+		if parent == nil {
+			nd = t.root
+		} else {
+			nd = parent.child[index(path[d-1].Taken)]
+		}
+		switch {
+		case nd == nil:
+			nd = &Node{Site: br.Site, Cond: br.Cond, Depth: d, parent: parent}
+			if parent == nil {
+				t.root = nd
+			} else {
+				nd.side = path[d-1].Taken
+				parent.child[index(nd.side)] = nd
+			}
+			t.nodes++
+			t.set(nd, br.Taken, Covered)
+			other := !br.Taken
+			if constFalse(br.Cond, other) {
+				// The other side's goal folded to false: no solver needed.
+				t.set(nd, other, Infeasible)
+			} else {
+				t.set(nd, other, Open)
+				if bits == nil {
+					bits = pack(path[:n])
+				}
+				out.NewTargets = append(out.NewTargets, &Target{
+					Node:   nd,
+					Side:   other,
+					Base:   input,
+					Expect: Prediction{prefix: bits, n: d + 1, last: other},
+					tree:   t,
+				})
+			}
+		case nd.Site != br.Site:
+			t.inconsistencies++
+			out.Inconsistent = true
+			out.InconsistentAt = d
+		default:
+			t.set(nd, br.Taken, Covered)
+		}
+		if out.Inconsistent {
+			break
+		}
+		if origin != nil && nd == origin.Node && br.Taken == origin.Side {
+			out.Reached = true
+		}
+		parent = nd
+	}
+
+	if origin != nil {
+		at := origin.Expect.Mismatch(path)
+		if out.Inconsistent && out.InconsistentAt < origin.Expect.Len() && (at < 0 || out.InconsistentAt < at) {
+			// Same outcomes, different branch statement: the run did
+			// not go where the prediction meant either.
+			at = out.InconsistentAt
+		}
+		if at >= 0 {
+			out.Diverged = true
+			out.DivergedAt = at
+			t.divergences++
+		}
+		if !out.Reached {
+			if s := origin.State(); s == Open || s == Pending {
+				t.set(origin.Node, origin.Side, Failed)
+			}
+		}
+	}
+	return out
+}
+
+// constFalse reports whether the constraint of taking side of cond is the
+// constant false.
+func constFalse(cond *sym.Expr, side bool) bool {
+	if side {
+		return cond.Kind == sym.KFalse
+	}
+	return cond.Kind == sym.KTrue
+}
+
+// addPath notes the (site, outcome) sequence of path and reports whether
+// it is new.
+func (t *Tree) addPath(path []Branch) bool {
+	h := fnv.New128a()
+	var rec [5]byte
+	for _, br := range path {
+		binary.LittleEndian.PutUint32(rec[:4], br.Site)
+		rec[4] = 0
+		if br.Taken {
+			rec[4] = 1
+		}
+		h.Write(rec[:])
+	}
+	var key [16]byte
+	h.Sum(key[:0])
+	if _, ok := t.paths[key]; ok {
+		return false
+	}
+	t.paths[key] = struct{}{}
+	return true
+}
+
+// orient returns the constraint of taking side of cond.
+func (t *Tree) orient(cond *sym.Expr, side bool) *sym.Expr {
+	if side {
+		return cond
+	}
+	return t.b.Not(cond)
+}
+
+// Query returns the solver query for reaching tg: the oriented conditions
+// of the branches leading to its node, root first, and as Goal the
+// condition of its node oriented to tg.Side.
+func (t *Tree) Query(tg *Target) solver.Query {
+	n := tg.Node
+	cs := make([]*sym.Expr, n.Depth)
+	for c := n; c.parent != nil; c = c.parent {
+		cs[c.parent.Depth] = t.orient(c.parent.Cond, c.side)
+	}
+	return solver.Query{Constraints: cs, Goal: t.orient(n.Cond, tg.Side)}
+}
+
+// Resolve records the solver's answer to tg's query: Unsat makes the side
+// Infeasible, Unknown makes it Failed, and Sat leaves it Pending until the
+// execution's Record tells. A side an execution has covered meanwhile
+// keeps its state.
+func (t *Tree) Resolve(tg *Target, st solver.Status) {
+	if s := tg.State(); s != Open && s != Pending {
+		return
+	}
+	switch st {
+	case solver.Unsat:
+		t.set(tg.Node, tg.Side, Infeasible)
+	case solver.Sat:
+		t.set(tg.Node, tg.Side, Pending)
+	default:
+		t.set(tg.Node, tg.Side, Failed)
+	}
+}

@@ -1,0 +1,409 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// cond returns the condition of site in the tests: v<site> <u 10.
+func cond(b *sym.Builder, site uint32) *sym.Expr {
+	return b.Cmp(sym.KULt, b.Var(uint64(site), 64), b.Const(10, 64))
+}
+
+// path parses space-separated site/outcome pairs: "1t 2f" is site 1 taken
+// the true way, then site 2 taken the false way.
+func path(b *sym.Builder, s string) []Branch {
+	var p []Branch
+	for _, f := range strings.Fields(s) {
+		site, err := strconv.ParseUint(f[:len(f)-1], 10, 32)
+		if err != nil {
+			panic(err)
+		}
+		p = append(p, Branch{Site: uint32(site), Taken: f[len(f)-1] == 't', Cond: cond(b, uint32(site))})
+	}
+	return p
+}
+
+// describe writes a target as site/depth/side/prediction.
+func describe(t *Target) string {
+	side := 'f'
+	if t.Side {
+		side = 't'
+	}
+	return fmt.Sprintf("%d/%d/%c/%s", t.Node.Site, t.Depth(), side, t.Expect)
+}
+
+func describeAll(ts []*Target) []string {
+	var ds []string
+	for _, t := range ts {
+		ds = append(ds, describe(t))
+	}
+	return ds
+}
+
+// nodeAt follows outcomes ("tf": true, then false) from the root.
+func nodeAt(tr *Tree, outcomes string) *Node {
+	n := tr.Root()
+	for _, c := range outcomes {
+		if n == nil {
+			return nil
+		}
+		n = n.Child(c == 't')
+	}
+	return n
+}
+
+// checkNodes compares node states written as "<false side> <true side>"
+// with the nodes reached by their outcome prefixes; "none" wants no node.
+func checkNodes(t *testing.T, tr *Tree, want map[string]string) {
+	t.Helper()
+	for at, w := range want {
+		n := nodeAt(tr, at)
+		got := "none"
+		if n != nil {
+			got = n.State(false).String() + " " + n.State(true).String()
+		}
+		if got != w {
+			t.Errorf("node %q: states %q, want %q", at, got, w)
+		}
+	}
+}
+
+func TestRecord(t *testing.T) {
+	type step struct {
+		path    string
+		newPath bool
+		targets []string // site/depth/side/prediction
+		trunc   bool
+		incons  int // InconsistentAt
+		stats   Stats
+	}
+	tests := []struct {
+		name  string
+		opts  Options
+		steps []step
+		nodes map[string]string // states after the last step
+	}{
+		{
+			name: "build",
+			steps: []step{
+				{path: "1t 2f 3t", newPath: true, incons: -1,
+					targets: []string{"1/0/f/0", "2/1/t/11", "3/2/f/100"},
+					stats:   Stats{Runs: 1, Paths: 1, Nodes: 3, Open: 3, Covered: 3}},
+				{path: "1t 2t 4f", newPath: true, incons: -1,
+					targets: []string{"4/2/t/111"},
+					stats:   Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 3, Covered: 5}},
+			},
+			nodes: map[string]string{
+				"":    "open covered",
+				"t":   "covered covered",
+				"tf":  "open covered",
+				"tt":  "covered open",
+				"f":   "none",
+				"ttf": "none",
+			},
+		},
+		{
+			name: "repeated and prefix paths",
+			steps: []step{
+				{path: "1t 2f", newPath: true, incons: -1,
+					targets: []string{"1/0/f/0", "2/1/t/11"},
+					stats:   Stats{Runs: 1, Paths: 1, Nodes: 2, Open: 2, Covered: 2}},
+				{path: "1t 2f", incons: -1,
+					stats: Stats{Runs: 2, Paths: 1, Nodes: 2, Open: 2, Covered: 2}},
+				{path: "1t", newPath: true, incons: -1,
+					stats: Stats{Runs: 3, Paths: 2, Nodes: 2, Open: 2, Covered: 2}},
+				{path: "", newPath: true, incons: -1,
+					stats: Stats{Runs: 4, Paths: 3, Nodes: 2, Open: 2, Covered: 2}},
+				{path: "", incons: -1,
+					stats: Stats{Runs: 5, Paths: 3, Nodes: 2, Open: 2, Covered: 2}},
+			},
+			nodes: map[string]string{"": "open covered", "t": "covered open"},
+		},
+		{
+			name: "max depth",
+			opts: Options{MaxDepth: 2},
+			steps: []step{
+				{path: "1t 2f 3t 4t", newPath: true, trunc: true, incons: -1,
+					targets: []string{"1/0/f/0", "2/1/t/11"},
+					stats:   Stats{Runs: 1, Paths: 1, Nodes: 2, Open: 2, Covered: 2, Truncated: 1}},
+				// Differs only beyond the bound: a new path, nothing to record.
+				{path: "1t 2f 3f 5t", newPath: true, trunc: true, incons: -1,
+					stats: Stats{Runs: 2, Paths: 2, Nodes: 2, Open: 2, Covered: 2, Truncated: 2}},
+				{path: "1t 2t", newPath: true, incons: -1,
+					stats: Stats{Runs: 3, Paths: 3, Nodes: 2, Open: 1, Covered: 3, Truncated: 2}},
+			},
+			nodes: map[string]string{"": "open covered", "t": "covered covered", "tf": "none", "tt": "none"},
+		},
+		{
+			name: "site mismatch",
+			steps: []step{
+				{path: "1t 2f 3t", newPath: true, incons: -1,
+					targets: []string{"1/0/f/0", "2/1/t/11", "3/2/f/100"},
+					stats:   Stats{Runs: 1, Paths: 1, Nodes: 3, Open: 3, Covered: 3}},
+				// Same outcomes, but site 9 where the tree has site 3.
+				{path: "1t 2f 9f 5t", newPath: true, incons: 2,
+					stats: Stats{Runs: 2, Paths: 2, Nodes: 3, Open: 3, Covered: 3, Inconsistencies: 1}},
+				// A different first site: nothing is recorded.
+				{path: "7f 8t", newPath: true, incons: 0,
+					stats: Stats{Runs: 3, Paths: 3, Nodes: 3, Open: 3, Covered: 3, Inconsistencies: 2}},
+			},
+			nodes: map[string]string{"": "open covered", "t": "covered open", "tf": "open covered", "tff": "none", "f": "none"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := sym.NewBuilder()
+			tr := NewTree(b, tt.opts)
+			for i, st := range tt.steps {
+				in := sym.Env{0: uint64(i)}
+				out := tr.Record(path(b, st.path), in, nil)
+				if out.NewPath != st.newPath {
+					t.Errorf("step %d %q: NewPath %t, want %t", i, st.path, out.NewPath, st.newPath)
+				}
+				if got := describeAll(out.NewTargets); !slices.Equal(got, st.targets) {
+					t.Errorf("step %d %q: targets %q, want %q", i, st.path, got, st.targets)
+				}
+				for _, tg := range out.NewTargets {
+					if tg.Base[0] != uint64(i) || tg.State() != Open {
+						t.Errorf("step %d: target %s has base %v, want the run's input", i, describe(tg), tg.Base)
+					}
+				}
+				if out.Truncated != st.trunc {
+					t.Errorf("step %d %q: Truncated %t, want %t", i, st.path, out.Truncated, st.trunc)
+				}
+				if out.Inconsistent != (st.incons >= 0) || out.InconsistentAt != st.incons {
+					t.Errorf("step %d %q: Inconsistent %t at %d, want at %d", i, st.path, out.Inconsistent, out.InconsistentAt, st.incons)
+				}
+				if out.Diverged || out.Reached || out.DivergedAt != -1 {
+					t.Errorf("step %d %q: run without origin reports %+v", i, st.path, out)
+				}
+				if got := tr.Stats(); got != st.stats {
+					t.Errorf("step %d %q: stats\n%+v, want\n%+v", i, st.path, got, st.stats)
+				}
+			}
+			checkNodes(t, tr, tt.nodes)
+		})
+	}
+}
+
+func TestRecordConstantCondition(t *testing.T) {
+	b := sym.NewBuilder()
+	tr := NewTree(b, Options{})
+	p := []Branch{
+		{Site: 1, Taken: true, Cond: b.Bool(true)},
+		{Site: 2, Taken: false, Cond: b.Bool(false)},
+		{Site: 3, Taken: false, Cond: cond(b, 3)},
+	}
+	out := tr.Record(p, sym.Env{}, nil)
+	if got, want := describeAll(out.NewTargets), []string{"3/2/t/101"}; !slices.Equal(got, want) {
+		t.Errorf("targets %q, want %q", got, want)
+	}
+	checkNodes(t, tr, map[string]string{"": "infeasible covered", "t": "covered infeasible", "tf": "covered open"})
+	if st := tr.Stats(); st.Infeasible != 2 || st.Open != 1 {
+		t.Errorf("stats %+v, want 2 infeasible and 1 open", st)
+	}
+}
+
+func TestQuery(t *testing.T) {
+	b := sym.NewBuilder()
+	tr := NewTree(b, Options{})
+	c := func(site uint32) *sym.Expr { return cond(b, site) }
+	not := func(site uint32) *sym.Expr { return b.Not(c(site)) }
+	first := tr.Record(path(b, "1t 2f 3t"), sym.Env{}, nil).NewTargets
+	second := tr.Record(path(b, "1t 2t 4f 5t"), sym.Env{}, nil).NewTargets
+	tests := []struct {
+		target      *Target
+		constraints []*sym.Expr
+		goal        *sym.Expr
+	}{
+		{first[0], []*sym.Expr{}, not(1)},
+		{first[1], []*sym.Expr{c(1)}, c(2)},
+		{first[2], []*sym.Expr{c(1), not(2)}, not(3)},
+		{second[0], []*sym.Expr{c(1), c(2)}, c(4)},
+		{second[1], []*sym.Expr{c(1), c(2), not(4)}, not(5)},
+	}
+	for _, tt := range tests {
+		before := tt.target.State()
+		q := tr.Query(tt.target)
+		if !slices.Equal(q.Constraints, tt.constraints) || q.Goal != tt.goal {
+			t.Errorf("Query(%s) = %v, goal %v; want %v, goal %v", describe(tt.target), q.Constraints, q.Goal, tt.constraints, tt.goal)
+		}
+		if tt.target.State() != before {
+			t.Errorf("Query(%s) changed its state from %s to %s", describe(tt.target), before, tt.target.State())
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		status  solver.Status
+		covered bool // an execution covered the side before the answer came
+		want    State
+	}{
+		{solver.Sat, false, Pending},
+		{solver.Unsat, false, Infeasible},
+		{solver.Unknown, false, Failed},
+		{solver.Unsat, true, Covered},
+		{solver.Unknown, true, Covered},
+	}
+	for _, tt := range tests {
+		b := sym.NewBuilder()
+		tr := NewTree(b, Options{})
+		tg := tr.Record(path(b, "1t 2f"), sym.Env{}, nil).NewTargets[1] // site 2, true side
+		s := NewBFS()
+		s.Add(tg)
+		if got, ok := s.Next(); !ok || got != tg || tg.State() != Pending {
+			t.Fatalf("Next = %v, %t; want the target, Pending", got, ok)
+		}
+		if tt.covered {
+			tr.Record(path(b, "1t 2t"), sym.Env{}, nil)
+		}
+		tr.Resolve(tg, tt.status)
+		if got := tg.State(); got != tt.want {
+			t.Errorf("%s (covered %t): state %s, want %s", tt.status, tt.covered, got, tt.want)
+		}
+		st := tr.Stats()
+		counts := map[State]int{Open: st.Open, Pending: st.Pending, Covered: st.Covered, Infeasible: st.Infeasible, Failed: st.Failed}
+		wantCounts := map[State]int{Open: 1, Covered: 2}
+		if tt.covered {
+			wantCounts[Covered] = 3
+		} else {
+			wantCounts[tt.want]++
+		}
+		for s, n := range wantCounts {
+			if counts[s] != n {
+				t.Errorf("%s (covered %t): %d sides %s, want %d (%+v)", tt.status, tt.covered, counts[s], s, n, st)
+			}
+		}
+	}
+}
+
+func TestDivergence(t *testing.T) {
+	// The tree starts from "1t 2f 3t"; the origin is the false side of
+	// site 3 at depth 2, predicted bit-vector 100.
+	tests := []struct {
+		name       string
+		before     string // a run recorded after the origin was handed out
+		run        string
+		reached    bool
+		divergedAt int
+		originWant State
+		targets    []string
+		stats      Stats
+		nodes      map[string]string
+	}{
+		{
+			name: "reached", run: "1t 2f 3f 5t",
+			reached: true, divergedAt: -1, originWant: Covered,
+			targets: []string{"5/3/f/1000"},
+			stats:   Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 3, Covered: 5},
+			nodes:   map[string]string{"tf": "covered covered", "tff": "open covered"},
+		},
+		{
+			name: "true side at depth 2", run: "1t 2f 3t",
+			divergedAt: 2, originWant: Failed,
+			stats: Stats{Runs: 2, Paths: 1, Nodes: 3, Open: 2, Covered: 3, Failed: 1, Divergences: 1},
+			nodes: map[string]string{"": "open covered", "t": "covered open", "tf": "failed covered", "tff": "none"},
+		},
+		{
+			name: "other side at depth 1", run: "1t 2t 4f",
+			divergedAt: 1, originWant: Failed,
+			targets: []string{"4/2/t/111"},
+			stats:   Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 2, Covered: 5, Failed: 1, Divergences: 1},
+			nodes:   map[string]string{"": "open covered", "t": "covered covered", "tf": "failed covered", "tt": "covered open", "tff": "none"},
+		},
+		{
+			name: "ended early", run: "1t 2f",
+			divergedAt: 2, originWant: Failed,
+			stats: Stats{Runs: 2, Paths: 2, Nodes: 3, Open: 2, Covered: 3, Failed: 1, Divergences: 1},
+			nodes: map[string]string{"tf": "failed covered"},
+		},
+		{
+			name: "site mismatch at origin depth", run: "1t 2f 9f 6t",
+			divergedAt: 2, originWant: Failed,
+			stats: Stats{Runs: 2, Paths: 2, Nodes: 3, Open: 2, Covered: 3, Failed: 1, Divergences: 1, Inconsistencies: 1},
+			nodes: map[string]string{"tf": "failed covered", "tff": "none"},
+		},
+		{
+			name: "covered meanwhile", before: "1t 2f 3f", run: "1t 2t 4f",
+			divergedAt: 1, originWant: Covered,
+			targets: []string{"4/2/t/111"},
+			stats:   Stats{Runs: 3, Paths: 3, Nodes: 4, Open: 2, Covered: 6, Divergences: 1},
+			nodes:   map[string]string{"tf": "covered covered", "tt": "covered open"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := sym.NewBuilder()
+			tr := NewTree(b, Options{})
+			origin := tr.Record(path(b, "1t 2f 3t"), sym.Env{}, nil).NewTargets[2]
+			if got := origin.Expect.String(); got != "100" {
+				t.Fatalf("origin predicts %s, want 100", got)
+			}
+			tr.Resolve(origin, solver.Sat)
+			if tt.before != "" {
+				tr.Record(path(b, tt.before), sym.Env{}, nil)
+			}
+			out := tr.Record(path(b, tt.run), sym.Env{}, origin)
+			if out.Reached != tt.reached || out.Diverged != (tt.divergedAt >= 0) || out.DivergedAt != tt.divergedAt {
+				t.Errorf("Reached %t, Diverged %t at %d; want %t, at %d", out.Reached, out.Diverged, out.DivergedAt, tt.reached, tt.divergedAt)
+			}
+			if got := origin.State(); got != tt.originWant {
+				t.Errorf("origin %s, want %s", got, tt.originWant)
+			}
+			if got := describeAll(out.NewTargets); !slices.Equal(got, tt.targets) {
+				t.Errorf("targets %q, want %q", got, tt.targets)
+			}
+			if got := tr.Stats(); got != tt.stats {
+				t.Errorf("stats\n%+v, want\n%+v", got, tt.stats)
+			}
+			checkNodes(t, tr, tt.nodes)
+		})
+	}
+}
+
+func TestPrediction(t *testing.T) {
+	// A path longer than a word exercises the packed prefix.
+	var s strings.Builder
+	for i := range 70 {
+		fmt.Fprintf(&s, "%d%c ", i+1, "ft"[i%3/2])
+	}
+	b := sym.NewBuilder()
+	tr := NewTree(b, Options{})
+	p := path(b, s.String())
+	ts := tr.Record(p, sym.Env{}, nil).NewTargets
+	if len(ts) != 70 {
+		t.Fatalf("%d targets, want 70", len(ts))
+	}
+	for _, tg := range ts {
+		d := tg.Depth()
+		bits := tg.Expect.Bools()
+		if len(bits) != d+1 || tg.Expect.Len() != d+1 {
+			t.Fatalf("depth %d: prediction of length %d", d, len(bits))
+		}
+		for i := range d {
+			if bits[i] != p[i].Taken {
+				t.Fatalf("depth %d: bit %d is %t, want the path's %t", d, i, bits[i], p[i].Taken)
+			}
+		}
+		if bits[d] != !p[d].Taken {
+			t.Fatalf("depth %d: last bit %t, want the flipped outcome", d, bits[d])
+		}
+		if got := tg.Expect.Mismatch(p); got != d {
+			t.Errorf("depth %d: Mismatch(path) = %d", d, got)
+		}
+		if got := tg.Expect.Mismatch(p[:d]); got != d {
+			t.Errorf("depth %d: Mismatch(short path) = %d", d, got)
+		}
+	}
+	if (Prediction{}).Len() != 0 || (Prediction{}).Mismatch(nil) != -1 {
+		t.Error("zero Prediction is not empty")
+	}
+}

@@ -1,0 +1,355 @@
+// This file implements the pass before the rewrite: which functions get
+// twins, and which variables get shadows.
+
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// twinInfo describes the twin of a function or method.
+type twinInfo struct {
+	decl    *ast.FuncDecl
+	fn      *types.Func
+	name    string
+	params  []track // per parameter of the signature; notTracked for the variadic one
+	results []track // per result
+	nShadow int     // number of tracked results, i.e. of shadow results
+}
+
+// stmtCtx says where a statement stands, which decides how many
+// statements its rewrite may become.
+type stmtCtx uint8
+
+const (
+	ctxBlock stmtCtx = iota // in a statement list: may become several
+	ctxInit                 // init or post statement: must stay one
+	ctxComm                 // the communication of a select case
+)
+
+// analyse decides twins and shadows for the whole package.
+func (ins *instrumenter) analyse() {
+	// Twins first: parameter candidacy depends on them.
+	for _, f := range ins.pkg.Syntax {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || (fd.Recv == nil && (fd.Name.Name == "init" || fd.Name.Name == "_")) {
+				continue
+			}
+			fn, ok := ins.info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			t := &twinInfo{decl: fd, fn: fn, name: "_gcl_" + fd.Name.Name}
+			any := false
+			for i := 0; i < sig.Params().Len(); i++ {
+				k := trackOf(sig.Params().At(i).Type())
+				if sig.Variadic() && i == sig.Params().Len()-1 {
+					k = notTracked
+				}
+				any = any || k != notTracked
+				t.params = append(t.params, k)
+			}
+			for i := 0; i < sig.Results().Len(); i++ {
+				k := trackOf(sig.Results().At(i).Type())
+				if k != notTracked {
+					t.nShadow++
+					any = true
+				}
+				t.results = append(t.results, k)
+			}
+			if any {
+				ins.twins[fn] = t
+			}
+		}
+	}
+
+	cand := make(map[types.Object]bool)
+	// Package-level variables.
+	scope := ins.pkg.Types.Scope()
+	for _, name := range scope.Names() {
+		if v, ok := scope.Lookup(name).(*types.Var); ok && trackOf(v.Type()) != notTracked {
+			cand[v] = true
+		}
+	}
+	// Parameters and named results of twins.
+	for _, t := range ins.twins {
+		sig := t.fn.Type().(*types.Signature)
+		for i := 0; i < sig.Params().Len(); i++ {
+			if t.params[i] != notTracked {
+				cand[sig.Params().At(i)] = true
+			}
+		}
+		for i := 0; i < sig.Results().Len(); i++ {
+			if r := sig.Results().At(i); t.results[i] != notTracked && r.Name() != "" {
+				cand[r] = true
+			}
+		}
+	}
+	// Local variables declared in function bodies (not parameters of
+	// function literals, which stay concrete).
+	for _, f := range ins.pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				ast.Inspect(n.Body, func(m ast.Node) bool { ins.localCands(m, cand); return true })
+				return false
+			case *ast.BlockStmt:
+				ast.Inspect(n, func(m ast.Node) bool { ins.localCands(m, cand); return true })
+				return false
+			}
+			return true
+		})
+	}
+
+	no := make(map[types.Object]bool)
+	for _, f := range ins.pkg.Syntax {
+		ins.disqualify(f, no)
+	}
+	for obj := range cand {
+		if !no[obj] {
+			ins.shadow[obj] = true
+		}
+	}
+}
+
+// localCands adds the variables defined at n to cand.
+func (ins *instrumenter) localCands(n ast.Node, cand map[types.Object]bool) {
+	var ids []*ast.Ident
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok == token.DEFINE {
+			for _, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					ids = append(ids, id)
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		ids = n.Names
+	case *ast.RangeStmt:
+		if n.Tok == token.DEFINE {
+			if id, ok := n.Value.(*ast.Ident); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	for _, id := range ids {
+		if v, ok := ins.info.Defs[id].(*types.Var); ok && trackOf(v.Type()) != notTracked {
+			cand[v] = true
+		}
+	}
+}
+
+// disqualify marks in no the variables whose shadows could go stale: their
+// address is taken, or an assignment to them has a form the rewrite does
+// not track.
+func (ins *instrumenter) disqualify(f *ast.File, no map[types.Object]bool) {
+	mark := func(e ast.Expr) {
+		if obj := ins.rootVar(e); obj != nil {
+			no[obj] = true
+		}
+	}
+	var visitStmt func(s ast.Stmt, ctx stmtCtx)
+	inspect := func(root ast.Node) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					mark(n.X)
+				}
+			case *ast.SelectorExpr:
+				if sel, ok := ins.info.Selections[n]; ok && sel.Kind() == types.MethodVal {
+					if _, isPtr := sel.Recv().Underlying().(*types.Pointer); !isPtr {
+						if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+							if _, ptrRecv := sig.Recv().Type().(*types.Pointer); ptrRecv {
+								mark(n.X)
+							}
+						}
+					}
+				}
+			case *ast.BlockStmt:
+				for _, s := range n.List {
+					visitStmt(s, ctxBlock)
+				}
+			case *ast.CaseClause:
+				for _, s := range n.Body {
+					visitStmt(s, ctxBlock)
+				}
+			case *ast.CommClause:
+				if n.Comm != nil {
+					visitStmt(n.Comm, ctxComm)
+				}
+				for _, s := range n.Body {
+					visitStmt(s, ctxBlock)
+				}
+			case *ast.IfStmt:
+				visitStmt(n.Init, ctxInit)
+			case *ast.ForStmt:
+				visitStmt(n.Init, ctxInit)
+				visitStmt(n.Post, ctxInit)
+			case *ast.SwitchStmt:
+				visitStmt(n.Init, ctxInit)
+			case *ast.TypeSwitchStmt:
+				visitStmt(n.Init, ctxInit)
+				visitStmt(n.Assign, ctxComm)
+			case *ast.RangeStmt:
+				if n.Key != nil {
+					mark(n.Key)
+				}
+				if n.Value != nil {
+					if n.Tok != token.DEFINE || !ins.cfg.RangeOverFunc || !ins.rangeTracked(n.X) {
+						mark(n.Value)
+					}
+				}
+			}
+			return true
+		})
+	}
+	visitStmt = func(s ast.Stmt, ctx stmtCtx) {
+		if s == nil {
+			return
+		}
+		if l, ok := s.(*ast.LabeledStmt); ok {
+			visitStmt(l.Stmt, ctx)
+			return
+		}
+		as, ok := s.(*ast.AssignStmt)
+		if !ok {
+			if ctx == ctxComm {
+				if es, ok := s.(*ast.ExprStmt); ok {
+					_ = es
+				}
+			}
+			return
+		}
+		if !ins.assignTracked(as, ctx) {
+			for _, l := range as.Lhs {
+				mark(l)
+			}
+		}
+	}
+	inspect(f)
+}
+
+// rangeTracked reports whether a range loop over x gets symbolic elements.
+func (ins *instrumenter) rangeTracked(x ast.Expr) bool {
+	k := ins.trackOfExpr(x)
+	return k == trackString || k == trackBytes
+}
+
+// rootVar returns the variable at the root of an addressable expression
+// (x in x, x[i], x.f, (x)), when x is a variable; for a slice the root is
+// the slice variable whose backing array the expression reaches.
+func (ins *instrumenter) rootVar(e ast.Expr) types.Object {
+	for {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			if _, ok := ins.info.Selections[x]; !ok {
+				return nil // qualified identifier
+			}
+			e = x.X
+		case *ast.SliceExpr:
+			e = x.X
+		case *ast.Ident:
+			if v, ok := ins.info.ObjectOf(x).(*types.Var); ok {
+				return v
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+}
+
+// assignTracked reports whether the rewrite keeps the shadows of the
+// left-hand variables of as exact, in context ctx.
+func (ins *instrumenter) assignTracked(as *ast.AssignStmt, ctx stmtCtx) bool {
+	if ctx == ctxComm {
+		return false
+	}
+	switch {
+	case len(as.Lhs) == 1 && len(as.Rhs) == 1:
+		return true
+	case len(as.Lhs) == len(as.Rhs):
+		if len(as.Lhs) > 3 {
+			return false
+		}
+		for i, l := range as.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok || ins.trackOfExpr(as.Rhs[i]) == notTracked {
+				return false
+			}
+			if id.Name != "_" && trackOf(ins.typeOf(id)) == notTracked {
+				return false
+			}
+		}
+		return true
+	case len(as.Rhs) == 1:
+		for _, l := range as.Lhs {
+			if _, ok := l.(*ast.Ident); !ok {
+				return false
+			}
+		}
+		if ins.twinCall(as.Rhs[0]) != nil {
+			return true
+		}
+		return ctx == ctxBlock
+	}
+	return false
+}
+
+// twinCall returns the twin called by e, if e is a static call of a
+// function or method of this package that has a twin.
+func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	var obj types.Object
+	switch f := fun.(type) {
+	case *ast.Ident:
+		obj = ins.info.Uses[f]
+	case *ast.SelectorExpr:
+		sel, ok := ins.info.Selections[f]
+		if !ok || sel.Kind() != types.MethodVal {
+			return nil
+		}
+		if _, isIface := sel.Recv().Underlying().(*types.Interface); isIface {
+			return nil
+		}
+		obj = sel.Obj()
+	default:
+		return nil
+	}
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return nil
+	}
+	t := ins.twins[fn.Origin()]
+	if t == nil || len(call.Args) == 0 && len(t.params) > 0 {
+		return nil
+	}
+	// A single multi-valued argument cannot be split into V parameters.
+	if len(call.Args) == 1 && len(t.params) > 1 {
+		return nil
+	}
+	if call.Ellipsis.IsValid() {
+		return nil
+	}
+	return t
+}

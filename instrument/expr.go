@@ -1,0 +1,589 @@
+// This file rewrites expressions: v builds the V pair of a tracked
+// expression, cx rewrites an expression whose value is used concretely,
+// and cond turns a condition into branch sites.
+
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+)
+
+// rtName is the name under which rewritten files import the runtime.
+const rtName = "_gcl"
+
+func rtSel(name string) ast.Expr {
+	return &ast.SelectorExpr{X: ast.NewIdent(rtName), Sel: ast.NewIdent(name)}
+}
+
+func call(fun ast.Expr, args ...ast.Expr) *ast.CallExpr {
+	return &ast.CallExpr{Fun: fun, Args: args}
+}
+
+func rtCall(name string, args ...ast.Expr) *ast.CallExpr { return call(rtSel(name), args...) }
+
+// rtInst returns the runtime's generic name instantiated with types.
+func rtInst(name string, targs ...ast.Expr) ast.Expr {
+	if len(targs) == 1 {
+		return &ast.IndexExpr{X: rtSel(name), Index: targs[0]}
+	}
+	return &ast.IndexListExpr{X: rtSel(name), Indices: targs}
+}
+
+func field(x ast.Expr, name string) ast.Expr {
+	return &ast.SelectorExpr{X: x, Sel: ast.NewIdent(name)}
+}
+
+func nilIdent() ast.Expr { return ast.NewIdent("nil") }
+
+func siteLit(id uint32) ast.Expr {
+	return &ast.BasicLit{Kind: token.INT, Value: strconv.FormatUint(uint64(id), 10)}
+}
+
+// shadowName returns the name of obj's shadow variable.
+func (ins *instrumenter) shadowName(obj types.Object) string {
+	if n, ok := ins.objName[obj]; ok {
+		return n
+	}
+	n := "_gcl_s_" + obj.Name()
+	ins.objName[obj] = n
+	return n
+}
+
+// shadowRef returns the expression of obj's shadow: the shadow variable,
+// or nil for variables without one.
+func (ins *instrumenter) shadowRef(obj types.Object) ast.Expr {
+	if obj != nil && ins.shadow[obj] {
+		return ast.NewIdent(ins.shadowName(obj))
+	}
+	return nilIdent()
+}
+
+// shadowedIdent returns the variable of e if e is an identifier of a
+// shadowed variable.
+func (ins *instrumenter) shadowedIdent(e ast.Expr) (*ast.Ident, types.Object) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil, nil
+	}
+	obj := ins.info.ObjectOf(id)
+	if obj == nil || !ins.shadow[obj] {
+		return nil, nil
+	}
+	return id, obj
+}
+
+func (ins *instrumenter) isConst(e ast.Expr) bool {
+	tv, ok := ins.info.Types[e]
+	return ok && tv.Value != nil
+}
+
+// mk wraps a concretely evaluated expression as a V without shadow.
+func (ins *instrumenter) mk(e ast.Expr) ast.Expr {
+	return rtCall("Mk", ins.structural(e), nilIdent())
+}
+
+// v returns an expression of type rt.V[T] for the tracked expression e of
+// type T. It reports false only when e is a constant whose type cannot be
+// named in the file.
+func (ins *instrumenter) v(e ast.Expr) (ast.Expr, bool) {
+	tv := ins.info.Types[e]
+	if tv.Value != nil {
+		te, ok := ins.typeExpr(tv.Type)
+		if !ok {
+			return nil, false
+		}
+		return call(rtInst("Mk", te), e, nilIdent()), true
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return ins.v(x.X)
+	case *ast.Ident:
+		if obj, ok := ins.info.ObjectOf(x).(*types.Var); ok {
+			return rtCall("Mk", x, ins.shadowRef(obj)), true
+		}
+	case *ast.BinaryExpr:
+		return ins.vBinary(x)
+	case *ast.UnaryExpr:
+		return ins.vUnary(x)
+	case *ast.CallExpr:
+		return ins.vCall(x)
+	case *ast.IndexExpr:
+		k := ins.trackOfExpr(x.X)
+		if (k == trackString || k == trackBytes) && ins.trackOfExpr(x.Index) == trackInt {
+			s, ok1 := ins.v(x.X)
+			i, ok2 := ins.v(x.Index)
+			if ok1 && ok2 {
+				name := "IndexString"
+				if k == trackBytes {
+					name = "IndexBytes"
+				}
+				return ins.asType(rtCall(name, siteLit(ins.newSite(SiteImplicit, x)), s, i), x, "Conv")
+			}
+		}
+	case *ast.SliceExpr:
+		return ins.vSlice(x)
+	}
+	return ins.mk(e), true
+}
+
+// asType converts a V of a predeclared type (byte, int, bool) to the
+// recorded type of e when e has a named type, with the runtime conversion
+// conv; it keeps the value when the types agree.
+func (ins *instrumenter) asType(ve ast.Expr, e ast.Expr, conv string) (ast.Expr, bool) {
+	t := types.Unalias(ins.typeOf(e))
+	if _, named := t.(*types.Named); !named {
+		return ve, true
+	}
+	te, ok := ins.typeExpr(t)
+	if !ok {
+		return nil, false
+	}
+	return call(rtInst(conv, te), ve), true
+}
+
+var arith = map[token.Token]string{
+	token.ADD: "Add", token.SUB: "Sub", token.MUL: "Mul",
+	token.AND: "And", token.OR: "Or", token.XOR: "Xor", token.AND_NOT: "AndNot",
+}
+
+var intCmp = map[token.Token]string{
+	token.EQL: "Eq", token.NEQ: "Ne", token.LSS: "Lt", token.LEQ: "Le", token.GTR: "Gt", token.GEQ: "Ge",
+}
+
+var strCmp = map[token.Token]string{
+	token.EQL: "EqString", token.NEQ: "NeString", token.LSS: "LtString",
+	token.LEQ: "LeString", token.GTR: "GtString", token.GEQ: "GeString",
+}
+
+// opAssign maps an assignment operator to its binary operator.
+var opAssign = map[token.Token]token.Token{
+	token.ADD_ASSIGN: token.ADD, token.SUB_ASSIGN: token.SUB, token.MUL_ASSIGN: token.MUL,
+	token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM, token.AND_ASSIGN: token.AND,
+	token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR, token.SHL_ASSIGN: token.SHL,
+	token.SHR_ASSIGN: token.SHR, token.AND_NOT_ASSIGN: token.AND_NOT,
+}
+
+func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
+	if x.Op == token.LAND || x.Op == token.LOR {
+		return ins.asType(rtCall("Mk", ins.cond(x), nilIdent()), x, "ConvBool")
+	}
+	l, r := ins.trackOfExpr(x.X), ins.trackOfExpr(x.Y)
+	if l == notTracked || (r == notTracked && x.Op != token.SHL && x.Op != token.SHR) {
+		return ins.mk(x), true
+	}
+	if x.Op == token.SHL || x.Op == token.SHR {
+		if r != trackInt {
+			return ins.mk(x), true
+		}
+	}
+	a, ok1 := ins.v(x.X)
+	b, ok2 := ins.v(x.Y)
+	if !ok1 || !ok2 {
+		if x.Op == token.SHL || x.Op == token.SHR {
+			// A constant shift count may be untyped; name it as uint.
+			if ok1 && !ok2 && ins.isConst(x.Y) {
+				b, ok2 = call(rtInst("Mk", ast.NewIdent("uint")), x.Y, nilIdent()), true
+			}
+		}
+		if !ok1 || !ok2 {
+			return ins.mk(x), true
+		}
+	}
+	return ins.binop(x.Op, a, b, l, x)
+}
+
+// binop builds the V expression of a op b for operands of family k; at is
+// the node implicit sites are attributed to.
+func (ins *instrumenter) binop(op token.Token, a, b ast.Expr, k track, at ast.Expr) (ast.Expr, bool) {
+	switch k {
+	case trackInt:
+		if name, ok := arith[op]; ok {
+			return rtCall(name, a, b), true
+		}
+		switch op {
+		case token.QUO:
+			return rtCall("Quo", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+		case token.REM:
+			return rtCall("Rem", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+		case token.SHL:
+			return rtCall("Shl", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+		case token.SHR:
+			return rtCall("Shr", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+		}
+		if name, ok := intCmp[op]; ok {
+			return ins.asType(rtCall(name, a, b), at, "ConvBool")
+		}
+	case trackBool:
+		switch op {
+		case token.EQL:
+			return ins.asType(rtCall("EqBool", a, b), at, "ConvBool")
+		case token.NEQ:
+			return ins.asType(rtCall("NeBool", a, b), at, "ConvBool")
+		}
+	case trackString:
+		if op == token.ADD {
+			return rtCall("Concat", a, b), true
+		}
+		if name, ok := strCmp[op]; ok {
+			return ins.asType(rtCall(name, a, b), at, "ConvBool")
+		}
+	}
+	return ins.mk(at), true
+}
+
+func (ins *instrumenter) vUnary(x *ast.UnaryExpr) (ast.Expr, bool) {
+	var name string
+	switch x.Op {
+	case token.ADD:
+		return ins.v(x.X)
+	case token.SUB:
+		name = "Neg"
+	case token.XOR:
+		name = "Cpl"
+	case token.NOT:
+		name = "Not"
+	default:
+		return ins.mk(x), true
+	}
+	a, ok := ins.v(x.X)
+	if !ok {
+		return ins.mk(x), true
+	}
+	return rtCall(name, a), true
+}
+
+func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
+	if tv, ok := ins.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+		to, from := trackOf(tv.Type), ins.trackOfExpr(x.Args[0])
+		var name string
+		switch {
+		case to == trackInt && from == trackInt:
+			name = "Conv"
+		case to == trackBool && from == trackBool:
+			name = "ConvBool"
+		case to == trackString && from == trackString:
+			name = "ConvString"
+		case to == trackString && from == trackBytes:
+			name = "StringOfBytes"
+		case to == trackBytes && from == trackString:
+			name = "BytesOfString"
+		case to == trackBytes && from == trackBytes:
+			name = "ConvBytes"
+		default:
+			return ins.mk(x), true
+		}
+		a, ok := ins.v(x.Args[0])
+		if !ok {
+			return ins.mk(x), true
+		}
+		return call(rtInst(name, x.Fun), a), true
+	}
+	if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+		if b, ok := ins.info.Uses[id].(*types.Builtin); ok && b.Name() == "len" && len(x.Args) == 1 {
+			var name string
+			switch ins.trackOfExpr(x.Args[0]) {
+			case trackString:
+				name = "LenString"
+			case trackBytes:
+				name = "LenBytes"
+			default:
+				return ins.mk(x), true
+			}
+			a, ok := ins.v(x.Args[0])
+			if !ok {
+				return ins.mk(x), true
+			}
+			return rtCall(name, a), true
+		}
+	}
+	if t := ins.twinCall(x); t != nil && len(t.results) == 1 && t.nShadow == 1 {
+		if c, ok := ins.callTwin(x, t); ok {
+			return rtCall("Ret", c), true
+		}
+	}
+	return ins.mk(x), true
+}
+
+func (ins *instrumenter) vSlice(x *ast.SliceExpr) (ast.Expr, bool) {
+	k := ins.trackOfExpr(x.X)
+	if (k != trackString && k != trackBytes) || x.Slice3 {
+		return ins.mk(x), true
+	}
+	// x[lo:hi] on an array pointer or with untracked bounds stays concrete.
+	if tv := ins.typeOf(x.X); tv == nil || trackOf(tv) != k {
+		return ins.mk(x), true
+	}
+	s, ok := ins.v(x.X)
+	if !ok {
+		return ins.mk(x), true
+	}
+	lo := ast.Expr(rtCall("Mk", &ast.BasicLit{Kind: token.INT, Value: "0"}, nilIdent()))
+	if x.Low != nil {
+		if lo, ok = ins.vIndex(x.Low); !ok {
+			return ins.mk(x), true
+		}
+	}
+	site := siteLit(ins.newSite(SiteImplicit, x))
+	suffix := "String"
+	if k == trackBytes {
+		suffix = "Bytes"
+	}
+	if x.High == nil {
+		return rtCall("Slice"+suffix+"From", site, s, lo), true
+	}
+	hi, ok := ins.vIndex(x.High)
+	if !ok {
+		return ins.mk(x), true
+	}
+	return rtCall("Slice"+suffix, site, s, lo, hi), true
+}
+
+// vIndex returns the V of an index or bound; untyped constants are ints.
+func (ins *instrumenter) vIndex(e ast.Expr) (ast.Expr, bool) {
+	if ins.isConst(e) {
+		t := ins.typeOf(e)
+		if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+			return call(rtInst("Mk", ast.NewIdent("int")), e, nilIdent()), true
+		}
+	}
+	if ins.trackOfExpr(e) != trackInt {
+		return nil, false
+	}
+	return ins.v(e)
+}
+
+// callTwin builds the call of twin t for the original call x, with V
+// arguments for tracked parameters.
+func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool) {
+	fun := ast.Unparen(x.Fun)
+	var nf ast.Expr
+	rename := func(e ast.Expr) ast.Expr {
+		switch f := e.(type) {
+		case *ast.Ident:
+			return ast.NewIdent(t.name)
+		case *ast.SelectorExpr:
+			return &ast.SelectorExpr{X: ins.cx(f.X), Sel: ast.NewIdent(t.name)}
+		}
+		return nil
+	}
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		if inner := rename(ast.Unparen(f.X)); inner != nil {
+			nf = &ast.IndexExpr{X: inner, Index: f.Index}
+		}
+	case *ast.IndexListExpr:
+		if inner := rename(ast.Unparen(f.X)); inner != nil {
+			nf = &ast.IndexListExpr{X: inner, Indices: f.Indices}
+		}
+	default:
+		nf = rename(f)
+	}
+	if nf == nil {
+		return nil, false
+	}
+	args := make([]ast.Expr, len(x.Args))
+	for i, a := range x.Args {
+		if i < len(t.params) && t.params[i] != notTracked {
+			va, ok := ins.v(a)
+			if !ok {
+				// An untyped constant argument takes the parameter's type.
+				sig := t.fn.Type().(*types.Signature)
+				te, ok := ins.typeExpr(sig.Params().At(i).Type())
+				if !ok || !ins.isConst(a) {
+					return nil, false
+				}
+				va = call(rtInst("Mk", te), a, nilIdent())
+			}
+			args[i] = va
+			continue
+		}
+		args[i] = ins.cx(a)
+	}
+	return &ast.CallExpr{Fun: nf, Args: args}, true
+}
+
+// compound reports whether e is a tracked expression worth evaluating
+// through v in a concrete context: one that computes something.
+func (ins *instrumenter) compound(e ast.Expr) bool {
+	if ins.isConst(e) || ins.trackOfExpr(e) == notTracked {
+		return false
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		return true
+	case *ast.UnaryExpr:
+		return x.Op != token.AND && x.Op != token.ARROW
+	case *ast.CallExpr:
+		return true
+	case *ast.IndexExpr:
+		k := ins.trackOfExpr(x.X)
+		return k == trackString || k == trackBytes
+	case *ast.SliceExpr:
+		return true
+	}
+	return false
+}
+
+// cx rewrites an expression whose value is used concretely. Its branches
+// and implicit checks are still recorded.
+func (ins *instrumenter) cx(e ast.Expr) ast.Expr {
+	if e == nil {
+		return nil
+	}
+	if tv, ok := ins.info.Types[e]; ok && tv.IsType() {
+		return e
+	}
+	if ins.compound(e) {
+		if t := ins.twinCall(e); t != nil && t.nShadow == 0 {
+			if c, ok := ins.callTwin(ast.Unparen(e).(*ast.CallExpr), t); ok {
+				return c
+			}
+		}
+		if be, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && (be.Op == token.LAND || be.Op == token.LOR) {
+			return ins.cond(be)
+		}
+		if ve, ok := ins.v(e); ok {
+			return field(ve, "C")
+		}
+	}
+	return ins.structural(e)
+}
+
+// structural rewrites the parts of e, keeping e's own operation.
+func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
+	if tv, ok := ins.info.Types[e]; ok && tv.IsType() {
+		return e
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return &ast.ParenExpr{X: ins.cx(x.X)}
+	case *ast.BinaryExpr:
+		if x.Op == token.LAND || x.Op == token.LOR {
+			return ins.cond(x)
+		}
+		return &ast.BinaryExpr{X: ins.cx(x.X), Op: x.Op, Y: ins.cx(x.Y)}
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return &ast.UnaryExpr{Op: x.Op, X: ins.lvalue(x.X)}
+		}
+		return &ast.UnaryExpr{Op: x.Op, X: ins.cx(x.X)}
+	case *ast.CallExpr:
+		if t := ins.twinCall(x); t != nil && t.nShadow == 0 {
+			if c, ok := ins.callTwin(x, t); ok {
+				return c
+			}
+		}
+		nc := *x
+		if tv, ok := ins.info.Types[x.Fun]; !ok || !tv.IsType() {
+			nc.Fun = ins.cx(x.Fun)
+		}
+		nc.Args = make([]ast.Expr, len(x.Args))
+		for i, a := range x.Args {
+			nc.Args[i] = ins.cx(a)
+		}
+		return &nc
+	case *ast.IndexExpr:
+		if tv, ok := ins.info.Types[x.Index]; ok && tv.IsType() {
+			return x
+		}
+		return &ast.IndexExpr{X: ins.cxAddressable(x.X), Index: ins.cx(x.Index)}
+	case *ast.SliceExpr:
+		n := *x
+		n.X = ins.cxAddressable(x.X)
+		n.Low, n.High, n.Max = ins.cx(x.Low), ins.cx(x.High), ins.cx(x.Max)
+		return &n
+	case *ast.SelectorExpr:
+		if _, ok := ins.info.Selections[x]; !ok {
+			return x // qualified identifier
+		}
+		return &ast.SelectorExpr{X: ins.cxAddressable(x.X), Sel: x.Sel}
+	case *ast.StarExpr:
+		return &ast.StarExpr{X: ins.cx(x.X)}
+	case *ast.TypeAssertExpr:
+		return &ast.TypeAssertExpr{X: ins.cx(x.X), Type: x.Type}
+	case *ast.CompositeLit:
+		n := *x
+		n.Elts = make([]ast.Expr, len(x.Elts))
+		_, isStruct := types.Unalias(ins.typeOf(x)).Underlying().(*types.Struct)
+		if p, ok := types.Unalias(ins.typeOf(x)).Underlying().(*types.Pointer); ok {
+			_, isStruct = p.Elem().Underlying().(*types.Struct)
+		}
+		for i, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				key := kv.Key
+				if !isStruct {
+					key = ins.cx(key)
+				}
+				n.Elts[i] = &ast.KeyValueExpr{Key: key, Value: ins.cx(kv.Value)}
+				continue
+			}
+			n.Elts[i] = ins.cx(el)
+		}
+		return &n
+	case *ast.FuncLit:
+		return ins.funcLit(x)
+	}
+	return e
+}
+
+// cxAddressable rewrites an operand that may have to stay addressable
+// (the array of a[i], the struct of s.f): only its parts are rewritten.
+func (ins *instrumenter) cxAddressable(e ast.Expr) ast.Expr {
+	switch ast.Unparen(e).(type) {
+	case *ast.Ident, *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
+		return ins.lvalue(e)
+	}
+	return ins.cx(e)
+}
+
+// lvalue rewrites the parts of an addressable expression without changing
+// what it denotes.
+func (ins *instrumenter) lvalue(e ast.Expr) ast.Expr {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return &ast.ParenExpr{X: ins.lvalue(x.X)}
+	case *ast.IndexExpr:
+		if tv, ok := ins.info.Types[x.Index]; ok && tv.IsType() {
+			return x
+		}
+		return &ast.IndexExpr{X: ins.lvalue(x.X), Index: ins.cx(x.Index)}
+	case *ast.SelectorExpr:
+		if _, ok := ins.info.Selections[x]; !ok {
+			return x
+		}
+		return &ast.SelectorExpr{X: ins.lvalue(x.X), Sel: x.Sel}
+	case *ast.StarExpr:
+		return &ast.StarExpr{X: ins.cx(x.X)}
+	case *ast.CompositeLit:
+		return ins.structural(x)
+	}
+	return e
+}
+
+// cond rewrites a condition: each atom becomes a branch site.
+func (ins *instrumenter) cond(e ast.Expr) ast.Expr {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return &ast.ParenExpr{X: ins.cond(x.X)}
+	case *ast.BinaryExpr:
+		if x.Op == token.LAND || x.Op == token.LOR {
+			return &ast.BinaryExpr{X: ins.cond(x.X), Op: x.Op, Y: ins.cond(x.Y)}
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			return &ast.UnaryExpr{Op: token.NOT, X: ins.cond(x.X)}
+		}
+	}
+	if ins.isConst(e) {
+		return e
+	}
+	site := ins.newSite(SiteCond, e)
+	ve, ok := ins.v(e)
+	if !ok {
+		ve = ins.mk(e)
+	}
+	return rtCall("Br", siteLit(site), ve)
+}

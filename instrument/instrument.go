@@ -1,0 +1,249 @@
+// Package instrument rewrites the source of a Go package so that, compiled,
+// it tracks symbolic values as it runs (seed 004 §3: instrumentation).
+//
+// The rewrite works on the typed syntax tree and prints the result with
+// //line directives, so compiler messages and stack traces keep pointing at
+// the user's files; the user's files themselves are never written: the
+// rewritten sources go into a build overlay.
+//
+// The scheme, in short (see ARCHITECTURE.md for the why):
+//
+//   - Every variable of a tracked type (integers, bool, string, []byte) whose
+//     every assignment the rewriter understands and whose address is never
+//     taken gets a shadow variable holding its symbolic term.
+//   - Expressions of tracked types are evaluated as rt.V pairs (concrete
+//     value, shadow) by generic runtime operators; the concrete half is the
+//     original operator's result.
+//   - Every function with tracked parameters or results gets a twin that
+//     takes V parameters and returns shadow results after the ordinary
+//     ones; calls inside the package call the twin, while the original
+//     function becomes a thin wrapper, so function values, interfaces and
+//     callers outside the package keep working.
+//   - Conditions become rt.Br calls with a branch-site number; && and ||
+//     operands are sites of their own. Divisions, indexing and slicing
+//     record their implicit panic checks.
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"github.com/gocolic/gocolic/rt"
+	"golang.org/x/tools/go/packages"
+)
+
+// SiteKind says what a branch site is.
+type SiteKind uint8
+
+// The kinds of branch sites.
+const (
+	// SiteCond is a condition atom: an if, for or case condition, or an
+	// operand of && or ||. Branch coverage counts both outcomes of these.
+	SiteCond SiteKind = iota + 1
+	// SiteImplicit is a check the language makes and that panics on one
+	// side: a zero divisor, an index or slice bound, a negative shift.
+	SiteImplicit
+	// SiteLoop is the implicit "more elements" test of a range loop.
+	SiteLoop
+)
+
+func (k SiteKind) String() string {
+	switch k {
+	case SiteCond:
+		return "cond"
+	case SiteImplicit:
+		return "implicit"
+	case SiteLoop:
+		return "loop"
+	}
+	return "?"
+}
+
+// Site is a branch site of the instrumented package.
+type Site struct {
+	ID   uint32
+	Kind SiteKind
+	Pos  token.Position // start of the condition
+	End  token.Position // end of the condition
+	Func string         // enclosing function
+	Text string         // the condition's source, shortened
+}
+
+// Config controls a rewrite.
+type Config struct {
+	// RuntimePath is the import path under which the runtime package (rt)
+	// is available in the overlay.
+	RuntimePath string
+	// Entry names the function under test.
+	Entry string
+	// RangeOverFunc permits range-over-func loops in rewritten code, which
+	// needs the module's language version to be at least go1.23.
+	RangeOverFunc bool
+}
+
+// Param describes a parameter of the entry function.
+type Param struct {
+	Name string
+	Type types.Type
+	// TypeString is the type as written in the package.
+	TypeString string
+}
+
+// Result is the outcome of a rewrite.
+type Result struct {
+	// Files maps each rewritten file's absolute path to its new content.
+	Files map[string][]byte
+	// Driver is the generated file that registers the entry function with
+	// the runtime; DriverPath is where it goes in the overlay.
+	Driver     []byte
+	DriverPath string
+	Sites      []Site
+	Params     []Param
+	// RTParams are the parameters as the runtime's input layout sees them.
+	RTParams []rt.Param
+	// Results are the entry's result types as written in the package.
+	Results []string
+	// Pinnable says which results a generated test can compare.
+	Pinnable []bool
+	// ResultIsError says which results are of type error.
+	ResultIsError []bool
+}
+
+// Package rewrites pkg, which must have been loaded with syntax and types.
+func Package(pkg *packages.Package, cfg Config) (*Result, error) {
+	if len(pkg.Errors) > 0 {
+		return nil, fmt.Errorf("package %s has errors: %v", pkg.PkgPath, pkg.Errors[0])
+	}
+	for _, f := range pkg.CompiledGoFiles {
+		if !strings.HasSuffix(f, ".go") || strings.Contains(f, "go-build") {
+			return nil, fmt.Errorf("package %s uses cgo, which gocolic does not support", pkg.PkgPath)
+		}
+	}
+	ins := &instrumenter{
+		pkg:     pkg,
+		info:    pkg.TypesInfo,
+		fset:    pkg.Fset,
+		cfg:     cfg,
+		shadow:  make(map[types.Object]bool),
+		twins:   make(map[*types.Func]*twinInfo),
+		noTwin:  make(map[types.Object]bool),
+		objName: make(map[types.Object]string),
+	}
+	entry, err := ins.findEntry(cfg.Entry)
+	if err != nil {
+		return nil, err
+	}
+	ins.analyse()
+	res := &Result{Files: make(map[string][]byte)}
+	for i, f := range pkg.Syntax {
+		path := pkg.CompiledGoFiles[i]
+		src, err := ins.rewriteFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("instrumenting %s: %w", path, err)
+		}
+		res.Files[path] = src
+	}
+	if err := ins.driver(entry, res); err != nil {
+		return nil, err
+	}
+	res.Sites = ins.sites
+	sort.Slice(res.Sites, func(i, j int) bool { return res.Sites[i].ID < res.Sites[j].ID })
+	return res, nil
+}
+
+// instrumenter holds the state of one package's rewrite.
+type instrumenter struct {
+	pkg   *packages.Package
+	info  *types.Info
+	fset  *token.FileSet
+	cfg   Config
+	sites []Site
+
+	// shadow marks the variables that get a shadow.
+	shadow map[types.Object]bool
+	// twins maps each function or method with a twin to its description.
+	twins  map[*types.Func]*twinInfo
+	noTwin map[types.Object]bool
+	// objName caches generated shadow names.
+	objName map[types.Object]string
+
+	// per-file state
+	file    *ast.File
+	imports map[string]string // import path -> name in file
+	tmp     int
+	fn      *funcCtx // innermost function being rewritten
+	fnName  string
+}
+
+// funcCtx describes the function whose body is being rewritten.
+type funcCtx struct {
+	twin   *twinInfo // nil unless rewriting a twin's body
+	parent *funcCtx
+}
+
+// newSite allocates a branch site for the node n.
+func (ins *instrumenter) newSite(kind SiteKind, n ast.Node) uint32 {
+	id := uint32(len(ins.sites))
+	text := types.ExprString(exprOf(n))
+	if len(text) > 60 {
+		text = text[:57] + "..."
+	}
+	ins.sites = append(ins.sites, Site{
+		ID:   id,
+		Kind: kind,
+		Pos:  ins.fset.Position(n.Pos()),
+		End:  ins.fset.Position(n.End()),
+		Func: ins.fnName,
+		Text: text,
+	})
+	return id
+}
+
+func exprOf(n ast.Node) ast.Expr {
+	if e, ok := n.(ast.Expr); ok {
+		return e
+	}
+	return &ast.BadExpr{}
+}
+
+// findEntry resolves the entry function and checks its signature.
+func (ins *instrumenter) findEntry(name string) (*types.Func, error) {
+	scope := ins.pkg.Types.Scope()
+	obj := scope.Lookup(name)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		var names []string
+		for _, n := range scope.Names() {
+			if f, ok := scope.Lookup(n).(*types.Func); ok && f.Name() != "init" && f.Name() != "main" {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("package %s has no function %s, nor any other function", ins.pkg.PkgPath, name)
+		}
+		return nil, fmt.Errorf("package %s has no function %s; functions: %s", ins.pkg.PkgPath, name, strings.Join(names, ", "))
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.TypeParams().Len() > 0 {
+		return nil, fmt.Errorf("function %s is generic; gocolic tests only non-generic functions", name)
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		pname := p.Name()
+		if pname == "" || pname == "_" {
+			pname = fmt.Sprintf("#%d", i+1)
+		}
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			return nil, fmt.Errorf("parameter %s of %s is variadic (%s), which is not supported", pname, name, p.Type())
+		}
+		if paramKind(p.Type()) == 0 {
+			return nil, fmt.Errorf("parameter %s of %s has type %s, which is not supported (supported: integer types, bool, string, []byte)",
+				pname, name, types.TypeString(p.Type(), types.RelativeTo(ins.pkg.Types)))
+		}
+	}
+	return fn, nil
+}

@@ -1,0 +1,303 @@
+// This file rewrites files and function declarations, and prints them.
+
+package instrument
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/printer"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// rewriteFile rewrites one file of the package and prints it.
+func (ins *instrumenter) rewriteFile(f *ast.File) ([]byte, error) {
+	ins.file = f
+	ins.imports = fileImports(f, ins.info)
+	var decls []ast.Decl
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			decls = append(decls, ins.funcDecl(d)...)
+		case *ast.GenDecl:
+			decls = append(decls, ins.genDecl(d))
+		default:
+			decls = append(decls, d)
+		}
+	}
+	nf := &ast.File{
+		Doc:     nil,
+		Package: f.Package,
+		Name:    f.Name,
+		Decls:   decls,
+	}
+	// Keep only directive comments (//go:build, //go:embed, //go:noinline,
+	// ...): ordinary comments could land inside generated code.
+	for _, cg := range f.Comments {
+		var keep []*ast.Comment
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "// +build") {
+				keep = append(keep, c)
+			}
+		}
+		if len(keep) > 0 {
+			nf.Comments = append(nf.Comments, &ast.CommentGroup{List: keep})
+		}
+	}
+	addImport(nf, ins.cfg.RuntimePath)
+	var buf bytes.Buffer
+	cfg := printer.Config{Mode: printer.SourcePos | printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
+	if err := cfg.Fprint(&buf, ins.fset, nf); err != nil {
+		return nil, fmt.Errorf("printing: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// addImport adds the runtime import as the file's first declaration and a
+// use of it, so that files without instrumented code still compile.
+func addImport(f *ast.File, path string) {
+	spec := &ast.ImportSpec{Name: ast.NewIdent(rtName), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(path)}}
+	imp := &ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{spec}}
+	useRT := &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
+		Names: []*ast.Ident{ast.NewIdent("_")},
+		Type:  &ast.StarExpr{X: rtSel("Expr")},
+	}}}
+	// Imports must precede other declarations; keep the file's own first.
+	i := 0
+	for i < len(f.Decls) {
+		if gd, ok := f.Decls[i].(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			i++
+			continue
+		}
+		break
+	}
+	decls := append([]ast.Decl{}, f.Decls[:i]...)
+	decls = append(decls, imp)
+	decls = append(decls, f.Decls[i:]...)
+	f.Decls = append(decls, useRT)
+}
+
+// genDecl rewrites package-level declarations: only the initialisers of
+// variables, which run concretely at package initialisation.
+func (ins *instrumenter) genDecl(d *ast.GenDecl) ast.Decl {
+	if d.Tok != token.VAR {
+		return d
+	}
+	nd := *d
+	nd.Specs = nil
+	ins.fn = &funcCtx{}
+	ins.fnName = "init"
+	for _, sp := range d.Specs {
+		vs := *sp.(*ast.ValueSpec)
+		vals := make([]ast.Expr, len(vs.Values))
+		for i, v := range vs.Values {
+			if len(vs.Values) == 1 && len(vs.Names) > 1 {
+				vals[i] = ins.cxMulti(v)
+			} else {
+				vals[i] = ins.cx(v)
+			}
+		}
+		vs.Values = vals
+		vs.Doc, vs.Comment = nil, nil
+		nd.Specs = append(nd.Specs, &vs)
+	}
+	ins.fn = nil
+	return &nd
+}
+
+// funcLit rewrites the body of a function literal. Its parameters stay
+// concrete (they have no shadows), and so do its results.
+func (ins *instrumenter) funcLit(fl *ast.FuncLit) *ast.FuncLit {
+	saved := ins.fn
+	ins.fn = &funcCtx{parent: saved}
+	body := ins.block(fl.Body)
+	ins.fn = saved
+	return &ast.FuncLit{Type: fl.Type, Body: body}
+}
+
+// funcDecl rewrites a function declaration: in place when it has no twin,
+// else into the twin and the wrapper.
+func (ins *instrumenter) funcDecl(fd *ast.FuncDecl) []ast.Decl {
+	if fd.Body == nil {
+		return []ast.Decl{fd}
+	}
+	ins.fnName = fd.Name.Name
+	fn, _ := ins.info.Defs[fd.Name].(*types.Func)
+	t := ins.twins[fn]
+	if t == nil {
+		ins.fn = &funcCtx{}
+		nd := *fd
+		nd.Doc = nil
+		nd.Body = ins.block(fd.Body)
+		ins.fn = nil
+		return []ast.Decl{&nd}
+	}
+	twin := ins.twinDecl(fd, t)
+	wrapper := ins.wrapperDecl(fd, t)
+	return []ast.Decl{wrapper, twin}
+}
+
+// paramNames returns the parameters of a field list flattened, with the
+// index of the signature parameter each stands for.
+func flatten(fl *ast.FieldList) []*ast.Field {
+	if fl == nil {
+		return nil
+	}
+	var out []*ast.Field
+	for _, f := range fl.List {
+		if len(f.Names) == 0 {
+			out = append(out, &ast.Field{Type: f.Type})
+			continue
+		}
+		for _, n := range f.Names {
+			out = append(out, &ast.Field{Names: []*ast.Ident{n}, Type: f.Type})
+		}
+	}
+	return out
+}
+
+// twinDecl builds the twin of fd: tracked parameters become V parameters
+// bound to the original names (and shadows) on entry, and a shadow result
+// follows the ordinary results for each tracked result.
+func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
+	sig := t.fn.Type().(*types.Signature)
+	var params []*ast.Field
+	var prologue []ast.Stmt
+	for i, p := range flatten(fd.Type.Params) {
+		name := "_"
+		if len(p.Names) > 0 {
+			name = p.Names[0].Name
+		}
+		if t.params[i] == notTracked {
+			if name == "_" && len(p.Names) == 0 {
+				name = fmt.Sprintf("_gcl_p%d", i)
+			}
+			params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(name)}, Type: p.Type})
+			continue
+		}
+		pname := fmt.Sprintf("_gcl_p%d", i)
+		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(pname)}, Type: &ast.IndexExpr{X: rtSel("V"), Index: p.Type}})
+		if name == "_" {
+			continue
+		}
+		obj := sig.Params().At(i)
+		if ins.shadow[obj] {
+			sh := ins.shadowName(obj)
+			prologue = append(prologue,
+				&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name), ast.NewIdent(sh)}, Tok: token.DEFINE,
+					Rhs: []ast.Expr{field(ast.NewIdent(pname), "C"), field(ast.NewIdent(pname), "S")}},
+				use(name), use(sh))
+		} else {
+			prologue = append(prologue,
+				&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(pname), "C")}},
+				use(name))
+		}
+	}
+	var results []*ast.Field
+	if fd.Type.Results != nil {
+		results = append(results, fd.Type.Results.List...)
+		named := len(fd.Type.Results.List) > 0 && len(fd.Type.Results.List[0].Names) > 0
+		for i, r := range flatten(fd.Type.Results) {
+			if t.results[i] == notTracked {
+				continue
+			}
+			f := &ast.Field{Type: &ast.StarExpr{X: rtSel("Expr")}}
+			if named {
+				name := "_"
+				if r.Names[0].Name != "_" {
+					name = ins.shadowName(sig.Results().At(i))
+				}
+				f.Names = []*ast.Ident{ast.NewIdent(name)}
+			}
+			results = append(results, f)
+		}
+	}
+	ins.fn = &funcCtx{twin: t}
+	body := ins.block(fd.Body)
+	ins.fn = nil
+	body.List = append(prologue, body.List...)
+	ft := &ast.FuncType{Func: fd.Type.Func, TypeParams: fd.Type.TypeParams, Params: &ast.FieldList{List: params}}
+	if len(results) > 0 {
+		ft.Results = &ast.FieldList{List: results}
+	}
+	return &ast.FuncDecl{Recv: fd.Recv, Name: ast.NewIdent(t.name), Type: ft, Body: body}
+}
+
+// wrapperDecl turns fd into a wrapper that calls the twin with concrete
+// values, so that it keeps its signature for every other use.
+func (ins *instrumenter) wrapperDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
+	nd := *fd
+	nd.Doc = nil
+	// Name every parameter so the wrapper can pass it on.
+	ps := flatten(fd.Type.Params)
+	var params []*ast.Field
+	var args []ast.Expr
+	for i, p := range ps {
+		name := fmt.Sprintf("_gcl_a%d", i)
+		if len(p.Names) > 0 && p.Names[0].Name != "_" {
+			name = p.Names[0].Name
+		}
+		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(name)}, Type: p.Type})
+		var a ast.Expr = ast.NewIdent(name)
+		if t.params[i] != notTracked {
+			a = rtCall("Mk", a, nilIdent())
+		}
+		args = append(args, a)
+	}
+	var fun ast.Expr = ast.NewIdent(t.name)
+	if fd.Recv != nil && len(fd.Recv.List) > 0 {
+		recv := *fd.Recv.List[0]
+		if len(recv.Names) == 0 || recv.Names[0].Name == "_" {
+			recv.Names = []*ast.Ident{ast.NewIdent("_gcl_recv")}
+		}
+		nd.Recv = &ast.FieldList{List: []*ast.Field{&recv}}
+		fun = &ast.SelectorExpr{X: ast.NewIdent(recv.Names[0].Name), Sel: ast.NewIdent(t.name)}
+	}
+	if tps := fd.Type.TypeParams; tps != nil && len(tps.List) > 0 {
+		var targs []ast.Expr
+		for _, f := range tps.List {
+			for _, n := range f.Names {
+				targs = append(targs, ast.NewIdent(n.Name))
+			}
+		}
+		if len(targs) == 1 {
+			fun = &ast.IndexExpr{X: fun, Index: targs[0]}
+		} else {
+			fun = &ast.IndexListExpr{X: fun, Indices: targs}
+		}
+	}
+	c := &ast.CallExpr{Fun: fun, Args: args}
+	if ft := fd.Type; ft.Params != nil && len(ft.Params.List) > 0 {
+		last := ft.Params.List[len(ft.Params.List)-1]
+		if _, ok := last.Type.(*ast.Ellipsis); ok {
+			c.Ellipsis = 1
+		}
+	}
+	nt := *fd.Type
+	nt.Params = &ast.FieldList{List: params}
+	nd.Type = &nt
+	var body []ast.Stmt
+	nres := len(t.results)
+	if nres == 0 {
+		body = []ast.Stmt{&ast.ExprStmt{X: c}}
+	} else {
+		var lhs, rets []ast.Expr
+		for i := 0; i < nres; i++ {
+			n := fmt.Sprintf("_gcl_r%d", i)
+			lhs = append(lhs, ast.NewIdent(n))
+			rets = append(rets, ast.NewIdent(n))
+		}
+		for i := 0; i < t.nShadow; i++ {
+			lhs = append(lhs, ast.NewIdent("_"))
+		}
+		body = []ast.Stmt{
+			&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: []ast.Expr{c}},
+			&ast.ReturnStmt{Results: rets},
+		}
+	}
+	nd.Body = &ast.BlockStmt{List: body}
+	return &nd
+}

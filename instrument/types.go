@@ -1,0 +1,166 @@
+// This file classifies types and names them in generated code.
+
+package instrument
+
+import (
+	"go/ast"
+	"go/types"
+	"strconv"
+
+	"github.com/gocolic/gocolic/rt"
+)
+
+// track is the family of a tracked type, which picks the runtime operators.
+type track uint8
+
+const (
+	notTracked track = iota
+	trackInt
+	trackBool
+	trackString
+	trackBytes
+)
+
+// trackOf returns the family of t.
+func trackOf(t types.Type) track {
+	if t == nil {
+		return notTracked
+	}
+	t = types.Default(t)
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsInteger != 0:
+			return trackInt
+		case u.Info()&types.IsBoolean != 0:
+			return trackBool
+		case u.Info()&types.IsString != 0:
+			return trackString
+		}
+	case *types.Slice:
+		if b, ok := u.Elem().(*types.Basic); ok && b.Kind() == types.Uint8 {
+			return trackBytes
+		}
+	}
+	return notTracked
+}
+
+func (ins *instrumenter) typeOf(e ast.Expr) types.Type {
+	if tv, ok := ins.info.Types[e]; ok {
+		return tv.Type
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		if obj := ins.info.ObjectOf(id); obj != nil {
+			return obj.Type()
+		}
+	}
+	return nil
+}
+
+func (ins *instrumenter) trackOfExpr(e ast.Expr) track {
+	tv, ok := ins.info.Types[e]
+	if ok && (tv.IsType() || tv.IsBuiltin() || tv.IsVoid()) {
+		return notTracked
+	}
+	return trackOf(ins.typeOf(e))
+}
+
+// paramKind maps a parameter type of the entry function to the runtime's
+// input shape, or 0 when unsupported.
+func paramKind(t types.Type) rt.ParamKind {
+	switch trackOf(t) {
+	case trackInt:
+		return rt.ParamInt
+	case trackBool:
+		return rt.ParamBool
+	case trackString:
+		return rt.ParamString
+	case trackBytes:
+		return rt.ParamBytes
+	}
+	return 0
+}
+
+// intInfo returns the width and signedness of an integer type.
+func intInfo(t types.Type) (uint8, bool) {
+	b := types.Default(t).Underlying().(*types.Basic)
+	switch b.Kind() {
+	case types.Int8:
+		return 8, true
+	case types.Int16:
+		return 16, true
+	case types.Int32:
+		return 32, true
+	case types.Int, types.Int64:
+		return 64, true
+	case types.Uint8:
+		return 8, false
+	case types.Uint16:
+		return 16, false
+	case types.Uint32:
+		return 32, false
+	}
+	return 64, false
+}
+
+// typeExpr returns an expression naming t in the file being rewritten, or
+// ok == false when t cannot be named there (an unexported type of another
+// package, or a package the file does not import).
+func (ins *instrumenter) typeExpr(t types.Type) (ast.Expr, bool) {
+	t = types.Unalias(types.Default(t))
+	switch t := t.(type) {
+	case *types.Basic:
+		if t.Kind() == types.UnsafePointer || t.Info()&types.IsUntyped != 0 {
+			return nil, false
+		}
+		return ast.NewIdent(t.Name()), true
+	case *types.Named:
+		if t.TypeArgs().Len() > 0 {
+			return nil, false
+		}
+		obj := t.Obj()
+		if obj.Pkg() == nil {
+			return ast.NewIdent(obj.Name()), true // error
+		}
+		if obj.Pkg() == ins.pkg.Types {
+			if obj.Parent() != ins.pkg.Types.Scope() {
+				return nil, false // declared inside a function
+			}
+			return ast.NewIdent(obj.Name()), true
+		}
+		if !obj.Exported() {
+			return nil, false
+		}
+		name, ok := ins.imports[obj.Pkg().Path()]
+		if !ok || name == "_" || name == "." {
+			return nil, false
+		}
+		return &ast.SelectorExpr{X: ast.NewIdent(name), Sel: ast.NewIdent(obj.Name())}, true
+	case *types.Slice:
+		elem, ok := ins.typeExpr(t.Elem())
+		if !ok {
+			return nil, false
+		}
+		return &ast.ArrayType{Elt: elem}, true
+	}
+	return nil, false
+}
+
+// fileImports returns the import path -> local name map of f.
+func fileImports(f *ast.File, info *types.Info) map[string]string {
+	m := make(map[string]string)
+	for _, spec := range f.Imports {
+		path, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			continue
+		}
+		if spec.Name != nil {
+			m[path] = spec.Name.Name
+			continue
+		}
+		if pn, ok := info.Implicits[spec].(*types.PkgName); ok {
+			m[path] = pn.Name()
+		}
+	}
+	return m
+}

@@ -1,0 +1,423 @@
+// This file implements strings and byte slices. Their shadow is a
+// sym.KString aggregate: a 64-bit length term and one 8-bit term per known
+// byte. An input has as many byte terms as its maximum length, so indexing
+// past the current length stays exact; a symbolic index becomes an
+// if-then-else chain over the known bytes (a case split rather than an
+// array theory: bytes are few, and the solver sees plain bit-vectors).
+
+package rt
+
+import (
+	"unicode/utf8"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// aggOf returns the constant aggregate of the bytes of s.
+func aggOf(s string) *sym.Expr {
+	bs := make([]*sym.Expr, len(s))
+	for i := 0; i < len(s); i++ {
+		bs[i] = st.b.Const(uint64(s[i]), 8)
+	}
+	return st.b.String(st.b.Const(uint64(len(s)), 64), bs)
+}
+
+func strAgg[T ~string](v V[T]) *sym.Expr {
+	if v.S != nil {
+		return v.S
+	}
+	return aggOf(string(v.C))
+}
+
+func bytesAgg[T ~[]byte](v V[T]) *sym.Expr {
+	if v.S != nil {
+		return v.S
+	}
+	return aggOf(string(v.C))
+}
+
+func aggLen(a *sym.Expr) *sym.Expr     { return a.Args[0] }
+func aggBytes(a *sym.Expr) []*sym.Expr { return a.Args[1:] }
+
+// byteAt returns byte idx of the aggregate a, where the concrete index is
+// k. A symbolic index selects among the known bytes; nil means unknown.
+func byteAt(a, idx *sym.Expr, k int) *sym.Expr {
+	bs := aggBytes(a)
+	if idx == nil || idx.Kind == sym.KConst {
+		if k >= 0 && k < len(bs) {
+			return bs[k]
+		}
+		return nil
+	}
+	if len(bs) == 0 {
+		return nil
+	}
+	r := bs[len(bs)-1]
+	for i := len(bs) - 2; i >= 0; i-- {
+		r = st.b.Ite(st.b.Eq(idx, st.b.Const(uint64(i), 64)), bs[i], r)
+	}
+	return r
+}
+
+// index64 converts an index value to a 64-bit term, or nil when concrete.
+func index64[I Integer](i V[I]) *sym.Expr {
+	if i.S == nil {
+		return nil
+	}
+	_, signed := widthOf[I]()
+	return st.b.Convert(i.S, 64, signed)
+}
+
+// boundsCheck records the implicit branch "0 <= i < n" at site, as one
+// unsigned comparison; its false side panics.
+func boundsCheck(site uint32, i, n *sym.Expr, ok bool) {
+	record(site, ok, st.b.Cmp(sym.KULt, i, n))
+}
+
+func indexAgg[I Integer](site uint32, a *sym.Expr, i V[I], n int, c byte, symbolic bool) V[byte] {
+	idx := index64(i)
+	if !symbolic && idx == nil {
+		return V[byte]{C: c}
+	}
+	k := int(i.C)
+	in := uint64(i.C) < uint64(n)
+	if _, signed := widthOf[I](); signed && i.C < 0 {
+		in = false
+	}
+	iterm := idx
+	if iterm == nil {
+		iterm = st.b.Const(uint64(int64(i.C)), 64)
+	}
+	boundsCheck(site, iterm, aggLen(a), in)
+	if !in {
+		return V[byte]{} // unreachable: the caller's index expression panics
+	}
+	s := byteAt(a, idx, k)
+	if s == nil || s.Kind == sym.KConst {
+		return V[byte]{C: c}
+	}
+	return V[byte]{C: c, S: s}
+}
+
+// LenString returns len(s).
+func LenString[T ~string](s V[T]) V[int] {
+	if s.S == nil {
+		return V[int]{C: len(s.C)}
+	}
+	return V[int]{C: len(s.C), S: aggLen(s.S)}
+}
+
+// LenBytes returns len(b).
+func LenBytes[T ~[]byte](b V[T]) V[int] {
+	if b.S == nil {
+		return V[int]{C: len(b.C)}
+	}
+	return V[int]{C: len(b.C), S: aggLen(b.S)}
+}
+
+// IndexString returns s[i]; site is the implicit bounds check.
+func IndexString[T ~string, I Integer](site uint32, s V[T], i V[I]) V[byte] {
+	if s.S == nil && i.S == nil {
+		return V[byte]{C: s.C[i.C]}
+	}
+	var c byte
+	if i.C >= 0 && uint64(i.C) < uint64(len(s.C)) {
+		c = s.C[i.C]
+	}
+	r := indexAgg(site, strAgg(s), i, len(s.C), c, s.S != nil)
+	_ = s.C[i.C] // the original's panic, after the branch is recorded
+	return r
+}
+
+// IndexBytes returns b[i]; site is the implicit bounds check.
+func IndexBytes[T ~[]byte, I Integer](site uint32, b V[T], i V[I]) V[byte] {
+	if b.S == nil && i.S == nil {
+		return V[byte]{C: b.C[i.C]}
+	}
+	var c byte
+	if i.C >= 0 && uint64(i.C) < uint64(len(b.C)) {
+		c = b.C[i.C]
+	}
+	r := indexAgg(site, bytesAgg(b), i, len(b.C), c, b.S != nil)
+	_ = b.C[i.C]
+	return r
+}
+
+// StoreBytes performs (*p)[i] = x and updates the shadow *sp of the slice
+// variable; site is the implicit bounds check. Other slices sharing the
+// backing array do not see the new shadow byte (a known limitation).
+func StoreBytes[T ~[]byte, I Integer](site uint32, p *T, sp **sym.Expr, i V[I], x V[byte]) {
+	b := *p
+	if *sp == nil && i.S == nil && x.S == nil {
+		b[i.C] = x.C
+		return
+	}
+	a := bytesAgg(V[T]{C: b, S: *sp})
+	in := i.C >= 0 && uint64(i.C) < uint64(len(b))
+	idx := index64(i)
+	iterm := idx
+	if iterm == nil {
+		iterm = st.b.Const(uint64(int64(i.C)), 64)
+	}
+	boundsCheck(site, iterm, aggLen(a), in)
+	b[i.C] = x.C // panics here when out of range, as the original does
+	xs := x.S
+	if xs == nil {
+		xs = st.b.Const(uint64(x.C), 8)
+	}
+	bs := append([]*sym.Expr(nil), aggBytes(a)...)
+	if idx == nil {
+		if int(i.C) < len(bs) {
+			bs[i.C] = xs
+		}
+	} else {
+		for k := range bs {
+			bs[k] = st.b.Ite(st.b.Eq(idx, st.b.Const(uint64(k), 64)), xs, bs[k])
+		}
+	}
+	*sp = st.b.String(aggLen(a), bs)
+}
+
+// sliceAgg returns the aggregate of a[lo:hi] where the concrete bounds are
+// clo and chi, recording the implicit bounds checks at site.
+func sliceAgg(site uint32, a, lo, hi *sym.Expr, clo, chi, n int) *sym.Expr {
+	if lo == nil {
+		lo = st.b.Const(uint64(clo), 64)
+	}
+	if hi == nil {
+		hi = st.b.Const(uint64(chi), 64)
+	}
+	okHi := chi >= 0 && chi <= n
+	record(site, okHi, st.b.Cmp(sym.KULe, hi, aggLen(a)))
+	if !okHi {
+		return nil
+	}
+	okLo := clo >= 0 && clo <= chi
+	record(site, okLo, st.b.Cmp(sym.KULe, lo, hi))
+	if !okLo {
+		return nil
+	}
+	bs := aggBytes(a)
+	var out []*sym.Expr
+	if lo.Kind == sym.KConst {
+		if clo <= len(bs) {
+			out = bs[clo:]
+		}
+	} else {
+		for k := 0; clo+k < len(bs); k++ {
+			out = append(out, byteAt(a, st.b.Add(lo, st.b.Const(uint64(k), 64)), clo+k))
+		}
+	}
+	return st.b.String(st.b.Sub(hi, lo), out)
+}
+
+func intTerm[I Integer](i V[I]) *sym.Expr { return index64(i) }
+
+// SliceString returns s[lo:hi]; site is the implicit bounds check.
+func SliceString[T ~string, I, J Integer](site uint32, s V[T], lo V[I], hi V[J]) V[T] {
+	if s.S == nil && lo.S == nil && hi.S == nil {
+		return V[T]{C: s.C[lo.C:hi.C]}
+	}
+	a := sliceAgg(site, strAgg(s), intTerm(lo), intTerm(hi), int(lo.C), int(hi.C), len(s.C))
+	return V[T]{C: s.C[lo.C:hi.C], S: a}
+}
+
+// SliceStringFrom returns s[lo:].
+func SliceStringFrom[T ~string, I Integer](site uint32, s V[T], lo V[I]) V[T] {
+	return SliceString(site, s, lo, LenString(s))
+}
+
+// SliceBytes returns b[lo:hi]; site is the implicit bounds check. The
+// result's length is bounded by len(b), not cap(b): reslicing beyond the
+// length runs concretely.
+func SliceBytes[T ~[]byte, I, J Integer](site uint32, b V[T], lo V[I], hi V[J]) V[T] {
+	if b.S == nil && lo.S == nil && hi.S == nil {
+		return V[T]{C: b.C[lo.C:hi.C]}
+	}
+	r := b.C[lo.C:hi.C]
+	if int(hi.C) > len(b.C) {
+		return V[T]{C: r}
+	}
+	a := sliceAgg(site, bytesAgg(b), intTerm(lo), intTerm(hi), int(lo.C), int(hi.C), len(b.C))
+	return V[T]{C: r, S: a}
+}
+
+// SliceBytesFrom returns b[lo:].
+func SliceBytesFrom[T ~[]byte, I Integer](site uint32, b V[T], lo V[I]) V[T] {
+	return SliceBytes(site, b, lo, LenBytes(b))
+}
+
+// Concat returns a + b on strings.
+func Concat[T ~string](a, b V[T]) V[T] {
+	r := a.C + b.C
+	if a.S == nil && b.S == nil {
+		return V[T]{C: r}
+	}
+	x, y := strAgg(a), strAgg(b)
+	lx, ly := aggLen(x), aggLen(y)
+	var out []*sym.Expr
+	if lx.Kind == sym.KConst {
+		out = append(append(out, aggBytes(x)[:min(int(lx.Val), len(aggBytes(x)))]...), aggBytes(y)...)
+	} else {
+		n := len(aggBytes(x)) + len(aggBytes(y))
+		for k := 0; k < n; k++ {
+			kk := st.b.Const(uint64(k), 64)
+			fromY := byteAt(y, st.b.Sub(kk, lx), k-len(a.C))
+			fromX := byteAt(x, kk, k)
+			switch {
+			case fromX == nil && fromY == nil:
+				out = append(out, st.b.Const(0, 8))
+			case fromX == nil:
+				out = append(out, fromY)
+			case fromY == nil:
+				out = append(out, fromX)
+			default:
+				out = append(out, st.b.Ite(st.b.Cmp(sym.KULt, kk, lx), fromX, fromY))
+			}
+		}
+	}
+	return V[T]{C: r, S: st.b.String(st.b.Add(lx, ly), out)}
+}
+
+// aggEq returns the condition that two aggregates hold equal strings.
+func aggEq(x, y *sym.Expr) *sym.Expr {
+	lx, ly := aggLen(x), aggLen(y)
+	c := st.b.Eq(lx, ly)
+	bx, by := aggBytes(x), aggBytes(y)
+	n := min(len(bx), len(by))
+	if lx.Kind == sym.KConst {
+		n = min(n, int(lx.Val))
+	} else if ly.Kind == sym.KConst {
+		n = min(n, int(ly.Val))
+	}
+	for k := 0; k < n; k++ {
+		eq := st.b.Eq(bx[k], by[k])
+		if lx.Kind != sym.KConst && ly.Kind != sym.KConst {
+			eq = st.b.Or(st.b.Cmp(sym.KULe, lx, st.b.Const(uint64(k), 64)), eq)
+		}
+		c = st.b.And(c, eq)
+	}
+	return c
+}
+
+// aggLess returns the condition that x sorts before y, byte-wise.
+func aggLess(x, y *sym.Expr) *sym.Expr {
+	lx, ly := aggLen(x), aggLen(y)
+	bx, by := aggBytes(x), aggBytes(y)
+	n := min(len(bx), len(by))
+	// Past the known bytes, only a shorter x can still be less.
+	nn := st.b.Const(uint64(n), 64)
+	r := st.b.And(st.b.Eq(lx, nn), st.b.Cmp(sym.KULt, nn, ly))
+	for k := n - 1; k >= 0; k-- {
+		kk := st.b.Const(uint64(k), 64)
+		more := st.b.Or(
+			st.b.Cmp(sym.KULt, bx[k], by[k]),
+			st.b.And(st.b.Eq(bx[k], by[k]), r))
+		r = st.b.And(st.b.Cmp(sym.KULt, kk, ly),
+			st.b.Or(st.b.Eq(lx, kk), st.b.And(st.b.Cmp(sym.KULt, kk, lx), more)))
+	}
+	return r
+}
+
+func strCmp[T ~string](r bool, a, b V[T], f func(x, y *sym.Expr) *sym.Expr) V[bool] {
+	if a.S == nil && b.S == nil {
+		return V[bool]{C: r}
+	}
+	return V[bool]{C: r, S: f(strAgg(a), strAgg(b))}
+}
+
+// EqString returns a == b.
+func EqString[T ~string](a, b V[T]) V[bool] { return strCmp(a.C == b.C, a, b, aggEq) }
+
+// NeString returns a != b.
+func NeString[T ~string](a, b V[T]) V[bool] { return Not(EqString(a, b)) }
+
+// LtString returns a < b.
+func LtString[T ~string](a, b V[T]) V[bool] { return strCmp(a.C < b.C, a, b, aggLess) }
+
+// GtString returns a > b.
+func GtString[T ~string](a, b V[T]) V[bool] { return LtString(b, a) }
+
+// LeString returns a <= b.
+func LeString[T ~string](a, b V[T]) V[bool] { return Not(LtString(b, a)) }
+
+// GeString returns a >= b.
+func GeString[T ~string](a, b V[T]) V[bool] { return Not(LtString(a, b)) }
+
+// StringOfBytes returns the conversion To(b) of a byte slice to a string.
+func StringOfBytes[To ~string, From ~[]byte](b V[From]) V[To] {
+	return V[To]{C: To(b.C), S: b.S}
+}
+
+// BytesOfString returns the conversion To(s) of a string to a byte slice.
+func BytesOfString[To ~[]byte, From ~string](s V[From]) V[To] {
+	return V[To]{C: To(s.C), S: s.S}
+}
+
+// ConvString returns the conversion To(s) between string types.
+func ConvString[To, From ~string](s V[From]) V[To] { return V[To]{C: To(s.C), S: s.S} }
+
+// ConvBytes returns the conversion To(b) between byte-slice types.
+func ConvBytes[To, From ~[]byte](b V[From]) V[To] { return V[To]{C: To(b.C), S: b.S} }
+
+// rangeCheck records the implicit loop branch "i < len" of a range loop.
+func rangeCheck(site uint32, a *sym.Expr, i int, more bool) {
+	record(site, more, st.b.Cmp(sym.KULt, st.b.Const(uint64(i), 64), aggLen(a)))
+}
+
+// RangeBytes iterates over b as for i, c := range b does, recording the
+// loop condition at site so that the solver can lengthen or shorten b.
+func RangeBytes[T ~[]byte](site uint32, b V[T]) func(yield func(int, V[byte]) bool) {
+	return func(yield func(int, V[byte]) bool) {
+		var a *sym.Expr
+		if b.S != nil {
+			a = b.S
+		}
+		for i, c := range b.C {
+			v := V[byte]{C: c}
+			if a != nil {
+				rangeCheck(site, a, i, true)
+				if s := byteAt(a, nil, i); s != nil && s.Kind != sym.KConst {
+					v.S = s
+				}
+			}
+			if !yield(i, v) {
+				return
+			}
+		}
+		if a != nil {
+			rangeCheck(site, a, len(b.C), false)
+		}
+	}
+}
+
+// RangeString iterates over s as for i, r := range s does. ASCII bytes
+// stay symbolic, guarded by the branch "byte < 0x80" at asciiSite; a
+// multi-byte rune runs concretely.
+func RangeString[T ~string](site, asciiSite uint32, s V[T]) func(yield func(int, V[rune]) bool) {
+	return func(yield func(int, V[rune]) bool) {
+		var a *sym.Expr
+		if s.S != nil {
+			a = s.S
+		}
+		for i, r := range string(s.C) {
+			v := V[rune]{C: r}
+			if a != nil {
+				rangeCheck(site, a, i, true)
+				if bt := byteAt(a, nil, i); bt != nil && bt.Kind != sym.KConst {
+					ascii := r < utf8.RuneSelf
+					record(asciiSite, ascii, st.b.Cmp(sym.KULt, bt, st.b.Const(utf8.RuneSelf, 8)))
+					if ascii {
+						v.S = st.b.ZExt(bt, 32)
+					}
+				}
+			}
+			if !yield(i, v) {
+				return
+			}
+		}
+		if a != nil {
+			rangeCheck(site, a, len(s.C), false)
+		}
+	}
+}

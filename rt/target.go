@@ -1,0 +1,125 @@
+// This file describes the function under test and builds its symbolic
+// inputs.
+
+package rt
+
+import (
+	"github.com/gocolic/gocolic/sym"
+)
+
+// ParamKind is the shape of a parameter of the function under test.
+type ParamKind uint8
+
+// The supported parameter shapes.
+const (
+	ParamInt    ParamKind = iota + 1 // any integer type: one variable
+	ParamBool                        // one boolean variable
+	ParamString                      // length variable plus MaxLen byte variables
+	ParamBytes                       // as ParamString
+)
+
+// Param describes one parameter of the function under test.
+type Param struct {
+	Name   string
+	Kind   ParamKind
+	Width  uint8 // ParamInt only
+	Signed bool  // ParamInt only
+}
+
+// Target is the function under test as the generated driver registers it.
+type Target struct {
+	Params []Param
+	Sites  int // number of branch sites in the instrumented packages
+	// Reset clears the shadows of package-level variables, which would
+	// otherwise carry terms of an earlier execution into this one.
+	Reset func()
+	// Run calls the function with the inputs and returns its results.
+	Run func(in *Input) []any
+}
+
+// Layout assigns input variables to parameters: Layout(ps, n)[i] is the
+// number of the first variable of parameter i, and the last element is the
+// total. Integer and boolean parameters take one variable; strings and byte
+// slices a 64-bit length variable followed by maxLen 8-bit byte variables.
+// The coordinator and the worker both use it, so they agree on numbering.
+func Layout(ps []Param, maxLen int) []int {
+	offs := make([]int, len(ps)+1)
+	n := 0
+	for i, p := range ps {
+		offs[i] = n
+		switch p.Kind {
+		case ParamString, ParamBytes:
+			n += 1 + maxLen
+		default:
+			n++
+		}
+	}
+	offs[len(ps)] = n
+	return offs
+}
+
+// VarWidth returns the width of variable j of parameter p (0 for bool).
+func VarWidth(p Param, j int) uint8 {
+	switch p.Kind {
+	case ParamInt:
+		return p.Width
+	case ParamBool:
+		return 0
+	}
+	if j == 0 {
+		return 64
+	}
+	return 8
+}
+
+// Input is the concrete assignment of one execution.
+type Input struct {
+	env    sym.Env
+	offs   []int
+	maxLen int
+	params []Param
+}
+
+func (in *Input) base(i int) uint64 { return uint64(in.offs[i]) }
+
+// InputInt returns parameter i as a symbolic integer.
+func InputInt[T Integer](in *Input, i int) V[T] {
+	w, _ := widthOf[T]()
+	n := in.base(i)
+	return V[T]{C: T(in.env[n]), S: st.b.Var(n, w)}
+}
+
+// InputBool returns parameter i as a symbolic boolean.
+func InputBool[T ~bool](in *Input, i int) V[T] {
+	n := in.base(i)
+	return V[T]{C: in.env[n]&1 == 1, S: st.b.Var(n, 0)}
+}
+
+// inputBytes returns the concrete bytes of a string or byte-slice
+// parameter and its aggregate shadow.
+func (in *Input) inputBytes(i int) ([]byte, *sym.Expr) {
+	n := in.base(i)
+	l := int(min(in.env[n], uint64(in.maxLen)))
+	buf := make([]byte, l)
+	bs := make([]*sym.Expr, in.maxLen)
+	for k := range bs {
+		v := n + 1 + uint64(k)
+		bs[k] = st.b.Var(v, 8)
+		if k < l {
+			buf[k] = byte(in.env[v])
+		}
+	}
+	return buf, st.b.String(st.b.Var(n, 64), bs)
+}
+
+// InputString returns parameter i as a symbolic string.
+func InputString[T ~string](in *Input, i int) V[T] {
+	b, a := in.inputBytes(i)
+	return V[T]{C: T(b), S: a}
+}
+
+// InputBytes returns parameter i as a symbolic byte slice.
+func InputBytes[T ~[]byte](in *Input, i int) V[T] {
+	b, a := in.inputBytes(i)
+	return V[T]{C: T(b), S: a}
+}

@@ -1,0 +1,231 @@
+// This file implements the messages between the coordinator and a worker.
+// Each message is a little-endian uint32 length followed by the payload;
+// the payload is a sequence of uvarints, bytes and length-prefixed strings.
+
+package rt
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Request asks a worker to run the target once.
+type Request struct {
+	Env    map[uint64]uint64
+	MaxLen int
+}
+
+// Status says how an execution ended inside the worker.
+type Status uint8
+
+// The ways an execution ends that a worker can report. Crashes that kill
+// the worker (os.Exit, fatal errors, hangs) are seen by the coordinator.
+const (
+	StatusOK    Status = iota // returned normally
+	StatusPanic               // panicked; the panic was recovered
+)
+
+// Result is a literal of a result value, when it can be pinned in a test.
+type Result struct {
+	Pinned  bool
+	Literal string
+}
+
+// WireEvent is an Event whose condition is a position in Response.Exprs.
+type WireEvent struct {
+	Site  uint32
+	Taken bool
+	Cond  uint64
+}
+
+// Response reports one execution.
+type Response struct {
+	Status    Status
+	Panic     string // the panic value, printed as the Go runtime would
+	Stack     string
+	Results   []Result
+	Fresh     []uint32 // newly covered site outcomes: site<<1 | outcome
+	Exprs     []byte   // sym expression stream of the conditions
+	Path      []WireEvent
+	Truncated bool
+}
+
+type writer struct{ buf []byte }
+
+func (w *writer) uv(v uint64)    { w.buf = binary.AppendUvarint(w.buf, v) }
+func (w *writer) byte1(b byte)   { w.buf = append(w.buf, b) }
+func (w *writer) str(s string)   { w.uv(uint64(len(s))); w.buf = append(w.buf, s...) }
+func (w *writer) bytes(b []byte) { w.uv(uint64(len(b))); w.buf = append(w.buf, b...) }
+func (w *writer) bool1(b bool)   { w.byte1(b2b(b)) }
+func b2b(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+type reader struct {
+	buf []byte
+	err error
+}
+
+var errShort = errors.New("rt: truncated message")
+
+func (r *reader) uv() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.buf)
+	if n <= 0 {
+		r.err = errShort
+		return 0
+	}
+	r.buf = r.buf[n:]
+	return v
+}
+
+func (r *reader) byte1() byte {
+	if r.err != nil || len(r.buf) == 0 {
+		r.err = errShort
+		return 0
+	}
+	b := r.buf[0]
+	r.buf = r.buf[1:]
+	return b
+}
+
+func (r *reader) bytes() []byte {
+	n := r.uv()
+	if r.err != nil || n > uint64(len(r.buf)) {
+		r.err = errShort
+		return nil
+	}
+	b := r.buf[:n:n]
+	r.buf = r.buf[n:]
+	return b
+}
+
+func (r *reader) str() string { return string(r.bytes()) }
+
+// count reads a slice length, refusing lengths the message cannot hold.
+func (r *reader) count() int {
+	n := r.uv()
+	if n > uint64(len(r.buf)) {
+		r.err = errShort
+		return 0
+	}
+	return int(n)
+}
+
+// AppendRequest appends the payload of q to buf.
+func AppendRequest(buf []byte, q *Request) []byte {
+	w := writer{buf: buf}
+	w.uv(uint64(q.MaxLen))
+	w.uv(uint64(len(q.Env)))
+	for k, v := range q.Env {
+		w.uv(k)
+		w.uv(v)
+	}
+	return w.buf
+}
+
+// ParseRequest decodes a request payload.
+func ParseRequest(b []byte) (*Request, error) {
+	r := reader{buf: b}
+	q := &Request{MaxLen: int(r.uv())}
+	n := r.count()
+	q.Env = make(map[uint64]uint64, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		k := r.uv()
+		q.Env[k] = r.uv()
+	}
+	return q, r.err
+}
+
+// AppendResponse appends the payload of p to buf.
+func AppendResponse(buf []byte, p *Response) []byte {
+	w := writer{buf: buf}
+	w.byte1(byte(p.Status))
+	w.str(p.Panic)
+	w.str(p.Stack)
+	w.uv(uint64(len(p.Results)))
+	for _, res := range p.Results {
+		w.bool1(res.Pinned)
+		w.str(res.Literal)
+	}
+	w.uv(uint64(len(p.Fresh)))
+	for _, f := range p.Fresh {
+		w.uv(uint64(f))
+	}
+	w.bytes(p.Exprs)
+	w.uv(uint64(len(p.Path)))
+	for _, e := range p.Path {
+		w.uv(uint64(e.Site))
+		w.bool1(e.Taken)
+		w.uv(e.Cond)
+	}
+	w.bool1(p.Truncated)
+	return w.buf
+}
+
+// ParseResponse decodes a response payload.
+func ParseResponse(b []byte) (*Response, error) {
+	r := reader{buf: b}
+	p := &Response{Status: Status(r.byte1()), Panic: r.str(), Stack: r.str()}
+	p.Results = make([]Result, r.count())
+	for i := range p.Results {
+		p.Results[i].Pinned = r.byte1() == 1
+		p.Results[i].Literal = r.str()
+	}
+	p.Fresh = make([]uint32, r.count())
+	for i := range p.Fresh {
+		p.Fresh[i] = uint32(r.uv())
+	}
+	p.Exprs = r.bytes()
+	p.Path = make([]WireEvent, r.count())
+	for i := range p.Path {
+		p.Path[i] = WireEvent{Site: uint32(r.uv()), Taken: r.byte1() == 1, Cond: r.uv()}
+	}
+	p.Truncated = r.byte1() == 1
+	if r.err != nil {
+		return nil, fmt.Errorf("rt: bad response: %w", r.err)
+	}
+	return p, nil
+}
+
+// WriteMsg writes one framed message.
+func WriteMsg(w io.Writer, payload []byte) error {
+	var hdr [4]byte
+	binary.LittleEndian.PutUint32(hdr[:], uint32(len(payload)))
+	if _, err := w.Write(hdr[:]); err != nil {
+		return err
+	}
+	_, err := w.Write(payload)
+	return err
+}
+
+// maxMsg bounds a message, so that a corrupt length cannot make the
+// reader allocate without limit.
+const maxMsg = 1 << 30
+
+// ReadMsg reads one framed message into buf's storage.
+func ReadMsg(rd io.Reader, buf []byte) ([]byte, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(rd, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := binary.LittleEndian.Uint32(hdr[:])
+	if n > maxMsg {
+		return nil, fmt.Errorf("rt: message of %d bytes", n)
+	}
+	if cap(buf) < int(n) {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if _, err := io.ReadFull(rd, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}

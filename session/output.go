@@ -1,0 +1,257 @@
+// This file writes a run's outputs: the generated test file, the JSON
+// report and the coverage profile.
+
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/emit"
+	"github.com/gocolic/gocolic/solver"
+)
+
+// suite turns a report into the generated test suite.
+func suite(t *Target, rep *driver.Report) emit.Suite {
+	s := emit.Suite{Package: t.PkgName, Func: t.Func}
+	for _, p := range t.Params {
+		s.Params = append(s.Params, emit.Param{Name: p.Name, Type: p.TypeString})
+	}
+	for i, r := range t.Results {
+		s.Results = append(s.Results, emit.Result{Type: r, IsError: t.IsError[i], Pinned: t.Pinned[i]})
+	}
+	seen := map[string]bool{}
+	for _, c := range rep.Cases {
+		args := t.Args(c.Input)
+		key := strings.Join(args, "\x00")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		ec := emit.Case{Args: args}
+		for i := range t.Results {
+			lit := ""
+			if i < len(c.Results) && c.Results[i].Pinned {
+				lit = c.Results[i].Literal
+			} else if i < len(s.Results) {
+				s.Results[i].Pinned = false // no literal for some case: pin nothing
+			}
+			ec.Results = append(ec.Results, lit)
+		}
+		s.Cases = append(s.Cases, ec)
+	}
+	for _, f := range rep.SortedFindings() {
+		s.Crashes = append(s.Crashes, emit.Crash{Kind: f.Kind, Message: f.Message, Args: t.Args(f.Input)})
+	}
+	return s
+}
+
+// writeTests writes the generated test file and returns its path.
+func writeTests(cfg Config, t *Target, rep *driver.Report) (string, error) {
+	dir := cfg.Out
+	if dir == "" {
+		dir = t.PkgDir
+	}
+	src, err := emit.TestFile(suite(t, rep))
+	if err != nil {
+		return "", fmt.Errorf("generating tests: %w", err)
+	}
+	path := filepath.Join(dir, emit.FileName(t.Func))
+	if err := emit.WriteFile(path, src); err != nil {
+		return "", fmt.Errorf("writing tests: %w", err)
+	}
+	return path, nil
+}
+
+// coverProfile replays the generated tests under `go test -cover`, so
+// that the profile is the statement coverage the suite gives, in the
+// format `go tool cover` reads.
+func coverProfile(moduleDir string, t *Target, testFile, out string) error {
+	if filepath.Dir(testFile) != t.PkgDir {
+		return fmt.Errorf("-coverprofile needs the tests in the package directory (not -o %s)", filepath.Dir(testFile))
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	tmp := abs + ".tmp"
+	run := fmt.Sprintf("^TestGocolic%s(Crashes)?$", t.Func)
+	cmd := exec.Command("go", "test", "-count=1", "-run", run, "-coverprofile", tmp, t.PkgPath)
+	cmd.Dir = moduleDir
+	outb, err := cmd.CombinedOutput()
+	if _, statErr := os.Stat(tmp); statErr != nil {
+		return fmt.Errorf("replaying the generated tests for coverage failed: %v\n%s", err, bytes.TrimSpace(outb))
+	}
+	// A failing reproducer is expected; the profile is still complete.
+	return os.Rename(tmp, abs)
+}
+
+// jsonReport is the machine-readable report (-json).
+type jsonReport struct {
+	Tool        string         `json:"tool"`
+	Package     string         `json:"package"`
+	Function    string         `json:"function"`
+	Executions  int            `json:"executions"`
+	ExecsPerSec float64        `json:"execs_per_sec"`
+	Paths       int            `json:"paths"`
+	Branches    jsonBranches   `json:"branches"`
+	Bugs        []jsonBug      `json:"bugs"`
+	Solver      jsonSolver     `json:"solver"`
+	Divergences int            `json:"divergences"`
+	Tree        any            `json:"tree"`
+	ElapsedMS   int64          `json:"elapsed_ms"`
+	Stopped     string         `json:"stopped"`
+	Exhausted   bool           `json:"exhausted"`
+	Tests       string         `json:"tests,omitempty"`
+	Profile     string         `json:"coverprofile,omitempty"`
+	Timeline    []jsonPoint    `json:"timeline"`
+	Config      map[string]any `json:"config"`
+}
+
+type jsonBranches struct {
+	Covered int        `json:"covered"`
+	Total   int        `json:"total"`
+	Sites   []jsonSite `json:"sites"`
+}
+
+type jsonSite struct {
+	ID    uint32 `json:"id"`
+	Pos   string `json:"pos"`
+	Func  string `json:"func"`
+	Cond  string `json:"cond"`
+	True  bool   `json:"true"`
+	False bool   `json:"false"`
+}
+
+type jsonBug struct {
+	Kind       string            `json:"kind"`
+	Message    string            `json:"message"`
+	Inputs     map[string]string `json:"inputs"`
+	Call       string            `json:"call"`
+	Count      int               `json:"count"`
+	FoundMS    int64             `json:"found_ms"`
+	Reproducer string            `json:"reproducer,omitempty"`
+	Stack      string            `json:"stack,omitempty"`
+}
+
+type jsonSolver struct {
+	Queries int         `json:"queries"`
+	Sat     int         `json:"sat"`
+	Unsat   int         `json:"unsat"`
+	Unknown int         `json:"unknown"`
+	TimeMS  int64       `json:"time_ms"`
+	Layers  []jsonLayer `json:"layers"`
+}
+
+type jsonLayer struct {
+	Name    string `json:"name"`
+	Queries int    `json:"queries"`
+	Sat     int    `json:"sat"`
+	Unsat   int    `json:"unsat"`
+	Unknown int    `json:"unknown"`
+	TimeMS  int64  `json:"time_ms"`
+}
+
+type jsonPoint struct {
+	MS       int64 `json:"ms"`
+	Execs    int   `json:"execs"`
+	Covered  int   `json:"covered"`
+	Paths    int   `json:"paths"`
+	Findings int   `json:"bugs"`
+}
+
+func writeJSON(path string, cfg Config, t *Target, rep *driver.Report, chain solver.Solver, out *Outcome) error {
+	cov, total := rep.CondOutcomes(t.Sites)
+	j := jsonReport{
+		Tool: "gocolic", Package: t.PkgPath, Function: t.Func,
+		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, Tree: rep.Tree,
+		ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
+		Tests: out.TestFile, Profile: out.Profile,
+		Branches: jsonBranches{Covered: cov, Total: total, Sites: []jsonSite{}},
+		Bugs:     []jsonBug{},
+		Config: map[string]any{
+			"strategy": cfg.Strategy, "workers": cfg.Workers, "budget": cfg.Budget.String(),
+			"runs": cfg.Runs, "seed": cfg.Seed, "maxlen": cfg.MaxLen, "timeout": cfg.Timeout.String(),
+		},
+	}
+	if rep.Elapsed > 0 {
+		j.ExecsPerSec = float64(rep.Execs) / rep.Elapsed.Seconds()
+	}
+	for _, s := range t.Sites {
+		if s.Kind.String() != "cond" {
+			continue
+		}
+		b := rep.Covered[s.ID]
+		j.Branches.Sites = append(j.Branches.Sites, jsonSite{
+			ID: s.ID, Pos: fmt.Sprintf("%s:%d:%d", s.Pos.Filename, s.Pos.Line, s.Pos.Column),
+			Func: s.Func, Cond: s.Text, True: b&2 != 0, False: b&1 != 0,
+		})
+	}
+	for i, f := range rep.SortedFindings() {
+		bug := jsonBug{Kind: f.Kind, Message: f.Message, Call: t.Call(f.Input), Count: f.Count,
+			FoundMS: f.Elapsed.Milliseconds(), Stack: f.Stack, Inputs: map[string]string{}}
+		for k, a := range t.Args(f.Input) {
+			name := t.Params[k].Name
+			if name == "" || name == "_" {
+				name = fmt.Sprintf("#%d", k+1)
+			}
+			bug.Inputs[name] = a
+		}
+		if out.TestFile != "" {
+			bug.Reproducer = fmt.Sprintf("%s: TestGocolic%sCrashes (case %d)", out.TestFile, t.Func, i+1)
+		}
+		j.Bugs = append(j.Bugs, bug)
+	}
+	j.Solver = jsonSolver{Sat: rep.Queries["sat"], Unsat: rep.Queries["unsat"], Unknown: rep.Queries["unknown"] + rep.Queries["error"], TimeMS: rep.SolverTime.Milliseconds()}
+	j.Solver.Queries = j.Solver.Sat + j.Solver.Unsat + j.Solver.Unknown
+	for _, l := range solver.Layers(chain) {
+		st := l.Stats()
+		j.Solver.Layers = append(j.Solver.Layers, jsonLayer{Name: l.Name(), Queries: st.Queries, Sat: st.Sat, Unsat: st.Unsat, Unknown: st.Unknown, TimeMS: st.Time.Milliseconds()})
+	}
+	for _, p := range rep.Timeline {
+		j.Timeline = append(j.Timeline, jsonPoint{MS: p.Elapsed.Milliseconds(), Execs: p.Execs, Covered: p.Covered, Paths: p.Paths, Findings: p.Findings})
+	}
+	sort.SliceStable(j.Timeline, func(a, b int) bool { return j.Timeline[a].MS < j.Timeline[b].MS })
+	data, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, append(data, '\n'))
+}
+
+// writeAtomic writes a file by renaming a complete temporary file over it,
+// so that an interrupted run never leaves half a file.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".gocolic-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+var _ = time.Second

@@ -1,0 +1,243 @@
+// Package session runs one gocolic command end to end: it loads the
+// target, instruments and builds it, explores it with the coordinator, and
+// writes the outputs (generated tests, JSON report, coverage profile).
+// The command-line layer only parses flags into a Config.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/explore"
+	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/load"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/solver/z3"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// Config is one `gocolic test` invocation.
+type Config struct {
+	Dir          string // directory the package pattern is relative to
+	Package      string // import path or ./dir
+	Func         string
+	Budget       time.Duration
+	Runs         int
+	Workers      int
+	Strategy     string
+	Seed         int64
+	MaxLen       int
+	MaxDepth     int
+	Timeout      time.Duration // per execution
+	MemLimitMB   int
+	SolverTimout time.Duration
+	JSON         string // report path, "" for none
+	Out          string // directory of the generated test file; "" for the package's
+	CoverProfile string // "" for none
+	NoTests      bool   // do not write the test file
+	KeepWork     bool   // keep the work directory (overlay, binary)
+	Stderr       io.Writer
+}
+
+// Validate checks a Config and fills in defaults.
+func (c *Config) Validate() error {
+	if c.Package == "" || c.Func == "" {
+		return errors.New("usage: gocolic test [flags] <package> <Func>")
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.NumCPU()
+	}
+	if c.Budget < 0 || c.Runs < 0 {
+		return errors.New("-budget and -runs must not be negative")
+	}
+	if c.Budget == 0 && c.Runs == 0 {
+		c.Budget = 10 * time.Second
+	}
+	if c.MaxLen <= 0 {
+		c.MaxLen = 32
+	}
+	if c.MaxLen > 4096 {
+		return fmt.Errorf("-maxlen %d is too large (at most 4096)", c.MaxLen)
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = time.Second
+	}
+	if c.SolverTimout <= 0 {
+		c.SolverTimout = 2 * time.Second
+	}
+	if c.Strategy == "" {
+		c.Strategy = "dfs"
+	}
+	if _, err := explore.New(c.Strategy, 0); err != nil {
+		return err
+	}
+	if c.Stderr == nil {
+		c.Stderr = os.Stderr
+	}
+	return nil
+}
+
+// Outcome is what a Test run produced.
+type Outcome struct {
+	Report   *driver.Report
+	Target   *Target
+	TestFile string // path of the written test file, "" if none
+	Profile  string
+}
+
+// Target is the function under test as the outputs see it.
+type Target struct {
+	PkgPath string
+	PkgName string
+	PkgDir  string
+	Func    string
+	Params  []instrument.Param
+	Results []string
+	Pinned  []bool
+	IsError []bool
+	Sites   []instrument.Site
+	rt      []rt.Param
+	maxLen  int
+}
+
+// Test runs `gocolic test`.
+func Test(ctx context.Context, cfg Config) (*Outcome, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	pkg, err := load.Load(cfg.Dir, cfg.Package)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := instrument.Package(pkg.Package, instrument.Config{
+		RuntimePath:   build.RuntimePath(pkg.ModulePath),
+		Entry:         cfg.Func,
+		RangeOverFunc: pkg.RangeOverFunc(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp("", "gocolic-")
+	if err != nil {
+		return nil, fmt.Errorf("creating work directory: %w", err)
+	}
+	if cfg.KeepWork {
+		fmt.Fprintf(cfg.Stderr, "gocolic: work directory %s\n", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", pkg.PkgPath, len(ins.Sites))
+	bin, err := build.Worker(build.Spec{
+		ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath,
+		PkgPath: pkg.PkgPath, PkgName: pkg.Name,
+		Files: ins.Files, Added: map[string][]byte{ins.DriverPath: ins.Driver},
+		WorkDir: work,
+	})
+	if err != nil {
+		return nil, err
+	}
+	tgt := &Target{
+		PkgPath: pkg.PkgPath, PkgName: pkg.Name, PkgDir: filepath.Dir(pkg.CompiledGoFiles[0]),
+		Func: cfg.Func, Params: ins.Params, Results: ins.Results, Pinned: ins.Pinnable,
+		IsError: ins.ResultIsError, Sites: ins.Sites, maxLen: cfg.MaxLen,
+	}
+	tgt.rt = ins.RTParams
+	core, err := z3.New(z3.Options{Timeout: cfg.SolverTimout})
+	if err != nil {
+		return nil, fmt.Errorf("starting Z3: %w", err)
+	}
+	defer core.Close()
+	chain := solver.Chain(core, solver.DefaultConfig())
+	strat, err := explore.New(cfg.Strategy, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", pkg.Name, cfg.Func, cfg.Workers, strat)
+	rep, runErr := driver.Run(ctx, driver.Config{
+		Bin: bin, Params: tgt.rt, Sites: ins.Sites, MaxLen: cfg.MaxLen,
+		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: strat,
+		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
+		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
+	})
+	out := &Outcome{Report: rep, Target: tgt}
+	if rep == nil {
+		return nil, fmt.Errorf("%w: %w", ErrRun, runErr)
+	}
+	// Whatever happened, write what was found.
+	var errs []error
+	if runErr != nil {
+		errs = append(errs, fmt.Errorf("%w: %w", ErrRun, runErr))
+	}
+	if !cfg.NoTests {
+		path, err := writeTests(cfg, tgt, rep)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		out.TestFile = path
+	}
+	if cfg.CoverProfile != "" && out.TestFile != "" {
+		if err := coverProfile(pkg.ModuleDir, tgt, out.TestFile, cfg.CoverProfile); err != nil {
+			errs = append(errs, err)
+		} else {
+			out.Profile = cfg.CoverProfile
+		}
+	}
+	if cfg.JSON != "" {
+		if err := writeJSON(cfg.JSON, cfg, tgt, rep, chain, out); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// Args returns the Go literals of the parameters for input env.
+func (t *Target) Args(env sym.Env) []string {
+	offs := rt.Layout(t.rt, t.maxLen)
+	out := make([]string, len(t.rt))
+	for i, p := range t.rt {
+		base := uint64(offs[i])
+		switch p.Kind {
+		case rt.ParamInt:
+			v := env[base] & sym.Mask(p.Width)
+			if p.Signed {
+				out[i] = strconv.FormatInt(sym.SignExtend(v, p.Width), 10)
+			} else {
+				out[i] = strconv.FormatUint(v, 10)
+			}
+		case rt.ParamBool:
+			out[i] = strconv.FormatBool(env[base]&1 == 1)
+		case rt.ParamString, rt.ParamBytes:
+			n := int(min(env[base], uint64(t.maxLen)))
+			b := make([]byte, n)
+			for k := range b {
+				b[k] = byte(env[base+1+uint64(k)])
+			}
+			q := strconv.Quote(string(b))
+			if p.Kind == rt.ParamBytes {
+				q = "[]byte(" + q + ")"
+			}
+			out[i] = q
+		}
+	}
+	return out
+}
+
+// Call returns the call of the function on input env, for messages.
+func (t *Target) Call(env sym.Env) string {
+	return t.Func + "(" + strings.Join(t.Args(env), ", ") + ")"
+}
+
+// ErrRun marks failures of the exploration itself, as opposed to problems
+// with the user's package.
+var ErrRun = errors.New("exploration failed")

@@ -1,0 +1,66 @@
+package solver
+
+// Layer is a Solver that reports statistics. Every layer of this package
+// and the Z3 core are Layers.
+type Layer interface {
+	Solver
+	// Name is a short lower-case label for reports, such as "cache".
+	Name() string
+	// Stats returns the counts so far.
+	Stats() Stats
+}
+
+// A Wrapper is a Layer that passes the queries it does not answer itself
+// to another Solver.
+type Wrapper interface {
+	Layer
+	// Next returns the Solver that receives the queries passed on.
+	Next() Solver
+}
+
+// Config selects the layers Chain puts in front of the core. The zero
+// Config has none; DefaultConfig has all.
+type Config struct {
+	FastUnsat    bool
+	Independence bool
+	Cache        bool
+}
+
+// DefaultConfig returns the Config with every layer switched on.
+func DefaultConfig() Config {
+	return Config{FastUnsat: true, Independence: true, Cache: true}
+}
+
+// Chain returns core behind the layers cfg selects, in the order given in
+// the package documentation.
+func Chain(core Solver, cfg Config) Solver {
+	s := core
+	if cfg.Cache {
+		s = NewCache(s)
+	}
+	if cfg.Independence {
+		s = NewIndependence(s)
+	}
+	if cfg.FastUnsat {
+		s = NewFastUnsat(s)
+	}
+	return s
+}
+
+// Layers returns the Layers of the chain that starts at s, outermost first:
+// s, then the Next of each Wrapper, down to the first Solver that is not a
+// Wrapper. Solvers that are not Layers are left out.
+func Layers(s Solver) []Layer {
+	var ls []Layer
+	for s != nil {
+		if l, ok := s.(Layer); ok {
+			ls = append(ls, l)
+		}
+		w, ok := s.(Wrapper)
+		if !ok {
+			break
+		}
+		s = w.Next()
+	}
+	return ls
+}

@@ -1,0 +1,368 @@
+// Package z3 is the core of gocolic's solver chain: a solver.Solver that
+// decides queries with the Z3 SMT solver through its C API. It is the only
+// package of the project that uses cgo; it needs libz3 (4.8 or later) and
+// its headers.
+//
+// Terms. Booleans become Z3 Bool terms and width-w bit-vectors (_ BitVec w)
+// terms; input variable n is the constant "vn" of its sort. Every sym
+// operation has an SMT-LIB counterpart with the same semantics, including
+// division by zero. Translations are memoised per *sym.Expr (builder.go);
+// the memo is dropped when it grows large, so a long run does not pin every
+// term it ever saw.
+//
+// Incremental solving. A Solver keeps one Z3 solver and the list of the
+// constraints asserted in it, one push frame each. A query pops back to the
+// longest prefix its constraints share with that list, pushes and asserts
+// the rest, then asserts the goal in a frame of its own, checks, reads the
+// model and pops the goal frame. Consecutive queries of a concolic search
+// share long path prefixes, and Z3 keeps what it learnt about them.
+//
+// Memory. The context is made with Z3_mk_context_rc: every term, sort,
+// model and solver is reference-counted by this package. Terms are held by
+// the builder's memo; models and evaluation results are released as soon as
+// their values are read. Close frees the context and everything in it.
+//
+// Errors. Z3's default error handler exits the process. Solver installs
+// none, so that a failing call only sets an error code, and turns that code
+// into a Go error. A failure while the frames are being changed resets the
+// Z3 solver, so one bad query does not poison the next.
+//
+// Cancellation. A query whose context is done before the check is Unknown
+// without calling Z3; a context that ends during the check interrupts Z3
+// (Z3_interrupt from a watching goroutine) and the query is Unknown. As for
+// every solver.Solver, an undecided query is not an error: callers that
+// care look at their context's Err.
+//
+// A Solver is not safe for concurrent use.
+package z3
+
+/*
+#cgo LDFLAGS: -lz3
+#include <stdlib.h>
+#include <z3.h>
+*/
+import "C"
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+	"unsafe"
+
+	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// maxMemo bounds the number of translations a Solver keeps between queries.
+const maxMemo = 1 << 17
+
+// interruptEvery is how often an interrupt is repeated while a cancelled
+// check has not returned: Z3 forgets an interrupt that arrives before it
+// has set up the check.
+const interruptEvery = 10 * time.Millisecond
+
+// ErrClosed is returned by Solve after Close.
+var ErrClosed = errors.New("z3: solver is closed")
+
+// Options configures a Solver.
+type Options struct {
+	// Timeout bounds the check of each query; zero means no bound. Z3
+	// counts whole milliseconds, so a shorter positive Timeout means 1ms.
+	// A query that runs out of time is Unknown.
+	Timeout time.Duration
+}
+
+// Solver decides queries with Z3. It implements solver.Solver and
+// solver.Layer. The zero Solver is not usable; call New.
+type Solver struct {
+	ctx    C.Z3_context
+	z3s    C.Z3_solver
+	b      *builder
+	frames []*sym.Expr // frames[i] is asserted at scope level i+1
+	stats  solver.Stats
+}
+
+// New returns a Solver with a fresh Z3 context. Release it with Close.
+func New(opts Options) (*Solver, error) {
+	if opts.Timeout < 0 {
+		return nil, fmt.Errorf("z3: negative timeout %v", opts.Timeout)
+	}
+	cfg := C.Z3_mk_config()
+	if cfg == nil {
+		return nil, errors.New("z3: cannot make a configuration")
+	}
+	ctx := C.Z3_mk_context_rc(cfg)
+	C.Z3_del_config(cfg)
+	if ctx == nil {
+		return nil, errors.New("z3: cannot make a context")
+	}
+	C.Z3_set_error_handler(ctx, nil)
+	s := &Solver{ctx: ctx, b: newBuilder(ctx)}
+	if err := s.init(opts); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Solver) init(opts Options) error {
+	// QF_BV selects Z3's incremental bit-blasting SAT solver, which is far
+	// faster on these queries than its general SMT core.
+	logic := C.CString("QF_BV")
+	defer C.free(unsafe.Pointer(logic))
+	z3s := C.Z3_mk_solver_for_logic(s.ctx, C.Z3_mk_string_symbol(s.ctx, logic))
+	if z3s == nil {
+		return lastError(s.ctx, "making a solver")
+	}
+	C.Z3_solver_inc_ref(s.ctx, z3s)
+	s.z3s = z3s
+	if opts.Timeout == 0 {
+		return nil
+	}
+	ms := (opts.Timeout + time.Millisecond - 1) / time.Millisecond
+	ms = min(ms, 1<<32-2) // UINT_MAX means no timeout to Z3
+	p := C.Z3_mk_params(s.ctx)
+	if p == nil {
+		return lastError(s.ctx, "making parameters")
+	}
+	C.Z3_params_inc_ref(s.ctx, p)
+	defer C.Z3_params_dec_ref(s.ctx, p)
+	name := C.CString("timeout")
+	defer C.free(unsafe.Pointer(name))
+	C.Z3_params_set_uint(s.ctx, p, C.Z3_mk_string_symbol(s.ctx, name), C.uint(ms))
+	C.Z3_solver_set_params(s.ctx, s.z3s, p)
+	return lastError(s.ctx, "setting the timeout")
+}
+
+// Close frees the Z3 context. Solve fails with ErrClosed afterwards; Close
+// itself may be called again and always returns nil.
+func (s *Solver) Close() error {
+	if s.ctx == nil {
+		return nil
+	}
+	s.b.release()
+	if s.z3s != nil {
+		C.Z3_solver_dec_ref(s.ctx, s.z3s)
+	}
+	C.Z3_del_context(s.ctx)
+	s.ctx, s.z3s, s.frames = nil, nil, nil
+	return nil
+}
+
+// Name implements solver.Layer.
+func (s *Solver) Name() string { return "z3" }
+
+// Stats implements solver.Layer.
+func (s *Solver) Stats() solver.Stats { return s.stats }
+
+// Solve implements solver.Solver. For Sat, the model gives a value to every
+// variable of q and to no other.
+func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, err error) {
+	start := time.Now()
+	defer func() { s.stats.Record(r, err, time.Since(start)) }()
+	if s.ctx == nil {
+		return solver.Result{}, ErrClosed
+	}
+	if ctx.Err() != nil {
+		return solver.Result{}, nil
+	}
+	vars, err := queryVars(q)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	// Translate everything before touching the frames, so that a term Z3
+	// cannot take leaves them as they were.
+	if len(s.b.memo) > maxMemo {
+		s.b.reset()
+	}
+	goal, err := s.b.term(q.Goal)
+	if err != nil {
+		return solver.Result{}, fmt.Errorf("goal: %w", err)
+	}
+	asts := make([]C.Z3_ast, len(q.Constraints))
+	for i, c := range q.Constraints {
+		if asts[i], err = s.b.term(c); err != nil {
+			return solver.Result{}, fmt.Errorf("constraint %d: %w", i, err)
+		}
+	}
+	if err := s.assertPrefix(q.Constraints, asts); err != nil {
+		s.resetSolver()
+		return solver.Result{}, err
+	}
+
+	C.Z3_solver_push(s.ctx, s.z3s)
+	C.Z3_solver_assert(s.ctx, s.z3s, goal)
+	if err := lastError(s.ctx, "asserting the goal"); err != nil {
+		s.resetSolver()
+		return solver.Result{}, err
+	}
+	st := s.check(ctx)
+	if ctx.Err() != nil {
+		st = C.Z3_L_UNDEF // a cancelled query is undecided whatever Z3 said
+	}
+	switch st {
+	case C.Z3_L_TRUE:
+		r.Status = solver.Sat
+		r.Model, err = s.model(vars)
+	case C.Z3_L_FALSE:
+		r.Status = solver.Unsat
+	default:
+		r.Status = solver.Unknown
+		err = lastError(s.ctx, "checking") // an undecided check sets no error
+	}
+	C.Z3_solver_pop(s.ctx, s.z3s, 1)
+	if perr := lastError(s.ctx, "popping the goal"); perr != nil {
+		s.resetSolver()
+		err = cmp.Or(err, perr)
+	}
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return r, nil
+}
+
+// assertPrefix makes the frames hold exactly cs: it pops the frames after
+// the longest common prefix and pushes one frame for each remaining term.
+func (s *Solver) assertPrefix(cs []*sym.Expr, asts []C.Z3_ast) error {
+	k := 0
+	for k < len(cs) && k < len(s.frames) && cs[k] == s.frames[k] {
+		k++
+	}
+	if n := len(s.frames) - k; n > 0 {
+		C.Z3_solver_pop(s.ctx, s.z3s, C.uint(n))
+		if err := lastError(s.ctx, "popping frames"); err != nil {
+			return err
+		}
+		s.frames = s.frames[:k]
+	}
+	for i := k; i < len(cs); i++ {
+		C.Z3_solver_push(s.ctx, s.z3s)
+		C.Z3_solver_assert(s.ctx, s.z3s, asts[i])
+		if err := lastError(s.ctx, "asserting a constraint"); err != nil {
+			return err
+		}
+		s.frames = append(s.frames, cs[i])
+	}
+	return nil
+}
+
+// resetSolver empties the Z3 solver after a failure left its frames in
+// doubt. Its parameters stay.
+func (s *Solver) resetSolver() {
+	C.Z3_solver_reset(s.ctx, s.z3s)
+	s.frames = s.frames[:0]
+}
+
+// check runs the Z3 check, interrupting it if ctx ends first.
+func (s *Solver) check(ctx context.Context) C.Z3_lbool {
+	if ctx.Done() == nil {
+		return C.Z3_solver_check(s.ctx, s.z3s)
+	}
+	finished := make(chan struct{})
+	watcher := make(chan struct{})
+	go func() {
+		defer close(watcher)
+		select {
+		case <-finished:
+			return
+		case <-ctx.Done():
+		}
+		t := time.NewTicker(interruptEvery)
+		defer t.Stop()
+		for {
+			C.Z3_interrupt(s.ctx)
+			select {
+			case <-finished:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	st := C.Z3_solver_check(s.ctx, s.z3s)
+	close(finished)
+	<-watcher // no interrupt may touch the context after this point
+	return st
+}
+
+// model reads the values of vars from the solver's current model.
+func (s *Solver) model(vars []*sym.Expr) (sym.Env, error) {
+	m := C.Z3_solver_get_model(s.ctx, s.z3s)
+	if m == nil {
+		return nil, lastError(s.ctx, "getting the model")
+	}
+	C.Z3_model_inc_ref(s.ctx, m)
+	defer C.Z3_model_dec_ref(s.ctx, m)
+	env := make(sym.Env, len(vars))
+	for _, v := range vars {
+		t, err := s.b.term(v)
+		if err != nil {
+			return nil, err
+		}
+		val, err := s.eval(m, t, v.Width)
+		if err != nil {
+			return nil, fmt.Errorf("z3: value of %s: %w", varName(v.Val), err)
+		}
+		env[v.Val] = val
+	}
+	return env, nil
+}
+
+// eval returns the value of t, of width w (0 for Bool), in m.
+func (s *Solver) eval(m C.Z3_model, t C.Z3_ast, w uint8) (uint64, error) {
+	var out C.Z3_ast
+	if !C.Z3_model_eval(s.ctx, m, t, true, &out) || out == nil {
+		return 0, cmp.Or(lastError(s.ctx, "evaluating"), errors.New("no value"))
+	}
+	C.Z3_inc_ref(s.ctx, out)
+	defer C.Z3_dec_ref(s.ctx, out)
+	if w == 0 {
+		switch C.Z3_get_bool_value(s.ctx, out) {
+		case C.Z3_L_TRUE:
+			return 1, nil
+		case C.Z3_L_FALSE:
+			return 0, nil
+		}
+		return 0, errors.New("boolean value is not a constant")
+	}
+	var u C.uint64_t
+	if !C.Z3_get_numeral_uint64(s.ctx, out, &u) {
+		return 0, errors.New("bit-vector value is not a numeral")
+	}
+	return uint64(u), nil
+}
+
+// queryVars returns the variables of q sorted by number, and fails if one
+// number occurs with two sorts: the model could not give both a value.
+func queryVars(q solver.Query) ([]*sym.Expr, error) {
+	if q.Goal == nil {
+		return nil, errors.New("z3: nil goal")
+	}
+	for i, c := range q.Constraints {
+		if c == nil {
+			return nil, fmt.Errorf("z3: nil constraint %d", i)
+		}
+	}
+	vars := sym.Vars(nil, append(q.Constraints[:len(q.Constraints):len(q.Constraints)], q.Goal)...)
+	slices.SortFunc(vars, func(a, b *sym.Expr) int {
+		return cmp.Or(cmp.Compare(a.Val, b.Val), cmp.Compare(a.Width, b.Width))
+	})
+	for i := 1; i < len(vars); i++ {
+		if vars[i].Val == vars[i-1].Val {
+			return nil, fmt.Errorf("z3: variable %d has widths %d and %d", vars[i].Val, vars[i-1].Width, vars[i].Width)
+		}
+	}
+	return vars, nil
+}
+
+// lastError returns the error of the last Z3 call, if it failed, as a Go
+// error mentioning what was being done.
+func lastError(ctx C.Z3_context, what string) error {
+	code := C.Z3_get_error_code(ctx)
+	if code == C.Z3_OK {
+		return nil
+	}
+	return fmt.Errorf("z3: %s: %s", what, C.GoString(C.Z3_get_error_msg(ctx, code)))
+}
