@@ -35,7 +35,7 @@ type Config struct {
 	Workers  int           // parallel worker processes
 	Budget   time.Duration // wall-clock budget; 0 for none
 	Runs     int           // execution budget; 0 for none
-	Strategy explore.Strategy
+	Strategy string // name of the search strategy, see explore.New
 	Seed     int64
 	Timeout  time.Duration // per execution
 	MemLimit uint64        // bytes of resident memory per worker; 0 for none
@@ -116,6 +116,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rng:   rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
+	strat, err := explore.New(cfg.Strategy, cfg.Seed, func(site uint32, side bool) bool {
+		bit := uint8(1)
+		if side {
+			bit = 2
+		}
+		return d.rep.Covered[site]&bit != 0
+	})
+	if err != nil {
+		return nil, err
+	}
+	d.strat = strat
 	d.offs = rt.Layout(cfg.Params, cfg.MaxLen)
 	d.domain()
 	for _, s := range cfg.Sites {
@@ -123,7 +134,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			d.condSites++
 		}
 	}
-	err := d.loop(ctx)
+	err = d.loop(ctx)
 	d.rep.Elapsed = time.Since(d.start)
 	d.rep.Tree = d.tree.Stats()
 	d.rep.Paths = d.rep.Tree.Paths
@@ -137,6 +148,7 @@ type coordinator struct {
 	b         *sym.Builder
 	dec       *sym.Decoder
 	tree      *explore.Tree
+	strat     explore.Strategy
 	rep       *Report
 	start     time.Time
 	offs      []int
@@ -281,7 +293,7 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 // nextJob asks the strategy for targets until one is solved into an input.
 func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
 	for ctx.Err() == nil {
-		t, ok := d.cfg.Strategy.Next()
+		t, ok := d.strat.Next()
 		if !ok {
 			return job{}, false
 		}
@@ -338,7 +350,7 @@ func (d *coordinator) process(o outcome) {
 	}
 	out := d.tree.Record(path, o.job.env, o.job.origin)
 	for _, t := range out.NewTargets {
-		d.cfg.Strategy.Add(t)
+		d.strat.Add(t)
 	}
 	newCover := false
 	for _, f := range resp.Fresh {

@@ -24,12 +24,18 @@ type Strategy interface {
 }
 
 // Names returns the names New accepts.
-func Names() []string { return []string{"dfs", "bfs", "random"} }
+func Names() []string { return []string{"cover", "dfs", "bfs", "random"} }
 
-// New returns the strategy called name. seed seeds the random strategy
-// and is ignored by the others.
-func New(name string, seed int64) (Strategy, error) {
+// New returns the strategy called name. seed seeds the random choices.
+// covered reports the branch outcomes covered so far; only "cover" uses
+// it, and it may be nil for the others.
+func New(name string, seed int64, covered func(site uint32, side bool) bool) (Strategy, error) {
 	switch name {
+	case "cover":
+		if covered == nil {
+			covered = func(uint32, bool) bool { return false }
+		}
+		return NewCover(covered, seed), nil
 	case "dfs":
 		return NewDFS(), nil
 	case "bfs":

@@ -77,9 +77,9 @@ func (c *Config) Validate() error {
 		c.SolverTimout = 2 * time.Second
 	}
 	if c.Strategy == "" {
-		c.Strategy = "dfs"
+		c.Strategy = "cover"
 	}
-	if _, err := explore.New(c.Strategy, 0); err != nil {
+	if _, err := explore.New(c.Strategy, 0, nil); err != nil {
 		return err
 	}
 	if c.Stderr == nil {
@@ -159,14 +159,10 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	defer core.Close()
 	chain := solver.Chain(core, solver.DefaultConfig())
-	strat, err := explore.New(cfg.Strategy, cfg.Seed)
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", pkg.Name, cfg.Func, cfg.Workers, strat)
+	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", pkg.Name, cfg.Func, cfg.Workers, cfg.Strategy)
 	rep, runErr := driver.Run(ctx, driver.Config{
 		Bin: bin, Params: tgt.rt, Sites: ins.Sites, MaxLen: cfg.MaxLen,
-		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: strat,
+		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: cfg.Strategy,
 		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
 		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
 	})

@@ -12,9 +12,11 @@ import (
 	"github.com/gocolic/gocolic/session"
 )
 
+const testUsage = "gocolic test [flags] <package> <Func>"
+
 var cmdTest = &command{
 	name:  "test",
-	usage: "gocolic test [flags] <package> <Func>",
+	usage: testUsage,
 	short: "explore a function and write tests for it",
 	run:   runTest,
 }
@@ -26,7 +28,7 @@ func runTest(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.DurationVar(&cfg.Budget, "budget", 0, "wall-clock budget of the exploration (default 10s unless -runs is set)")
 	fs.IntVar(&cfg.Runs, "runs", 0, "stop after this many executions (0: no limit)")
 	fs.IntVar(&cfg.Workers, "workers", 0, "worker processes running the target (default: number of CPUs)")
-	fs.StringVar(&cfg.Strategy, "strategy", "dfs", fmt.Sprintf("search strategy: %v", explore.Names()))
+	fs.StringVar(&cfg.Strategy, "strategy", "cover", fmt.Sprintf("search strategy: %v", explore.Names()))
 	fs.Int64Var(&cfg.Seed, "seed", 0, "seed of the random choices, for reproducible runs")
 	fs.IntVar(&cfg.MaxLen, "maxlen", 32, "maximum length of string and []byte inputs")
 	fs.IntVar(&cfg.MaxDepth, "depth", 0, "bound on the symbolic branches explored along one path (0: none)")
@@ -39,7 +41,7 @@ func runTest(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.BoolVar(&cfg.NoTests, "notests", false, "do not write the generated test file")
 	fs.BoolVar(&cfg.KeepWork, "work", false, "print and keep the work directory (overlay and worker binary)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s\n\n", cmdTest.usage)
+		fmt.Fprintf(stderr, "usage: %s\n\n", testUsage)
 		fmt.Fprintln(stderr, "Test explores the paths of Func in package (an import path or ./dir, as for go test)")
 		fmt.Fprintln(stderr, "and writes <func>_gocolic_test.go next to it: regression cases pinning the observed")
 		fmt.Fprintln(stderr, "results and one failing reproducer per distinct panic or crash.\n\nFlags:")

@@ -1,7 +1,7 @@
 // Package header parses the fixed header of a small binary packet format.
 // It shows byte-slice parsing: magic bytes, a version byte, flag bits, a
-// big-endian length field that must agree with the slice length, a header
-// checksum in the style of IPv4, and a type-length-value option area whose
+// big-endian length field that must agree with the slice length, a
+// Fletcher-16 header checksum, and a type-length-value option area whose
 // walker has an off-by-one bounds bug. Random mutation of the option area
 // almost always breaks the checksum.
 package header
@@ -19,9 +19,8 @@ import (
 //	4-5  payload length, big-endian
 //	6    header length in bytes, at least 10; options fill bytes 10 up to it
 //	7    reserved, must be 0
-//	8-9  header checksum: the ones' complement sum of the header taken as
-//	     big-endian 16-bit words (an odd last byte padded with zero),
-//	     checksum included, must be 0xFFFF
+//	8-9  header checksum: Fletcher-16 of the header bytes other than
+//	     these two, big-endian
 //
 // The payload follows the header.
 const (
@@ -54,7 +53,7 @@ func PayloadLen(pkt []byte) (int, error) {
 	if hlen < minHeader || hlen > len(pkt) {
 		return 0, fmt.Errorf("header: bad header length %d", hlen)
 	}
-	if sum16(pkt[:hlen]) != 0xFFFF {
+	if fletcher16(pkt[:hlen]) != be16(pkt[8:10]) {
 		return 0, errors.New("header: bad header checksum")
 	}
 	if plen != len(pkt)-hlen {
@@ -82,21 +81,18 @@ func be16(b []byte) int {
 	return int(b[0])<<8 | int(b[1])
 }
 
-// sum16 returns the ones' complement sum of b as big-endian 16-bit words,
-// an odd last byte padded with zero.
-func sum16(b []byte) uint32 {
-	var s uint32
-	i := 0
-	for ; i+1 < len(b); i += 2 {
-		s += uint32(b[i])<<8 | uint32(b[i+1])
+// fletcher16 returns the Fletcher-16 checksum of the header bytes hdr,
+// skipping the checksum field itself (bytes 8 and 9).
+func fletcher16(hdr []byte) int {
+	s1, s2 := 0, 0
+	for i, c := range hdr {
+		if i == 8 || i == 9 {
+			continue
+		}
+		s1 = (s1 + int(c)) % 255
+		s2 = (s2 + s1) % 255
 	}
-	if i < len(b) {
-		s += uint32(b[i]) << 8
-	}
-	for s > 0xFFFF {
-		s = s&0xFFFF + s>>16
-	}
-	return s
+	return s2<<8 | s1
 }
 
 // countOptions walks the options: a type byte, a length byte, then that many
