@@ -41,6 +41,12 @@ type Config struct {
 	MemLimit uint64        // bytes of resident memory per worker; 0 for none
 	MaxDepth int
 	Solver   solver.Solver
+	// Seeds are the first inputs; without any, the run starts from zero
+	// values and empty strings.
+	Seeds []sym.Env
+	// NoSolve runs the seeds only, solving nothing: it measures the
+	// coverage of a given corpus.
+	NoSolve bool
 	// Progress, if not nil, receives a status line every second.
 	Progress io.Writer
 }
@@ -87,6 +93,9 @@ type Report struct {
 	Exhausted   bool // every open branch was tried: the search is complete
 	Stopped     string
 	Restarts    int
+	// ExecTime is the time workers spent inside executions, without
+	// the coordinator, the solver and the pipes.
+	ExecTime time.Duration
 }
 
 type job struct {
@@ -183,7 +192,13 @@ func (d *coordinator) loop(ctx context.Context) error {
 	for i := 0; i < d.cfg.Workers; i++ {
 		go d.workerLoop(wctx, jobs, results, startErr)
 	}
-	queue := []job{{env: d.seedInput()}}
+	var queue []job
+	for _, s := range d.cfg.Seeds {
+		queue = append(queue, job{env: s})
+	}
+	if len(queue) == 0 {
+		queue = []job{{env: d.seedInput()}}
+	}
 	inflight := 0
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -292,7 +307,7 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 
 // nextJob asks the strategy for targets until one is solved into an input.
 func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
-	for ctx.Err() == nil {
+	for !d.cfg.NoSolve && ctx.Err() == nil {
 		t, ok := d.strat.Next()
 		if !ok {
 			return job{}, false
@@ -335,6 +350,7 @@ func (d *coordinator) process(o outcome) {
 		return
 	}
 	resp := o.resp
+	d.rep.ExecTime += time.Duration(resp.Nanos)
 	if d.dec == nil {
 		d.dec = sym.NewDecoder(d.b)
 	}

@@ -50,6 +50,9 @@ type Response struct {
 	Exprs     []byte   // sym expression stream of the conditions
 	Path      []WireEvent
 	Truncated bool
+	// Nanos is the time the worker spent on the execution, from reset to
+	// encoded trace: the cost of the instrumented run without the IPC.
+	Nanos uint64
 }
 
 type writer struct{ buf []byte }
@@ -167,6 +170,7 @@ func AppendResponse(buf []byte, p *Response) []byte {
 		w.uv(e.Cond)
 	}
 	w.bool1(p.Truncated)
+	w.uv(p.Nanos)
 	return w.buf
 }
 
@@ -189,6 +193,7 @@ func ParseResponse(b []byte) (*Response, error) {
 		p.Path[i] = WireEvent{Site: uint32(r.uv()), Taken: r.byte1() == 1, Cond: r.uv()}
 	}
 	p.Truncated = r.byte1() == 1
+	p.Nanos = r.uv()
 	if r.err != nil {
 		return nil, fmt.Errorf("rt: bad response: %w", r.err)
 	}

@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gocolic/gocolic/sym"
 )
@@ -72,6 +73,7 @@ func serve(t Target, in *bufio.Reader, out *os.File) error {
 
 // execute runs the target once and reports what happened.
 func execute(t Target, q *Request, enc *sym.Encoder) (resp *Response) {
+	start := time.Now()
 	reset(t.Sites)
 	if t.Reset != nil {
 		t.Reset()
@@ -85,6 +87,7 @@ func execute(t Target, q *Request, enc *sym.Encoder) (resp *Response) {
 			resp.Stack = string(debug.Stack())
 		}
 		finish(resp, enc)
+		resp.Nanos = uint64(time.Since(start))
 	}()
 	for _, v := range t.Run(in) {
 		lit, ok := Literal(v)

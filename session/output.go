@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/gocolic/gocolic/driver"
 	"github.com/gocolic/gocolic/emit"
@@ -96,24 +95,27 @@ func coverProfile(moduleDir string, t *Target, testFile, out string) error {
 
 // jsonReport is the machine-readable report (-json).
 type jsonReport struct {
-	Tool        string         `json:"tool"`
-	Package     string         `json:"package"`
-	Function    string         `json:"function"`
-	Executions  int            `json:"executions"`
-	ExecsPerSec float64        `json:"execs_per_sec"`
-	Paths       int            `json:"paths"`
-	Branches    jsonBranches   `json:"branches"`
-	Bugs        []jsonBug      `json:"bugs"`
-	Solver      jsonSolver     `json:"solver"`
-	Divergences int            `json:"divergences"`
-	Tree        any            `json:"tree"`
-	ElapsedMS   int64          `json:"elapsed_ms"`
-	Stopped     string         `json:"stopped"`
-	Exhausted   bool           `json:"exhausted"`
-	Tests       string         `json:"tests,omitempty"`
-	Profile     string         `json:"coverprofile,omitempty"`
-	Timeline    []jsonPoint    `json:"timeline"`
-	Config      map[string]any `json:"config"`
+	Tool        string       `json:"tool"`
+	Package     string       `json:"package"`
+	Function    string       `json:"function"`
+	Executions  int          `json:"executions"`
+	ExecsPerSec float64      `json:"execs_per_sec"`
+	Paths       int          `json:"paths"`
+	Branches    jsonBranches `json:"branches"`
+	Bugs        []jsonBug    `json:"bugs"`
+	Solver      jsonSolver   `json:"solver"`
+	Divergences int          `json:"divergences"`
+	Tree        any          `json:"tree"`
+	ElapsedMS   int64        `json:"elapsed_ms"`
+	Stopped     string       `json:"stopped"`
+	Exhausted   bool         `json:"exhausted"`
+	Tests       string       `json:"tests,omitempty"`
+	Profile     string       `json:"coverprofile,omitempty"`
+	Timeline    []jsonPoint  `json:"timeline"`
+	Cases       [][]string   `json:"cases"`
+	// ExecNS is the time workers spent inside executions.
+	ExecNS int64          `json:"exec_ns"`
+	Config map[string]any `json:"config"`
 }
 
 type jsonBranches struct {
@@ -216,6 +218,11 @@ func writeJSON(path string, cfg Config, t *Target, rep *driver.Report, chain sol
 		st := l.Stats()
 		j.Solver.Layers = append(j.Solver.Layers, jsonLayer{Name: l.Name(), Queries: st.Queries, Sat: st.Sat, Unsat: st.Unsat, Unknown: st.Unknown, TimeMS: st.Time.Milliseconds()})
 	}
+	j.ExecNS = rep.ExecTime.Nanoseconds()
+	j.Cases = [][]string{}
+	for _, c := range rep.Cases {
+		j.Cases = append(j.Cases, t.Args(c.Input))
+	}
 	for _, p := range rep.Timeline {
 		j.Timeline = append(j.Timeline, jsonPoint{MS: p.Elapsed.Milliseconds(), Execs: p.Execs, Covered: p.Covered, Paths: p.Paths, Findings: p.Findings})
 	}
@@ -253,5 +260,3 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
-
-var _ = time.Second

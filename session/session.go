@@ -47,7 +47,10 @@ type Config struct {
 	CoverProfile string // "" for none
 	NoTests      bool   // do not write the test file
 	KeepWork     bool   // keep the work directory (overlay, binary)
-	Stderr       io.Writer
+	// Replay lists directories of go test fuzz v1 files: their inputs are
+	// run and measured, and nothing is explored or written but the report.
+	Replay []string
+	Stderr io.Writer
 }
 
 // Validate checks a Config and fills in defaults.
@@ -153,6 +156,15 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		IsError: ins.ResultIsError, Sites: ins.Sites, maxLen: cfg.MaxLen,
 	}
 	tgt.rt = ins.RTParams
+	var seeds []sym.Env
+	if len(cfg.Replay) > 0 {
+		cfg.NoTests = true
+		seeds, err = replaySeeds(cfg.Replay, tgt, &cfg.MaxLen)
+		if err != nil {
+			return nil, err
+		}
+		tgt.maxLen = cfg.MaxLen
+	}
 	core, err := z3.New(z3.Options{Timeout: cfg.SolverTimout})
 	if err != nil {
 		return nil, fmt.Errorf("starting Z3: %w", err)
@@ -165,6 +177,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: cfg.Strategy,
 		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
 		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
+		Seeds: seeds, NoSolve: len(cfg.Replay) > 0,
 	})
 	out := &Outcome{Report: rep, Target: tgt}
 	if rep == nil {

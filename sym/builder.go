@@ -32,10 +32,23 @@ func NewBuilder() *Builder {
 func (b *Builder) Len() int { return len(b.table) }
 
 // Reset forgets all nodes. Nodes made before stay valid but are no longer
-// shared with nodes made after.
+// shared with nodes made after; numbering goes on, so IDs stay unique.
 func (b *Builder) Reset() {
 	clear(b.table)
-	b.next = 0
+}
+
+// mustBV panics unless x is a bit-vector term.
+func mustBV(x *Expr) {
+	if x.Width == 0 || x.Kind == KString {
+		panic("sym: bit-vector operation on " + x.Kind.String())
+	}
+}
+
+// mustBool panics unless x is a boolean term.
+func mustBool(x *Expr) {
+	if !x.IsBool() {
+		panic("sym: boolean operation on a bit-vector")
+	}
 }
 
 func (b *Builder) intern(k Kind, w uint8, val uint64, args ...*Expr) *Expr {
@@ -153,6 +166,7 @@ func (b *Builder) Sub(x, y *Expr) *Expr { return b.Bin(KSub, x, y) }
 
 // Neg returns -x (two's complement).
 func (b *Builder) Neg(x *Expr) *Expr {
+	mustBV(x)
 	if x.Kind == KConst {
 		return b.Const(-x.Val, x.Width)
 	}
@@ -164,6 +178,7 @@ func (b *Builder) Neg(x *Expr) *Expr {
 
 // Cpl returns the bitwise complement ^x.
 func (b *Builder) Cpl(x *Expr) *Expr {
+	mustBV(x)
 	if x.Kind == KConst {
 		return b.Const(^x.Val, x.Width)
 	}
@@ -206,6 +221,7 @@ func (b *Builder) Trunc(x *Expr, w uint8) *Expr { return b.resize(KTrunc, x, w) 
 
 func (b *Builder) resize(k Kind, x *Expr, w uint8) *Expr {
 	mustWidth(w)
+	mustBV(x)
 	if x.Width == w {
 		return x
 	}
@@ -245,6 +261,7 @@ func (b *Builder) Convert(x *Expr, w uint8, fromSigned bool) *Expr {
 
 // Ite returns c ? x : y.
 func (b *Builder) Ite(c, x, y *Expr) *Expr {
+	mustBool(c)
 	switch {
 	case c.Kind == KTrue || x == y:
 		return x
@@ -364,6 +381,8 @@ func (b *Builder) Not(c *Expr) *Expr {
 
 // And returns c && d.
 func (b *Builder) And(c, d *Expr) *Expr {
+	mustBool(c)
+	mustBool(d)
 	switch {
 	case c.Kind == KFalse || d.Kind == KFalse:
 		return b.Bool(false)
@@ -377,6 +396,8 @@ func (b *Builder) And(c, d *Expr) *Expr {
 
 // Or returns c || d.
 func (b *Builder) Or(c, d *Expr) *Expr {
+	mustBool(c)
+	mustBool(d)
 	switch {
 	case c.Kind == KTrue || d.Kind == KTrue:
 		return b.Bool(true)
@@ -391,6 +412,14 @@ func (b *Builder) Or(c, d *Expr) *Expr {
 // String returns the aggregate of a string or byte slice: its length and
 // its known bytes. It is a runtime value, never a solver term.
 func (b *Builder) String(length *Expr, bytes []*Expr) *Expr {
+	if length.Width != 64 || length.Kind == KString {
+		panic("sym: string length must be a 64-bit term")
+	}
+	for _, c := range bytes {
+		if c.Width != 8 || c.Kind == KString {
+			panic("sym: string bytes must be 8-bit terms")
+		}
+	}
 	args := make([]*Expr, 0, len(bytes)+1)
 	args = append(args, length)
 	args = append(args, bytes...)
@@ -405,6 +434,12 @@ func (b *Builder) Make(k Kind, w uint8, val uint64, args []*Expr) (*Expr, error)
 			return fmt.Errorf("sym: %s needs %d arguments, has %d", k, n, len(args))
 		}
 		return nil
+	}
+	switch {
+	case k == KConst || k == KTrue || k == KFalse || k == KVar:
+		if err := need(0); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case k == KConst:

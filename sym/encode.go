@@ -97,9 +97,15 @@ func (d *Decoder) Decode(data []byte) error {
 			}
 			args[i] = d.nodes[r]
 		}
+		if kind == 0 || kind >= uint64(numKinds) {
+			return fmt.Errorf("sym: bad kind %d", kind)
+		}
 		e, err := d.make(Kind(kind), w, val, args)
 		if err != nil {
 			return err
+		}
+		if e.Width != w {
+			return fmt.Errorf("sym: %s node declared %d bits wide is %d", Kind(kind), w, e.Width)
 		}
 		d.nodes = append(d.nodes, e)
 	}

@@ -61,7 +61,7 @@ const (
 	KSLe // (x <=s y)
 
 	// Boolean connectives.
-	KNot // !c
+	KNot  // !c
 	KLAnd // (c && d)
 	KLOr  // (c || d)
 

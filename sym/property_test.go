@@ -82,7 +82,7 @@ func (g *treeGen) edge(w uint8) uint64 {
 	case 4:
 		return m>>1 + 1 // MinInt
 	case 5:
-		return uint64(g.r.IntN(2*int(w))) // a plausible shift amount
+		return uint64(g.r.IntN(2 * int(w))) // a plausible shift amount
 	case 6:
 		return -uint64(g.r.IntN(9)) & m // small negative
 	}

@@ -39,6 +39,10 @@ func runTest(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.StringVar(&cfg.Out, "o", "", "directory for the generated test file (default: the package's directory)")
 	fs.StringVar(&cfg.CoverProfile, "coverprofile", "", "write a coverage profile of the generated tests, for go tool cover")
 	fs.BoolVar(&cfg.NoTests, "notests", false, "do not write the generated test file")
+	fs.Func("replay", "run the inputs of a go test fuzz v1 corpus directory and report their coverage, exploring nothing (repeatable)", func(dir string) error {
+		cfg.Replay = append(cfg.Replay, dir)
+		return nil
+	})
 	fs.BoolVar(&cfg.KeepWork, "work", false, "print and keep the work directory (overlay and worker binary)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: %s\n\n", testUsage)
