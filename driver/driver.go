@@ -15,6 +15,7 @@ import (
 	"io"
 	"maps"
 	"math/rand/v2"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -28,14 +29,14 @@ import (
 
 // Config is what one run needs.
 type Config struct {
-	Bin      string        // the instrumented worker binary
-	Params   []rt.Param    // the entry function's parameters
+	Bin      string     // the instrumented worker binary
+	Params   []rt.Param // the entry function's parameters
 	Sites    []instrument.Site
 	MaxLen   int           // bound on the length of string and []byte inputs
 	Workers  int           // parallel worker processes
 	Budget   time.Duration // wall-clock budget; 0 for none
 	Runs     int           // execution budget; 0 for none
-	Strategy string // name of the search strategy, see explore.New
+	Strategy string        // name of the search strategy, see explore.New
 	Seed     int64
 	Timeout  time.Duration // per execution
 	MemLimit uint64        // bytes of resident memory per worker; 0 for none
@@ -117,12 +118,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Workers = 1
 	}
 	d := &coordinator{
-		cfg:   cfg,
-		b:     sym.NewBuilder(),
-		rep:   &Report{Covered: map[uint32]uint8{}, Queries: map[string]int{}},
-		start: time.Now(),
-		seen:  map[string]*Finding{},
-		rng:   rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
+		cfg:     cfg,
+		b:       sym.NewBuilder(),
+		rep:     &Report{Covered: map[uint32]uint8{}, Queries: map[string]int{}},
+		start:   time.Now(),
+		seen:    map[string]*Finding{},
+		buckets: map[uint32]bool{},
+		rng:     rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
 	strat, err := explore.New(cfg.Strategy, cfg.Seed, func(site uint32, side bool) bool {
@@ -163,6 +165,7 @@ type coordinator struct {
 	offs      []int
 	limits    []*sym.Expr // domain constraints of the inputs
 	seen      map[string]*Finding
+	buckets   map[uint32]bool // hit-count buckets seen by any worker
 	rng       *rand.Rand
 	condSites int
 	covered   int
@@ -202,22 +205,25 @@ func (d *coordinator) loop(ctx context.Context) error {
 	inflight := 0
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	var deadline <-chan time.Time
+	// The budget bounds the solver too: a query still running when it
+	// ends is interrupted.
+	budgetCtx := ctx
 	if d.cfg.Budget > 0 {
-		t := time.NewTimer(d.cfg.Budget)
-		defer t.Stop()
-		deadline = t.C
+		var stopBudget context.CancelFunc
+		budgetCtx, stopBudget = context.WithTimeout(ctx, d.cfg.Budget)
+		defer stopBudget()
 	}
 	stop := func(why string) {
 		if d.rep.Stopped == "" {
 			d.rep.Stopped = why
 		}
 	}
+	done := budgetCtx.Done()
 	for {
 		budgetLeft := d.cfg.Runs == 0 || d.rep.Execs+inflight < d.cfg.Runs
 		// Refill the queue from the strategy while workers are busy.
 		for d.rep.Stopped == "" && budgetLeft && len(queue) < d.cfg.Workers && inflight+len(queue) < 2*d.cfg.Workers {
-			j, ok := d.nextJob(ctx)
+			j, ok := d.nextJob(budgetCtx)
 			if !ok {
 				break
 			}
@@ -264,10 +270,13 @@ func (d *coordinator) loop(ctx context.Context) error {
 			return err
 		case <-tick.C:
 			d.progress(false)
-		case <-deadline:
-			stop("budget")
-		case <-ctx.Done():
-			stop("interrupted")
+		case <-done:
+			done = nil // stopped: wait for the executions in flight
+			if ctx.Err() != nil {
+				stop("interrupted")
+			} else {
+				stop("budget")
+			}
 		}
 	}
 }
@@ -364,8 +373,16 @@ func (d *coordinator) process(o outcome) {
 			path = append(path, explore.Branch{Site: e.Site, Taken: e.Taken, Cond: c})
 		}
 	}
+	novel := false
+	for _, n := range resp.Novel {
+		if !d.buckets[n] {
+			d.buckets[n] = true
+			novel = true
+		}
+	}
 	out := d.tree.Record(path, o.job.env, o.job.origin)
 	for _, t := range out.NewTargets {
+		t.Novel = novel
 		d.strat.Add(t)
 	}
 	newCover := false
@@ -398,10 +415,11 @@ func (d *coordinator) restartFinding(o outcome, elapsed time.Duration) {
 	d.addFinding(string(o.crash.Kind), o.crash.Message, o.crash.Output, o.job.env, elapsed)
 }
 
-// addFinding records a failure, once per kind and message: the message of
-// a runtime error names its cause, and the first input is kept.
+// addFinding records a failure, once per kind, message and place: the
+// numbers in a message (the index of an index-out-of-range error) do not
+// tell failures apart. The first input is kept.
 func (d *coordinator) addFinding(kind, msg, stack string, env sym.Env, elapsed time.Duration) {
-	key := kind + "\x00" + msg + "\x00" + topFrame(stack)
+	key := kind + "\x00" + digits.ReplaceAllString(msg, "N") + "\x00" + topFrame(stack)
 	if f, ok := d.seen[key]; ok {
 		f.Count++
 		return
@@ -411,6 +429,8 @@ func (d *coordinator) addFinding(kind, msg, stack string, env sym.Env, elapsed t
 	d.rep.Findings = append(d.rep.Findings, f)
 	d.sample()
 }
+
+var digits = regexp.MustCompile(`[0-9]+`)
 
 // topFrame returns the innermost frame of a panic stack that is in user
 // code: the location that panicked, used to tell findings apart.

@@ -108,6 +108,10 @@ type Target struct {
 	// Expect is the branch bit-vector an execution reaching the target
 	// produces up to and including the target's node.
 	Expect Prediction
+	// Novel is set by the caller before the target is added to a
+	// Strategy when the execution that opened it did something new
+	// beyond branch coverage (see Cover).
+	Novel bool
 
 	tree *Tree
 }

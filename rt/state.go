@@ -27,6 +27,10 @@ var st struct {
 	truncated bool   // the path hit maxEvents
 	cover     []byte // per site: bit 0 false seen, bit 1 true seen; cumulative per worker
 	fresh     []uint32
+	counts    []uint32 // per site outcome (site<<1|outcome): hits in this execution
+	touched   []uint32 // outcomes with non-zero counts
+	buckets   []uint8  // per site outcome: hit-count buckets seen; cumulative per worker
+	novel     []uint32 // new buckets of this execution: outcome<<3 | bucket
 }
 
 func init() { st.b = sym.NewBuilder() }
@@ -37,9 +41,44 @@ func reset(sites int) {
 	st.path = st.path[:0]
 	st.truncated = false
 	st.fresh = st.fresh[:0]
+	st.novel = st.novel[:0]
 	if len(st.cover) < sites {
 		st.cover = append(st.cover, make([]byte, sites-len(st.cover))...)
+		st.counts = append(st.counts, make([]uint32, 2*sites-len(st.counts))...)
+		st.buckets = append(st.buckets, make([]uint8, 2*sites-len(st.buckets))...)
 	}
+}
+
+// bucket maps a hit count to its AFL-style bucket: 1, 2, 3, 4-7, 8-15,
+// 16-31, 32-127, 128 and more.
+func bucket(n uint32) uint8 {
+	switch {
+	case n <= 3:
+		return uint8(n - 1)
+	case n < 8:
+		return 3
+	case n < 16:
+		return 4
+	case n < 32:
+		return 5
+	case n < 128:
+		return 6
+	}
+	return 7
+}
+
+// countBuckets turns this execution's hit counts into new buckets and
+// clears them for the next execution.
+func countBuckets() {
+	for _, o := range st.touched {
+		b := bucket(st.counts[o])
+		if st.buckets[o]&(1<<b) == 0 {
+			st.buckets[o] |= 1 << b
+			st.novel = append(st.novel, o<<3|uint32(b))
+		}
+		st.counts[o] = 0
+	}
+	st.touched = st.touched[:0]
 }
 
 // hit marks a site's outcome as covered, remembering first hits of this
@@ -49,10 +88,18 @@ func hit(site uint32, taken bool) {
 	if taken {
 		bit = 2
 	}
-	if int(site) < len(st.cover) && st.cover[site]&bit == 0 {
-		st.cover[site] |= bit
-		st.fresh = append(st.fresh, site<<1|uint32(bit>>1))
+	if int(site) >= len(st.cover) {
+		return
 	}
+	o := site<<1 | uint32(bit>>1)
+	if st.cover[site]&bit == 0 {
+		st.cover[site] |= bit
+		st.fresh = append(st.fresh, o)
+	}
+	if st.counts[o] == 0 {
+		st.touched = append(st.touched, o)
+	}
+	st.counts[o]++
 }
 
 // record appends a symbolic branch to the path. Constant conditions carry

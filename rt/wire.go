@@ -47,6 +47,7 @@ type Response struct {
 	Stack     string
 	Results   []Result
 	Fresh     []uint32 // newly covered site outcomes: site<<1 | outcome
+	Novel     []uint32 // new hit-count buckets: (site<<1 | outcome)<<3 | bucket
 	Exprs     []byte   // sym expression stream of the conditions
 	Path      []WireEvent
 	Truncated bool
@@ -162,6 +163,10 @@ func AppendResponse(buf []byte, p *Response) []byte {
 	for _, f := range p.Fresh {
 		w.uv(uint64(f))
 	}
+	w.uv(uint64(len(p.Novel)))
+	for _, f := range p.Novel {
+		w.uv(uint64(f))
+	}
 	w.bytes(p.Exprs)
 	w.uv(uint64(len(p.Path)))
 	for _, e := range p.Path {
@@ -186,6 +191,10 @@ func ParseResponse(b []byte) (*Response, error) {
 	p.Fresh = make([]uint32, r.count())
 	for i := range p.Fresh {
 		p.Fresh[i] = uint32(r.uv())
+	}
+	p.Novel = make([]uint32, r.count())
+	for i := range p.Novel {
+		p.Novel[i] = uint32(r.uv())
 	}
 	p.Exprs = r.bytes()
 	p.Path = make([]WireEvent, r.count())

@@ -97,6 +97,8 @@ func execute(t Target, q *Request, enc *sym.Encoder) (resp *Response) {
 }
 
 func finish(resp *Response, enc *sym.Encoder) {
+	countBuckets()
+	resp.Novel = append([]uint32(nil), st.novel...)
 	enc.Reset()
 	resp.Path = make([]WireEvent, len(st.path))
 	for i, e := range st.path {

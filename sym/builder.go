@@ -68,6 +68,7 @@ func (b *Builder) intern(k Kind, w uint8, val uint64, args ...*Expr) *Expr {
 	if len(args) > 0 {
 		e.Args = append([]*Expr(nil), args...)
 	}
+	e.max = upperBound(e)
 	b.table[key] = e
 	return e
 }
@@ -146,6 +147,9 @@ func (b *Builder) Bin(k Kind, x, y *Expr) *Expr {
 		case KAnd, KOr:
 			return x
 		}
+	}
+	if e, ok := b.narrowBin(k, x, y); ok {
+		return e
 	}
 	return b.intern(k, w, 0, x, y)
 }
@@ -234,6 +238,8 @@ func (b *Builder) resize(k Kind, x *Expr, w uint8) *Expr {
 	switch {
 	case k == KTrunc && (x.Kind == KZExt || x.Kind == KSExt) && x.Args[0].Width == w:
 		return x.Args[0] // trunc(ext(y)) == y
+	case k == KTrunc && (x.Kind == KZExt || x.Kind == KSExt) && x.Args[0].Width < w:
+		return b.resize(x.Kind, x.Args[0], w) // trunc16(zext64(y:8)) == zext16(y)
 	case k == KTrunc && x.Kind == KTrunc:
 		return b.Trunc(x.Args[0], w)
 	case k != KTrunc && x.Kind == k:
@@ -332,6 +338,9 @@ func (b *Builder) Cmp(k Kind, x, y *Expr) *Expr {
 			}
 			return b.Cmp(KEq, inner, b.Const(y.Val, inner.Width))
 		}
+	}
+	if e, ok := b.narrowCmp(k, x, y); ok {
+		return e
 	}
 	// Unsigned bounds that always or never hold.
 	if y.Kind == KConst {

@@ -82,12 +82,16 @@ type Expr struct {
 	Val   uint64
 	Args  []*Expr
 	id    uint32 // creation order within the Builder; stable sort key
-	hash  uint64
+	max   uint64 // an upper bound of the bit-vector's value, unsigned
 }
 
 // ID returns the node's number within its Builder. Numbers grow with
 // creation, so arguments always have smaller numbers than their parents.
 func (e *Expr) ID() uint32 { return e.id }
+
+// Max returns an upper bound of the unsigned value of a bit-vector term,
+// derived from its structure (a zero extension of a byte is at most 255).
+func (e *Expr) Max() uint64 { return e.max }
 
 // IsBool reports whether e is a boolean term.
 func (e *Expr) IsBool() bool { return e.Width == 0 && e.Kind != KString }

@@ -76,7 +76,7 @@ func (b *builder) sort(w uint8) (C.Z3_sort, error) {
 	case 8, 16, 32, 64:
 		s = C.Z3_mk_bv_sort(b.ctx, C.uint(w))
 	default:
-		return nil, fmt.Errorf("z3: bad bit-vector width %d", w)
+		return nil, fmt.Errorf("bad bit-vector width %d", w)
 	}
 	if s == nil {
 		return nil, b.lastError("making a sort")
@@ -90,7 +90,7 @@ func (b *builder) sort(w uint8) (C.Z3_sort, error) {
 // owned by b.
 func (b *builder) term(e *sym.Expr) (C.Z3_ast, error) {
 	if e == nil {
-		return nil, errors.New("z3: nil term")
+		return nil, errors.New("nil term")
 	}
 	if a, ok := b.memo[e]; ok {
 		return a, nil
@@ -196,7 +196,7 @@ func (b *builder) make(e *sym.Expr, x []C.Z3_ast) (C.Z3_ast, error) {
 	case sym.KLOr:
 		return C.gocolic_or2(c, x[0], x[1]), nil
 	}
-	return nil, fmt.Errorf("z3: cannot translate %s", e.Kind)
+	return nil, fmt.Errorf("cannot translate %s", e.Kind)
 }
 
 // varName returns the Z3 name of input variable n.
@@ -207,7 +207,7 @@ func varName(n uint64) string { return fmt.Sprintf("v%d", n) }
 // would catch most of these itself, but its messages do not name the node.
 func checkShape(e *sym.Expr) error {
 	bad := func(why string) error {
-		return fmt.Errorf("z3: ill-formed %s node of width %d: %s", e.Kind, e.Width, why)
+		return fmt.Errorf("ill-formed %s node of width %d: %s", e.Kind, e.Width, why)
 	}
 	args := func(n int) bool { return len(e.Args) == n }
 	isBV := func(w uint8) bool { return w == 8 || w == 16 || w == 32 || w == 64 }
@@ -217,7 +217,7 @@ func checkShape(e *sym.Expr) error {
 	k := e.Kind
 	switch {
 	case k == sym.KString:
-		return errors.New("z3: a string aggregate reached the solver")
+		return errors.New("a string aggregate reached the solver")
 	case k == sym.KTrue || k == sym.KFalse:
 		if !args(0) || e.Width != 0 {
 			return bad("want a boolean leaf")
@@ -264,7 +264,7 @@ func checkShape(e *sym.Expr) error {
 			return bad("want two booleans")
 		}
 	default:
-		return fmt.Errorf("z3: cannot translate %s", k)
+		return fmt.Errorf("cannot translate %s", k)
 	}
 	return nil
 }

@@ -1,0 +1,330 @@
+// Package harness holds what the benchmark programs under bench/ share:
+// finding the repository, copying the examples into a throw-away module,
+// building gocolic, running tools under a time limit, reading gocolic's
+// JSON report, and reading an example's target function, fuzz target and
+// planted bugs from its source.
+//
+// Nothing here writes into the repository: every output goes to the
+// temporary workspace.
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ModulePath is the module the benchmarks belong to.
+const ModulePath = "github.com/gocolic/gocolic"
+
+// RepoRoot returns the root of the gocolic checkout: the nearest directory
+// above the working directory whose go.mod declares ModulePath.
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && bytes.Contains(data, []byte("module "+ModulePath+"\n")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("not inside the %s checkout: run from the repository root (go run ./bench/...)", ModulePath)
+		}
+		dir = parent
+	}
+}
+
+// Workspace is a temporary directory holding a copy of the examples as a
+// module of its own (example.com/ex) and the gocolic binary.
+type Workspace struct {
+	Dir    string // root of the temporary directory
+	Module string // the examples module: Dir/ex
+	Bin    string // the gocolic binary
+	Logs   string // tool outputs, one file per run
+}
+
+// NewWorkspace copies root/examples into a fresh temporary module and
+// builds gocolic from root into it. Generated tests, corpora and testdata
+// from earlier runs are not copied.
+func NewWorkspace(ctx context.Context, root string) (*Workspace, error) {
+	dir, err := os.MkdirTemp("", "gocolic-bench-")
+	if err != nil {
+		return nil, fmt.Errorf("creating the workspace: %w", err)
+	}
+	w := &Workspace{
+		Dir:    dir,
+		Module: filepath.Join(dir, "ex"),
+		Bin:    filepath.Join(dir, "bin", "gocolic"),
+		Logs:   filepath.Join(dir, "logs"),
+	}
+	if err := os.MkdirAll(w.Logs, 0o755); err != nil {
+		return nil, err
+	}
+	if err := copyExamples(filepath.Join(root, "examples"), w.Module); err != nil {
+		w.Remove()
+		return nil, err
+	}
+	gomod := "module example.com/ex\n\ngo 1.24\n"
+	if err := os.WriteFile(filepath.Join(w.Module, "go.mod"), []byte(gomod), 0o644); err != nil {
+		w.Remove()
+		return nil, err
+	}
+	r := Run(ctx, 5*time.Minute, root, w.LogPath("build-gocolic"), "go", "build", "-o", w.Bin, "./cmd/gocolic")
+	if r.Err != nil {
+		w.Remove()
+		return nil, fmt.Errorf("building gocolic: %w\n%s", r.Err, Tail(r.Output, 20))
+	}
+	return w, nil
+}
+
+// Remove deletes the workspace.
+func (w *Workspace) Remove() { os.RemoveAll(w.Dir) }
+
+// LogPath returns the path of the log file called name.
+func (w *Workspace) LogPath(name string) string { return filepath.Join(w.Logs, name+".log") }
+
+// copyExamples copies the Go sources of src into dst, leaving out testdata
+// directories and generated gocolic tests so that every run starts clean.
+func copyExamples(src, dst string) error {
+	if _, err := os.Stat(src); err != nil {
+		return fmt.Errorf("examples directory: %w", err)
+	}
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			if d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".go") || strings.HasSuffix(d.Name(), "_gocolic_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// ExampleNames lists the examples of the workspace, or checks the names of
+// a comma-separated list.
+func (w *Workspace) ExampleNames(list string) ([]string, error) {
+	if list != "" {
+		var names []string
+		for _, n := range strings.Split(list, ",") {
+			n = strings.TrimSpace(n)
+			if n == "" {
+				continue
+			}
+			if st, err := os.Stat(filepath.Join(w.Module, n)); err != nil || !st.IsDir() {
+				return nil, fmt.Errorf("no example %q under examples/", n)
+			}
+			names = append(names, n)
+		}
+		return names, nil
+	}
+	entries, err := os.ReadDir(w.Module)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Result is the outcome of one command.
+type Result struct {
+	Output   []byte // stdout and stderr, interleaved
+	Err      error  // nil if the command exited with status 0
+	TimedOut bool
+	Wall     time.Duration
+}
+
+// Run runs a command in dir with a time limit, and writes its output to
+// logPath as well. On timeout the command's whole process group is killed
+// (go test starts the test binary as a child), so nothing is left behind.
+func Run(ctx context.Context, limit time.Duration, dir, logPath, name string, args ...string) Result {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 10 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	r := Result{Output: out.Bytes(), Err: err, Wall: time.Since(start)}
+	if ctx.Err() == context.DeadlineExceeded {
+		r.TimedOut = true
+		r.Err = fmt.Errorf("%s timed out after %v", name, limit)
+	}
+	if logPath != "" {
+		header := fmt.Sprintf("$ (cd %s && %s %s)\n", dir, name, strings.Join(args, " "))
+		footer := fmt.Sprintf("\n[exit: %v, wall %v]\n", err, r.Wall.Round(time.Millisecond))
+		_ = os.WriteFile(logPath, []byte(header+out.String()+footer), 0o644)
+	}
+	return r
+}
+
+// Tail returns the last n lines of out, for error messages.
+func Tail(out []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Report is the part of gocolic's JSON report (-json) the benchmarks use.
+type Report struct {
+	Executions  int     `json:"executions"`
+	ExecsPerSec float64 `json:"execs_per_sec"`
+	Branches    struct {
+		Covered int `json:"covered"`
+		Total   int `json:"total"`
+	} `json:"branches"`
+	Bugs []struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+		FoundMS int64  `json:"found_ms"`
+	} `json:"bugs"`
+	ElapsedMS int64      `json:"elapsed_ms"`
+	Stopped   string     `json:"stopped"`
+	Exhausted bool       `json:"exhausted"`
+	Cases     [][]string `json:"cases"`
+	ExecNS    int64      `json:"exec_ns"`
+}
+
+// ReadReport reads a gocolic JSON report.
+func ReadReport(path string) (*Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the gocolic report: %w", err)
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("parsing the gocolic report %s: %w", path, err)
+	}
+	return &r, nil
+}
+
+// Gocolic runs `gocolic test` in the workspace module with the given flags
+// on ./name Func, writing its JSON report to jsonPath, and reads the
+// report. A run that fails but still wrote its report returns both the
+// report and the error.
+func (w *Workspace) Gocolic(ctx context.Context, limit time.Duration, logName, jsonPath string, flags []string, name, fn string) (*Report, Result, error) {
+	os.Remove(jsonPath)
+	args := append([]string{"test"}, flags...)
+	args = append(args, "-notests", "-json", jsonPath, "./"+name, fn)
+	r := Run(ctx, limit, w.Module, w.LogPath(logName), w.Bin, args...)
+	rep, rerr := ReadReport(jsonPath)
+	switch {
+	case r.Err != nil && rerr != nil:
+		return nil, r, fmt.Errorf("gocolic %s: %w\n%s", strings.Join(args, " "), r.Err, Tail(r.Output, 10))
+	case r.Err != nil:
+		return rep, r, fmt.Errorf("gocolic %s: %w (report written anyway)\n%s", strings.Join(args, " "), r.Err, Tail(r.Output, 10))
+	case rerr != nil:
+		return nil, r, rerr
+	}
+	return rep, r, nil
+}
+
+// plantedRE matches the comment that marks a planted bug; its text is a
+// substring of the bug's panic message.
+var plantedRE = regexp.MustCompile(`^\s*// planted: (.+?)\s*$`)
+
+// Planted returns the planted-bug markers in the non-test Go files of dir.
+func Planted(dir string) ([]string, error) {
+	files, err := goFiles(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if m := plantedRE.FindStringSubmatch(line); m != nil {
+				out = append(out, m[1])
+			}
+		}
+	}
+	return out, nil
+}
+
+// MatchPlanted splits bug messages into the planted bugs they show (each
+// planted marker at most once, in the order of planted) and the messages
+// that match no marker.
+func MatchPlanted(planted, messages []string) (found, other []string) {
+	hit := map[string]bool{}
+	for _, m := range messages {
+		matched := false
+		for _, p := range planted {
+			if strings.Contains(m, p) {
+				hit[p] = true
+				matched = true
+			}
+		}
+		if !matched {
+			other = append(other, m)
+		}
+	}
+	for _, p := range planted {
+		if hit[p] {
+			found = append(found, p)
+		}
+	}
+	return found, other
+}
+
+// goFiles lists the .go files of dir: the test files if tests, the others
+// otherwise.
+func goFiles(dir string, tests bool) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") != tests {
+			continue
+		}
+		out = append(out, filepath.Join(dir, n))
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no Go files in " + dir)
+	}
+	return out, nil
+}
