@@ -48,6 +48,9 @@ type Config struct {
 	// NoSolve runs the seeds only, solving nothing: it measures the
 	// coverage of a given corpus.
 	NoSolve bool
+	// MaxBugs stops the run once that many distinct findings are known;
+	// 0 for no limit.
+	MaxBugs int
 	// Progress, if not nil, receives a status line every second.
 	Progress io.Writer
 }
@@ -262,6 +265,9 @@ func (d *coordinator) loop(ctx context.Context) error {
 				return o.err
 			}
 			d.process(o)
+			if d.cfg.MaxBugs > 0 && len(d.rep.Findings) >= d.cfg.MaxBugs {
+				stop("maxbugs")
+			}
 		case err := <-startErr:
 			stop("error")
 			for ; inflight > 0; inflight-- {

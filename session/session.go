@@ -47,6 +47,7 @@ type Config struct {
 	CoverProfile string // "" for none
 	NoTests      bool   // do not write the test file
 	KeepWork     bool   // keep the work directory (overlay, binary)
+	MaxBugs      int    // stop after this many distinct bugs; 0 for no limit
 	// Replay lists directories of go test fuzz v1 files: their inputs are
 	// run and measured, and nothing is explored or written but the report.
 	Replay []string
@@ -177,7 +178,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: cfg.Strategy,
 		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
 		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
-		Seeds: seeds, NoSolve: len(cfg.Replay) > 0,
+		Seeds: seeds, NoSolve: len(cfg.Replay) > 0, MaxBugs: cfg.MaxBugs,
 	})
 	out := &Outcome{Report: rep, Target: tgt}
 	if rep == nil {

@@ -42,6 +42,7 @@ const (
 	Unsat
 )
 
+// String returns "sat", "unsat" or "unknown".
 func (s Status) String() string {
 	switch s {
 	case Sat:

@@ -35,8 +35,13 @@ func upperBound(e *Expr) uint64 {
 		if hi, lo := mbits.Mul64(arg(0), arg(1)); hi == 0 && lo <= m {
 			return lo
 		}
-	case KUDiv, KLShr:
-		return arg(0) // division by zero gives all ones, guarded in Go code
+	case KLShr:
+		return arg(0)
+	case KUDiv:
+		if nonZeroConst(e.Args[1]) {
+			return arg(0)
+		}
+		// x /u 0 is all ones.
 	case KURem:
 		if y := e.Args[1]; y.Kind == KConst && y.Val > 0 {
 			return min(arg(0), y.Val-1)
@@ -50,7 +55,7 @@ func upperBound(e *Expr) uint64 {
 			return arg(0)
 		}
 	case KSDiv:
-		if nonNeg(e.Args[0]) && nonNeg(e.Args[1]) {
+		if nonNeg(e.Args[0]) && nonNeg(e.Args[1]) && nonZeroConst(e.Args[1]) {
 			return arg(0)
 		}
 	case KIte:
@@ -66,6 +71,9 @@ func fill(x uint64) uint64 {
 	}
 	return 1<<mbits.Len64(x) - 1
 }
+
+// nonZeroConst reports whether x is a constant other than 0.
+func nonZeroConst(x *Expr) bool { return x.Kind == KConst && x.Val != 0 }
 
 // nonNeg reports whether x's sign bit is known to be 0.
 func nonNeg(x *Expr) bool { return x.max < 1<<(x.Width-1) }
@@ -88,7 +96,9 @@ func (b *Builder) narrowBin(k Kind, x, y *Expr) (*Expr, bool) {
 	w := x.Width
 	switch k {
 	case KSDiv, KSRem:
-		if !nonNeg(x) || !nonNeg(y) {
+		// Division by zero is all ones at every width, which a narrower
+		// division would not preserve; remainder by zero is the dividend.
+		if !nonNeg(x) || !nonNeg(y) || (k == KSDiv && !nonZeroConst(y)) {
 			return nil, false
 		}
 		// Non-negative operands: the unsigned operation is the same.
@@ -102,6 +112,9 @@ func (b *Builder) narrowBin(k Kind, x, y *Expr) (*Expr, bool) {
 		}
 		return b.Bin(k, x, y), true
 	case KUDiv, KURem, KAnd, KOr, KXor:
+		if k == KUDiv && !nonZeroConst(y) {
+			return nil, false
+		}
 		if n := narrowWidth(w, max(x.max, y.max)); n != 0 {
 			return b.ZExt(b.Bin(k, b.Trunc(x, n), b.Trunc(y, n)), w), true
 		}

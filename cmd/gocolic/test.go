@@ -43,6 +43,7 @@ func runTest(ctx context.Context, args []string, stderr io.Writer) int {
 		cfg.Replay = append(cfg.Replay, dir)
 		return nil
 	})
+	fs.IntVar(&cfg.MaxBugs, "maxbugs", 0, "stop once this many distinct bugs are found (0: no limit)")
 	fs.BoolVar(&cfg.KeepWork, "work", false, "print and keep the work directory (overlay and worker binary)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: %s\n\n", testUsage)

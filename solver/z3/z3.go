@@ -19,19 +19,22 @@
 //
 // Memory. The context is made with Z3_mk_context_rc: every term, sort,
 // model and solver is reference-counted by this package. Terms are held by
-// the builder's memo; models and evaluation results are released as soon as
-// their values are read. Close frees the context and everything in it.
+// the builder's memo (Z3 holds its own references to asserted terms, so
+// dropping the memo is safe at any time between queries); models and
+// evaluation results are released as soon as their values are read. Close
+// frees the context and everything in it.
 //
 // Errors. Z3's default error handler exits the process. Solver installs
 // none, so that a failing call only sets an error code, and turns that code
 // into a Go error. A failure while the frames are being changed resets the
 // Z3 solver, so one bad query does not poison the next.
 //
-// Cancellation. A query whose context is done before the check is Unknown
-// without calling Z3; a context that ends during the check interrupts Z3
-// (Z3_interrupt from a watching goroutine) and the query is Unknown. As for
-// every solver.Solver, an undecided query is not an error: callers that
-// care look at their context's Err.
+// Time limits. Options.Timeout becomes the Z3 solver parameter "timeout"
+// and bounds each check. A query whose context is done before the check is
+// Unknown without calling Z3; a context that ends during the check
+// interrupts Z3 (Z3_interrupt from a watching goroutine) and the query is
+// Unknown. As for every solver.Solver, an undecided query is not an error:
+// callers that care look at their context's Err.
 //
 // A Solver is not safe for concurrent use.
 package z3
@@ -199,11 +202,9 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 		return solver.Result{}, err
 	}
 
-	C.Z3_solver_push(s.ctx, s.z3s)
-	C.Z3_solver_assert(s.ctx, s.z3s, goal)
-	if err := lastError(s.ctx, "asserting the goal"); err != nil {
+	if err := s.pushAssert(goal); err != nil {
 		s.resetSolver()
-		return solver.Result{}, err
+		return solver.Result{}, fmt.Errorf("goal: %w", err)
 	}
 	st := s.check(ctx)
 	if ctx.Err() != nil {
@@ -217,7 +218,9 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 		r.Status = solver.Unsat
 	default:
 		r.Status = solver.Unknown
-		err = lastError(s.ctx, "checking") // an undecided check sets no error
+		// Timeouts and interrupts set no error code; anything else is a
+		// failure of Z3.
+		err = lastError(s.ctx, "checking")
 	}
 	C.Z3_solver_pop(s.ctx, s.z3s, 1)
 	if perr := lastError(s.ctx, "popping the goal"); perr != nil {
@@ -245,14 +248,22 @@ func (s *Solver) assertPrefix(cs []*sym.Expr, asts []C.Z3_ast) error {
 		s.frames = s.frames[:k]
 	}
 	for i := k; i < len(cs); i++ {
-		C.Z3_solver_push(s.ctx, s.z3s)
-		C.Z3_solver_assert(s.ctx, s.z3s, asts[i])
-		if err := lastError(s.ctx, "asserting a constraint"); err != nil {
-			return err
+		if err := s.pushAssert(asts[i]); err != nil {
+			return fmt.Errorf("constraint %d: %w", i, err)
 		}
 		s.frames = append(s.frames, cs[i])
 	}
 	return nil
+}
+
+// pushAssert opens a frame and asserts t in it.
+func (s *Solver) pushAssert(t C.Z3_ast) error {
+	C.Z3_solver_push(s.ctx, s.z3s)
+	if err := lastError(s.ctx, "pushing a frame"); err != nil {
+		return err
+	}
+	C.Z3_solver_assert(s.ctx, s.z3s, t)
+	return lastError(s.ctx, "asserting")
 }
 
 // resetSolver empties the Z3 solver after a failure left its frames in
