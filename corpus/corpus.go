@@ -91,11 +91,12 @@ func parseValue(line string) (Value, error) {
 	}
 	text := lit.Value
 	if lit.Kind == token.CHAR {
-		r, _, _, err := strconv.UnquoteChar(strings.Trim(text, "'"), '\'')
-		if err != nil {
+		s, err := strconv.Unquote(text)
+		rs := []rune(s)
+		if err != nil || len(rs) != 1 {
 			return Value{}, fmt.Errorf("bad rune %q", line)
 		}
-		text = strconv.Itoa(int(r))
+		text = strconv.Itoa(int(rs[0]))
 	}
 	switch typ {
 	case "int", "int8", "int16", "int32", "int64", "rune":

@@ -127,6 +127,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		start:   time.Now(),
 		seen:    map[string]*Finding{},
 		buckets: map[uint32]bool{},
+		counts:  map[uint32]uint32{},
 		rng:     rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
@@ -136,7 +137,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			bit = 2
 		}
 		return d.rep.Covered[site]&bit != 0
-	})
+	}, func(key uint32) bool { return d.buckets[key] })
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +169,8 @@ type coordinator struct {
 	offs      []int
 	limits    []*sym.Expr // domain constraints of the inputs
 	seen      map[string]*Finding
-	buckets   map[uint32]bool // hit-count buckets seen by any worker
+	buckets   map[uint32]bool   // hit-count buckets seen: outcome<<3 | bucket
+	counts    map[uint32]uint32 // hit counts of the execution being processed
 	rng       *rand.Rand
 	condSites int
 	covered   int
@@ -233,9 +235,13 @@ func (d *coordinator) loop(ctx context.Context) error {
 			queue = append(queue, j)
 		}
 		if d.rep.Stopped == "" && len(queue) == 0 && inflight == 0 {
-			if !budgetLeft {
+			switch {
+			case !budgetLeft:
 				stop("runs")
-			} else {
+			case budgetCtx.Err() != nil:
+				// The strategy ran dry because the budget interrupted
+				// the solver: the select below records why.
+			default:
 				d.rep.Exhausted = true
 				stop("exhausted")
 			}
@@ -352,6 +358,9 @@ func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
 	return job{}, false
 }
 
+// noKey is a novelty key no run reaches: the target stays novel.
+const noKey = ^uint32(0)
+
 // process takes in one execution's outcome.
 func (d *coordinator) process(o outcome) {
 	d.rep.Execs++
@@ -379,16 +388,32 @@ func (d *coordinator) process(o outcome) {
 			path = append(path, explore.Branch{Site: e.Site, Taken: e.Taken, Cond: c})
 		}
 	}
-	novel := false
-	for _, n := range resp.Novel {
-		if !d.buckets[n] {
-			d.buckets[n] = true
-			novel = true
+	// Hit counts: a target is novel when flipping it would take its
+	// outcome one more time than this run did, and that count falls in a
+	// bucket no run has reached.
+	// A run that itself reached a new bucket makes all its targets novel:
+	// what it found is worth building on.
+	clear(d.counts)
+	runNovel := false
+	for _, h := range resp.Hits {
+		o, n := uint32(h>>32), uint32(h)
+		d.counts[o] = n
+		if k := o<<3 | uint32(rt.Bucket(n)); !d.buckets[k] {
+			d.buckets[k] = true
+			runNovel = d.rep.Execs > 1
 		}
 	}
 	out := d.tree.Record(path, o.job.env, o.job.origin)
 	for _, t := range out.NewTargets {
-		t.Novel = novel
+		o := t.Node.Site << 1
+		if t.Side {
+			o |= 1
+		}
+		t.NoveltyKey = o<<3 | uint32(rt.Bucket(d.counts[o]+1))
+		t.Novel = !d.buckets[t.NoveltyKey]
+		if !t.Novel && runNovel {
+			t.Novel, t.NoveltyKey = true, noKey
+		}
 		d.strat.Add(t)
 	}
 	newCover := false

@@ -27,15 +27,15 @@ type Strategy interface {
 func Names() []string { return []string{"cover", "dfs", "bfs", "random"} }
 
 // New returns the strategy called name. seed seeds the random choices.
-// covered reports the branch outcomes covered so far; only "cover" uses
-// it, and it may be nil for the others.
-func New(name string, seed int64, covered func(site uint32, side bool) bool) (Strategy, error) {
+// covered reports the branch outcomes covered so far and seen the
+// novelties reached so far; only "cover" uses them, and they may be nil.
+func New(name string, seed int64, covered func(site uint32, side bool) bool, seen func(key uint32) bool) (Strategy, error) {
 	switch name {
 	case "cover":
 		if covered == nil {
 			covered = func(uint32, bool) bool { return false }
 		}
-		return NewCover(covered, seed), nil
+		return NewCover(covered, seen, seed), nil
 	case "dfs":
 		return NewDFS(), nil
 	case "bfs":

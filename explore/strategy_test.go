@@ -52,7 +52,7 @@ func TestOrder(t *testing.T) {
 		{"bfs", []uint32{2, 6, 4, 5}}, // shallowest first; B before F: added earlier
 	}
 	for _, tt := range tests {
-		s, err := New(tt.name, 0, nil)
+		s, err := New(tt.name, 0, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestRandom(t *testing.T) {
 
 func TestNextSkipsClosedTargets(t *testing.T) {
 	for _, name := range Names() {
-		s, err := New(name, 7, nil)
+		s, err := New(name, 7, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,12 +136,12 @@ func TestNextSkipsClosedTargets(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	for _, name := range Names() {
-		s, err := New(name, 1, nil)
+		s, err := New(name, 1, nil, nil)
 		if err != nil || s.String() != name {
 			t.Errorf("New(%q) = %v, %v", name, s, err)
 		}
 	}
-	_, err := New("astar", 1, nil)
+	_, err := New("astar", 1, nil, nil)
 	if err == nil {
 		t.Fatal("New(astar) succeeded")
 	}

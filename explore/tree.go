@@ -109,9 +109,11 @@ type Target struct {
 	// produces up to and including the target's node.
 	Expect Prediction
 	// Novel is set by the caller before the target is added to a
-	// Strategy when the execution that opened it did something new
-	// beyond branch coverage (see Cover).
-	Novel bool
+	// Strategy when reaching it promises something new beyond branch
+	// coverage (see Cover); NoveltyKey names that new thing, so that the
+	// strategy can ask later whether it is still new.
+	Novel      bool
+	NoveltyKey uint32
 
 	tree *Tree
 }

@@ -92,7 +92,10 @@ func (ins *instrumenter) genDecl(d *ast.GenDecl) ast.Decl {
 	ins.fnName = "init"
 	for _, sp := range d.Specs {
 		vs := *sp.(*ast.ValueSpec)
-		vals := make([]ast.Expr, len(vs.Values))
+		var vals []ast.Expr
+		if len(vs.Values) > 0 {
+			vals = make([]ast.Expr, len(vs.Values))
+		}
 		for i, v := range vs.Values {
 			if len(vs.Values) == 1 && len(vs.Names) > 1 {
 				vals[i] = ins.cxMulti(v)

@@ -27,10 +27,9 @@ var st struct {
 	truncated bool   // the path hit maxEvents
 	cover     []byte // per site: bit 0 false seen, bit 1 true seen; cumulative per worker
 	fresh     []uint32
-	counts    []uint32 // per site outcome (site<<1|outcome): hits in this execution
-	touched   []uint32 // outcomes with non-zero counts
-	buckets   []uint8  // per site outcome: hit-count buckets seen; cumulative per worker
-	novel     []uint32 // new buckets of this execution: outcome<<3 | bucket
+	counts    []uint32    // per site outcome (site<<1|outcome): hits in this execution
+	touched   []uint32    // outcomes with non-zero counts
+	vars      []*sym.Expr // input variables by number, kept across executions
 }
 
 func init() { st.b = sym.NewBuilder() }
@@ -41,17 +40,15 @@ func reset(sites int) {
 	st.path = st.path[:0]
 	st.truncated = false
 	st.fresh = st.fresh[:0]
-	st.novel = st.novel[:0]
 	if len(st.cover) < sites {
 		st.cover = append(st.cover, make([]byte, sites-len(st.cover))...)
 		st.counts = append(st.counts, make([]uint32, 2*sites-len(st.counts))...)
-		st.buckets = append(st.buckets, make([]uint8, 2*sites-len(st.buckets))...)
 	}
 }
 
-// bucket maps a hit count to its AFL-style bucket: 1, 2, 3, 4-7, 8-15,
-// 16-31, 32-127, 128 and more.
-func bucket(n uint32) uint8 {
+// Bucket maps a hit count to its AFL-style bucket: 1, 2, 3, 4-7, 8-15,
+// 16-31, 32-127, 128 and more. Counts in one bucket are not told apart.
+func Bucket(n uint32) uint8 {
 	switch {
 	case n <= 3:
 		return uint8(n - 1)
@@ -67,18 +64,15 @@ func bucket(n uint32) uint8 {
 	return 7
 }
 
-// countBuckets turns this execution's hit counts into new buckets and
-// clears them for the next execution.
-func countBuckets() {
+// takeHits appends this execution's hit counts to dst, as
+// outcome<<32 | count, and clears them for the next execution.
+func takeHits(dst []uint64) []uint64 {
 	for _, o := range st.touched {
-		b := bucket(st.counts[o])
-		if st.buckets[o]&(1<<b) == 0 {
-			st.buckets[o] |= 1 << b
-			st.novel = append(st.novel, o<<3|uint32(b))
-		}
+		dst = append(dst, uint64(o)<<32|uint64(st.counts[o]))
 		st.counts[o] = 0
 	}
 	st.touched = st.touched[:0]
+	return dst
 }
 
 // hit marks a site's outcome as covered, remembering first hits of this

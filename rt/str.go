@@ -362,6 +362,7 @@ func ConvBytes[To, From ~[]byte](b V[From]) V[To] { return V[To]{C: To(b.C), S: 
 
 // rangeCheck records the implicit loop branch "i < len" of a range loop.
 func rangeCheck(site uint32, a *sym.Expr, i int, more bool) {
+	hit(site, more)
 	record(site, more, st.b.Cmp(sym.KULt, st.b.Const(uint64(i), 64), aggLen(a)))
 }
 

@@ -86,13 +86,13 @@ func (in *Input) base(i int) uint64 { return uint64(in.offs[i]) }
 func InputInt[T Integer](in *Input, i int) V[T] {
 	w, _ := widthOf[T]()
 	n := in.base(i)
-	return V[T]{C: T(in.env[n]), S: st.b.Var(n, w)}
+	return V[T]{C: T(in.env[n]), S: inputVar(n, w)}
 }
 
 // InputBool returns parameter i as a symbolic boolean.
 func InputBool[T ~bool](in *Input, i int) V[T] {
 	n := in.base(i)
-	return V[T]{C: in.env[n]&1 == 1, S: st.b.Var(n, 0)}
+	return V[T]{C: in.env[n]&1 == 1, S: inputVar(n, 0)}
 }
 
 // inputBytes returns the concrete bytes of a string or byte-slice
@@ -104,12 +104,12 @@ func (in *Input) inputBytes(i int) ([]byte, *sym.Expr) {
 	bs := make([]*sym.Expr, in.maxLen)
 	for k := range bs {
 		v := n + 1 + uint64(k)
-		bs[k] = st.b.Var(v, 8)
+		bs[k] = inputVar(v, 8)
 		if k < l {
 			buf[k] = byte(in.env[v])
 		}
 	}
-	return buf, st.b.String(st.b.Var(n, 64), bs)
+	return buf, st.b.String(inputVar(n, 64), bs)
 }
 
 // InputString returns parameter i as a symbolic string.
@@ -122,4 +122,20 @@ func InputString[T ~string](in *Input, i int) V[T] {
 func InputBytes[T ~[]byte](in *Input, i int) V[T] {
 	b, a := in.inputBytes(i)
 	return V[T]{C: T(b), S: a}
+}
+
+// inputVar returns the term of input variable n. The terms are made once
+// per worker and survive Builder resets (a node stays valid, and keeps its
+// number, after a reset), which spares every execution re-making them.
+func inputVar(n uint64, w uint8) *sym.Expr {
+	if n < uint64(len(st.vars)) {
+		if v := st.vars[n]; v != nil && v.Width == w {
+			return v
+		}
+	} else {
+		st.vars = append(st.vars, make([]*sym.Expr, n+1-uint64(len(st.vars)))...)
+	}
+	v := st.b.Var(n, w)
+	st.vars[n] = v
+	return v
 }

@@ -47,7 +47,7 @@ type Response struct {
 	Stack     string
 	Results   []Result
 	Fresh     []uint32 // newly covered site outcomes: site<<1 | outcome
-	Novel     []uint32 // new hit-count buckets: (site<<1 | outcome)<<3 | bucket
+	Hits      []uint64 // hit counts of this execution: (site<<1 | outcome)<<32 | count
 	Exprs     []byte   // sym expression stream of the conditions
 	Path      []WireEvent
 	Truncated bool
@@ -163,9 +163,9 @@ func AppendResponse(buf []byte, p *Response) []byte {
 	for _, f := range p.Fresh {
 		w.uv(uint64(f))
 	}
-	w.uv(uint64(len(p.Novel)))
-	for _, f := range p.Novel {
-		w.uv(uint64(f))
+	w.uv(uint64(len(p.Hits)))
+	for _, h := range p.Hits {
+		w.uv(h)
 	}
 	w.bytes(p.Exprs)
 	w.uv(uint64(len(p.Path)))
@@ -192,9 +192,9 @@ func ParseResponse(b []byte) (*Response, error) {
 	for i := range p.Fresh {
 		p.Fresh[i] = uint32(r.uv())
 	}
-	p.Novel = make([]uint32, r.count())
-	for i := range p.Novel {
-		p.Novel[i] = uint32(r.uv())
+	p.Hits = make([]uint64, r.count())
+	for i := range p.Hits {
+		p.Hits[i] = r.uv()
 	}
 	p.Exprs = r.bytes()
 	p.Path = make([]WireEvent, r.count())

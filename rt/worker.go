@@ -97,8 +97,7 @@ func execute(t Target, q *Request, enc *sym.Encoder) (resp *Response) {
 }
 
 func finish(resp *Response, enc *sym.Encoder) {
-	countBuckets()
-	resp.Novel = append([]uint32(nil), st.novel...)
+	resp.Hits = takeHits(nil)
 	enc.Reset()
 	resp.Path = make([]WireEvent, len(st.path))
 	for i, e := range st.path {

@@ -83,7 +83,7 @@ func (c *Config) Validate() error {
 	if c.Strategy == "" {
 		c.Strategy = "cover"
 	}
-	if _, err := explore.New(c.Strategy, 0, nil); err != nil {
+	if _, err := explore.New(c.Strategy, 0, nil, nil); err != nil {
 		return err
 	}
 	if c.Stderr == nil {

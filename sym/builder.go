@@ -14,18 +14,18 @@ type Builder struct {
 	next  uint32
 }
 
+// nodeKey identifies a node by its operator and its arguments' numbers.
+// Every shared node has at most three arguments; the key is three words
+// without padding, which the map hashes as plain memory.
 type nodeKey struct {
-	kind  Kind
-	width uint8
-	val   uint64
-	a     [3]uint32
-	n     int
-	long  string // argument ids beyond three (KString only)
+	head uint64 // kind<<56 | width<<48 | third argument
+	val  uint64
+	args uint64 // first argument<<32 | second
 }
 
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder {
-	return &Builder{table: make(map[nodeKey]*Expr, 1024)}
+	return &Builder{table: make(map[nodeKey]*Expr, 64)}
 }
 
 // Len returns the number of distinct nodes made so far.
@@ -34,6 +34,12 @@ func (b *Builder) Len() int { return len(b.table) }
 // Reset forgets all nodes. Nodes made before stay valid but are no longer
 // shared with nodes made after; numbering goes on, so IDs stay unique.
 func (b *Builder) Reset() {
+	// Clearing costs the map's capacity, not its length: drop a table
+	// that one large execution grew.
+	if len(b.table) > 1<<14 {
+		b.table = make(map[nodeKey]*Expr, 64)
+		return
+	}
 	clear(b.table)
 }
 
@@ -52,21 +58,20 @@ func mustBool(x *Expr) {
 }
 
 func (b *Builder) intern(k Kind, w uint8, val uint64, args ...*Expr) *Expr {
-	key := nodeKey{kind: k, width: w, val: val, n: len(args)}
-	for i, a := range args {
-		if i < 3 {
-			key.a[i] = a.id + 1
-		} else {
-			key.long += fmt.Sprint(a.id, ",")
-		}
+	var a [3]uint64
+	for i, x := range args {
+		a[i] = uint64(x.id)
 	}
+	key := nodeKey{head: uint64(k)<<56 | uint64(w)<<48 | a[2], val: val, args: a[0]<<32 | a[1]}
 	if e, ok := b.table[key]; ok {
 		return e
 	}
 	b.next++
 	e := &Expr{Kind: k, Width: w, Val: val, id: b.next}
 	if len(args) > 0 {
-		e.Args = append([]*Expr(nil), args...)
+		// The arguments live in the node itself: one allocation, not two.
+		n := copy(e.argBuf[:], args)
+		e.Args = e.argBuf[:n:n]
 	}
 	e.max = upperBound(e)
 	b.table[key] = e
@@ -419,7 +424,8 @@ func (b *Builder) Or(c, d *Expr) *Expr {
 }
 
 // String returns the aggregate of a string or byte slice: its length and
-// its known bytes. It is a runtime value, never a solver term.
+// its known bytes. It is a runtime value, never a solver term, and unlike
+// every other node it is not shared: each call makes a new node.
 func (b *Builder) String(length *Expr, bytes []*Expr) *Expr {
 	if length.Width != 64 || length.Kind == KString {
 		panic("sym: string length must be a 64-bit term")
@@ -432,7 +438,11 @@ func (b *Builder) String(length *Expr, bytes []*Expr) *Expr {
 	args := make([]*Expr, 0, len(bytes)+1)
 	args = append(args, length)
 	args = append(args, bytes...)
-	return b.intern(KString, 64, 0, args...)
+	// Aggregates are not shared: they are made on every string operation
+	// of the target, and a key over dozens of arguments costs more than
+	// the sharing saves. Equal aggregates are still compared bytewise.
+	b.next++
+	return &Expr{Kind: KString, Width: 64, Args: args, id: b.next}
 }
 
 // Make rebuilds a node of kind k from arguments made by this Builder, with

@@ -83,6 +83,8 @@ type Expr struct {
 	Args  []*Expr
 	id    uint32 // creation order within the Builder; stable sort key
 	max   uint64 // an upper bound of the bit-vector's value, unsigned
+
+	argBuf [3]*Expr // storage of Args for shared nodes
 }
 
 // ID returns the node's number within its Builder. Numbers grow with

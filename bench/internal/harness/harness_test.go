@@ -1,0 +1,101 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestValueOf(t *testing.T) {
+	tests := []struct {
+		typ, lit, want string
+	}{
+		{"uint32", "3405691582", "uint32(3405691582)"},
+		{"int32", "-5", "int32(-5)"},
+		{"rune", "39", "int32(39)"},
+		{"byte", "255", "uint8(255)"},
+		{"bool", "true", "bool(true)"},
+		{"string", `"a\n"`, `string("a\n")`},
+		{"[]byte", `[]byte("\x80\x01")`, `[]byte("\x80\x01")`},
+		{"int", "-9223372036854775808", "int(-9223372036854775808)"},
+	}
+	for _, tt := range tests {
+		v, err := ValueOf(tt.typ, tt.lit)
+		if err != nil || v.Line() != tt.want {
+			t.Errorf("ValueOf(%s, %s) = %s, %v; want %s", tt.typ, tt.lit, v.Line(), err, tt.want)
+		}
+	}
+	for _, bad := range [][2]string{{"uint8", "256"}, {"int8", "-129"}, {"uint32", "-1"}, {"float64", "1"}, {"bool", "1"}} {
+		if v, err := ValueOf(bad[0], bad[1]); err == nil {
+			t.Errorf("ValueOf(%s, %s) = %s; want an error", bad[0], bad[1], v.Line())
+		}
+	}
+}
+
+func TestNormalizeCorpus(t *testing.T) {
+	src := t.TempDir()
+	entry := "go test fuzz v1\nrune('\\'')\nbyte('\\xff')\nrune('é')\nint32(7)\n"
+	if err := os.WriteFile(filepath.Join(src, "a"), []byte(entry), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "out")
+	n, err := NormalizeCorpus([]string{src, filepath.Join(src, "missing")}, dst)
+	if err != nil || n != 3 {
+		t.Fatalf("NormalizeCorpus = %d, %v; want 3 lines rewritten", n, err)
+	}
+	got, err := os.ReadFile(filepath.Join(dst, "0-a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "go test fuzz v1\nint32(39)\nuint8(255)\nint32(233)\nint32(7)\n"
+	if string(got) != want {
+		t.Errorf("normalized entry:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestMatchPlanted(t *testing.T) {
+	found, other := MatchPlanted([]string{"magic value reached", "gzip reserved"},
+		[]string{"magic: gzip reserved flag bits set", "runtime error: index out of range [3]"})
+	if !slices.Equal(found, []string{"gzip reserved"}) || len(other) != 1 {
+		t.Errorf("MatchPlanted = %q, %q", found, other)
+	}
+}
+
+func TestLoadExample(t *testing.T) {
+	w := &Workspace{Module: t.TempDir()}
+	dir := filepath.Join(w.Module, "pair")
+	os.MkdirAll(dir, 0o755)
+	src := "package pair\n\nfunc Check(n uint16, s string, ok bool) (int, error) {\n\tif n == 7 {\n\t\t// planted: seven\n\t\tpanic(\"pair: seven\")\n\t}\n\treturn helper(n), nil\n}\n\nfunc helper(n uint16) int { return int(n) }\n"
+	test := "package pair\n\nimport \"testing\"\n\nfunc FuzzPair(f *testing.F) {\n\tf.Add(uint16(3), \"x\"+\"y\", true)\n\tf.Fuzz(func(t *testing.T, n uint16, s string, ok bool) {\n\t\tCheck(n, s, ok)\n\t})\n}\n"
+	os.WriteFile(filepath.Join(dir, "pair.go"), []byte(src), 0o644)
+	os.WriteFile(filepath.Join(dir, "pair_test.go"), []byte(test), 0o644)
+	ex, err := w.LoadExample("pair")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Fuzz != "FuzzPair" || ex.Func != "Check" || ex.Package != "pair" {
+		t.Errorf("got fuzz %s, func %s, package %s", ex.Fuzz, ex.Func, ex.Package)
+	}
+	var params []string
+	for _, p := range ex.Params {
+		params = append(params, p.Name+" "+p.Type)
+	}
+	if strings.Join(params, ", ") != "n uint16, s string, ok bool" || !slices.Equal(ex.Results, []string{"int", "error"}) {
+		t.Errorf("signature: %q -> %q", params, ex.Results)
+	}
+	if !slices.Equal(ex.Planted, []string{"seven"}) {
+		t.Errorf("planted = %q", ex.Planted)
+	}
+	if ex.SeedErr != nil || len(ex.Seeds) != 1 {
+		t.Fatalf("seeds = %v, %v", ex.Seeds, ex.SeedErr)
+	}
+	var lines []string
+	for _, v := range ex.Seeds[0] {
+		lines = append(lines, v.Line())
+	}
+	if want := `uint16(3) string("xy") bool(true)`; strings.Join(lines, " ") != want {
+		t.Errorf("seed = %s; want %s", strings.Join(lines, " "), want)
+	}
+}

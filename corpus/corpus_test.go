@@ -1,0 +1,85 @@
+package corpus
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []Value
+	}{
+		{"ints", "go test fuzz v1\nint(-3)\nint8(-128)\nuint32(4294967295)\nint64(-9223372036854775808)\n",
+			[]Value{{Type: "int", Int: -3}, {Type: "int8", Int: -128}, {Type: "uint32", Uint: 4294967295}, {Type: "int64", Int: -1 << 63}}},
+		{"strings", "go test fuzz v1\nstring(\"a\\n\\x00\")\n[]byte(\"\\xff\")\n",
+			[]Value{{Type: "string", Bytes: []byte("a\n\x00")}, {Type: "[]byte", Bytes: []byte{0xff}}}},
+		{"runes and bytes", "go test fuzz v1\nrune('\\'')\nbyte('a')\nint32(39)\nbool(true)\n",
+			[]Value{{Type: "rune", Int: '\''}, {Type: "byte", Uint: 'a'}, {Type: "int32", Int: 39}, {Type: "bool", Bool: true}}},
+		{"hex", "go test fuzz v1\nuint16(0xCAFE)\n", []Value{{Type: "uint16", Uint: 0xCAFE}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Parse([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Parse = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, in := range []string{
+		"",
+		"go test fuzz v2\nint(1)\n",
+		"go test fuzz v1\nint(\n",
+		"go test fuzz v1\nfloat64(1.5)\n",
+		"go test fuzz v1\nuint8(-1)\n",
+		"go test fuzz v1\nbool(1)\n",
+		"go test fuzz v1\nstring(3)\n",
+		"go test fuzz v1\nrune('ab')\n",
+		"go test fuzz v1\nx\n",
+	} {
+		if _, err := Parse([]byte(in)); err == nil {
+			t.Errorf("Parse(%q) succeeded", in)
+		}
+	}
+}
+
+func TestFormatRoundTrip(t *testing.T) {
+	vs := []Value{{Type: "int", Int: -7}, {Type: "uint64", Uint: 1 << 63}, {Type: "bool", Bool: true},
+		{Type: "string", Bytes: []byte("x\"y")}, {Type: "[]byte", Bytes: []byte{0, 1, 255}}}
+	got, err := Parse(Format(vs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, vs) {
+		t.Errorf("round trip = %+v, want %+v", got, vs)
+	}
+}
+
+func TestReadDir(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "b"), Format([]Value{{Type: "int", Int: 2}}), 0o644)
+	os.WriteFile(filepath.Join(dir, "a"), Format([]Value{{Type: "int", Int: 1}}), 0o644)
+	es, names, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 2 || es[0][0].Int != 1 || filepath.Base(names[1]) != "b" {
+		t.Errorf("ReadDir = %+v %v", es, names)
+	}
+	if es, _, err := ReadDir(filepath.Join(dir, "missing")); err != nil || es != nil {
+		t.Errorf("missing dir: %v %v", es, err)
+	}
+	os.WriteFile(filepath.Join(dir, "c"), []byte("garbage"), 0o644)
+	if _, _, err := ReadDir(dir); err == nil {
+		t.Error("corrupt file accepted")
+	}
+}
