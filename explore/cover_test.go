@@ -35,7 +35,7 @@ func TestCoverTiers(t *testing.T) {
 		}
 		got = append(got, tg.Node.Site)
 	}
-	next() // uncovered: B (depth 1) before E (depth 4)
+	next()            // uncovered: B (depth 1) before E (depth 4)
 	covered[5] = true // E's outcome is covered meanwhile: E is now only novel
 	seen[60] = true   // F's novelty is reached meanwhile: F falls to the rest
 	next()            // novel: E
