@@ -6,7 +6,6 @@ package driver
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -257,5 +256,3 @@ func residentBytes(pid int) uint64 {
 	}
 	return pages * uint64(os.Getpagesize())
 }
-
-var errClosed = errors.New("driver: run ended")

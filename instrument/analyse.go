@@ -219,11 +219,6 @@ func (ins *instrumenter) disqualify(f *ast.File, no map[types.Object]bool) {
 		}
 		as, ok := s.(*ast.AssignStmt)
 		if !ok {
-			if ctx == ctxComm {
-				if es, ok := s.(*ast.ExprStmt); ok {
-					_ = es
-				}
-			}
 			return
 		}
 		if !ins.assignTracked(as, ctx) {

@@ -211,14 +211,12 @@ func sliceAgg(site uint32, a, lo, hi *sym.Expr, clo, chi, n int) *sym.Expr {
 	return st.b.String(st.b.Sub(hi, lo), out)
 }
 
-func intTerm[I Integer](i V[I]) *sym.Expr { return index64(i) }
-
 // SliceString returns s[lo:hi]; site is the implicit bounds check.
 func SliceString[T ~string, I, J Integer](site uint32, s V[T], lo V[I], hi V[J]) V[T] {
 	if s.S == nil && lo.S == nil && hi.S == nil {
 		return V[T]{C: s.C[lo.C:hi.C]}
 	}
-	a := sliceAgg(site, strAgg(s), intTerm(lo), intTerm(hi), int(lo.C), int(hi.C), len(s.C))
+	a := sliceAgg(site, strAgg(s), index64(lo), index64(hi), int(lo.C), int(hi.C), len(s.C))
 	return V[T]{C: s.C[lo.C:hi.C], S: a}
 }
 
@@ -238,7 +236,7 @@ func SliceBytes[T ~[]byte, I, J Integer](site uint32, b V[T], lo V[I], hi V[J]) 
 	if int(hi.C) > len(b.C) {
 		return V[T]{C: r}
 	}
-	a := sliceAgg(site, bytesAgg(b), intTerm(lo), intTerm(hi), int(lo.C), int(hi.C), len(b.C))
+	a := sliceAgg(site, bytesAgg(b), index64(lo), index64(hi), int(lo.C), int(hi.C), len(b.C))
 	return V[T]{C: r, S: a}
 }
 

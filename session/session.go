@@ -29,25 +29,25 @@ import (
 
 // Config is one `gocolic test` invocation.
 type Config struct {
-	Dir          string // directory the package pattern is relative to
-	Package      string // import path or ./dir
-	Func         string
-	Budget       time.Duration
-	Runs         int
-	Workers      int
-	Strategy     string
-	Seed         int64
-	MaxLen       int
-	MaxDepth     int
-	Timeout      time.Duration // per execution
-	MemLimitMB   int
-	SolverTimout time.Duration
-	JSON         string // report path, "" for none
-	Out          string // directory of the generated test file; "" for the package's
-	CoverProfile string // "" for none
-	NoTests      bool   // do not write the test file
-	KeepWork     bool   // keep the work directory (overlay, binary)
-	MaxBugs      int    // stop after this many distinct bugs; 0 for no limit
+	Dir           string // directory the package pattern is relative to
+	Package       string // import path or ./dir
+	Func          string
+	Budget        time.Duration
+	Runs          int
+	Workers       int
+	Strategy      string
+	Seed          int64
+	MaxLen        int
+	MaxDepth      int
+	Timeout       time.Duration // per execution
+	MemLimitMB    int
+	SolverTimeout time.Duration
+	JSON          string // report path, "" for none
+	Out           string // directory of the generated test file; "" for the package's
+	CoverProfile  string // "" for none
+	NoTests       bool   // do not write the test file
+	KeepWork      bool   // keep the work directory (overlay, binary)
+	MaxBugs       int    // stop after this many distinct bugs; 0 for no limit
 	// Replay lists directories of go test fuzz v1 files: their inputs are
 	// run and measured, and nothing is explored or written but the report.
 	Replay []string
@@ -77,8 +77,8 @@ func (c *Config) Validate() error {
 	if c.Timeout <= 0 {
 		c.Timeout = time.Second
 	}
-	if c.SolverTimout <= 0 {
-		c.SolverTimout = 2 * time.Second
+	if c.SolverTimeout <= 0 {
+		c.SolverTimeout = 2 * time.Second
 	}
 	if c.Strategy == "" {
 		c.Strategy = "cover"
@@ -166,7 +166,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 		tgt.maxLen = cfg.MaxLen
 	}
-	core, err := z3.New(z3.Options{Timeout: cfg.SolverTimout})
+	core, err := z3.New(z3.Options{Timeout: cfg.SolverTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("starting Z3: %w", err)
 	}

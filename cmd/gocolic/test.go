@@ -34,7 +34,7 @@ func runTest(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.MaxDepth, "depth", 0, "bound on the symbolic branches explored along one path (0: none)")
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "time limit of one execution (default 1s)")
 	fs.IntVar(&cfg.MemLimitMB, "memlimit", 2048, "resident memory limit of a worker in MiB (0: none)")
-	fs.DurationVar(&cfg.SolverTimout, "solver-timeout", 0, "time limit of one solver query (default 2s)")
+	fs.DurationVar(&cfg.SolverTimeout, "solver-timeout", 0, "time limit of one solver query (default 2s)")
 	fs.StringVar(&cfg.JSON, "json", "", "write the machine-readable report to this file")
 	fs.StringVar(&cfg.Out, "o", "", "directory for the generated test file (default: the package's directory)")
 	fs.StringVar(&cfg.CoverProfile, "coverprofile", "", "write a coverage profile of the generated tests, for go tool cover")
