@@ -120,6 +120,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Workers < 1 {
 		cfg.Workers = 1
 	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = time.Second
+	}
 	d := &coordinator{
 		cfg:     cfg,
 		b:       sym.NewBuilder(),
@@ -234,6 +237,9 @@ func (d *coordinator) loop(ctx context.Context) error {
 			}
 			queue = append(queue, j)
 		}
+		if d.rep.Stopped == "" && !budgetLeft && inflight == 0 {
+			stop("runs") // even with seeds still queued
+		}
 		if d.rep.Stopped == "" && len(queue) == 0 && inflight == 0 {
 			switch {
 			case !budgetLeft:
@@ -241,6 +247,8 @@ func (d *coordinator) loop(ctx context.Context) error {
 			case budgetCtx.Err() != nil:
 				// The strategy ran dry because the budget interrupted
 				// the solver: the select below records why.
+			case d.cfg.NoSolve:
+				stop("replayed")
 			default:
 				d.rep.Exhausted = true
 				stop("exhausted")
@@ -469,11 +477,12 @@ func topFrame(stack string) string {
 	lines := strings.Split(stack, "\n")
 	for i := 0; i+1 < len(lines); i++ {
 		fn := strings.TrimSpace(lines[i])
-		if strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "runtime") || strings.HasPrefix(fn, "goroutine ") ||
-			strings.Contains(fn, "gocolicrt.") || strings.Contains(fn, "runtime/debug.") || fn == "" {
+		// A frame is a function line followed by a tab-indented location.
+		if strings.HasPrefix(lines[i], "\t") || !strings.HasPrefix(lines[i+1], "\t") {
 			continue
 		}
-		if strings.HasPrefix(lines[i], "\t") {
+		if strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "runtime") || strings.HasPrefix(fn, "created by ") ||
+			strings.Contains(fn, "gocolicrt.") || fn == "" {
 			continue
 		}
 		loc := strings.TrimSpace(lines[i+1])

@@ -52,32 +52,46 @@ type worker struct {
 	buf    []byte
 }
 
-// tail keeps the last bytes written to it.
+// tail keeps the first and the last bytes written to it since its last
+// reset: a fatal error states its cause at the top and then dumps every
+// goroutine, so the tail alone can lose it.
 type tail struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
+	mu   sync.Mutex
+	head []byte
+	buf  []byte
+	cut  bool // bytes were dropped between head and buf
+	max  int
 }
 
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	n := len(p)
+	if room := t.max - len(t.head); room > 0 {
+		k := min(room, len(p))
+		t.head = append(t.head, p[:k]...)
+		p = p[k:]
+	}
 	t.buf = append(t.buf, p...)
 	if len(t.buf) > t.max {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+		t.buf = append(t.buf[:0:0], t.buf[len(t.buf)-t.max:]...)
+		t.cut = true
 	}
-	return len(p), nil
+	return n, nil
 }
 
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	if t.cut {
+		return string(t.head) + "\n[...]\n" + string(t.buf)
+	}
+	return string(t.head) + string(t.buf)
 }
 
 func (t *tail) reset() {
 	t.mu.Lock()
-	t.buf = t.buf[:0]
+	t.head, t.buf, t.cut = t.head[:0], t.buf[:0], false
 	t.mu.Unlock()
 }
 

@@ -51,11 +51,17 @@ func Load(dir, pattern string) (*Package, error) {
 	}
 	p := pkgs[0]
 	var msgs []string
+	listOnly := true
 	packages.Visit(pkgs, nil, func(q *packages.Package) {
 		for _, e := range q.Errors {
 			msgs = append(msgs, e.Error())
+			listOnly = listOnly && e.Kind == packages.ListError
 		}
 	})
+	if len(msgs) > 0 && listOnly {
+		// Not a compile error: no such directory, no Go files, no module.
+		return nil, fmt.Errorf("loading %s: %s", pattern, strings.Join(msgs, "\n"))
+	}
 	if len(msgs) > 0 {
 		return nil, fmt.Errorf("%w: %s\n%s", ErrBuild, p.PkgPath, strings.Join(msgs, "\n"))
 	}

@@ -239,6 +239,9 @@ func ReadMsg(rd io.Reader, buf []byte) ([]byte, error) {
 	}
 	buf = buf[:n]
 	if _, err := io.ReadFull(rd, buf); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF // a header without its payload
+		}
 		return nil, err
 	}
 	return buf, nil

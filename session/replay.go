@@ -26,6 +26,9 @@ func replaySeeds(dirs []string, t *Target, maxLen *int) ([]sym.Env, error) {
 			*maxLen = max(*maxLen, len(v.Bytes))
 		}
 	}
+	if *maxLen > maxMaxLen {
+		return nil, fmt.Errorf("corpus holds a value of %d bytes; at most %d are supported", *maxLen, maxMaxLen)
+	}
 	offs := rt.Layout(t.rt, *maxLen)
 	var envs []sym.Env
 	for k, e := range entries {
@@ -36,6 +39,9 @@ func replaySeeds(dirs []string, t *Target, maxLen *int) ([]sym.Env, error) {
 		for i, p := range t.rt {
 			base := uint64(offs[i])
 			v := e[i]
+			if !kindMatches(p.Kind, v.Type) {
+				return nil, fmt.Errorf("%s: value %d is a %s, parameter %s of %s is not", names[k], i+1, v.Type, p.Name, t.Func)
+			}
 			switch p.Kind {
 			case rt.ParamInt:
 				// One of Int and Uint is set, by the literal's type.
@@ -57,4 +63,16 @@ func replaySeeds(dirs []string, t *Target, maxLen *int) ([]sym.Env, error) {
 		return nil, fmt.Errorf("no corpus entries in %v", dirs)
 	}
 	return envs, nil
+}
+
+// kindMatches reports whether a corpus value of type typ can stand for a
+// parameter of kind k.
+func kindMatches(k rt.ParamKind, typ string) bool {
+	switch typ {
+	case "bool":
+		return k == rt.ParamBool
+	case "string", "[]byte":
+		return k == rt.ParamString || k == rt.ParamBytes
+	}
+	return k == rt.ParamInt
 }

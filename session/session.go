@@ -71,8 +71,8 @@ func (c *Config) Validate() error {
 	if c.MaxLen <= 0 {
 		c.MaxLen = 32
 	}
-	if c.MaxLen > 4096 {
-		return fmt.Errorf("-maxlen %d is too large (at most 4096)", c.MaxLen)
+	if c.MaxLen > maxMaxLen {
+		return fmt.Errorf("-maxlen %d is too large (at most %d)", c.MaxLen, maxMaxLen)
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = time.Second
@@ -91,6 +91,10 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// maxMaxLen bounds -maxlen: every byte of every string input is a
+// variable of the solver.
+const maxMaxLen = 4096
 
 // Outcome is what a Test run produced.
 type Outcome struct {

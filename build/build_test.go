@@ -1,0 +1,197 @@
+package build
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gocolic/gocolic/rt"
+)
+
+func TestRuntimePath(t *testing.T) {
+	tests := []struct{ module, want string }{
+		{"example.com/m", "example.com/m/internal/gocolicrt"},
+		{"m", "m/internal/gocolicrt"},
+		{"example.com/m/v2", "example.com/m/v2/internal/gocolicrt"},
+	}
+	for _, tt := range tests {
+		if got := RuntimePath(tt.module); got != tt.want {
+			t.Errorf("RuntimePath(%q) = %q, want %q", tt.module, got, tt.want)
+		}
+	}
+}
+
+// module writes a module example.com/w with the given files and returns
+// its directory.
+func module(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/w\n\ngo 1.24\n"
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// driverFile registers a target whose one int parameter is returned
+// doubled; it stands in for instrument's generated driver.
+const driverFile = `package p
+
+import rt "example.com/w/internal/gocolicrt"
+
+func init() {
+	rt.Main(rt.Target{
+		Params: []rt.Param{{Name: "x", Kind: rt.ParamInt, Width: 64, Signed: true}},
+		Run: func(in *rt.Input) []any {
+			return []any{Double(rt.InputInt[int](in, 0).C)}
+		},
+	})
+}
+`
+
+// serveOne runs bin as a worker for one request and returns the response.
+func serveOne(t *testing.T, bin string, q *rt.Request) *rt.Response {
+	t.Helper()
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), rt.WorkerEnv+"=1")
+	cmd.ExtraFiles = []*os.File{reqR, respW}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	reqR.Close()
+	respW.Close()
+	defer respR.Close()
+	if err := rt.WriteMsg(reqW, rt.AppendRequest(nil, q)); err != nil {
+		t.Fatal(err)
+	}
+	reqW.Close() // the worker exits after this request
+	respR.SetReadDeadline(time.Now().Add(20 * time.Second))
+	msg, err := rt.ReadMsg(bufio.NewReader(respR), nil)
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("reading the response: %v\n%s", err, stderr.String())
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("worker exit: %v\n%s", err, stderr.String())
+	}
+	resp, err := rt.ParseResponse(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+func TestWorkerLibraryPackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	dir := module(t, map[string]string{
+		"p/p.go": "package p\n\nfunc Double(x int) int { return x * 3 }\n",
+	})
+	work := t.TempDir()
+	bin, err := Worker(Spec{
+		ModuleDir: dir, ModulePath: "example.com/w", PkgPath: "example.com/w/p", PkgName: "p",
+		// The "rewritten" file fixes the bug of the file on disk.
+		Files:   map[string][]byte{filepath.Join(dir, "p", "p.go"): []byte("package p\n\nfunc Double(x int) int { return x * 2 }\n")},
+		Added:   map[string][]byte{filepath.Join(dir, "p", "gocolic_driver.go"): []byte(driverFile)},
+		WorkDir: work,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(bin) != work {
+		t.Errorf("binary %s outside the work directory %s", bin, work)
+	}
+	// Without the environment variable the binary is an ordinary,
+	// empty program.
+	if out, err := exec.Command(bin).CombinedOutput(); err != nil || len(out) != 0 {
+		t.Errorf("plain run: %v, output %q", err, out)
+	}
+	resp := serveOne(t, bin, &rt.Request{Env: map[uint64]uint64{0: 21}, MaxLen: 4})
+	if resp.Status != rt.StatusOK || len(resp.Results) != 1 || resp.Results[0].Literal != "42" {
+		t.Errorf("response %+v, want 42 from the overlay's Double", resp)
+	}
+	// The user's tree is untouched: the runtime and the driver exist
+	// only in the overlay.
+	for _, p := range []string{"internal", filepath.Join("p", "gocolic_driver.go")} {
+		if _, err := os.Stat(filepath.Join(dir, p)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s written into the module: %v", p, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "p", "p.go")); !strings.Contains(string(b), "x * 3") {
+		t.Errorf("the user's p.go changed: %s", b)
+	}
+}
+
+func TestWorkerMainPackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	dir := module(t, map[string]string{
+		"cmd/m/main.go": "package main\n\nfunc Double(x int) int { return 2 * x }\n\nfunc main() { println(\"user main\") }\n",
+	})
+	drv := strings.Replace(driverFile, "package p", "package main", 1)
+	bin, err := Worker(Spec{
+		ModuleDir: dir, ModulePath: "example.com/w", PkgPath: "example.com/w/cmd/m", PkgName: "main",
+		Added:   map[string][]byte{filepath.Join(dir, "cmd", "m", "gocolic_driver.go"): []byte(drv)},
+		WorkDir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The user's main is the binary's main: no worker main is generated.
+	if out, err := exec.Command(bin).CombinedOutput(); err != nil || !strings.Contains(string(out), "user main") {
+		t.Errorf("plain run: %v, output %q; want the user's main", err, out)
+	}
+	resp := serveOne(t, bin, &rt.Request{Env: map[uint64]uint64{0: ^uint64(0)}})
+	if len(resp.Results) != 1 || resp.Results[0].Literal != "-2" {
+		t.Errorf("response %+v, want -2", resp)
+	}
+}
+
+func TestWorkerCompileError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the compiler")
+	}
+	dir := module(t, map[string]string{"p/p.go": "package p\n\nfunc Double(x int) int { return x * 2 }\n"})
+	_, err := Worker(Spec{
+		ModuleDir: dir, ModulePath: "example.com/w", PkgPath: "example.com/w/p", PkgName: "p",
+		Files: map[string][]byte{
+			filepath.Join(dir, "p", "p.go"): []byte("package p\n\n//line p.go:7\nfunc Double(x int) int { return y }\n"),
+		},
+		Added:   map[string][]byte{filepath.Join(dir, "p", "gocolic_driver.go"): []byte(driverFile)},
+		WorkDir: t.TempDir(),
+	})
+	var be *Error
+	if !errors.As(err, &be) {
+		t.Fatalf("error %v (%T), want a *build.Error", err, err)
+	}
+	// The compiler's message, with the position of the //line directive.
+	for _, want := range []string{"undefined: y", "p.go:7"} {
+		if !strings.Contains(be.Output, want) || !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}

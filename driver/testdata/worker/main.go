@@ -1,0 +1,122 @@
+// Command worker is a tiny gocolic worker used by the driver's tests. Its
+// target takes one int64 x and, by x, returns, panics, exits, dies of a
+// fatal runtime error, hangs, exhausts memory or panics in another
+// goroutine; the modes are listed in ../../worker_test.go.
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/gocolic/gocolic/rt"
+)
+
+// branchSites is the number of symbolic branch sites of the target.
+const branchSites = 64
+
+// sink keeps allocations reachable so that they stay resident.
+var sink [][]byte
+
+//go:noinline
+func recurse(n int) int {
+	var pad [64]byte
+	pad[n%64] = byte(n)
+	return recurse(n+1) + int(pad[0])
+}
+
+// park blocks forever n calls deep.
+//
+//go:noinline
+func park(n int, ready *sync.WaitGroup) int {
+	if n == 0 {
+		ready.Done()
+		select {}
+	}
+	return park(n-1, ready) + 1
+}
+
+func panicElsewhere() {
+	panic("boom in goroutine")
+}
+
+// hang blocks forever. A sleeping goroutine keeps the runtime from
+// reporting a deadlock, which a bare select {} would be.
+func hang() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+func target(x rt.V[int64]) int64 {
+	switch x.C {
+	case 0:
+		return 0
+	case 1:
+		panic("boom")
+	case 2:
+		os.Exit(3)
+	case 3:
+		// A small stack limit makes the overflow quick and cheap.
+		debug.SetMaxStack(1 << 20)
+		return int64(recurse(0))
+	case 4:
+		hang()
+	case 5:
+		// Grow by 1 MiB a millisecond, touching every page, up to 2 GiB;
+		// then hang, so that a missing memory limit shows as a timeout.
+		for len(sink) < 2048 {
+			b := make([]byte, 1<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			sink = append(sink, b)
+			time.Sleep(time.Millisecond)
+		}
+		hang()
+	case 6:
+		go func() { panic("boom in goroutine") }()
+		hang()
+	case 7:
+		// A fatal error while many goroutines are alive: the runtime
+		// prints all of them after the "fatal error:" line.
+		var ready sync.WaitGroup
+		ready.Add(100)
+		for range 100 {
+			go park(8, &ready)
+		}
+		ready.Wait()
+		debug.SetMaxStack(1 << 20)
+		return int64(recurse(0))
+	case 8:
+		// The panic of case 6, from another place.
+		go panicElsewhere()
+		hang()
+	}
+	if x.C >= 10 && x.C < 20 {
+		panic(fmt.Sprintf("bad value %d", x.C))
+	}
+	// Any other value: 64 symbolic branches x == 1000+i, all of them
+	// open targets for the explorer.
+	hits := int64(0)
+	for i := range branchSites {
+		if rt.Br(uint32(i), rt.Eq(x, rt.Mk[int64](1000+int64(i), nil))) {
+			hits++
+		}
+	}
+	return hits
+}
+
+func main() {
+	rt.Main(rt.Target{
+		Params: []rt.Param{{Name: "x", Kind: rt.ParamInt, Width: 64, Signed: true}},
+		Sites:  branchSites,
+		Run: func(in *rt.Input) []any {
+			return []any{target(rt.InputInt[int64](in, 0))}
+		},
+	})
+	fmt.Fprintln(os.Stderr, "not started as a gocolic worker")
+	os.Exit(2)
+}

@@ -1,0 +1,373 @@
+package rt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func sampleRequests() map[string]*Request {
+	return map[string]*Request{
+		"empty":   {},
+		"nil env": {Env: nil, MaxLen: 32},
+		"one":     {Env: map[uint64]uint64{0: 7}, MaxLen: 1},
+		"extremes": {Env: map[uint64]uint64{
+			0:              0,
+			1:              math.MaxUint64,
+			math.MaxUint64: 1,
+			1 << 32:        1<<63 | 1,
+		}, MaxLen: 4096},
+		"many": func() *Request {
+			q := &Request{Env: map[uint64]uint64{}, MaxLen: 100}
+			for i := range uint64(300) {
+				q.Env[i] = i * i * 977
+			}
+			return q
+		}(),
+	}
+}
+
+func TestRequestRoundTrip(t *testing.T) {
+	for name, q := range sampleRequests() {
+		t.Run(name, func(t *testing.T) {
+			// Appending keeps what buf held.
+			buf := AppendRequest([]byte("prefix"), q)
+			if !bytes.HasPrefix(buf, []byte("prefix")) {
+				t.Fatalf("AppendRequest overwrote its buffer: %q", buf)
+			}
+			got, err := ParseRequest(buf[len("prefix"):])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.MaxLen != q.MaxLen {
+				t.Errorf("MaxLen %d, want %d", got.MaxLen, q.MaxLen)
+			}
+			if !maps.Equal(got.Env, q.Env) {
+				t.Errorf("Env %v, want %v", got.Env, q.Env)
+			}
+			if got.Env == nil {
+				t.Error("parsed Env is nil; callers index it")
+			}
+		})
+	}
+}
+
+func sampleResponses() map[string]*Response {
+	return map[string]*Response{
+		"zero": {},
+		"ok": {
+			Status:  StatusOK,
+			Results: []Result{{Pinned: true, Literal: "42"}, {Pinned: false, Literal: ""}, {Pinned: true, Literal: `"a\n\x00é"`}},
+			Fresh:   []uint32{0, 1, math.MaxUint32},
+			Hits:    []uint64{1<<32 | 3, math.MaxUint64, 0},
+			Exprs:   []byte{0, 1, 2, 0xff, 0x80},
+			Path: []WireEvent{
+				{Site: 0, Taken: true, Cond: 0},
+				{Site: math.MaxUint32, Taken: false, Cond: math.MaxUint64},
+				{Site: 7, Taken: true, Cond: 300},
+			},
+			Truncated: true,
+			Nanos:     math.MaxUint64,
+		},
+		"panic": {
+			Status: StatusPanic,
+			Panic:  "runtime error: index out of range [6] with length 6",
+			Stack:  "goroutine 1 [running]:\nmain.f()\n\t/x/y.go:3 +0x1d\n" + strings.Repeat("frame\n", 1000),
+			Nanos:  12345,
+		},
+	}
+}
+
+// equalResponse compares two responses field by field, treating nil and
+// empty slices alike.
+func equalResponse(a, b *Response) bool {
+	return a.Status == b.Status && a.Panic == b.Panic && a.Stack == b.Stack &&
+		slices.Equal(a.Results, b.Results) && slices.Equal(a.Fresh, b.Fresh) &&
+		slices.Equal(a.Hits, b.Hits) && bytes.Equal(a.Exprs, b.Exprs) &&
+		slices.Equal(a.Path, b.Path) && a.Truncated == b.Truncated && a.Nanos == b.Nanos
+}
+
+func TestResponseRoundTrip(t *testing.T) {
+	for name, p := range sampleResponses() {
+		t.Run(name, func(t *testing.T) {
+			buf := AppendResponse([]byte{9, 9}, p)
+			if buf[0] != 9 || buf[1] != 9 {
+				t.Fatal("AppendResponse overwrote its buffer")
+			}
+			got, err := ParseResponse(buf[2:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equalResponse(got, p) {
+				t.Errorf("round trip:\n got %+v\nwant %+v", got, p)
+			}
+			// The parsed Exprs must not alias a buffer the caller reuses
+			// beyond its own length: appending to it must not clobber
+			// the rest of the message.
+			if len(got.Exprs) > 0 && cap(got.Exprs) != len(got.Exprs) {
+				t.Errorf("Exprs has spare capacity %d > %d into the message", cap(got.Exprs), len(got.Exprs))
+			}
+		})
+	}
+}
+
+// TestTruncatedPayloads cuts valid payloads at every length: each prefix
+// is an error, never a panic and never a response.
+func TestTruncatedPayloads(t *testing.T) {
+	for name, q := range sampleRequests() {
+		full := AppendRequest(nil, q)
+		for n := range len(full) {
+			if _, err := ParseRequest(full[:n]); err == nil {
+				t.Errorf("request %s cut to %d of %d bytes parsed without error", name, n, len(full))
+			}
+		}
+	}
+	for name, p := range sampleResponses() {
+		full := AppendResponse(nil, p)
+		for n := range len(full) {
+			got, err := ParseResponse(full[:n])
+			if err == nil || got != nil {
+				t.Errorf("response %s cut to %d of %d bytes: %+v, %v; want an error", name, n, len(full), got, err)
+			}
+		}
+	}
+}
+
+func uvarints(vs ...uint64) []byte {
+	var b []byte
+	for _, v := range vs {
+		b = binary.AppendUvarint(b, v)
+	}
+	return b
+}
+
+func TestCorruptPayloads(t *testing.T) {
+	overlong := bytes.Repeat([]byte{0xff}, 11) // a uvarint past 64 bits
+	tests := []struct {
+		name     string
+		request  bool
+		payload  []byte
+		wantFail bool
+	}{
+		{name: "request overlong maxlen", request: true, payload: overlong, wantFail: true},
+		{name: "request huge count", request: true, payload: uvarints(8, math.MaxUint64), wantFail: true},
+		{name: "request count past the data", request: true, payload: uvarints(8, 3, 1, 2), wantFail: true},
+		{name: "request missing value", request: true, payload: uvarints(8, 1, 5), wantFail: true},
+		{name: "response empty", payload: nil, wantFail: true},
+		{name: "response huge panic length", payload: append([]byte{1}, uvarints(math.MaxUint64)...), wantFail: true},
+		{name: "response panic longer than data", payload: append([]byte{1}, uvarints(100, 'a')...), wantFail: true},
+		{name: "response huge results count", payload: append([]byte{0}, uvarints(0, 0, 1<<62)...), wantFail: true},
+		{name: "response huge fresh count", payload: append([]byte{0}, uvarints(0, 0, 0, math.MaxUint64)...), wantFail: true},
+		{name: "response overlong hit", payload: append(append([]byte{0}, uvarints(0, 0, 0, 0, 1)...), overlong...), wantFail: true},
+		{name: "response huge exprs length", payload: append([]byte{0}, uvarints(0, 0, 0, 0, 0, 1<<40)...), wantFail: true},
+		{name: "response huge path count", payload: append([]byte{0}, uvarints(0, 0, 0, 0, 0, 0, 1<<40)...), wantFail: true},
+		{name: "response missing nanos", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0)...), wantFail: true},
+		{name: "response minimal", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0)...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.request {
+				_, err = ParseRequest(tt.payload)
+			} else {
+				var p *Response
+				p, err = ParseResponse(tt.payload)
+				if err != nil && p != nil {
+					t.Error("a failed parse returned a response")
+				}
+			}
+			if (err != nil) != tt.wantFail {
+				t.Errorf("error %v, want failure %v", err, tt.wantFail)
+			}
+		})
+	}
+}
+
+// TestRandomPayloadsDoNotPanic feeds random bytes and random corruptions
+// of valid payloads to the parsers.
+func TestRandomPayloadsDoNotPanic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var valid [][]byte
+	for _, p := range sampleResponses() {
+		valid = append(valid, AppendResponse(nil, p))
+	}
+	for _, q := range sampleRequests() {
+		valid = append(valid, AppendRequest(nil, q))
+	}
+	iterations := 20000
+	if testing.Short() {
+		iterations = 2000
+	}
+	for i := range iterations {
+		var b []byte
+		if i%2 == 0 {
+			b = make([]byte, rng.IntN(64))
+			for j := range b {
+				b[j] = byte(rng.UintN(256))
+			}
+		} else {
+			b = bytes.Clone(valid[rng.IntN(len(valid))])
+			if len(b) == 0 {
+				continue
+			}
+			for range 1 + rng.IntN(4) {
+				b[rng.IntN(len(b))] = byte(rng.UintN(256))
+			}
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("panic on %x: %v", b, r)
+				}
+			}()
+			ParseRequest(b)
+			ParseResponse(b)
+		}()
+	}
+}
+
+func FuzzParseRequest(f *testing.F) {
+	for _, q := range sampleRequests() {
+		f.Add(AppendRequest(nil, q))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		q, err := ParseRequest(b)
+		if err != nil {
+			return
+		}
+		again, err := ParseRequest(AppendRequest(nil, q))
+		if err != nil || again.MaxLen != q.MaxLen || !maps.Equal(again.Env, q.Env) {
+			t.Fatalf("re-encoding %+v gives %+v, %v", q, again, err)
+		}
+	})
+}
+
+func FuzzParseResponse(f *testing.F) {
+	for _, p := range sampleResponses() {
+		f.Add(AppendResponse(nil, p))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := ParseResponse(b)
+		if err != nil {
+			return
+		}
+		again, err := ParseResponse(AppendResponse(nil, p))
+		if err != nil || !equalResponse(again, p) {
+			t.Fatalf("re-encoding %+v gives %+v, %v", p, again, err)
+		}
+	})
+}
+
+func TestMsgFraming(t *testing.T) {
+	payloads := [][]byte{
+		{},
+		[]byte("a"),
+		bytes.Repeat([]byte{0xab}, 1<<20),
+		AppendResponse(nil, sampleResponses()["ok"]),
+	}
+	var stream bytes.Buffer
+	for _, p := range payloads {
+		if err := WriteMsg(&stream, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantLen := 0
+	for _, p := range payloads {
+		wantLen += 4 + len(p)
+	}
+	if stream.Len() != wantLen {
+		t.Fatalf("stream of %d bytes, want %d", stream.Len(), wantLen)
+	}
+	// The length is a little-endian uint32.
+	if got := binary.LittleEndian.Uint32(stream.Bytes()[4:8]); got != 1 {
+		t.Fatalf("second header reads %d, want 1", got)
+	}
+	var buf []byte
+	for i, p := range payloads {
+		got, err := ReadMsg(&stream, buf)
+		if err != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+		if !bytes.Equal(got, p) {
+			t.Fatalf("message %d: %d bytes, want %d", i, len(got), len(p))
+		}
+		buf = got
+	}
+	if _, err := ReadMsg(&stream, buf); err != io.EOF {
+		t.Fatalf("read past the last message: %v, want io.EOF", err)
+	}
+}
+
+func TestReadMsgReusesBuffer(t *testing.T) {
+	var stream bytes.Buffer
+	WriteMsg(&stream, []byte("hello"))
+	buf := make([]byte, 0, 64)
+	got, err := ReadMsg(&stream, buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "hello" || &got[:1][0] != &buf[:1][0] {
+		t.Errorf("ReadMsg = %q in new storage, want hello in buf's", got)
+	}
+}
+
+func TestReadMsgErrors(t *testing.T) {
+	header := func(n uint32) []byte { return binary.LittleEndian.AppendUint32(nil, n) }
+	tests := []struct {
+		name   string
+		stream []byte
+		want   error // nil: any error
+	}{
+		{name: "empty stream", stream: nil, want: io.EOF},
+		{name: "short header", stream: []byte{1, 0}, want: io.ErrUnexpectedEOF},
+		{name: "short payload", stream: append(header(10), "abc"...), want: io.ErrUnexpectedEOF},
+		// A header promises a payload: its absence is a truncated
+		// message, not the clean end of the stream.
+		{name: "missing payload", stream: header(3), want: io.ErrUnexpectedEOF},
+		{name: "too large", stream: append(header(maxMsg+1), "abc"...)},
+		{name: "largest length", stream: header(math.MaxUint32)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadMsg(bytes.NewReader(tt.stream), nil)
+			if err == nil {
+				t.Fatalf("ReadMsg = %q, want an error", got)
+			}
+			if tt.want != nil && !errors.Is(err, tt.want) {
+				t.Errorf("error %v, want %v", err, tt.want)
+			}
+			if tt.want == nil && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) {
+				t.Errorf("error %v: the length was not refused before reading", err)
+			}
+		})
+	}
+}
+
+type failWriter struct {
+	n   int // writes that succeed
+	err error
+}
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if w.n == 0 {
+		return 0, w.err
+	}
+	w.n--
+	return len(p), nil
+}
+
+func TestWriteMsgErrors(t *testing.T) {
+	boom := errors.New("boom")
+	for _, n := range []int{0, 1} {
+		if err := WriteMsg(&failWriter{n: n, err: boom}, []byte("x")); !errors.Is(err, boom) {
+			t.Errorf("failing write %d: error %v, want %v", n, err, boom)
+		}
+	}
+}
