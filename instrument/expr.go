@@ -80,8 +80,16 @@ func (ins *instrumenter) isConst(e ast.Expr) bool {
 	return ok && tv.Value != nil
 }
 
-// mk wraps a concretely evaluated expression as a V without shadow.
+// mk wraps a concretely evaluated expression as a V without shadow. The
+// V's type is normally inferred from the expression; an untyped
+// comparison whose recorded type is a named boolean would be inferred as
+// bool, so a named type is given explicitly.
 func (ins *instrumenter) mk(e ast.Expr) ast.Expr {
+	if _, named := types.Unalias(ins.typeOf(e)).(*types.Named); named {
+		if te, ok := ins.typeExpr(ins.typeOf(e)); ok {
+			return call(rtInst("Mk", te), ins.structural(e), nilIdent())
+		}
+	}
 	return rtCall("Mk", ins.structural(e), nilIdent())
 }
 
@@ -90,6 +98,14 @@ func (ins *instrumenter) mk(e ast.Expr) ast.Expr {
 // named in the file.
 func (ins *instrumenter) v(e ast.Expr) (ast.Expr, bool) {
 	tv := ins.info.Types[e]
+	if tv.IsNil() {
+		// nil for a byte slice: only a recorded slice type names it.
+		te, ok := ins.typeExpr(tv.Type)
+		if !ok || trackOf(tv.Type) != trackBytes {
+			return nil, false
+		}
+		return call(rtInst("Mk", te), e, nilIdent()), true
+	}
 	if tv.Value != nil {
 		te, ok := ins.typeExpr(tv.Type)
 		if !ok {
@@ -384,15 +400,22 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 	if nf == nil {
 		return nil, false
 	}
+	sig := t.fn.Type().(*types.Signature)
 	args := make([]ast.Expr, len(x.Args))
 	for i, a := range x.Args {
 		if i < len(t.params) && t.params[i] != notTracked {
+			pt := sig.Params().At(i).Type()
+			untyped := ins.isConst(a) || isNil(a, ins)
+			if !untyped && !types.Identical(ins.typeOf(a), pt) {
+				// Assignable but not identical (a Buf for a []byte):
+				// V[Buf] is not V[[]byte]; call the wrapper instead.
+				return nil, false
+			}
 			va, ok := ins.v(a)
-			if !ok {
-				// An untyped constant argument takes the parameter's type.
-				sig := t.fn.Type().(*types.Signature)
-				te, ok := ins.typeExpr(sig.Params().At(i).Type())
-				if !ok || !ins.isConst(a) {
+			if !ok || untyped {
+				// An untyped constant or nil takes the parameter's type.
+				te, tok := ins.typeExpr(pt)
+				if !tok || !untyped {
 					return nil, false
 				}
 				va = call(rtInst("Mk", te), a, nilIdent())

@@ -14,46 +14,88 @@ import (
 )
 
 // rewriteFile rewrites one file of the package and prints it.
+//
+// Declarations are printed one by one, each after the //go: directives
+// its original carried: placed by position among rewritten bodies, a
+// directive could land inside another function. Ordinary comments are
+// dropped, since they could land inside generated code.
 func (ins *instrumenter) rewriteFile(f *ast.File) ([]byte, error) {
 	ins.file = f
 	ins.imports = fileImports(f, ins.info)
-	var decls []ast.Decl
+	var imports []ast.Decl
+	type outDecl struct {
+		decl       ast.Decl
+		directives []string
+	}
+	var decls []outDecl
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			decls = append(decls, ins.funcDecl(d)...)
+			for i, nd := range ins.funcDecl(d) {
+				od := outDecl{decl: nd}
+				if i == 0 {
+					od.directives = directives(d.Doc)
+				}
+				decls = append(decls, od)
+			}
 		case *ast.GenDecl:
-			decls = append(decls, ins.genDecl(d))
+			if d.Tok == token.IMPORT {
+				imports = append(imports, d)
+				continue
+			}
+			decls = append(decls, outDecl{decl: ins.genDecl(d), directives: directives(d.Doc)})
 		default:
-			decls = append(decls, d)
+			decls = append(decls, outDecl{decl: d})
 		}
 	}
-	nf := &ast.File{
-		Doc:     nil,
-		Package: f.Package,
-		Name:    f.Name,
-		Decls:   decls,
-	}
-	// Keep only directive comments (//go:build, //go:embed, //go:noinline,
-	// ...): ordinary comments could land inside generated code.
+	hdr := &ast.File{Package: f.Package, Name: f.Name, Decls: imports}
+	// File-level directives (//go:build) come before the package clause.
 	for _, cg := range f.Comments {
-		var keep []*ast.Comment
-		for _, c := range cg.List {
-			if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "// +build") {
-				keep = append(keep, c)
+		if cg.Pos() < f.Package {
+			if ds := directives(cg); len(ds) > 0 {
+				hdr.Comments = append(hdr.Comments, &ast.CommentGroup{List: directiveComments(cg)})
 			}
 		}
-		if len(keep) > 0 {
-			nf.Comments = append(nf.Comments, &ast.CommentGroup{List: keep})
-		}
 	}
-	addImport(nf, ins.cfg.RuntimePath)
+	addImport(hdr, ins.cfg.RuntimePath)
 	var buf bytes.Buffer
 	cfg := printer.Config{Mode: printer.SourcePos | printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
-	if err := cfg.Fprint(&buf, ins.fset, nf); err != nil {
+	if err := cfg.Fprint(&buf, ins.fset, hdr); err != nil {
 		return nil, fmt.Errorf("printing: %w", err)
 	}
+	for _, od := range decls {
+		buf.WriteString("\n")
+		for _, d := range od.directives {
+			buf.WriteString(d + "\n")
+		}
+		if err := cfg.Fprint(&buf, ins.fset, od.decl); err != nil {
+			return nil, fmt.Errorf("printing: %w", err)
+		}
+		buf.WriteString("\n")
+	}
 	return buf.Bytes(), nil
+}
+
+// directives returns the //go: directive lines of a comment group.
+func directives(cg *ast.CommentGroup) []string {
+	var out []string
+	for _, c := range directiveComments(cg) {
+		out = append(out, c.Text)
+	}
+	return out
+}
+
+func directiveComments(cg *ast.CommentGroup) []*ast.Comment {
+	if cg == nil {
+		return nil
+	}
+	var out []*ast.Comment
+	for _, c := range cg.List {
+		if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "// +build") {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // addImport adds the runtime import as the file's first declaration and a

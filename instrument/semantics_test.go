@@ -128,7 +128,7 @@ func TestSemanticsPreserved(t *testing.T) {
 		t.Fatal(instrErr)
 	}
 
-	want, err := runOrig(origBin, nil)
+	want, err := runOrig(origBin)
 	if err != nil {
 		t.Fatalf("original: %v", err)
 	}
@@ -137,7 +137,7 @@ func TestSemanticsPreserved(t *testing.T) {
 	}
 
 	t.Run("plain", func(t *testing.T) {
-		got, err := runOrig(instrBin, nil)
+		got, err := runOrig(instrBin)
 		if err != nil {
 			t.Fatalf("instrumented: %v", err)
 		}
@@ -236,8 +236,9 @@ func buildInstrumented(dir, work string) (bin string, res *instrument.Result, er
 	return bin, res, nil
 }
 
-// runOrig runs the orig command (original or instrumented) on semRows.
-func runOrig(bin string, env []string) (*semReport, error) {
+// runOrig runs the orig command (original or instrumented) on semRows, as
+// a plain program.
+func runOrig(bin string) (*semReport, error) {
 	// As []byte, which JSON carries as base64: a string with invalid
 	// UTF-8 would arrive with U+FFFD in place of its bytes.
 	type jsonRow struct {
@@ -255,7 +256,11 @@ func runOrig(bin string, env []string) (*semReport, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin)
-	cmd.Env = append(os.Environ(), env...)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, rt.WorkerEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
 	cmd.Stdin = bytes.NewReader(in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -273,9 +278,23 @@ func runOrig(bin string, env []string) (*semReport, error) {
 // compareOutputs checks get(fn, row) against the original's output of
 // every function on every row; it reports each function once, with up to
 // three differing rows.
+// unspecifiedOrder names the functions whose results depend on an order
+// of evaluation the Go spec leaves unspecified: a variable read and a call
+// that writes the variable, in one expression or assignment. gc reads the
+// variable after the call; the instrumented code reads it where it
+// stands. This is a known deviation (README, known limitations); the
+// functions stay in the package so that the rest of their rewrite is
+// still compiled and run.
+var unspecifiedOrder = map[string]bool{
+	"OrderGlobal": true, "OrderClosure": true, "OrderReturn": true, "OrderAssign": true,
+}
+
 func compareOutputs(t *testing.T, want *semReport, get func(fn, row int) (string, error)) {
 	t.Helper()
 	for fn, name := range want.Names {
+		if unspecifiedOrder[name] {
+			continue
+		}
 		var diffs []string
 		for row, w := range want.Out[fn] {
 			got, err := get(fn, row)
@@ -371,6 +390,7 @@ type semWorker struct {
 	stderr bytes.Buffer
 	cancel context.CancelFunc
 	buf    []byte
+	dead   error // why the worker stopped serving
 }
 
 func startWorker(bin string) (*semWorker, error) {
@@ -399,6 +419,9 @@ func startWorker(bin string) (*semWorker, error) {
 
 // run executes one request; a dead worker is an error with its stderr.
 func (w *semWorker) run(q *rt.Request) (*rt.Response, error) {
+	if w.dead != nil {
+		return nil, errors.New("worker died earlier")
+	}
 	if err := rt.WriteMsg(w.req, rt.AppendRequest(nil, q)); err != nil {
 		return nil, w.died(err)
 	}
@@ -416,14 +439,20 @@ func (w *semWorker) died(err error) error {
 	if len(tail) > 2000 {
 		tail = tail[len(tail)-2000:]
 	}
-	return fmt.Errorf("worker failed: %v\n%s", err, tail)
+	w.dead = fmt.Errorf("worker failed: %v\n%s", err, tail)
+	return w.dead
 }
 
+// close ends the worker: at EOF on its requests it exits.
 func (w *semWorker) close() {
+	if w.cmd == nil {
+		return
+	}
 	w.req.Close()
 	w.cmd.Wait()
 	w.resp.Close()
 	w.cancel()
+	w.cmd = nil
 }
 
 // copyTree copies the files under src into dst.

@@ -35,8 +35,22 @@ func (ins *instrumenter) stmts(list []ast.Stmt) []ast.Stmt {
 	return out
 }
 
-// stmt rewrites a statement of a statement list into one or more.
+// stmt rewrites a statement of a statement list into one or more. A label
+// stays on the statement it named (the first of a simple statement's
+// rewrite), so that goto, break and continue keep their targets.
 func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
+	switch s.(type) {
+	case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
+	default:
+		if label != nil {
+			out := ins.stmt(s, nil)
+			if len(out) == 0 {
+				out = []ast.Stmt{&ast.EmptyStmt{Implicit: true}}
+			}
+			out[0] = &ast.LabeledStmt{Label: label, Stmt: out[0]}
+			return out
+		}
+	}
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		out, defined := ins.assign(s, ctxBlock)
@@ -45,14 +59,20 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 		}
 		return out
 	case *ast.IncDecStmt:
-		return []ast.Stmt{ins.incDec(s)}
+		st := ins.incDec(s)
+		if _, kept := st.(*ast.IncDecStmt); kept {
+			return append([]ast.Stmt{st}, ins.invalidate(s.X, ctxBlock)...)
+		}
+		return []ast.Stmt{st}
 	case *ast.ExprStmt:
 		if t := ins.twinCall(s.X); t != nil {
 			if c, ok := ins.callTwin(ast.Unparen(s.X).(*ast.CallExpr), t); ok {
 				return []ast.Stmt{&ast.ExprStmt{X: c}}
 			}
 		}
-		return []ast.Stmt{&ast.ExprStmt{X: ins.cx(s.X)}}
+		// A call statement discards its results: rewrite its parts only,
+		// since a V wrapper around it would be an unused value.
+		return []ast.Stmt{&ast.ExprStmt{X: ins.structural(s.X)}}
 	case *ast.DeclStmt:
 		return ins.declStmt(s)
 	case *ast.ReturnStmt:
@@ -213,8 +233,12 @@ func (ins *instrumenter) incDec(s *ast.IncDecStmt) ast.Stmt {
 			Rhs: []ast.Expr{rtCall(name, id, ast.NewIdent(ins.shadowName(obj)))},
 		}
 	}
-	if st, ok := ins.storeByte(s.X, func(old ast.Expr) (ast.Expr, bool) {
-		return ins.binop(op, old, call(rtInst("Mk", ast.NewIdent("byte")), &ast.BasicLit{Kind: token.INT, Value: "1"}, nilIdent()), trackInt, s.X)
+	if st, ok := ins.storeByte(s.X, func(old func() ast.Expr) (ast.Expr, bool) {
+		o := old()
+		if o == nil {
+			return nil, false
+		}
+		return ins.binop(op, o, call(rtInst("Mk", ast.NewIdent("byte")), &ast.BasicLit{Kind: token.INT, Value: "1"}, nilIdent()), trackInt, s.X)
 	}); ok {
 		return st
 	}
@@ -222,9 +246,10 @@ func (ins *instrumenter) incDec(s *ast.IncDecStmt) ast.Stmt {
 }
 
 // storeByte rewrites a store b[i] = f(b[i]) into a byte slice b with a
-// shadow; value builds the stored V from the V of the old element (nil
-// when the store does not read it).
-func (ins *instrumenter) storeByte(lhs ast.Expr, value func(old ast.Expr) (ast.Expr, bool)) (ast.Stmt, bool) {
+// shadow; value builds the stored V, calling old for the V of the old
+// element when it reads it (old returns nil when the index may not be
+// evaluated twice).
+func (ins *instrumenter) storeByte(lhs ast.Expr, value func(old func() ast.Expr) (ast.Expr, bool)) (ast.Stmt, bool) {
 	ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
 	if !ok {
 		return nil, false
@@ -237,18 +262,21 @@ func (ins *instrumenter) storeByte(lhs ast.Expr, value func(old ast.Expr) (ast.E
 	if !ok {
 		return nil, false
 	}
-	var old ast.Expr
-	if _, simple := ast.Unparen(ix.Index).(*ast.Ident); simple || ins.isConst(ix.Index) {
-		old = rtCall("IndexBytes", siteLit(ins.newSite(SiteImplicit, ix)), rtCall("Mk", id, ast.NewIdent(ins.shadowName(obj))), idx)
+	old := func() ast.Expr {
+		if _, simple := ast.Unparen(ix.Index).(*ast.Ident); !simple && !ins.isConst(ix.Index) {
+			return nil
+		}
+		return rtCall("IndexBytes", siteLit(ins.newSite(SiteImplicit, ix)), rtCall("Mk", id, ast.NewIdent(ins.shadowName(obj))), idx)
 	}
 	val, ok := value(old)
 	if !ok {
 		return nil, false
 	}
-	// The element of a named byte-slice type may itself be named; the
-	// runtime stores plain bytes.
 	site := siteLit(ins.newSite(SiteImplicit, ix))
-	return &ast.ExprStmt{X: rtCall("StoreBytes", site,
+	// The call takes the statement's position, so that a panic in the
+	// store is reported on the store's line.
+	fun := &ast.SelectorExpr{X: &ast.Ident{Name: rtName, NamePos: lhs.Pos()}, Sel: ast.NewIdent("StoreBytes")}
+	return &ast.ExprStmt{X: call(fun, site,
 		&ast.UnaryExpr{Op: token.AND, X: id},
 		&ast.UnaryExpr{Op: token.AND, X: ast.NewIdent(ins.shadowName(obj))},
 		idx, val)}, true
@@ -295,7 +323,7 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 		return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(sh)}, Tok: s.Tok, Rhs: []ast.Expr{rtCall("Unpack", ve)}}}, defined
 	}
 	if s.Tok == token.ASSIGN {
-		if st, ok := ins.storeByte(lhs, func(ast.Expr) (ast.Expr, bool) {
+		if st, ok := ins.storeByte(lhs, func(func() ast.Expr) (ast.Expr, bool) {
 			if ins.trackOfExpr(rhs) != trackInt {
 				return nil, false
 			}
@@ -346,15 +374,16 @@ func (ins *instrumenter) opAssignStmt(s *ast.AssignStmt, op token.Token) []ast.S
 			Rhs: []ast.Expr{&ast.BinaryExpr{X: id, Op: op, Y: ins.cx(rhs)}, nilIdent()}}}
 	}
 	if k == trackInt {
-		if st, ok := ins.storeByte(lhs, func(old ast.Expr) (ast.Expr, bool) {
-			if old == nil {
+		if st, ok := ins.storeByte(lhs, func(old func() ast.Expr) (ast.Expr, bool) {
+			o := old()
+			if o == nil {
 				return nil, false
 			}
 			r, ok := ins.v(rhs)
 			if !ok {
 				return nil, false
 			}
-			return ins.binop(op, old, r, trackInt, lhs)
+			return ins.binop(op, o, r, trackInt, lhs)
 		}); ok {
 			return []ast.Stmt{st}
 		}
@@ -723,28 +752,44 @@ func (ins *instrumenter) rangeStmt(s *ast.RangeStmt) ast.Stmt {
 func (ins *instrumenter) switchStmt(s *ast.SwitchStmt, label *ast.Ident) []ast.Stmt {
 	init, defined := ins.simple(s.Init)
 	n := &ast.SwitchStmt{Switch: s.Switch, Init: init, Body: &ast.BlockStmt{}}
-	var pre []ast.Stmt
-	var tag ast.Expr
+	var tag *ast.Ident
 	var tagKind track
+	hasCases := false
+	for _, c := range s.Body.List {
+		hasCases = hasCases || c.(*ast.CaseClause).List != nil
+	}
 	if s.Tag != nil {
 		tagKind = ins.trackOfExpr(s.Tag)
-		if tagKind == trackInt || tagKind == trackBool || tagKind == trackString {
+		if hasCases && (tagKind == trackInt || tagKind == trackBool || tagKind == trackString) {
 			if vt, ok := ins.v(s.Tag); ok {
-				tmp := ins.newTemp("tag")
-				tag = ast.NewIdent(tmp.Name)
+				tag = ins.newTemp("tag")
+				// The tag lives in the switch's own init, so that the
+				// switch stays one statement and keeps its label.
+				n.Init = &ast.AssignStmt{Lhs: []ast.Expr{tag}, Tok: token.DEFINE, Rhs: []ast.Expr{vt}}
 				if init != nil {
-					pre = append(pre, init)
-					n.Init = nil
+					// switch init; tag {...} becomes
+					// switch init; { default: switch t := v(tag); {...} }
+					inner := &ast.SwitchStmt{Init: n.Init, Body: &ast.BlockStmt{}}
+					outer := &ast.SwitchStmt{Switch: s.Switch, Init: init, Body: &ast.BlockStmt{List: []ast.Stmt{
+						&ast.CaseClause{Body: append(uses(defined), inner)},
+					}}}
+					defined = nil
+					ins.switchCases(s, inner, tag, tagKind, nil)
+					return ins.labeled(label, outer)
 				}
-				pre = append(pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{vt}}, use(tmp.Name))
-				pre = append(pre, uses(defined)...)
-				defined = nil
 			}
 		}
 		if tag == nil {
 			n.Tag = ins.cx(s.Tag)
 		}
 	}
+	ins.switchCases(s, n, tag, tagKind, defined)
+	return ins.labeled(label, n)
+}
+
+// switchCases rewrites the clauses of s into n. With a tag temporary,
+// each case value is compared with it as a branch site of its own.
+func (ins *instrumenter) switchCases(s, n *ast.SwitchStmt, tag *ast.Ident, tagKind track, defined []string) {
 	for i, c := range s.Body.List {
 		cc := c.(*ast.CaseClause)
 		nc := &ast.CaseClause{Case: cc.Case, Colon: cc.Colon, Body: ins.stmts(cc.Body)}
@@ -756,13 +801,11 @@ func (ins *instrumenter) switchStmt(s *ast.SwitchStmt, label *ast.Ident) []ast.S
 		case tag != nil:
 			var e ast.Expr
 			for _, ce := range cc.List {
-				vc, ok := ins.v(ce)
 				var atom ast.Expr
-				if ok {
-					cmp, _ := ins.binop(token.EQL, ast.NewIdent(tag.(*ast.Ident).Name), vc, tagKind, ce)
-					atom = rtCall("Br", siteLit(ins.newSite(SiteCond, ce)), cmp)
+				if vc, ok := ins.v(ce); ok {
+					atom = rtCall("Br", siteLit(ins.newSite(SiteCond, ce)), eqCall(tagKind, ast.NewIdent(tag.Name), vc))
 				} else {
-					atom = &ast.BinaryExpr{X: field(ast.NewIdent(tag.(*ast.Ident).Name), "C"), Op: token.EQL, Y: ins.cx(ce)}
+					atom = &ast.BinaryExpr{X: field(ast.NewIdent(tag.Name), "C"), Op: token.EQL, Y: ins.cx(ce)}
 				}
 				if e == nil {
 					e = atom
@@ -782,8 +825,16 @@ func (ins *instrumenter) switchStmt(s *ast.SwitchStmt, label *ast.Ident) []ast.S
 		}
 		n.Body.List = append(n.Body.List, nc)
 	}
-	if len(pre) == 0 {
-		return ins.labeled(label, n)
+}
+
+// eqCall is the runtime equality of two V values of family k; its result
+// is a V[bool] whatever the operands' type.
+func eqCall(k track, a, b ast.Expr) ast.Expr {
+	switch k {
+	case trackBool:
+		return rtCall("EqBool", a, b)
+	case trackString:
+		return rtCall("EqString", a, b)
 	}
-	return []ast.Stmt{&ast.BlockStmt{List: append(pre, ins.labeled(label, n)...)}}
+	return rtCall("Eq", a, b)
 }

@@ -700,7 +700,32 @@ func Channels(x int) (int, int) {
 	default:
 		sel = -1
 	}
+	select {
+	case ch <- x + 1:
+	default:
+	}
+	select {
+	case v, ok := <-ch:
+		if ok {
+			sel += v * 1000
+		}
+	}
 	return got, sel
+}
+
+var deferLog string
+
+func note(x int, s string) { deferLog += fmt.Sprint(x, s, ";") }
+
+func DeferArgs(x int, s string) string {
+	deferLog = ""
+	func() {
+		defer note(x*2, s+"!")
+		x = 100
+		s = "changed"
+		note(x, s)
+	}()
+	return deferLog
 }
 
 // Type switches over tracked values.

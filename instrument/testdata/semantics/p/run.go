@@ -23,7 +23,7 @@ var names = [...]string{
 	"NamedTypes", "NamedBuf", "VarDecls", "CommaOk", "AssertPanic", "AddrTaken",
 	"Generic", "Structs", "Channels", "TypeSwitch", "Fib", "Wrap", "Builtins", "Panics",
 	"RangeModify", "ClosureRange", "DeferInRange", "RangePanic", "LabeledRange", "GotoOutOfRange",
-	"SwitchBreak", "SwitchSideEffects", "VariadicValue", "StorePanic",
+	"SwitchBreak", "SwitchSideEffects", "VariadicValue", "StorePanic", "DeferArgs",
 	"OrderGlobal", "OrderClosure", "OrderReturn", "OrderAssign",
 }
 
@@ -201,12 +201,14 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 	case 77:
 		return show(StorePanic(bs, int(a), int(b)))
 	case 78:
-		return show(OrderGlobal(int(a)))
+		return show(DeferArgs(int(a), s))
 	case 79:
-		return show(OrderClosure(int(a)))
+		return show(OrderGlobal(int(a)))
 	case 80:
-		return show(OrderReturn(int(a)))
+		return show(OrderClosure(int(a)))
 	case 81:
+		return show(OrderReturn(int(a)))
+	case 82:
 		return show(OrderAssign(int(a)))
 	}
 	return fmt.Sprintf("no function %d", fn)
