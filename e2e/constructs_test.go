@@ -327,7 +327,8 @@ func TestConstructs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
-			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "60s", "-maxbugs", "1", "-notests",
+			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "60s", "-workers", "1", "-seed", "1",
+				"-maxbugs", "1", "-notests",
 				"-json", js, "./c", tt.fn)
 			if res.code != 0 {
 				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
