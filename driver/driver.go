@@ -30,6 +30,7 @@ import (
 // Config is what one run needs.
 type Config struct {
 	Bin      string     // the instrumented worker binary
+	Args     []string   // its arguments
 	Params   []rt.Param // the entry function's parameters
 	Sites    []instrument.Site
 	MaxLen   int           // bound on the length of string and []byte inputs
@@ -303,7 +304,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 
 // workerLoop runs jobs in one worker process, replacing it when it dies.
 func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results chan<- outcome, startErr chan<- error) {
-	w, err := startWorker(d.cfg.Bin, d.cfg.Timeout, d.cfg.MemLimit)
+	w, err := startWorker(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, d.cfg.MemLimit)
 	if err != nil {
 		startErr <- err
 		return
@@ -318,7 +319,7 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 			resp, crash, err := w.run(q)
 			if crash != nil {
 				w.kill()
-				nw, serr := startWorker(d.cfg.Bin, d.cfg.Timeout, d.cfg.MemLimit)
+				nw, serr := startWorker(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, d.cfg.MemLimit)
 				if serr != nil {
 					results <- outcome{job: j, err: serr}
 					return
@@ -435,9 +436,12 @@ func (d *coordinator) process(o outcome) {
 			}
 		}
 	}
-	if resp.Status == rt.StatusPanic {
+	switch {
+	case resp.Status == rt.StatusPanic:
 		d.addFinding("panic", resp.Panic, resp.Stack, o.job.env, elapsed)
-	} else if newCover || len(d.rep.Cases) == 0 {
+	case resp.Status == rt.StatusFail:
+		d.addFinding("fail", resp.Panic, resp.Stack, o.job.env, elapsed)
+	case newCover || len(d.rep.Cases) == 0:
 		d.rep.Cases = append(d.rep.Cases, Execution{Input: o.job.env, Results: resp.Results, Elapsed: elapsed})
 	}
 	if newCover {
@@ -540,4 +544,17 @@ func (r *Report) SortedFindings() []*Finding {
 	fs := append([]*Finding(nil), r.Findings...)
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Elapsed < fs[j].Elapsed })
 	return fs
+}
+
+// Inputs returns the inputs worth keeping: those of the findings, in
+// order of discovery, then those that covered something first.
+func (r *Report) Inputs() []sym.Env {
+	var out []sym.Env
+	for _, f := range r.SortedFindings() {
+		out = append(out, f.Input)
+	}
+	for _, c := range r.Cases {
+		out = append(out, c.Input)
+	}
+	return out
 }

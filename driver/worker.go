@@ -96,7 +96,7 @@ func (t *tail) reset() {
 }
 
 // startWorker starts a worker process.
-func startWorker(bin string, timeout time.Duration, memLimit uint64) (*worker, error) {
+func startWorker(bin string, args []string, timeout time.Duration, memLimit uint64) (*worker, error) {
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("starting worker: %w", err)
@@ -108,7 +108,7 @@ func startWorker(bin string, timeout time.Duration, memLimit uint64) (*worker, e
 		return nil, fmt.Errorf("starting worker: %w", err)
 	}
 	w := &worker{bin: bin, timeout: timeout, memLimit: memLimit, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), rt.WorkerEnv+"=1")
 	cmd.ExtraFiles = []*os.File{reqR, respW} // fds 3 and 4
 	cmd.Stdout = io.Discard

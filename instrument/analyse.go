@@ -89,6 +89,10 @@ func (ins *instrumenter) analyse() {
 			}
 		}
 	}
+	// The arguments of a fuzz function, bound like a twin's parameters.
+	for _, obj := range ins.fuzzParamObjects() {
+		cand[obj] = true
+	}
 	// Local variables declared in function bodies (not parameters of
 	// function literals, which stay concrete).
 	for _, f := range ins.pkg.Syntax {

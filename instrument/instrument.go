@@ -49,6 +49,10 @@ const (
 	SiteImplicit
 	// SiteLoop is the implicit "more elements" test of a range loop.
 	SiteLoop
+	// SiteTest is a condition in a _test.go file (the code of a fuzz
+	// target): explored like any other, but not part of the package's
+	// branch coverage.
+	SiteTest
 )
 
 func (k SiteKind) String() string {
@@ -59,6 +63,8 @@ func (k SiteKind) String() string {
 		return "implicit"
 	case SiteLoop:
 		return "loop"
+	case SiteTest:
+		return "test"
 	}
 	return "?"
 }
@@ -80,6 +86,10 @@ type Config struct {
 	RuntimePath string
 	// Entry names the function under test.
 	Entry string
+	// FuzzTarget, instead of Entry, names a native fuzz target
+	// func FuzzXxx(f *testing.F): the function given to f.Fuzz becomes the
+	// entry. The package must have been loaded with its tests.
+	FuzzTarget string
 	// RangeOverFunc permits range-over-func loops in rewritten code, which
 	// needs the module's language version to be at least go1.23.
 	RangeOverFunc bool
@@ -111,6 +121,9 @@ type Result struct {
 	Pinnable []bool
 	// ResultIsError says which results are of type error.
 	ResultIsError []bool
+	// Seeds are the fuzz target's f.Add calls, one constant per argument
+	// (nil where an argument is not constant).
+	Seeds []Seed
 }
 
 // Package rewrites pkg, which must have been loaded with syntax and types.
@@ -133,7 +146,13 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 		noTwin:  make(map[types.Object]bool),
 		objName: make(map[types.Object]string),
 	}
-	entry, err := ins.findEntry(cfg.Entry)
+	var entry *types.Func
+	var err error
+	if cfg.FuzzTarget != "" {
+		err = ins.findFuzz(cfg.FuzzTarget)
+	} else {
+		entry, err = ins.findEntry(cfg.Entry)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +166,12 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 		}
 		res.Files[path] = src
 	}
-	if err := ins.driver(entry, res); err != nil {
+	if ins.fuzz != nil {
+		err = ins.fuzzDriver(res)
+	} else {
+		err = ins.driver(entry, res)
+	}
+	if err != nil {
 		return nil, err
 	}
 	res.Sites = ins.sites
@@ -171,6 +195,9 @@ type instrumenter struct {
 	// objName caches generated shadow names.
 	objName map[types.Object]string
 
+	// fuzz is the fuzz target, when instrumenting one.
+	fuzz *fuzzTarget
+
 	// per-file state
 	file    *ast.File
 	imports map[string]string // import path -> name in file
@@ -188,6 +215,9 @@ type funcCtx struct {
 // newSite allocates a branch site for the node n.
 func (ins *instrumenter) newSite(kind SiteKind, n ast.Node) uint32 {
 	id := uint32(len(ins.sites))
+	if kind == SiteCond && strings.HasSuffix(ins.fset.Position(n.Pos()).Filename, "_test.go") {
+		kind = SiteTest
+	}
 	text := types.ExprString(exprOf(n))
 	if len(text) > 60 {
 		text = text[:57] + "..."

@@ -65,6 +65,9 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 		}
 		return []ast.Stmt{st}
 	case *ast.ExprStmt:
+		if ins.fuzz != nil && s == ins.fuzz.stmt {
+			return ins.fuzzStmt(s)
+		}
 		if t := ins.twinCall(s.X); t != nil {
 			if c, ok := ins.callTwin(ast.Unparen(s.X).(*ast.CallExpr), t); ok {
 				return []ast.Stmt{&ast.ExprStmt{X: c}}

@@ -83,3 +83,57 @@ func Load(dir, pattern string) (*Package, error) {
 func (p *Package) RangeOverFunc() bool {
 	return version.Compare("go"+p.GoVersion, "go1.23") >= 0
 }
+
+// LoadTest loads the package matched by pattern together with its
+// internal test files (the variant that go test compiles), for fuzz
+// targets. A fuzz target in an external _test package is reported.
+func LoadTest(dir, pattern, fuzzTarget string) (*Package, error) {
+	cfg := &packages.Config{Mode: Mode, Dir: dir, Tests: true}
+	pkgs, err := packages.Load(cfg, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", pattern, err)
+	}
+	var internal *packages.Package
+	external := false
+	for _, p := range pkgs {
+		if !strings.HasSuffix(p.ID, ".test]") || p.Types == nil {
+			continue
+		}
+		if strings.HasSuffix(p.Name, "_test") {
+			if p.Types.Scope().Lookup(fuzzTarget) != nil {
+				external = true
+			}
+			continue
+		}
+		internal = p
+	}
+	if internal == nil {
+		if external {
+			return nil, fmt.Errorf("%s is in the external test package of %s; gocolic fuzz needs fuzz targets in the package's own test files (package %s, not %s_test)", fuzzTarget, pattern, strings.TrimSuffix(pkgs[0].Name, "_test"), strings.TrimSuffix(pkgs[0].Name, "_test"))
+		}
+		// No test variant: the package has no internal tests at all.
+		if len(pkgs) > 0 {
+			if _, err := Load(dir, pattern); err != nil {
+				return nil, err
+			}
+		}
+		return nil, fmt.Errorf("package %s has no fuzz target %s (no _test.go files in the package itself)", pattern, fuzzTarget)
+	}
+	var msgs []string
+	packages.Visit([]*packages.Package{internal}, nil, func(q *packages.Package) {
+		for _, e := range q.Errors {
+			msgs = append(msgs, e.Error())
+		}
+	})
+	if len(msgs) > 0 {
+		return nil, fmt.Errorf("%w: %s\n%s", ErrBuild, internal.PkgPath, strings.Join(msgs, "\n"))
+	}
+	if internal.Module == nil || internal.Module.Dir == "" {
+		return nil, fmt.Errorf("package %s is not inside a module; gocolic needs a go.mod", internal.PkgPath)
+	}
+	gv := internal.Module.GoVersion
+	if gv == "" {
+		gv = "1.16"
+	}
+	return &Package{Package: internal, ModuleDir: internal.Module.Dir, ModulePath: internal.Module.Path, GoVersion: gv}, nil
+}

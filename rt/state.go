@@ -30,6 +30,7 @@ var st struct {
 	counts    []uint32    // per site outcome (site<<1|outcome): hits in this execution
 	touched   []uint32    // outcomes with non-zero counts
 	vars      []*sym.Expr // input variables by number, kept across executions
+	failed    []string    // messages of t.Error and t.Fatal in this execution
 }
 
 func init() { st.b = sym.NewBuilder() }

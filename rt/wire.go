@@ -25,6 +25,8 @@ type Status uint8
 const (
 	StatusOK    Status = iota // returned normally
 	StatusPanic               // panicked; the panic was recovered
+	StatusFail                // a fuzz function's test failed (t.Error, t.Fatal); Panic holds the message
+	StatusSkip                // a fuzz function's test was skipped
 )
 
 // Result is a literal of a result value, when it can be pinned in a test.

@@ -48,6 +48,7 @@ type Config struct {
 	NoTests       bool   // do not write the test file
 	KeepWork      bool   // keep the work directory (overlay, binary)
 	MaxBugs       int    // stop after this many distinct bugs; 0 for no limit
+	FuzzCache     bool   // fuzz: also seed from the go test -fuzz cache of the target
 	// Replay lists directories of go test fuzz v1 files: their inputs are
 	// run and measured, and nothing is explored or written but the report.
 	Replay []string
@@ -136,31 +137,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	work, err := os.MkdirTemp("", "gocolic-")
-	if err != nil {
-		return nil, fmt.Errorf("creating work directory: %w", err)
-	}
-	if cfg.KeepWork {
-		fmt.Fprintf(cfg.Stderr, "gocolic: work directory %s\n", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", pkg.PkgPath, len(ins.Sites))
-	bin, err := build.Worker(build.Spec{
-		ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath,
-		PkgPath: pkg.PkgPath, PkgName: pkg.Name,
-		Files: ins.Files, Added: map[string][]byte{ins.DriverPath: ins.Driver},
-		WorkDir: work,
-	})
-	if err != nil {
-		return nil, err
-	}
-	tgt := &Target{
-		PkgPath: pkg.PkgPath, PkgName: pkg.Name, PkgDir: filepath.Dir(pkg.CompiledGoFiles[0]),
-		Func: cfg.Func, Params: ins.Params, Results: ins.Results, Pinned: ins.Pinnable,
-		IsError: ins.ResultIsError, Sites: ins.Sites, maxLen: cfg.MaxLen,
-	}
-	tgt.rt = ins.RTParams
+	tgt := newTarget(pkg, ins, cfg)
 	var seeds []sym.Env
 	if len(cfg.Replay) > 0 {
 		cfg.NoTests = true
@@ -170,34 +147,17 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 		tgt.maxLen = cfg.MaxLen
 	}
-	core, err := z3.New(z3.Options{Timeout: cfg.SolverTimeout})
-	if err != nil {
-		return nil, fmt.Errorf("starting Z3: %w", err)
+	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, false)
+	if r == nil {
+		return nil, err
 	}
-	defer core.Close()
-	chain := solver.Chain(core, solver.DefaultConfig())
-	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", pkg.Name, cfg.Func, cfg.Workers, cfg.Strategy)
-	rep, runErr := driver.Run(ctx, driver.Config{
-		Bin: bin, Params: tgt.rt, Sites: ins.Sites, MaxLen: cfg.MaxLen,
-		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: cfg.Strategy,
-		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
-		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
-		Seeds: seeds, NoSolve: len(cfg.Replay) > 0, MaxBugs: cfg.MaxBugs,
-	})
-	out := &Outcome{Report: rep, Target: tgt}
-	if rep == nil {
-		return nil, fmt.Errorf("%w: %w", ErrRun, runErr)
-	}
+	defer r.close()
+	errs := []error{err}
+	out := r.out
 	// Whatever happened, write what was found.
-	var errs []error
-	if runErr != nil {
-		errs = append(errs, fmt.Errorf("%w: %w", ErrRun, runErr))
-	}
 	if !cfg.NoTests {
-		path, err := writeTests(cfg, tgt, rep)
-		if err != nil {
-			errs = append(errs, err)
-		}
+		path, err := writeTests(cfg, tgt, out.Report)
+		errs = append(errs, err)
 		out.TestFile = path
 	}
 	if cfg.CoverProfile != "" && out.TestFile != "" {
@@ -208,11 +168,78 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 	}
 	if cfg.JSON != "" {
-		if err := writeJSON(cfg.JSON, cfg, tgt, rep, chain, out); err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, writeJSON(cfg.JSON, cfg, tgt, out.Report, r.chain, out))
 	}
 	return out, errors.Join(errs...)
+}
+
+func newTarget(pkg *load.Package, ins *instrument.Result, cfg Config) *Target {
+	return &Target{
+		PkgPath: pkg.PkgPath, PkgName: pkg.Name, PkgDir: filepath.Dir(pkg.CompiledGoFiles[0]),
+		Func: cfg.Func, Params: ins.Params, Results: ins.Results, Pinned: ins.Pinnable,
+		IsError: ins.ResultIsError, Sites: ins.Sites, maxLen: cfg.MaxLen, rt: ins.RTParams,
+	}
+}
+
+// run is an exploration that has ended, with what its outputs need.
+type run struct {
+	out   *Outcome
+	chain solver.Solver
+	close func()
+}
+
+// exploreTarget builds the worker and runs the coordinator. It returns nil
+// only when nothing ran; otherwise the error, if any, is the run's own.
+func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Target, seeds []sym.Env, fuzz bool) (*run, error) {
+	work, err := os.MkdirTemp("", "gocolic-")
+	if err != nil {
+		return nil, fmt.Errorf("creating work directory: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(work) }
+	if cfg.KeepWork {
+		fmt.Fprintf(cfg.Stderr, "gocolic: work directory %s\n", work)
+		cleanup = func() {}
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", pkg.PkgPath, len(ins.Sites))
+	bin, err := build.Worker(build.Spec{
+		ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath,
+		PkgPath: pkg.PkgPath, PkgName: pkg.Name,
+		Files: ins.Files, Added: map[string][]byte{ins.DriverPath: ins.Driver},
+		WorkDir: work, Test: fuzz,
+	})
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	var args []string
+	if fuzz {
+		// The test binary runs only the fuzz target, for as long as the
+		// coordinator keeps it.
+		args = []string{"-test.run=^" + cfg.Func + "$", "-test.timeout=0"}
+	}
+	core, err := z3.New(z3.Options{Timeout: cfg.SolverTimeout})
+	if err != nil {
+		cleanup()
+		return nil, fmt.Errorf("starting Z3: %w", err)
+	}
+	chain := solver.Chain(core, solver.DefaultConfig())
+	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", pkg.Name, cfg.Func, cfg.Workers, cfg.Strategy)
+	rep, runErr := driver.Run(ctx, driver.Config{
+		Bin: bin, Args: args, Params: tgt.rt, Sites: ins.Sites, MaxLen: cfg.MaxLen,
+		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: cfg.Strategy,
+		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
+		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
+		Seeds: seeds, NoSolve: len(cfg.Replay) > 0, MaxBugs: cfg.MaxBugs,
+	})
+	closeAll := func() { core.Close(); cleanup() }
+	if rep == nil {
+		closeAll()
+		return nil, fmt.Errorf("%w: %w", ErrRun, runErr)
+	}
+	if runErr != nil {
+		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
+	}
+	return &run{out: &Outcome{Report: rep, Target: tgt}, chain: chain, close: closeAll}, runErr
 }
 
 // Args returns the Go literals of the parameters for input env.

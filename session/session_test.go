@@ -200,8 +200,8 @@ func TestArgs(t *testing.T) {
 	}
 }
 
-// writeCorpus writes entries as go test fuzz v1 files named by index.
-func writeCorpus(t *testing.T, dir string, entries ...[]corpus.Value) {
+// writeCorpusFiles writes entries as go test fuzz v1 files named by index.
+func writeCorpusFiles(t *testing.T, dir string, entries ...[]corpus.Value) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -227,11 +227,11 @@ func TestReplaySeeds(t *testing.T) {
 	}
 	root := t.TempDir()
 	d1, d2 := filepath.Join(root, "one"), filepath.Join(root, "two")
-	writeCorpus(t, d1,
+	writeCorpusFiles(t, d1,
 		entry(-1, 65535, "a\n\"b", true, "\x00\xff"),
 		entry(-128, 0, "", false, ""),
 	)
-	writeCorpus(t, d2, entry(127, 7, "a string longer than maxlen", false, "xyz"))
+	writeCorpusFiles(t, d2, entry(127, 7, "a string longer than maxlen", false, "xyz"))
 
 	tgt := &Target{Func: "F", rt: params}
 	maxLen := 4
@@ -271,7 +271,7 @@ func TestReplaySeeds(t *testing.T) {
 
 func TestReplaySeedsKeepsLargerMaxLen(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "c")
-	writeCorpus(t, dir, []corpus.Value{{Type: "string", Bytes: []byte("ab")}})
+	writeCorpusFiles(t, dir, []corpus.Value{{Type: "string", Bytes: []byte("ab")}})
 	maxLen := 16
 	envs, err := replaySeeds([]string{dir}, &Target{Func: "F", rt: []rt.Param{pString}}, &maxLen)
 	if err != nil {
@@ -360,7 +360,7 @@ func TestReplaySeedsKindMismatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeCorpus(t, dir, tt.values)
+			writeCorpusFiles(t, dir, tt.values)
 			maxLen := 8
 			envs, err := replaySeeds([]string{dir}, &Target{Func: "F", rt: tt.params}, &maxLen)
 			if err == nil {

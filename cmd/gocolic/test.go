@@ -22,9 +22,29 @@ var cmdTest = &command{
 }
 
 func runTest(ctx context.Context, args []string, stderr io.Writer) int {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs, cfg := exploreFlags("test", stderr)
+	fs.StringVar(&cfg.Out, "o", "", "directory for the generated test file (default: the package's directory)")
+	fs.StringVar(&cfg.CoverProfile, "coverprofile", "", "write a coverage profile of the generated tests, for go tool cover")
+	fs.BoolVar(&cfg.NoTests, "notests", false, "do not write the generated test file")
+	fs.Func("replay", "run the inputs of a go test fuzz v1 corpus directory and report their coverage, exploring nothing (repeatable)", func(dir string) error {
+		cfg.Replay = append(cfg.Replay, dir)
+		return nil
+	})
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\n", testUsage)
+		fmt.Fprintln(stderr, "Test explores the paths of Func in package (an import path or ./dir, as for go test)")
+		fmt.Fprintln(stderr, "and writes <func>_gocolic_test.go next to it: regression cases pinning the observed")
+		fmt.Fprintln(stderr, "results and one failing reproducer per distinct panic or crash.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	return runExplore(ctx, fs, cfg, args, stderr, session.Test)
+}
+
+// exploreFlags declares the flags test and fuzz share.
+func exploreFlags(name string, stderr io.Writer) (*flag.FlagSet, *session.Config) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var cfg session.Config
+	cfg := new(session.Config)
 	fs.DurationVar(&cfg.Budget, "budget", 0, "wall-clock budget of the exploration (default 10s unless -runs is set)")
 	fs.IntVar(&cfg.Runs, "runs", 0, "stop after this many executions (0: no limit)")
 	fs.IntVar(&cfg.Workers, "workers", 0, "worker processes running the target (default: number of CPUs)")
@@ -36,22 +56,14 @@ func runTest(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.MemLimitMB, "memlimit", 2048, "resident memory limit of a worker in MiB (0: none)")
 	fs.DurationVar(&cfg.SolverTimeout, "solver-timeout", 0, "time limit of one solver query (default 2s)")
 	fs.StringVar(&cfg.JSON, "json", "", "write the machine-readable report to this file")
-	fs.StringVar(&cfg.Out, "o", "", "directory for the generated test file (default: the package's directory)")
-	fs.StringVar(&cfg.CoverProfile, "coverprofile", "", "write a coverage profile of the generated tests, for go tool cover")
-	fs.BoolVar(&cfg.NoTests, "notests", false, "do not write the generated test file")
-	fs.Func("replay", "run the inputs of a go test fuzz v1 corpus directory and report their coverage, exploring nothing (repeatable)", func(dir string) error {
-		cfg.Replay = append(cfg.Replay, dir)
-		return nil
-	})
 	fs.IntVar(&cfg.MaxBugs, "maxbugs", 0, "stop once this many distinct bugs are found (0: no limit)")
 	fs.BoolVar(&cfg.KeepWork, "work", false, "print and keep the work directory (overlay and worker binary)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s\n\n", testUsage)
-		fmt.Fprintln(stderr, "Test explores the paths of Func in package (an import path or ./dir, as for go test)")
-		fmt.Fprintln(stderr, "and writes <func>_gocolic_test.go next to it: regression cases pinning the observed")
-		fmt.Fprintln(stderr, "results and one failing reproducer per distinct panic or crash.\n\nFlags:")
-		fs.PrintDefaults()
-	}
+	return fs, cfg
+}
+
+// runExplore parses the arguments and runs one exploration.
+func runExplore(ctx context.Context, fs *flag.FlagSet, cfg *session.Config, args []string, stderr io.Writer,
+	run func(context.Context, session.Config) (*session.Outcome, error)) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -65,7 +77,7 @@ func runTest(ctx context.Context, args []string, stderr io.Writer) int {
 	cfg.Package, cfg.Func = fs.Arg(0), fs.Arg(1)
 	cfg.Stderr = stderr
 	cfg.Dir, _ = os.Getwd()
-	out, err := session.Test(ctx, cfg)
+	out, err := run(ctx, *cfg)
 	if out != nil {
 		summary(stderr, out)
 	}

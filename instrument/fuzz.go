@@ -1,0 +1,261 @@
+// This file instruments a native fuzz target: the function given to
+// f.Fuzz inside func FuzzXxx(f *testing.F) becomes the entry, with every
+// argument after the *testing.T symbolic.
+
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/gocolic/gocolic/rt"
+)
+
+// fuzzTarget is the fuzz target being instrumented.
+type fuzzTarget struct {
+	decl *ast.FuncDecl
+	stmt *ast.ExprStmt // the f.Fuzz(...) statement
+	call *ast.CallExpr
+	lit  *ast.FuncLit // the fuzz function
+	sig  *types.Signature
+	// seeds are the f.Add calls whose arguments are all constants.
+	seeds [][]constant.Value
+}
+
+// Seed is one f.Add call of the fuzz target, as constant values (nil for
+// an argument that is not a constant).
+type Seed []constant.Value
+
+// findFuzz resolves FuzzXxx and its f.Fuzz call and checks the fuzz
+// function's parameters.
+func (ins *instrumenter) findFuzz(name string) error {
+	obj, ok := ins.pkg.Types.Scope().Lookup(name).(*types.Func)
+	if !ok {
+		var names []string
+		for _, n := range ins.pkg.Types.Scope().Names() {
+			if strings.HasPrefix(n, "Fuzz") {
+				if _, ok := ins.pkg.Types.Scope().Lookup(n).(*types.Func); ok {
+					names = append(names, n)
+				}
+			}
+		}
+		if len(names) == 0 {
+			return fmt.Errorf("package %s has no fuzz target %s, nor any other (func FuzzXxx(f *testing.F) in its _test.go files)", ins.pkg.PkgPath, name)
+		}
+		return fmt.Errorf("package %s has no fuzz target %s; fuzz targets: %s", ins.pkg.PkgPath, name, strings.Join(names, ", "))
+	}
+	var decl *ast.FuncDecl
+	for _, f := range ins.pkg.Syntax {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && ins.info.Defs[fd.Name] == obj {
+				decl = fd
+			}
+		}
+	}
+	sig := obj.Type().(*types.Signature)
+	if decl == nil || decl.Body == nil || sig.Params().Len() != 1 || !isTestingType(sig.Params().At(0).Type(), "F") {
+		return fmt.Errorf("%s is not a fuzz target: want func %s(f *testing.F)", name, name)
+	}
+	ft := &fuzzTarget{decl: decl}
+	fParam := sig.Params().At(0)
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		es, ok := n.(*ast.ExprStmt)
+		if !ok {
+			return true
+		}
+		c, ok := es.X.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := c.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if id, ok := sel.X.(*ast.Ident); !ok || ins.info.Uses[id] != fParam {
+			return true
+		}
+		switch sel.Sel.Name {
+		case "Fuzz":
+			if len(c.Args) == 1 {
+				if lit, ok := c.Args[0].(*ast.FuncLit); ok && ft.lit == nil {
+					ft.stmt, ft.call, ft.lit = es, c, lit
+				}
+			}
+		case "Add":
+			var vs []constant.Value
+			for _, a := range c.Args {
+				vs = append(vs, ins.constArg(a))
+			}
+			ft.seeds = append(ft.seeds, vs)
+		}
+		return true
+	})
+	if ft.lit == nil {
+		return fmt.Errorf("%s does not call f.Fuzz with a function literal, which gocolic fuzz needs", name)
+	}
+	ft.sig = ins.info.Types[ft.lit].Type.(*types.Signature)
+	if ft.sig.Params().Len() == 0 || !isTestingType(ft.sig.Params().At(0).Type(), "T") {
+		return fmt.Errorf("the function given to f.Fuzz in %s must take a *testing.T first", name)
+	}
+	for i := 1; i < ft.sig.Params().Len(); i++ {
+		p := ft.sig.Params().At(i)
+		if paramKind(p.Type()) == 0 {
+			pname := p.Name()
+			if pname == "" || pname == "_" {
+				pname = fmt.Sprintf("#%d", i)
+			}
+			return fmt.Errorf("argument %s of the fuzz function of %s has type %s, which gocolic fuzz does not support yet (supported: integer types, bool, string, []byte)", pname, name, p.Type())
+		}
+	}
+	ins.fuzz = ft
+	return nil
+}
+
+// constArg returns the constant value of an f.Add argument: a constant,
+// or []byte of a constant string; nil otherwise.
+func (ins *instrumenter) constArg(e ast.Expr) constant.Value {
+	if tv, ok := ins.info.Types[e]; ok && tv.Value != nil {
+		return tv.Value
+	}
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
+		if tv, ok := ins.info.Types[c.Fun]; ok && tv.IsType() && trackOf(tv.Type) == trackBytes {
+			if av := ins.info.Types[c.Args[0]]; av.Value != nil && av.Value.Kind() == constant.String {
+				return av.Value
+			}
+		}
+	}
+	return nil
+}
+
+// isTestingType reports whether t is *testing.<name>.
+func isTestingType(t types.Type, name string) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" && n.Obj().Name() == name
+}
+
+// fuzzParamObjects returns the variables of the fuzz function's arguments
+// after the *testing.T, which get shadows like a twin's parameters.
+func (ins *instrumenter) fuzzParamObjects() []types.Object {
+	if ins.fuzz == nil {
+		return nil
+	}
+	var out []types.Object
+	for i := 1; i < ins.fuzz.sig.Params().Len(); i++ {
+		out = append(out, ins.fuzz.sig.Params().At(i))
+	}
+	return out
+}
+
+// fuzzStmt rewrites f.Fuzz(func(t *testing.T, a A, ...) {...}) into
+//
+//	_gcl_fz := func(t *testing.T, _gcl_p1 _gcl.V[A], ...) {...instrumented...}
+//	_gcl.FuzzRun(f, func(t *testing.T, a A, ...) { _gcl_fz(t, _gcl.Mk(a, nil), ...) },
+//		func(t any, in *_gcl.Input) { _gcl_fz(t.(*testing.T), _gcl.InputX[A](in, 0), ...) })
+//
+// so that plain runs fuzz as before and a worker runs the symbolic body.
+func (ins *instrumenter) fuzzStmt(s *ast.ExprStmt) []ast.Stmt {
+	ft := ins.fuzz
+	lit := ft.lit
+	flat := flatten(lit.Type.Params)
+	tType := flat[0].Type
+	tName := "_"
+	if len(flat[0].Names) > 0 {
+		tName = flat[0].Names[0].Name
+	}
+	symParams := []*ast.Field{{Names: []*ast.Ident{ast.NewIdent(tName)}, Type: tType}}
+	var prologue []ast.Stmt
+	var concParams []*ast.Field
+	var concArgs, inputArgs []ast.Expr
+	concParams = append(concParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent("_gcl_t")}, Type: tType})
+	concArgs = append(concArgs, ast.NewIdent("_gcl_t"))
+	inputArgs = append(inputArgs, &ast.TypeAssertExpr{X: ast.NewIdent("_gcl_t"), Type: tType})
+	for i := 1; i < len(flat); i++ {
+		p := flat[i]
+		obj := ft.sig.Params().At(i)
+		pname := fmt.Sprintf("_gcl_p%d", i)
+		symParams = append(symParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(pname)}, Type: &ast.IndexExpr{X: rtSel("V"), Index: p.Type}})
+		if name := obj.Name(); name != "" && name != "_" {
+			if ins.shadow[obj] {
+				sh := ins.shadowName(obj)
+				prologue = append(prologue,
+					&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name), ast.NewIdent(sh)}, Tok: token.DEFINE,
+						Rhs: []ast.Expr{field(ast.NewIdent(pname), "C"), field(ast.NewIdent(pname), "S")}},
+					use(name), use(sh))
+			} else {
+				prologue = append(prologue,
+					&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(pname), "C")}},
+					use(name))
+			}
+		}
+		an := fmt.Sprintf("_gcl_a%d", i)
+		concParams = append(concParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(an)}, Type: p.Type})
+		concArgs = append(concArgs, rtCall("Mk", ast.NewIdent(an), nilIdent()))
+		ctor := map[rt.ParamKind]string{rt.ParamInt: "InputInt", rt.ParamBool: "InputBool",
+			rt.ParamString: "InputString", rt.ParamBytes: "InputBytes"}[paramKind(obj.Type())]
+		inputArgs = append(inputArgs, call(&ast.IndexExpr{X: rtSel(ctor), Index: p.Type}, ast.NewIdent("_gcl_in"), &ast.BasicLit{Kind: token.INT, Value: fmt.Sprint(i - 1)}))
+	}
+	saved := ins.fn
+	ins.fn = &funcCtx{parent: saved}
+	body := ins.block(lit.Body)
+	ins.fn = saved
+	body.List = append(prologue, body.List...)
+	symLit := &ast.FuncLit{Type: &ast.FuncType{Params: &ast.FieldList{List: symParams}}, Body: body}
+	fz := ast.NewIdent("_gcl_fz")
+	concLit := &ast.FuncLit{
+		Type: &ast.FuncType{Params: &ast.FieldList{List: concParams}},
+		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: call(ast.NewIdent(fz.Name), concArgs...)}}},
+	}
+	runLit := &ast.FuncLit{
+		Type: &ast.FuncType{Params: &ast.FieldList{List: []*ast.Field{
+			{Names: []*ast.Ident{ast.NewIdent("_gcl_t")}, Type: ast.NewIdent("any")},
+			{Names: []*ast.Ident{ast.NewIdent("_gcl_in")}, Type: &ast.StarExpr{X: rtSel("Input")}},
+		}}},
+		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: call(ast.NewIdent(fz.Name), inputArgs...)}}},
+	}
+	f := ins.cx(ft.call.Fun.(*ast.SelectorExpr).X)
+	return []ast.Stmt{
+		&ast.AssignStmt{Lhs: []ast.Expr{fz}, Tok: token.DEFINE, Rhs: []ast.Expr{symLit}},
+		&ast.ExprStmt{X: rtCall("FuzzRun", f, concLit, runLit)},
+	}
+}
+
+// testingReport rewrites t.Error(...), t.Errorf(...), t.Fatal(...) and
+// t.Fatalf(...) on the testing package's types so that the runtime
+// records the message of a failure before the method runs.
+func (ins *instrumenter) testingReport(c *ast.CallExpr) (ast.Expr, bool) {
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	s, ok := ins.info.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal {
+		return nil, false
+	}
+	fn, ok := s.Obj().(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "testing" {
+		return nil, false
+	}
+	var wrap string
+	switch fn.Name() {
+	case "Error", "Fatal":
+		wrap = "Report"
+	case "Errorf", "Fatalf":
+		wrap = "Reportf"
+	default:
+		return nil, false
+	}
+	m := &ast.SelectorExpr{X: ins.cxAddressable(sel.X), Sel: sel.Sel}
+	args := []ast.Expr{m}
+	for _, a := range c.Args {
+		args = append(args, ins.cx(a))
+	}
+	return &ast.CallExpr{Fun: rtSel(wrap), Args: args, Ellipsis: c.Ellipsis}, true
+}

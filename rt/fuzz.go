@@ -1,0 +1,152 @@
+// This file runs a native fuzz target in a worker. The worker is the
+// package's test binary started with -test.run=^FuzzXxx$: the testing
+// package calls FuzzXxx(f) as for its seed corpus, and the rewritten f.Fuzz
+// call lands in FuzzRun, which serves requests from inside the first seed
+// call, one subtest per execution, so that t.Fatal, t.Skip and t.Error
+// behave as under go test. The testing package is reached through
+// reflection: the runtime is also linked into non-test binaries.
+
+package rt
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"runtime/debug"
+	"time"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// registered is the target of a fuzz worker, set by the generated driver's
+// init before the testing package runs the fuzz target. Package-level
+// because the driver and the rewritten f.Fuzz call meet only here.
+var registered Target
+
+// Register records the description of a fuzz target (its Run is nil).
+func Register(t Target) { registered = t }
+
+// FuzzRun stands in for f.Fuzz(concrete). In a plain test run it calls
+// exactly that. In a worker it adds one zero-valued seed, so that the
+// testing package calls the fuzz function at least once, and serves the
+// coordinator from inside that call: run executes one input with a
+// *testing.T of its own.
+func FuzzRun(f any, concrete any, run func(t any, in *Input)) {
+	fv := reflect.ValueOf(f)
+	if os.Getenv(WorkerEnv) == "" {
+		fv.MethodByName("Fuzz").Call([]reflect.Value{reflect.ValueOf(concrete)})
+		return
+	}
+	ft := reflect.TypeOf(concrete)
+	zeros := make([]reflect.Value, 0, ft.NumIn()-1)
+	for i := 1; i < ft.NumIn(); i++ {
+		zeros = append(zeros, reflect.Zero(ft.In(i)))
+	}
+	fv.MethodByName("Add").Call(zeros)
+	serving := reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value {
+		err := serveFuzz(args[0], run)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gocolic worker:", err)
+			os.Exit(ExitInternal)
+		}
+		os.Exit(0)
+		return nil
+	})
+	fv.MethodByName("Fuzz").Call([]reflect.Value{serving})
+}
+
+func serveFuzz(t reflect.Value, run func(t any, in *Input)) error {
+	in := os.NewFile(3, "gocolic-requests")
+	out := os.NewFile(4, "gocolic-responses")
+	if in == nil || out == nil {
+		return errors.New("missing pipes")
+	}
+	subType := reflect.FuncOf([]reflect.Type{t.Type()}, nil, false)
+	runMethod := t.MethodByName("Run")
+	enc := sym.NewEncoder()
+	var msg, reply []byte
+	for {
+		var err error
+		msg, err = ReadMsg(in, msg)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("reading request: %w", err)
+		}
+		q, err := ParseRequest(msg)
+		if err != nil {
+			return err
+		}
+		resp := executeFuzz(q, enc, subType, runMethod, run)
+		reply = AppendResponse(reply[:0], resp)
+		if err := WriteMsg(out, reply); err != nil {
+			return fmt.Errorf("writing response: %w", err)
+		}
+	}
+}
+
+// executeFuzz runs one input in a subtest of the seed call's T.
+func executeFuzz(q *Request, enc *sym.Encoder, subType reflect.Type, runMethod reflect.Value, run func(t any, in *Input)) *Response {
+	start := time.Now()
+	tg := registered
+	reset(tg.Sites)
+	st.failed = st.failed[:0]
+	if tg.Reset != nil {
+		tg.Reset()
+	}
+	in := &Input{env: q.Env, offs: Layout(tg.Params, q.MaxLen), maxLen: q.MaxLen, params: tg.Params}
+	resp := &Response{}
+	var sub reflect.Value
+	body := reflect.MakeFunc(subType, func(args []reflect.Value) []reflect.Value {
+		sub = args[0]
+		defer func() {
+			// A panic is the target's; recovering it here keeps the testing
+			// package from ending the whole binary.
+			if r := recover(); r != nil {
+				resp.Status = StatusPanic
+				resp.Panic = panicString(r)
+				resp.Stack = string(debug.Stack())
+			}
+		}()
+		run(sub.Interface(), in)
+		return nil
+	})
+	runMethod.Call([]reflect.Value{reflect.ValueOf("gocolic"), body})
+	if resp.Status == StatusOK && sub.IsValid() {
+		switch {
+		case sub.MethodByName("Failed").Call(nil)[0].Bool():
+			resp.Status = StatusFail
+			resp.Panic = "test failed"
+			if len(st.failed) > 0 {
+				resp.Panic = st.failed[0]
+			}
+		case sub.MethodByName("Skipped").Call(nil)[0].Bool():
+			resp.Status = StatusSkip
+		}
+	}
+	finish(resp, enc)
+	resp.Nanos = uint64(time.Since(start))
+	return resp
+}
+
+// Report records the message of t.Error or t.Fatal, then calls it.
+func Report(m func(...any), args ...any) {
+	st.failed = append(st.failed, trimNewline(fmt.Sprintln(args...)))
+	m(args...)
+}
+
+// Reportf records the message of t.Errorf or t.Fatalf, then calls it.
+func Reportf(m func(string, ...any), format string, args ...any) {
+	st.failed = append(st.failed, trimNewline(fmt.Sprintf(format, args...)))
+	m(format, args...)
+}
+
+func trimNewline(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '\n' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,232 @@
+// This file runs `gocolic fuzz`: a native fuzz target explored
+// concolically, with its seeds as first inputs and its findings written
+// back as corpus entries that go test replays.
+
+package session
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"go/constant"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/corpus"
+	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/load"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// Fuzz runs `gocolic fuzz`. cfg.Func names the fuzz target FuzzXxx.
+// Every input that covered something new or failed is written to
+// testdata/fuzz/FuzzXxx in the package (unless cfg.NoTests).
+func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	pkg, err := load.LoadTest(cfg.Dir, cfg.Package, cfg.Func)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := instrument.Package(pkg.Package, instrument.Config{
+		RuntimePath:   build.RuntimePath(pkg.ModulePath),
+		FuzzTarget:    cfg.Func,
+		RangeOverFunc: pkg.RangeOverFunc(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	tgt := newTarget(pkg, ins, cfg)
+	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
+	seeds, err := fuzzSeeds(cfg, tgt, ins.Seeds, dir)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: %d seed inputs\n", len(seeds))
+	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, true)
+	if r == nil {
+		return nil, err
+	}
+	defer r.close()
+	errs := []error{err}
+	out := r.out
+	if !cfg.NoTests {
+		n, werr := writeCorpus(dir, tgt, out.Report)
+		errs = append(errs, werr)
+		if n > 0 {
+			out.TestFile = dir
+		}
+	}
+	if cfg.JSON != "" {
+		errs = append(errs, writeJSON(cfg.JSON, cfg, tgt, out.Report, r.chain, out))
+	}
+	return out, errors.Join(errs...)
+}
+
+// fuzzSeeds returns the first inputs: the f.Add calls whose arguments are
+// constants, the package's corpus directory and, with cfg.FuzzCache, the
+// entries go test -fuzz keeps in its cache.
+func fuzzSeeds(cfg Config, t *Target, adds []instrument.Seed, dir string) ([]sym.Env, error) {
+	var entries [][]corpus.Value
+	for _, sd := range adds {
+		e, ok := seedValues(sd, t)
+		if ok {
+			entries = append(entries, e)
+		}
+	}
+	dirs := []string{dir}
+	if cfg.FuzzCache {
+		out, err := exec.Command("go", "env", "GOCACHE").Output()
+		if err != nil {
+			return nil, fmt.Errorf("finding the go build cache: %w", err)
+		}
+		dirs = append(dirs, filepath.Join(strings.TrimSpace(string(out)), "fuzz", t.PkgPath, t.Func))
+	}
+	for _, d := range dirs {
+		es, _, err := corpus.ReadDir(d)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, es...)
+	}
+	maxLen := t.maxLen
+	var envs []sym.Env
+	for _, e := range entries {
+		env, err := entryEnv(e, t, maxLen)
+		if err != nil {
+			return nil, err
+		}
+		envs = append(envs, env)
+	}
+	return envs, nil
+}
+
+// seedValues turns the constants of an f.Add call into corpus values; ok
+// is false when some argument is not a constant.
+func seedValues(sd instrument.Seed, t *Target) ([]corpus.Value, bool) {
+	if len(sd) != len(t.rt) {
+		return nil, false
+	}
+	var vs []corpus.Value
+	for i, c := range sd {
+		if c == nil {
+			return nil, false
+		}
+		v := corpus.Value{Type: t.Params[i].TypeString}
+		switch t.rt[i].Kind {
+		case rt.ParamBool:
+			v.Bool = constant.BoolVal(c)
+		case rt.ParamString, rt.ParamBytes:
+			if c.Kind() != constant.String {
+				return nil, false
+			}
+			v.Bytes = []byte(constant.StringVal(c))
+		case rt.ParamInt:
+			if i64, exact := constant.Int64Val(constant.ToInt(c)); exact {
+				v.Int = i64
+				if !t.rt[i].Signed {
+					v.Int, v.Uint = 0, uint64(i64)
+				}
+			} else if u64, exact := constant.Uint64Val(constant.ToInt(c)); exact {
+				v.Uint = u64
+			} else {
+				return nil, false
+			}
+		}
+		vs = append(vs, v)
+	}
+	return vs, true
+}
+
+// entryEnv turns a corpus entry into an input; values longer than maxLen
+// are cut.
+func entryEnv(e []corpus.Value, t *Target, maxLen int) (sym.Env, error) {
+	if len(e) != len(t.rt) {
+		return nil, fmt.Errorf("corpus entry has %d values for %d arguments of %s", len(e), len(t.rt), t.Func)
+	}
+	offs := rt.Layout(t.rt, maxLen)
+	env := sym.Env{}
+	for i, p := range t.rt {
+		v := e[i]
+		if !kindMatches(p.Kind, v.Type) {
+			return nil, fmt.Errorf("corpus entry: value %d is a %s, argument %s of %s is not", i+1, v.Type, p.Name, t.Func)
+		}
+		base := uint64(offs[i])
+		switch p.Kind {
+		case rt.ParamInt:
+			env[base] = (v.Uint | uint64(v.Int)) & sym.Mask(p.Width)
+		case rt.ParamBool:
+			if v.Bool {
+				env[base] = 1
+			}
+		default:
+			b := v.Bytes[:min(len(v.Bytes), maxLen)]
+			env[base] = uint64(len(b))
+			for j, c := range b {
+				env[base+1+uint64(j)] = uint64(c)
+			}
+		}
+	}
+	return env, nil
+}
+
+// entryOf turns an input back into a corpus entry.
+func entryOf(env sym.Env, t *Target) []corpus.Value {
+	offs := rt.Layout(t.rt, t.maxLen)
+	var vs []corpus.Value
+	for i, p := range t.rt {
+		base := uint64(offs[i])
+		v := corpus.Value{Type: t.Params[i].TypeString}
+		switch p.Kind {
+		case rt.ParamInt:
+			bits := env[base] & sym.Mask(p.Width)
+			if p.Signed {
+				v.Int = sym.SignExtend(bits, p.Width)
+			} else {
+				v.Uint = bits
+			}
+		case rt.ParamBool:
+			v.Bool = env[base]&1 == 1
+		default:
+			n := int(min(env[base], uint64(t.maxLen)))
+			v.Bytes = make([]byte, n)
+			for k := range v.Bytes {
+				v.Bytes[k] = byte(env[base+1+uint64(k)])
+			}
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+// writeCorpus writes the kept inputs and the failing ones into dir, named
+// as go test names corpus files (the first 16 hex digits of the SHA-256
+// of the content), and returns how many files it added.
+func writeCorpus(dir string, t *Target, rep interface {
+	Inputs() []sym.Env
+}) (int, error) {
+	n := 0
+	for _, env := range rep.Inputs() {
+		data := corpus.Format(entryOf(env, t))
+		name := fmt.Sprintf("%x", sha256.Sum256(data))[:16]
+		path := filepath.Join(dir, name)
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return n, fmt.Errorf("writing corpus: %w", err)
+		}
+		if err := writeAtomic(path, data); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
