@@ -1,0 +1,136 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fuzzTarget is a package with a native fuzz target whose body fails in
+// each way go test knows: t.Fatalf, t.Error, a panic, a failure reported
+// from the package's own function; t.Skip is not a failure.
+var fuzzTarget = map[string]string{
+	"p/p.go": `package p
+
+func Check(n int, s string) int {
+	if n > 100 && s == "go" {
+		return 2
+	}
+	return 0
+}
+`,
+	"p/p_test.go": `package p
+
+import "testing"
+
+func FuzzT(f *testing.F) {
+	f.Add(0, "")
+	f.Fuzz(func(t *testing.T, n int, s string) {
+		if n < 0 {
+			t.Skip("negative")
+		}
+		if n == 4242 {
+			t.Fatalf("bad n %d", n)
+		}
+		if s == "err" {
+			t.Error("bad s")
+		}
+		if len(s) == 3 && s[0] == 'x' {
+			panic("xpanic")
+		}
+		if Check(n, s) == 2 {
+			t.Errorf("check said %d", 2)
+		}
+	})
+}
+`,
+}
+
+// TestFuzz runs gocolic fuzz on a native fuzz target: every failure is
+// found, with its kind and message, and the corpus entries it writes make
+// plain go test fail on each.
+func TestFuzz(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, fuzzTarget)
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-json", js, "./p", "FuzzT")
+	if res.code != 0 {
+		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
+	}
+	rep := readReport(t, js)
+	want := map[string]string{"bad n 4242": "fail", "bad s": "fail", "xpanic": "panic", "check said 2": "fail"}
+	got := map[string]string{}
+	for _, b := range rep.Bugs {
+		got[b.Message] = b.Kind
+	}
+	for msg, kind := range want {
+		if got[msg] != kind {
+			t.Errorf("finding %q: kind %q, want %q (all: %v)", msg, got[msg], kind, got)
+		}
+	}
+	if len(rep.Bugs) != len(want) {
+		t.Errorf("%d findings, want %d: %v", len(rep.Bugs), len(want), got)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "p", "testdata", "fuzz", "FuzzT"))
+	if err != nil || len(entries) < len(want) {
+		t.Fatalf("corpus: %d entries, %v", len(entries), err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, "p", "testdata", "fuzz", "FuzzT", e.Name()))
+		if err != nil || !strings.HasPrefix(string(b), "go test fuzz v1\n") {
+			t.Errorf("corpus entry %s: %q, %v", e.Name(), b, err)
+		}
+	}
+	// go test replays the corpus: the failures fail it.
+	gt := run(t, dir, 2*time.Minute, "go", "test", "-count=1", "-run", "^FuzzT$", "./p")
+	if gt.code == 0 {
+		t.Errorf("go test passes over the failing corpus entries:\n%s", gt.stderr)
+	}
+	for _, msg := range []string{"bad n 4242"} {
+		if !strings.Contains(gt.stderr, msg) {
+			t.Errorf("go test output lacks %q:\n%s", msg, gt.stderr)
+		}
+	}
+}
+
+// TestFuzzBadInput checks the errors of gocolic fuzz.
+func TestFuzzBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	files := map[string]string{
+		"p/p.go": "package p\n",
+		"p/p_test.go": `package p
+
+import "testing"
+
+func FuzzFloat(f *testing.F) {
+	f.Fuzz(func(t *testing.T, x float64) {})
+}
+
+func FuzzNoFuzz(f *testing.F) {}
+`,
+		"q/q.go":      "package q\n",
+		"q/q_test.go": "package q_test\n\nimport \"testing\"\n\nfunc FuzzExt(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n",
+	}
+	dir := module(t, files)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"./p", "FuzzNope"}, "fuzz targets: FuzzFloat, FuzzNoFuzz"},
+		{[]string{"./p", "FuzzFloat"}, "argument x of the fuzz function of FuzzFloat has type float64"},
+		{[]string{"./p", "FuzzNoFuzz"}, "does not call f.Fuzz"},
+		{[]string{"./q", "FuzzExt"}, "external test package"},
+	}
+	for _, tt := range tests {
+		res := run(t, dir, time.Minute, gocolic, append([]string{"fuzz", "-budget", "2s"}, tt.args...)...)
+		if res.code != 2 || !strings.Contains(res.stderr, tt.want) {
+			t.Errorf("gocolic fuzz %v: exit %d, want 2 and %q:\n%s", tt.args, res.code, tt.want, res.stderr)
+		}
+	}
+}
