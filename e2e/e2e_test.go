@@ -166,8 +166,10 @@ func TestExamples(t *testing.T) {
 			}
 			js := filepath.Join(t.TempDir(), "r.json")
 			// One worker and a fixed seed make the search deterministic,
-			// so that a machine under load does not change what is found.
-			res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", "90s", "-workers", "1", "-seed", "1",
+			// so that a machine under load does not change what is found;
+			// a long execution limit keeps a slow machine from turning an
+			// execution into a timeout finding.
+			res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", "90s", "-workers", "1", "-seed", "1", "-timeout", "10s",
 				"-maxbugs", fmt.Sprint(len(planted)),
 				"-json", js, "./"+ex.pkg, ex.fn)
 			if res.code != 0 {

@@ -57,7 +57,7 @@ func TestFuzz(t *testing.T) {
 	}
 	dir := module(t, fuzzTarget)
 	js := filepath.Join(t.TempDir(), "r.json")
-	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-json", js, "./p", "FuzzT")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s", "-json", js, "./p", "FuzzT")
 	if res.code != 0 {
 		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
 	}
