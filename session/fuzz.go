@@ -146,17 +146,17 @@ func seedValues(sd instrument.Seed, t *Target) ([]corpus.Value, bool) {
 }
 
 // entryEnv turns a corpus entry into an input; values longer than maxLen
-// are cut.
+// are cut. It serves -replay and the seeds of gocolic fuzz.
 func entryEnv(e []corpus.Value, t *Target, maxLen int) (sym.Env, error) {
 	if len(e) != len(t.rt) {
-		return nil, fmt.Errorf("corpus entry has %d values for %d arguments of %s", len(e), len(t.rt), t.Func)
+		return nil, fmt.Errorf("%d values for %d parameters of %s", len(e), len(t.rt), t.Func)
 	}
 	offs := rt.Layout(t.rt, maxLen)
 	env := sym.Env{}
 	for i, p := range t.rt {
 		v := e[i]
 		if !kindMatches(p.Kind, v.Type) {
-			return nil, fmt.Errorf("corpus entry: value %d is a %s, argument %s of %s is not", i+1, v.Type, p.Name, t.Func)
+			return nil, fmt.Errorf("value %d is a %s, parameter %s of %s is not", i+1, v.Type, p.Name, t.Func)
 		}
 		base := uint64(offs[i])
 		switch p.Kind {

@@ -29,33 +29,11 @@ func replaySeeds(dirs []string, t *Target, maxLen *int) ([]sym.Env, error) {
 	if *maxLen > maxMaxLen {
 		return nil, fmt.Errorf("corpus holds a value of %d bytes; at most %d are supported", *maxLen, maxMaxLen)
 	}
-	offs := rt.Layout(t.rt, *maxLen)
 	var envs []sym.Env
 	for k, e := range entries {
-		if len(e) != len(t.rt) {
-			return nil, fmt.Errorf("%s: %d values for %d parameters of %s", names[k], len(e), len(t.rt), t.Func)
-		}
-		env := sym.Env{}
-		for i, p := range t.rt {
-			base := uint64(offs[i])
-			v := e[i]
-			if !kindMatches(p.Kind, v.Type) {
-				return nil, fmt.Errorf("%s: value %d is a %s, parameter %s of %s is not", names[k], i+1, v.Type, p.Name, t.Func)
-			}
-			switch p.Kind {
-			case rt.ParamInt:
-				// One of Int and Uint is set, by the literal's type.
-				env[base] = (v.Uint | uint64(v.Int)) & sym.Mask(p.Width)
-			case rt.ParamBool:
-				if v.Bool {
-					env[base] = 1
-				}
-			case rt.ParamString, rt.ParamBytes:
-				env[base] = uint64(len(v.Bytes))
-				for j, c := range v.Bytes {
-					env[base+1+uint64(j)] = uint64(c)
-				}
-			}
+		env, err := entryEnv(e, t, *maxLen)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", names[k], err)
 		}
 		envs = append(envs, env)
 	}
