@@ -183,17 +183,7 @@ func (ins *instrumenter) fuzzStmt(s *ast.ExprStmt) []ast.Stmt {
 		pname := fmt.Sprintf("_gcl_p%d", i)
 		symParams = append(symParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(pname)}, Type: &ast.IndexExpr{X: rtSel("V"), Index: p.Type}})
 		if name := obj.Name(); name != "" && name != "_" {
-			if ins.shadow[obj] {
-				sh := ins.shadowName(obj)
-				prologue = append(prologue,
-					&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name), ast.NewIdent(sh)}, Tok: token.DEFINE,
-						Rhs: []ast.Expr{field(ast.NewIdent(pname), "C"), field(ast.NewIdent(pname), "S")}},
-					use(name), use(sh))
-			} else {
-				prologue = append(prologue,
-					&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(pname), "C")}},
-					use(name))
-			}
+			prologue = append(prologue, ins.bindParam(obj, name, pname)...)
 		}
 		an := fmt.Sprintf("_gcl_a%d", i)
 		concParams = append(concParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(an)}, Type: p.Type})

@@ -228,18 +228,7 @@ func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
 		if name == "_" {
 			continue
 		}
-		obj := sig.Params().At(i)
-		if ins.shadow[obj] {
-			sh := ins.shadowName(obj)
-			prologue = append(prologue,
-				&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name), ast.NewIdent(sh)}, Tok: token.DEFINE,
-					Rhs: []ast.Expr{field(ast.NewIdent(pname), "C"), field(ast.NewIdent(pname), "S")}},
-				use(name), use(sh))
-		} else {
-			prologue = append(prologue,
-				&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(pname), "C")}},
-				use(name))
-		}
+		prologue = append(prologue, ins.bindParam(sig.Params().At(i), name, pname)...)
 	}
 	var results []*ast.Field
 	if fd.Type.Results != nil {
@@ -345,4 +334,22 @@ func (ins *instrumenter) wrapperDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDec
 	}
 	nd.Body = &ast.BlockStmt{List: body}
 	return &nd
+}
+
+// bindParam returns the statements that bind the V parameter pname to the
+// original parameter name (and its shadow, if the variable has one) at the
+// start of a twin or a fuzz function.
+func (ins *instrumenter) bindParam(obj types.Object, name, pname string) []ast.Stmt {
+	if ins.shadow[obj] {
+		sh := ins.shadowName(obj)
+		return []ast.Stmt{
+			&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name), ast.NewIdent(sh)}, Tok: token.DEFINE,
+				Rhs: []ast.Expr{field(ast.NewIdent(pname), "C"), field(ast.NewIdent(pname), "S")}},
+			use(name), use(sh),
+		}
+	}
+	return []ast.Stmt{
+		&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(pname), "C")}},
+		use(name),
+	}
 }

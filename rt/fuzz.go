@@ -11,7 +11,6 @@ package rt
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"reflect"
 	"runtime/debug"
@@ -65,27 +64,9 @@ func serveFuzz(t reflect.Value, run func(t any, in *Input)) error {
 	}
 	subType := reflect.FuncOf([]reflect.Type{t.Type()}, nil, false)
 	runMethod := t.MethodByName("Run")
-	enc := sym.NewEncoder()
-	var msg, reply []byte
-	for {
-		var err error
-		msg, err = ReadMsg(in, msg)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return fmt.Errorf("reading request: %w", err)
-		}
-		q, err := ParseRequest(msg)
-		if err != nil {
-			return err
-		}
-		resp := executeFuzz(q, enc, subType, runMethod, run)
-		reply = AppendResponse(reply[:0], resp)
-		if err := WriteMsg(out, reply); err != nil {
-			return fmt.Errorf("writing response: %w", err)
-		}
-	}
+	return serveLoop(in, out, func(q *Request, enc *sym.Encoder) *Response {
+		return executeFuzz(q, enc, subType, runMethod, run)
+	})
 }
 
 // executeFuzz runs one input in a subtest of the seed call's T.

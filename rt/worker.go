@@ -48,6 +48,12 @@ func Main(t Target) {
 }
 
 func serve(t Target, in *bufio.Reader, out *os.File) error {
+	return serveLoop(in, out, func(q *Request, enc *sym.Encoder) *Response { return execute(t, q, enc) })
+}
+
+// serveLoop answers requests with exec until the coordinator closes the
+// request pipe.
+func serveLoop(in io.Reader, out io.Writer, exec func(*Request, *sym.Encoder) *Response) error {
 	var msg, reply []byte
 	enc := sym.NewEncoder()
 	for {
@@ -63,8 +69,7 @@ func serve(t Target, in *bufio.Reader, out *os.File) error {
 		if err != nil {
 			return err
 		}
-		resp := execute(t, q, enc)
-		reply = AppendResponse(reply[:0], resp)
+		reply = AppendResponse(reply[:0], exec(q, enc))
 		if err := WriteMsg(out, reply); err != nil {
 			return fmt.Errorf("writing response: %w", err)
 		}
