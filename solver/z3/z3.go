@@ -124,22 +124,28 @@ func (s *Solver) init(opts Options) error {
 	}
 	C.Z3_solver_inc_ref(s.ctx, z3s)
 	s.z3s = z3s
-	if opts.Timeout == 0 {
-		return nil
-	}
-	ms := (opts.Timeout + time.Millisecond - 1) / time.Millisecond
-	ms = min(ms, 1<<32-2) // UINT_MAX means no timeout to Z3
 	p := C.Z3_mk_params(s.ctx)
 	if p == nil {
 		return lastError(s.ctx, "making parameters")
 	}
 	C.Z3_params_inc_ref(s.ctx, p)
 	defer C.Z3_params_dec_ref(s.ctx, p)
-	name := C.CString("timeout")
-	defer C.free(unsafe.Pointer(name))
-	C.Z3_params_set_uint(s.ctx, p, C.Z3_mk_string_symbol(s.ctx, name), C.uint(ms))
+	// By default Z3 installs its own SIGINT handler for the length of each
+	// check, so a Ctrl-C that lands during a query interrupts only that
+	// query and never reaches the Go program. Cancellation goes through
+	// the context (Z3_interrupt) instead.
+	ctrlC := C.CString("ctrl_c")
+	defer C.free(unsafe.Pointer(ctrlC))
+	C.Z3_params_set_bool(s.ctx, p, C.Z3_mk_string_symbol(s.ctx, ctrlC), C.bool(false))
+	if opts.Timeout > 0 {
+		ms := (opts.Timeout + time.Millisecond - 1) / time.Millisecond
+		ms = min(ms, 1<<32-2) // UINT_MAX means no timeout to Z3
+		name := C.CString("timeout")
+		defer C.free(unsafe.Pointer(name))
+		C.Z3_params_set_uint(s.ctx, p, C.Z3_mk_string_symbol(s.ctx, name), C.uint(ms))
+	}
 	C.Z3_solver_set_params(s.ctx, s.z3s, p)
-	return lastError(s.ctx, "setting the timeout")
+	return lastError(s.ctx, "setting the solver parameters")
 }
 
 // Close frees the Z3 context. Solve fails with ErrClosed afterwards; Close
