@@ -52,6 +52,9 @@ type Config struct {
 	// MaxBugs stops the run once that many distinct findings are known;
 	// 0 for no limit.
 	MaxBugs int
+	// MinimizeTime bounds the search for a smaller input of each finding
+	// once the exploration is over; 0 keeps the inputs as found.
+	MinimizeTime time.Duration
 	// Progress, if not nil, receives a status line every second.
 	Progress io.Writer
 }
@@ -71,6 +74,9 @@ type Finding struct {
 	Input   sym.Env
 	Count   int // executions that hit it
 	Elapsed time.Duration
+	// Minimized says that Input is a smaller input than the one first
+	// found, failing in the same way.
+	Minimized bool
 }
 
 // Point is one sample of the coverage-over-time series.
@@ -101,6 +107,8 @@ type Report struct {
 	// ExecTime is the time workers spent inside executions, without
 	// the coordinator, the solver and the pipes.
 	ExecTime time.Duration
+	// MinimizeExecs counts the executions spent minimising findings.
+	MinimizeExecs int
 }
 
 type job struct {
@@ -155,6 +163,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	err = d.loop(ctx)
 	d.rep.Elapsed = time.Since(d.start)
+	// An interrupted run ends now; a finished one minimises its findings,
+	// after the exploration's budget and outside its statistics.
+	if err == nil && d.cfg.MinimizeTime > 0 && ctx.Err() == nil {
+		err = d.minimize(ctx)
+	}
 	d.rep.Tree = d.tree.Stats()
 	d.rep.Paths = d.rep.Tree.Paths
 	d.rep.Divergences = d.rep.Tree.Divergences
@@ -462,7 +475,7 @@ func (d *coordinator) restartFinding(o outcome, elapsed time.Duration) {
 // numbers in a message (the index of an index-out-of-range error) do not
 // tell failures apart. The first input is kept.
 func (d *coordinator) addFinding(kind, msg, stack string, env sym.Env, elapsed time.Duration) {
-	key := kind + "\x00" + digits.ReplaceAllString(msg, "N") + "\x00" + topFrame(stack)
+	key := findingKey(kind, msg, stack)
 	if f, ok := d.seen[key]; ok {
 		f.Count++
 		return
@@ -471,6 +484,12 @@ func (d *coordinator) addFinding(kind, msg, stack string, env sym.Env, elapsed t
 	d.seen[key] = f
 	d.rep.Findings = append(d.rep.Findings, f)
 	d.sample()
+}
+
+// findingKey tells findings apart: kind, message without its numbers,
+// and the innermost frame of user code.
+func findingKey(kind, msg, stack string) string {
+	return kind + "\x00" + digits.ReplaceAllString(msg, "N") + "\x00" + topFrame(stack)
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)

@@ -115,9 +115,11 @@ type report struct {
 		Total   int `json:"total"`
 	} `json:"branches"`
 	Bugs []struct {
-		Kind       string `json:"kind"`
-		Message    string `json:"message"`
-		Reproducer string `json:"reproducer"`
+		Kind       string            `json:"kind"`
+		Message    string            `json:"message"`
+		Reproducer string            `json:"reproducer"`
+		Inputs     map[string]string `json:"inputs"`
+		Minimized  bool              `json:"minimized"`
 	} `json:"bugs"`
 	Stopped string `json:"stopped"`
 	Tests   string `json:"tests"`

@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -56,12 +58,20 @@ func TestFuzz(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, fuzzTarget)
-	js := filepath.Join(t.TempDir(), "r.json")
-	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s", "-json", js, "./p", "FuzzT")
+	rd := filepath.Join(t.TempDir(), "run")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s", "-rundir", rd, "./p", "FuzzT")
 	if res.code != 0 {
 		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
 	}
-	rep := readReport(t, js)
+	rep := readReport(t, filepath.Join(rd, "report.json"))
+	// The run directory keeps the time series and the statement coverage
+	// of the corpus replayed by go test.
+	for file, prefix := range map[string]string{"timeline.csv": "ms,execs,covered,paths,bugs\n", "cover.out": "mode: "} {
+		b, err := os.ReadFile(filepath.Join(rd, file))
+		if err != nil || !strings.HasPrefix(string(b), prefix) || strings.Count(string(b), "\n") < 2 {
+			t.Errorf("run directory %s: %q, %v", file, b, err)
+		}
+	}
 	want := map[string]string{"bad n 4242": "fail", "bad s": "fail", "xpanic": "panic", "check said 2": "fail"}
 	got := map[string]string{}
 	for _, b := range rep.Bugs {
@@ -70,6 +80,21 @@ func TestFuzz(t *testing.T) {
 	for msg, kind := range want {
 		if got[msg] != kind {
 			t.Errorf("finding %q: kind %q, want %q (all: %v)", msg, got[msg], kind, got)
+		}
+	}
+	// Failing inputs are minimised: integers as near zero and strings as
+	// short as still fail the same way.
+	minimal := map[string]map[string]string{
+		"bad n 4242":   {"n": "4242", "s": `""`},
+		"bad s":        {"n": "0", "s": `"err"`},
+		"check said 2": {"n": "101", "s": `"go"`},
+	}
+	for _, b := range rep.Bugs {
+		if m, ok := minimal[b.Message]; ok && !maps.Equal(b.Inputs, m) {
+			t.Errorf("finding %q: input %v, want the minimal %v", b.Message, b.Inputs, m)
+		}
+		if s, err := strconv.Unquote(b.Inputs["s"]); b.Message == "xpanic" && (b.Inputs["n"] != "0" || err != nil || len(s) != 3) {
+			t.Errorf("finding xpanic: input %v, want n 0 and a 3-byte s", b.Inputs)
 		}
 	}
 	if len(rep.Bugs) != len(want) {

@@ -96,6 +96,8 @@ func coverProfile(moduleDir string, t *Target, testFile, out string) error {
 // jsonReport is the machine-readable report (-json).
 type jsonReport struct {
 	Tool        string       `json:"tool"`
+	Command     string       `json:"command"` // test or fuzz
+	ModuleDir   string       `json:"module_dir"`
 	Package     string       `json:"package"`
 	Function    string       `json:"function"`
 	Executions  int          `json:"executions"`
@@ -140,6 +142,7 @@ type jsonBug struct {
 	Call       string            `json:"call"`
 	Count      int               `json:"count"`
 	FoundMS    int64             `json:"found_ms"`
+	Minimized  bool              `json:"minimized"`
 	Reproducer string            `json:"reproducer,omitempty"`
 	Stack      string            `json:"stack,omitempty"`
 }
@@ -170,10 +173,10 @@ type jsonPoint struct {
 	Findings int   `json:"bugs"`
 }
 
-func writeJSON(path string, cfg Config, t *Target, rep *driver.Report, chain solver.Solver, out *Outcome) error {
+func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, rep *driver.Report, chain solver.Solver, out *Outcome) error {
 	cov, total := rep.CondOutcomes(t.Sites)
 	j := jsonReport{
-		Tool: "gocolic", Package: t.PkgPath, Function: t.Func,
+		Tool: "gocolic", Command: command, ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
 		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, Tree: rep.Tree,
 		ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
 		Tests: out.TestFile, Profile: out.Profile,
@@ -199,7 +202,7 @@ func writeJSON(path string, cfg Config, t *Target, rep *driver.Report, chain sol
 	}
 	for i, f := range rep.SortedFindings() {
 		bug := jsonBug{Kind: f.Kind, Message: f.Message, Call: t.Call(f.Input), Count: f.Count,
-			FoundMS: f.Elapsed.Milliseconds(), Stack: f.Stack, Inputs: map[string]string{}}
+			FoundMS: f.Elapsed.Milliseconds(), Minimized: f.Minimized, Stack: f.Stack, Inputs: map[string]string{}}
 		for k, a := range t.Args(f.Input) {
 			name := t.Params[k].Name
 			if name == "" || name == "_" {
@@ -223,15 +226,22 @@ func writeJSON(path string, cfg Config, t *Target, rep *driver.Report, chain sol
 	for _, c := range rep.Cases {
 		j.Cases = append(j.Cases, t.Args(c.Input))
 	}
-	for _, p := range rep.Timeline {
-		j.Timeline = append(j.Timeline, jsonPoint{MS: p.Elapsed.Milliseconds(), Execs: p.Execs, Covered: p.Covered, Paths: p.Paths, Findings: p.Findings})
-	}
-	sort.SliceStable(j.Timeline, func(a, b int) bool { return j.Timeline[a].MS < j.Timeline[b].MS })
+	j.Timeline = timeline(rep)
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
 		return err
 	}
 	return writeAtomic(path, append(data, '\n'))
+}
+
+// timeline returns the run's time series in time order.
+func timeline(rep *driver.Report) []jsonPoint {
+	ps := []jsonPoint{}
+	for _, p := range rep.Timeline {
+		ps = append(ps, jsonPoint{MS: p.Elapsed.Milliseconds(), Execs: p.Execs, Covered: p.Covered, Paths: p.Paths, Findings: p.Findings})
+	}
+	sort.SliceStable(ps, func(a, b int) bool { return ps[a].MS < ps[b].MS })
+	return ps
 }
 
 // writeAtomic writes a file by renaming a complete temporary file over it,

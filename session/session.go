@@ -45,10 +45,14 @@ type Config struct {
 	JSON          string // report path, "" for none
 	Out           string // directory of the generated test file; "" for the package's
 	CoverProfile  string // "" for none
+	RunDir        string // directory for report.json, timeline.csv and cover.out; "" for none
 	NoTests       bool   // do not write the test file
 	KeepWork      bool   // keep the work directory (overlay, binary)
 	MaxBugs       int    // stop after this many distinct bugs; 0 for no limit
-	FuzzCache     bool   // fuzz: also seed from the go test -fuzz cache of the target
+	// MinimizeTime bounds the minimisation of each finding's input after
+	// the exploration; 0 keeps inputs as found.
+	MinimizeTime time.Duration
+	FuzzCache    bool // fuzz: also seed from the go test -fuzz cache of the target
 	// Replay lists directories of go test fuzz v1 files: their inputs are
 	// run and measured, and nothing is explored or written but the report.
 	Replay []string
@@ -168,7 +172,23 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 	}
 	if cfg.JSON != "" {
-		errs = append(errs, writeJSON(cfg.JSON, cfg, tgt, out.Report, r.chain, out))
+		errs = append(errs, writeJSON(cfg.JSON, cfg, "test", pkg.ModuleDir, tgt, out.Report, r.chain, out))
+	}
+	if cfg.RunDir != "" {
+		profile := out.Profile
+		if profile == "" && out.TestFile != "" && filepath.Dir(out.TestFile) == tgt.PkgDir {
+			profile = filepath.Join(cfg.RunDir, RunProfile)
+			if err := os.MkdirAll(cfg.RunDir, 0o755); err != nil {
+				errs = append(errs, err)
+			} else if err := coverProfile(pkg.ModuleDir, tgt, out.TestFile, profile); err != nil {
+				errs = append(errs, err)
+				profile = ""
+			}
+		}
+		if profile == filepath.Join(cfg.RunDir, RunProfile) {
+			profile = "" // already in place
+		}
+		errs = append(errs, writeRunDir(cfg, "test", pkg.ModuleDir, tgt, out.Report, r.chain, out, profile))
 	}
 	return out, errors.Join(errs...)
 }
@@ -223,6 +243,10 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		return nil, fmt.Errorf("starting Z3: %w", err)
 	}
 	chain := solver.Chain(core, solver.DefaultConfig())
+	minimizeTime := cfg.MinimizeTime
+	if len(cfg.Replay) > 0 {
+		minimizeTime = 0 // a replay reports the corpus as it is
+	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", pkg.Name, cfg.Func, cfg.Workers, cfg.Strategy)
 	rep, runErr := driver.Run(ctx, driver.Config{
 		Bin: bin, Args: args, Params: tgt.rt, Sites: ins.Sites, MaxLen: cfg.MaxLen,
@@ -230,6 +254,7 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
 		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
 		Seeds: seeds, NoSolve: len(cfg.Replay) > 0, MaxBugs: cfg.MaxBugs,
+		MinimizeTime: minimizeTime,
 	})
 	closeAll := func() { core.Close(); cleanup() }
 	if rep == nil {

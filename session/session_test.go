@@ -446,7 +446,7 @@ func TestWriteJSON(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeJSON(path, cfg, tgt, rep, nil, &Outcome{TestFile: "/x/f_gocolic_test.go"}); err != nil {
+	if err := writeJSON(path, cfg, "test", "/x", tgt, rep, nil, &Outcome{TestFile: "/x/f_gocolic_test.go"}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)

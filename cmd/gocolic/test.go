@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/session"
@@ -56,7 +57,9 @@ func exploreFlags(name string, stderr io.Writer) (*flag.FlagSet, *session.Config
 	fs.IntVar(&cfg.MemLimitMB, "memlimit", 2048, "resident memory limit of a worker in MiB (0: none)")
 	fs.DurationVar(&cfg.SolverTimeout, "solver-timeout", 0, "time limit of one solver query (default 2s)")
 	fs.StringVar(&cfg.JSON, "json", "", "write the machine-readable report to this file")
+	fs.StringVar(&cfg.RunDir, "rundir", "", "keep the run in this directory (report.json, timeline.csv, cover.out) for gocolic report")
 	fs.IntVar(&cfg.MaxBugs, "maxbugs", 0, "stop once this many distinct bugs are found (0: no limit)")
+	fs.DurationVar(&cfg.MinimizeTime, "minimizetime", 10*time.Second, "time spent minimising each failing input after the exploration (0: keep inputs as found)")
 	fs.BoolVar(&cfg.KeepWork, "work", false, "print and keep the work directory (overlay and worker binary)")
 	return fs, cfg
 }

@@ -1,0 +1,99 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sym"
+)
+
+func TestShrink(t *testing.T) {
+	str := rt.Param{Name: "s", Kind: rt.ParamBytes}
+	i64 := rt.Param{Name: "n", Kind: rt.ParamInt, Width: 64, Signed: true}
+	u8 := rt.Param{Name: "b", Kind: rt.ParamInt, Width: 8}
+	flag := rt.Param{Name: "f", Kind: rt.ParamBool}
+	tests := []struct {
+		name  string
+		param rt.Param
+		start value
+		fails func(v value) bool
+		want  value
+	}{
+		{"substring kept", str, value{bytes: []byte("aaagoooz")}, func(v value) bool { return bytes.Contains(v.bytes, []byte("go")) }, value{bytes: []byte("go")}},
+		{"length kept", str, value{bytes: []byte{0xff, 1, 'a', 2, 0}}, func(v value) bool { return len(v.bytes) >= 3 }, value{bytes: []byte{'a', 2, 0}}},
+		{"needed byte kept", str, value{bytes: []byte{9, 0xff, 9}}, func(v value) bool { return bytes.IndexByte(v.bytes, 0xff) >= 0 }, value{bytes: []byte{0xff}}},
+		{"negative toward zero", i64, value{bits: uint64(0xffff_ffff_fffe_1dc0)}, func(v value) bool { return int64(v.bits) <= -1000 }, value{bits: uint64(0xffff_ffff_ffff_fc18)}},
+		{"multiple of 7", i64, value{bits: 700}, func(v value) bool { return int64(v.bits) > 0 && v.bits%7 == 0 }, value{bits: 7}},
+		{"exact value kept", i64, value{bits: 4242}, func(v value) bool { return v.bits == 4242 }, value{bits: 4242}},
+		{"unsigned threshold", u8, value{bits: 255}, func(v value) bool { return v.bits >= 200 }, value{bits: 200}},
+		{"zero", i64, value{bits: 99}, func(v value) bool { return true }, value{}},
+		{"bool to false", flag, value{bits: 1}, func(v value) bool { return true }, value{}},
+		{"bool needed", flag, value{bits: 1}, func(v value) bool { return v.bits == 1 }, value{bits: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			params := []rt.Param{tt.param}
+			s := &shrinker{params: params, offs: rt.Layout(params, 16), maxLen: 16, ctx: context.Background(), deadline: time.Now().Add(time.Minute)}
+			s.try = func(env sym.Env) bool { return tt.fails(s.decode(env)[0]) }
+			start := s.encode([]value{tt.start})
+			if !s.try(start) {
+				t.Fatal("the start input does not fail")
+			}
+			got, changed := s.shrink(start)
+			g := s.decode(got)[0]
+			if g.bits != tt.want.bits || !bytes.Equal(g.bytes, tt.want.bytes) {
+				t.Errorf("shrunk to %d %q, want %d %q (%d tries)", int64(g.bits), g.bytes, int64(tt.want.bits), tt.want.bytes, s.execs)
+			}
+			if wantChanged := tt.start.bits != tt.want.bits || !bytes.Equal(tt.start.bytes, tt.want.bytes); changed != wantChanged {
+				t.Errorf("changed = %v, want %v", changed, wantChanged)
+			}
+			if !s.try(got) {
+				t.Error("the result does not fail")
+			}
+		})
+	}
+}
+
+// TestShrinkStopsAtDeadline checks that a deadline in the past stops the
+// search before any execution.
+func TestShrinkStopsAtDeadline(t *testing.T) {
+	params := []rt.Param{{Name: "n", Kind: rt.ParamInt, Width: 64, Signed: true}}
+	s := &shrinker{params: params, offs: rt.Layout(params, 8), maxLen: 8, ctx: context.Background(), deadline: time.Now().Add(-time.Second)}
+	s.try = func(sym.Env) bool { return true }
+	if _, changed := s.shrink(sym.Env{0: 1000}); changed || s.execs != 0 {
+		t.Errorf("changed %v after %d executions past the deadline", changed, s.execs)
+	}
+}
+
+// TestRunMinimizes runs the coordinator on the helper worker: a finding
+// whose message holds its input ("bad value 19") is minimised to the
+// smallest input that fails the same way (10), and one that fails at a
+// single input keeps it.
+func TestRunMinimizes(t *testing.T) {
+	for _, tt := range []struct {
+		minimize time.Duration
+		want     int64
+	}{{5 * time.Second, modeNumbered}, {0, modeNumbered + 9}} {
+		cfg := runConfig(t, &unsatSolver{}, modeNumbered+9, modePanic)
+		cfg.MinimizeTime = tt.minimize
+		// Candidates on the way down hit the helper's memory mode (5).
+		cfg.MemLimit = 256 << 20
+		rep := runDriver(t, context.Background(), cfg)
+		if len(rep.Findings) != 2 {
+			t.Fatalf("%d findings, want 2", len(rep.Findings))
+		}
+		numbered, boom := rep.Findings[0], rep.Findings[1]
+		if x := int64(numbered.Input[0]); x != tt.want || numbered.Minimized != (tt.minimize > 0) {
+			t.Errorf("minimize %v: input %d (minimized %v), want %d", tt.minimize, x, numbered.Minimized, tt.want)
+		}
+		if x := int64(boom.Input[0]); x != modePanic || boom.Minimized {
+			t.Errorf("minimize %v: boom input %d (minimized %v), want %d unchanged", tt.minimize, x, boom.Minimized, modePanic)
+		}
+		if numbered.Message != "bad value 19" {
+			t.Errorf("message %q: the finding keeps its first message", numbered.Message)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+// This file writes a run directory (-rundir): the JSON report, the time
+// series and the coverage profile of one run, kept together so that
+// `gocolic report` can draw them again and compare runs.
+
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/solver"
+)
+
+// The files of a run directory.
+const (
+	RunReport   = "report.json"
+	RunTimeline = "timeline.csv"
+	RunProfile  = "cover.out"
+)
+
+// writeRunDir fills cfg.RunDir. profile is an existing coverage profile of
+// the run to copy ("" for none).
+func writeRunDir(cfg Config, command, moduleDir string, t *Target, rep *driver.Report, chain solver.Solver, out *Outcome, profile string) error {
+	if err := os.MkdirAll(cfg.RunDir, 0o755); err != nil {
+		return fmt.Errorf("creating run directory: %w", err)
+	}
+	var csv bytes.Buffer
+	csv.WriteString("ms,execs,covered,paths,bugs\n")
+	for _, p := range timeline(rep) {
+		fmt.Fprintf(&csv, "%d,%d,%d,%d,%d\n", p.MS, p.Execs, p.Covered, p.Paths, p.Findings)
+	}
+	if err := writeAtomic(filepath.Join(cfg.RunDir, RunTimeline), csv.Bytes()); err != nil {
+		return err
+	}
+	if profile != "" {
+		data, err := os.ReadFile(profile)
+		if err != nil {
+			return fmt.Errorf("copying the coverage profile: %w", err)
+		}
+		if err := writeAtomic(filepath.Join(cfg.RunDir, RunProfile), data); err != nil {
+			return err
+		}
+	}
+	return writeJSON(filepath.Join(cfg.RunDir, RunReport), cfg, command, moduleDir, t, rep, chain, out)
+}
+
+// fuzzProfile replays the fuzz target's seed corpus (f.Add and
+// testdata/fuzz, where gocolic wrote its inputs) under go test -cover and
+// writes the statement coverage profile to out. An entry that panics ends
+// the test binary before it writes its counters, so such entries are
+// skipped, one more per attempt, until the profile is complete.
+func fuzzProfile(moduleDir string, t *Target, out string) error {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	tmp := abs + ".tmp"
+	var skip []string
+	for attempt := 0; ; attempt++ {
+		args := []string{"test", "-count=1", "-run", "^" + t.Func + "$", "-coverprofile", tmp}
+		if len(skip) > 0 {
+			args = append(args, "-skip", "^"+t.Func+"$/^("+strings.Join(skip, "|")+")$")
+		}
+		cmd := exec.Command("go", append(args, t.PkgPath)...)
+		cmd.Dir = moduleDir
+		outb, err := cmd.CombinedOutput()
+		data, statErr := os.ReadFile(tmp)
+		if statErr != nil {
+			return fmt.Errorf("replaying the corpus for coverage failed: %v\n%s", err, bytes.TrimSpace(outb))
+		}
+		name := panicked(string(outb), t.Func)
+		if bytes.Count(data, []byte("\n")) > 1 || name == "" || attempt == maxSkips {
+			// A failing corpus entry fails the test; the profile is
+			// still complete.
+			return os.Rename(tmp, abs)
+		}
+		skip = append(skip, regexp.QuoteMeta(name))
+	}
+}
+
+// maxSkips bounds the replays of fuzzProfile.
+const maxSkips = 16
+
+// panicked returns the name of the corpus entry whose panic ended a go
+// test run of fuzz target fn: the last subtest reported failing before
+// the panic, "" if there is none.
+func panicked(out, fn string) string {
+	i := strings.Index(out, "\npanic: ")
+	if i < 0 {
+		return ""
+	}
+	prefix := "--- FAIL: " + fn + "/"
+	name := ""
+	for _, line := range strings.Split(out[:i], "\n") {
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			name, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	return name
+}
