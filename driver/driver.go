@@ -49,6 +49,15 @@ type Config struct {
 	// NoSolve runs the seeds only, solving nothing: it measures the
 	// coverage of a given corpus.
 	NoSolve bool
+	// Inject, if not nil, delivers inputs found elsewhere while the run
+	// goes on (a fuzzer's corpus entries); they are run like seeds. A run
+	// with Inject does not end when its own search is exhausted, only at
+	// the end of its budget.
+	Inject <-chan sym.Env
+	// OnKeep, if not nil, is called with every input the run keeps (it
+	// covered something first, or failed in a new way: failed is true),
+	// from the goroutine that called Run; it must not block.
+	OnKeep func(env sym.Env, failed bool)
 	// MaxBugs stops the run once that many distinct findings are known;
 	// 0 for no limit.
 	MaxBugs int
@@ -109,6 +118,8 @@ type Report struct {
 	ExecTime time.Duration
 	// MinimizeExecs counts the executions spent minimising findings.
 	MinimizeExecs int
+	// Injected counts the inputs taken from Config.Inject.
+	Injected int
 }
 
 type job struct {
@@ -241,6 +252,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 		}
 	}
 	done := budgetCtx.Done()
+	inject := d.cfg.Inject
 	for {
 		budgetLeft := d.cfg.Runs == 0 || d.rep.Execs+inflight < d.cfg.Runs
 		// Refill the queue from the strategy while workers are busy.
@@ -263,6 +275,9 @@ func (d *coordinator) loop(ctx context.Context) error {
 				// the solver: the select below records why.
 			case d.cfg.NoSolve:
 				stop("replayed")
+			case inject != nil:
+				// Wait for inputs from elsewhere until the budget ends.
+				d.rep.Exhausted = true
 			default:
 				d.rep.Exhausted = true
 				stop("exhausted")
@@ -302,6 +317,14 @@ func (d *coordinator) loop(ctx context.Context) error {
 				<-results
 			}
 			return err
+		case env, ok := <-inject:
+			if !ok {
+				inject = nil // nothing more will come
+			} else if d.rep.Stopped == "" {
+				queue = append(queue, job{env: env})
+				d.rep.Injected++
+				d.rep.Exhausted = false
+			}
 		case <-tick.C:
 			d.progress(false)
 		case <-done:
@@ -388,7 +411,11 @@ func (d *coordinator) process(o outcome) {
 	d.rep.Execs++
 	elapsed := time.Since(d.start)
 	if o.crash != nil {
+		n := len(d.rep.Findings)
 		d.restartFinding(o, elapsed)
+		if d.cfg.OnKeep != nil && len(d.rep.Findings) > n {
+			d.cfg.OnKeep(o.job.env, true)
+		}
 		if o.job.origin != nil {
 			// The run left no path; its target stays unreached.
 			d.tree.Resolve(o.job.origin, solver.Unknown)
@@ -449,6 +476,7 @@ func (d *coordinator) process(o outcome) {
 			}
 		}
 	}
+	findings := len(d.rep.Findings)
 	switch {
 	case resp.Status == rt.StatusPanic:
 		d.addFinding("panic", resp.Panic, resp.Stack, o.job.env, elapsed)
@@ -456,6 +484,9 @@ func (d *coordinator) process(o outcome) {
 		d.addFinding("fail", resp.Panic, resp.Stack, o.job.env, elapsed)
 	case newCover || len(d.rep.Cases) == 0:
 		d.rep.Cases = append(d.rep.Cases, Execution{Input: o.job.env, Results: resp.Results, Elapsed: elapsed})
+	}
+	if failed := len(d.rep.Findings) > findings; d.cfg.OnKeep != nil && (newCover || failed) {
+		d.cfg.OnKeep(o.job.env, failed)
 	}
 	if newCover {
 		d.sample()

@@ -97,3 +97,33 @@ func TestRunMinimizes(t *testing.T) {
 		}
 	}
 }
+
+// TestRunInject checks that injected inputs run like seeds, that a run
+// with an open Inject channel waits for more until its budget ends, and
+// that closing the channel lets an exhausted run stop.
+func TestRunInject(t *testing.T) {
+	for _, closeIt := range []bool{true, false} {
+		cfg := runConfig(t, &unsatSolver{})
+		ch := make(chan sym.Env)
+		cfg.Inject = ch
+		cfg.Budget = 2 * time.Second
+		go func() {
+			ch <- input(modePanic)
+			ch <- input(modeReturn)
+			if closeIt {
+				close(ch)
+			}
+		}()
+		rep := runDriver(t, context.Background(), cfg)
+		wantStop := "budget"
+		if closeIt {
+			wantStop = "exhausted"
+		}
+		if rep.Stopped != wantStop || rep.Injected != 2 || rep.Execs != 3 {
+			t.Errorf("closed %v: stopped %q after %d executions, %d injected; want %q, 3, 2", closeIt, rep.Stopped, rep.Execs, rep.Injected, wantStop)
+		}
+		if len(rep.Findings) != 1 || rep.Findings[0].Message != "boom" {
+			t.Errorf("closed %v: findings %v, want the injected panic", closeIt, rep.Findings)
+		}
+	}
+}

@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -157,5 +160,94 @@ func FuzzNoFuzz(f *testing.F) {}
 		if res.code != 2 || !strings.Contains(res.stderr, tt.want) {
 			t.Errorf("gocolic fuzz %v: exit %d, want 2 and %q:\n%s", tt.args, res.code, tt.want, res.stderr)
 		}
+	}
+}
+
+// TestFuzzHybrid runs gocolic fuzz -with-fuzzer on a target with a branch
+// that hangs on a checksum the solver does not see (crc32 is not
+// instrumented) and that random mutation reaches quickly: the fuzzer's
+// entries reach gocolic and cover it, gocolic's inputs reach the fuzzer,
+// and -nocorpus leaves the package's directory as it was.
+func TestFuzzHybrid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := module(t, map[string]string{
+		"p/p.go": `package p
+
+import "hash/crc32"
+
+func Rare(b []byte) int {
+	if crc32.ChecksumIEEE(b)%512 == 7 {
+		return 1
+	}
+	if len(b) == 5 && b[0] == 'q' && b[4] == '!' {
+		return 2
+	}
+	return 0
+}
+`,
+		"p/p_test.go": `package p
+
+import "testing"
+
+func FuzzRare(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		Rare(b)
+	})
+}
+`,
+	})
+	// A module path of its own keeps the fuzz cache of other runs away.
+	modPath := fmt.Sprintf("example.com/hybrid%d", time.Now().UnixNano())
+	mod := "module " + modPath + "\n\ngo 1.24\n"
+	if gc, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		t.Cleanup(func() { os.RemoveAll(filepath.Join(strings.TrimSpace(string(gc)), "fuzz", modPath)) })
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 3*time.Minute, gocolic, "fuzz", "-with-fuzzer", "-nocorpus", "-budget", "20s", "-workers", "2", "-seed", "1", "-json", js, "./p", "FuzzRare")
+	if res.code != 0 {
+		t.Fatalf("gocolic fuzz -with-fuzzer exited %d:\n%s", res.code, res.stderr)
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Hybrid *struct {
+			Rounds     int    `json:"rounds"`
+			FromFuzzer int    `json:"from_fuzzer"`
+			ToFuzzer   int    `json:"to_fuzzer"`
+			Note       string `json:"note"`
+		} `json:"hybrid"`
+		Branches struct {
+			Sites []struct {
+				Cond  string `json:"cond"`
+				True  bool   `json:"true"`
+				False bool   `json:"false"`
+			} `json:"sites"`
+		} `json:"branches"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	h := rep.Hybrid
+	if h == nil || h.Rounds < 1 || h.FromFuzzer < 1 || h.ToFuzzer < 1 || h.Note != "" {
+		t.Fatalf("hybrid counts %+v: want a round, entries both ways and no early stop", h)
+	}
+	for _, s := range rep.Branches.Sites {
+		if strings.Contains(s.Cond, "crc32") && !(s.True && s.False) {
+			t.Errorf("branch %q: true %v, false %v; the fuzzer's entry should cover both", s.Cond, s.True, s.False)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "p", "testdata")); !os.IsNotExist(err) {
+		t.Errorf("-nocorpus left testdata behind (%v)", err)
 	}
 }

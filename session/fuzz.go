@@ -31,6 +31,9 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if cfg.WithFuzzer && cfg.Budget == 0 {
+		return nil, errors.New("-with-fuzzer needs a time budget (-budget), which the fuzzer shares")
+	}
 	pkg, err := load.LoadTest(cfg.Dir, cfg.Package, cfg.Func)
 	if err != nil {
 		return nil, err
@@ -50,13 +53,30 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: %d seed inputs\n", len(seeds))
-	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, true)
+	var hy *hybrid
+	if cfg.WithFuzzer {
+		parallel := max(1, cfg.Workers/2)
+		cfg.Workers = max(1, cfg.Workers-parallel)
+		if hy, err = newHybrid(pkg.ModuleDir, tgt, parallel, cfg.Stderr); err != nil {
+			return nil, err
+		}
+	}
+	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, true, hy)
+	var errs []error
+	if hy != nil {
+		// The fuzzer's failures go back to testdata whatever happened.
+		errs = append(errs, hy.restore(cfg.NoTests))
+	}
 	if r == nil {
-		return nil, err
+		return nil, errors.Join(append(errs, err)...)
 	}
 	defer r.close()
-	errs := []error{err}
+	errs = append(errs, err)
 	out := r.out
+	if hy != nil {
+		st := hy.Stats()
+		out.Hybrid = &st
+	}
 	if !cfg.NoTests {
 		n, werr := writeCorpus(dir, tgt, out.Report)
 		errs = append(errs, werr)

@@ -118,6 +118,8 @@ type jsonReport struct {
 	// ExecNS is the time workers spent inside executions.
 	ExecNS int64          `json:"exec_ns"`
 	Config map[string]any `json:"config"`
+	// Hybrid counts the exchanges with go test -fuzz (-with-fuzzer).
+	Hybrid *HybridStats `json:"hybrid,omitempty"`
 }
 
 type jsonBranches struct {
@@ -222,6 +224,7 @@ func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, re
 		j.Solver.Layers = append(j.Solver.Layers, jsonLayer{Name: l.Name(), Queries: st.Queries, Sat: st.Sat, Unsat: st.Unsat, Unknown: st.Unknown, TimeMS: st.Time.Milliseconds()})
 	}
 	j.ExecNS = rep.ExecTime.Nanoseconds()
+	j.Hybrid = out.Hybrid
 	j.Cases = [][]string{}
 	for _, c := range rep.Cases {
 		j.Cases = append(j.Cases, t.Args(c.Input))

@@ -53,6 +53,9 @@ type Config struct {
 	// the exploration; 0 keeps inputs as found.
 	MinimizeTime time.Duration
 	FuzzCache    bool // fuzz: also seed from the go test -fuzz cache of the target
+	// WithFuzzer runs go test -fuzz beside the exploration (fuzz only),
+	// exchanging corpus entries; the workers are split between the two.
+	WithFuzzer bool
 	// Replay lists directories of go test fuzz v1 files: their inputs are
 	// run and measured, and nothing is explored or written but the report.
 	Replay []string
@@ -107,6 +110,8 @@ type Outcome struct {
 	Target   *Target
 	TestFile string // path of the written test file, "" if none
 	Profile  string
+	// Hybrid counts the exchanges with go test -fuzz (-with-fuzzer).
+	Hybrid *HybridStats
 }
 
 // Target is the function under test as the outputs see it.
@@ -151,7 +156,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 		tgt.maxLen = cfg.MaxLen
 	}
-	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, false)
+	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, false, nil)
 	if r == nil {
 		return nil, err
 	}
@@ -210,7 +215,7 @@ type run struct {
 
 // exploreTarget builds the worker and runs the coordinator. It returns nil
 // only when nothing ran; otherwise the error, if any, is the run's own.
-func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Target, seeds []sym.Env, fuzz bool) (*run, error) {
+func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Target, seeds []sym.Env, fuzz bool, hy *hybrid) (*run, error) {
 	work, err := os.MkdirTemp("", "gocolic-")
 	if err != nil {
 		return nil, fmt.Errorf("creating work directory: %w", err)
@@ -248,14 +253,28 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		minimizeTime = 0 // a replay reports the corpus as it is
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", pkg.Name, cfg.Func, cfg.Workers, cfg.Strategy)
-	rep, runErr := driver.Run(ctx, driver.Config{
+	dcfg := driver.Config{
 		Bin: bin, Args: args, Params: tgt.rt, Sites: ins.Sites, MaxLen: cfg.MaxLen,
 		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: cfg.Strategy,
 		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
 		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
 		Seeds: seeds, NoSolve: len(cfg.Replay) > 0, MaxBugs: cfg.MaxBugs,
 		MinimizeTime: minimizeTime,
-	})
+	}
+	stopFuzzer := func() {}
+	if hy != nil {
+		fmt.Fprintf(cfg.Stderr, "gocolic: running go test -fuzz beside it (-parallel %d)\n", hy.parallel)
+		dcfg.Inject, dcfg.OnKeep = hy.inject, hy.keep
+		hctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			hy.run(hctx, cfg.Budget)
+			close(done)
+		}()
+		stopFuzzer = func() { cancel(); <-done }
+	}
+	rep, runErr := driver.Run(ctx, dcfg)
+	stopFuzzer()
 	closeAll := func() { core.Close(); cleanup() }
 	if rep == nil {
 		closeAll()

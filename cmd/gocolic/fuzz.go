@@ -19,8 +19,9 @@ var cmdFuzz = &command{
 
 func runFuzz(ctx context.Context, args []string, stderr io.Writer) int {
 	fs, cfg := exploreFlags("fuzz", stderr)
-	fs.BoolVar(&cfg.NoTests, "nocorpus", false, "do not write corpus entries")
+	fs.BoolVar(&cfg.NoTests, "nocorpus", false, "do not write corpus entries (with -with-fuzzer, also drop the failures the fuzzer wrote)")
 	fs.BoolVar(&cfg.FuzzCache, "fuzzcache", false, "also take the entries go test -fuzz keeps in its cache as seeds")
+	fs.BoolVar(&cfg.WithFuzzer, "with-fuzzer", false, "run go test -fuzz on the target alongside, exchanging corpus entries (splits -workers between the two)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: %s\n\n", fuzzUsage)
 		fmt.Fprintln(stderr, "Fuzz explores the function that FuzzXxx gives to f.Fuzz, every argument after the")
