@@ -31,7 +31,7 @@ type command struct {
 	run   func(ctx context.Context, args []string, stderr io.Writer) int
 }
 
-var commands = []*command{cmdTest, cmdFuzz}
+var commands = []*command{cmdTest, cmdFuzz, cmdReport}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
