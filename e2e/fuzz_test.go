@@ -100,6 +100,14 @@ func TestFuzz(t *testing.T) {
 			t.Errorf("finding xpanic: input %v, want n 0 and a 3-byte s", b.Inputs)
 		}
 	}
+	// Each finding names its corpus file and the go test command that
+	// replays it.
+	for _, b := range rep.Bugs {
+		file, cmd, _ := strings.Cut(b.Reproducer, ": ")
+		if _, err := os.Stat(file); err != nil || !strings.HasPrefix(cmd, "go test -run='^FuzzT$/^"+filepath.Base(file)+"$'") {
+			t.Errorf("finding %q: reproducer %q (%v)", b.Message, b.Reproducer, err)
+		}
+	}
 	if len(rep.Bugs) != len(want) {
 		t.Errorf("%d findings, want %d: %v", len(rep.Bugs), len(want), got)
 	}

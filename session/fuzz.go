@@ -237,6 +237,14 @@ func entryOf(env sym.Env, t *Target) []corpus.Value {
 	return vs
 }
 
+// corpusFile returns the corpus file of an input and its name, which is
+// the one go test gives it: the first 16 hex digits of the SHA-256 of the
+// content.
+func corpusFile(env sym.Env, t *Target) ([]byte, string) {
+	data := corpus.Format(entryOf(env, t))
+	return data, fmt.Sprintf("%x", sha256.Sum256(data))[:16]
+}
+
 // writeCorpus writes the kept inputs and the failing ones into dir, named
 // as go test names corpus files (the first 16 hex digits of the SHA-256
 // of the content), and returns how many files it added.
@@ -245,8 +253,7 @@ func writeCorpus(dir string, t *Target, rep interface {
 }) (int, error) {
 	n := 0
 	for _, env := range rep.Inputs() {
-		data := corpus.Format(entryOf(env, t))
-		name := fmt.Sprintf("%x", sha256.Sum256(data))[:16]
+		data, name := corpusFile(env, t)
 		path := filepath.Join(dir, name)
 		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 			continue

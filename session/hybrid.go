@@ -16,7 +16,6 @@ package session
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -258,8 +257,8 @@ func (h *hybrid) givePending() {
 	}
 	n := 0
 	for _, env := range pending {
-		data := corpus.Format(entryOf(env, h.t))
-		path := filepath.Join(h.cacheDir, fmt.Sprintf("%x", sha256.Sum256(data))[:16])
+		data, name := corpusFile(env, h.t)
+		path := filepath.Join(h.cacheDir, name)
 		h.mu.Lock()
 		seen := h.known[path]
 		h.known[path] = true

@@ -212,7 +212,11 @@ func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, re
 			}
 			bug.Inputs[name] = a
 		}
-		if out.TestFile != "" {
+		switch {
+		case out.TestFile != "" && command == "fuzz":
+			_, name := corpusFile(f.Input, t)
+			bug.Reproducer = fmt.Sprintf("%s: go test -run='^%s$/^%s$'", filepath.Join(out.TestFile, name), t.Func, name)
+		case out.TestFile != "":
 			bug.Reproducer = fmt.Sprintf("%s: TestGocolic%sCrashes (case %d)", out.TestFile, t.Func, i+1)
 		}
 		j.Bugs = append(j.Bugs, bug)
