@@ -519,6 +519,30 @@ func (b *Builder) Make(k Kind, w uint8, val uint64, args []*Expr) (*Expr, error)
 			return nil, fmt.Errorf("sym: string without length")
 		}
 		return b.String(args[0], args[1:]), nil
+	case k.IsFloatArith(), k.IsFloatCompare():
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		if k.IsFloatArith() {
+			return b.FBin(k, args[0], args[1]), nil
+		}
+		return b.FCmp(k, args[0], args[1]), nil
+	case k == KFNeg:
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		return b.FNeg(args[0]), nil
+	case k.IsFloatConvert():
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		switch k {
+		case KFToS, KFToU:
+			return b.FToInt(args[0], w, k == KFToS), nil
+		case KSToF, KUToF:
+			return b.IntToF(args[0], w, k == KSToF), nil
+		}
+		return b.FConv(args[0], w), nil
 	}
 	return nil, fmt.Errorf("sym: unknown kind %d", k)
 }

@@ -785,6 +785,7 @@ func wellSorted(e *Expr) error {
 			return fmt.Errorf("ill-sorted %v: %s", e, fmt.Sprintf(format, args...))
 		}
 		isBV := func(w uint8) bool { return w == 8 || w == 16 || w == 32 || w == 64 }
+		isFloat := func(w uint8) bool { return w == 32 || w == 64 }
 		nargs := -1
 		switch {
 		case e.Kind == KConst:
@@ -810,6 +811,10 @@ func wellSorted(e *Expr) error {
 			nargs = 3
 		case e.Kind.IsCompare(), e.Kind == KLAnd, e.Kind == KLOr:
 			nargs = 2
+		case e.Kind.IsFloatArith(), e.Kind.IsFloatCompare():
+			nargs = 2
+		case e.Kind == KFNeg, e.Kind.IsFloatConvert():
+			nargs = 1
 		case e.Kind == KString:
 			if len(e.Args) == 0 || e.Width != 64 || e.Args[0].Width != 64 || e.Args[0].Kind == KString {
 				return bad("string aggregate")
@@ -851,6 +856,31 @@ func wellSorted(e *Expr) error {
 		case e.Kind.IsCompare():
 			if e.Width != 0 || a[0].Width != a[1].Width || (a[0].Width == 0 && e.Kind != KEq) {
 				return bad("operand widths %d and %d, result %d", a[0].Width, a[1].Width, e.Width)
+			}
+		case e.Kind.IsFloatArith(), e.Kind == KFNeg:
+			if !isFloat(e.Width) {
+				return bad("float width %d", e.Width)
+			}
+			for _, x := range a {
+				if x.Width != e.Width || x.Kind == KString {
+					return bad("operand %v of width %d", x, x.Width)
+				}
+			}
+		case e.Kind.IsFloatCompare():
+			if e.Width != 0 || !isFloat(a[0].Width) || a[0].Width != a[1].Width || a[0].Kind == KString || a[1].Kind == KString {
+				return bad("operand widths %d and %d, result %d", a[0].Width, a[1].Width, e.Width)
+			}
+		case e.Kind == KFToS, e.Kind == KFToU:
+			if !isBV(e.Width) || !isFloat(a[0].Width) || a[0].Kind == KString {
+				return bad("from width %d to %d", a[0].Width, e.Width)
+			}
+		case e.Kind == KSToF, e.Kind == KUToF:
+			if !isFloat(e.Width) || !isBV(a[0].Width) || a[0].Kind == KString {
+				return bad("from width %d to %d", a[0].Width, e.Width)
+			}
+		case e.Kind == KFConv:
+			if !isFloat(e.Width) || !isFloat(a[0].Width) || a[0].Width == e.Width || a[0].Kind == KString {
+				return bad("from width %d to %d", a[0].Width, e.Width)
 			}
 		case e.Kind == KNot, e.Kind == KLAnd, e.Kind == KLOr:
 			if e.Width != 0 {
@@ -1142,7 +1172,7 @@ func TestDecodeCorrupt(t *testing.T) {
 		record(uint64(KVar), 64, 9),
 		record(uint64(KString), 64, 0, 4),
 	)
-	const v8, v16, p, c8 = 0, 1, 2, 3
+	const v8, v16, p, c8, v64 = 0, 1, 2, 3, 4
 	after := func(recs ...[]byte) []byte { return slices.Concat(append([][]byte{prefix}, recs...)...) }
 	add := record(uint64(KAdd), 8, 0, v8, c8)
 	tests := []struct {
@@ -1211,6 +1241,24 @@ func TestDecodeCorrupt(t *testing.T) {
 		{"ult of booleans", after(record(uint64(KULt), 0, 0, p, p))},
 		{"and of bit-vectors", after(record(uint64(KLAnd), 0, 0, v8, c8))},
 		{"or of a bit-vector and a boolean", after(record(uint64(KLOr), 0, 0, v8, p))},
+
+		// Ill-sorted float nodes.
+		{"fadd of bytes", after(record(uint64(KFAdd), 8, 0, v8, c8))},
+		{"fadd of widths 64 and 8", after(record(uint64(KFAdd), 64, 0, v64, v8))},
+		{"fadd with one argument", after(record(uint64(KFAdd), 64, 0, v64))},
+		{"fadd declared 32 bits wide on 64-bit operands", after(record(uint64(KFAdd), 32, 0, v64, v64))},
+		{"float comparison of bytes", after(record(uint64(KFLt), 0, 0, v8, v8))},
+		{"float comparison of booleans", after(record(uint64(KFEq), 0, 0, p, p))},
+		{"float comparison declared 64 bits wide", after(record(uint64(KFLe), 64, 0, v64, v64))},
+		{"fneg of a byte", after(record(uint64(KFNeg), 8, 0, v8))},
+		{"fneg with two arguments", after(record(uint64(KFNeg), 64, 0, v64, v64))},
+		{"ftos of a byte", after(record(uint64(KFToS), 32, 0, v8))},
+		{"ftou to width 0", after(record(uint64(KFToU), 0, 0, v64))},
+		{"stof to width 16", after(record(uint64(KSToF), 16, 0, v8))},
+		{"utof of a boolean", after(record(uint64(KUToF), 64, 0, p))},
+		{"fconv of a boolean", after(record(uint64(KFConv), 32, 0, p))},
+		{"fconv to width 8", after(record(uint64(KFConv), 8, 0, v64))},
+		{"fconv of a string", after(record(uint64(KFConv), 32, 0, 5))},
 	}
 	if _, err := decodeSafely(prefix); err != nil {
 		t.Fatalf("the valid prefix does not decode: %v", err)

@@ -13,6 +13,14 @@
 // bit-vector of that many bits. Signedness is not part of the sort: like
 // machine code (and Z3), the operations that differ (division, remainder,
 // right shift, comparison, extension) come in signed and unsigned kinds.
+// Floating-point numbers are not a sort either: a float64 is a 64-bit term
+// and a float32 a 32-bit term holding the IEEE-754 encoding, and the float
+// kinds (KFAdd and the following) read their operands' bits as floats. So
+// math.Float64bits and math.Float64frombits are the identity, and
+// everything that looks only at sorts (encoding, sharing, narrowing,
+// variable slicing) is the same for floats. Float kinds follow Go on
+// linux/amd64 to the bit, including NaN payloads and the results of
+// out-of-range conversions to integers (see float.go).
 package sym
 
 import "fmt"
@@ -69,6 +77,23 @@ const (
 	// or byte slice whose Args[0] is its length (64-bit) and Args[1:] its
 	// bytes (8-bit), as many as are known. It never reaches a solver.
 	KString
+
+	// Floating point (float.go). The operands are the IEEE-754 bits of
+	// float32 (width 32) or float64 (width 64) values; float results are
+	// bits too. Rounding is to nearest even, as in Go.
+	KFAdd  // (x +f y) — operands and result share one width
+	KFSub  // (x -f y)
+	KFMul  // (x *f y)
+	KFDiv  // (x /f y)
+	KFNeg  // fneg(x) — flips the sign bit, of a NaN too, as Go's -x does
+	KFEq   // (x ==f y) — IEEE: false if either is NaN; +0 ==f -0
+	KFLt   // (x <f y)
+	KFLe   // (x <=f y)
+	KFToS  // ftos32(x) — float to signed integer of the node's width, toward zero
+	KFToU  // ftou32(x) — float to unsigned integer of the node's width, toward zero
+	KSToF  // stof64(x) — signed integer to float of the node's width
+	KUToF  // utof64(x) — unsigned integer to float of the node's width
+	KFConv // fconv32(x) — float64 to float32 (rounded) or float32 to float64 (exact)
 
 	numKinds
 )
@@ -133,6 +158,9 @@ var kindNames = [...]string{
 	KNeg: "neg", KCpl: "cpl", KZExt: "zext", KSExt: "sext", KTrunc: "trunc", KIte: "ite",
 	KEq: "==", KULt: "<u", KULe: "<=u", KSLt: "<s", KSLe: "<=s",
 	KNot: "!", KLAnd: "&&", KLOr: "||", KString: "string",
+	KFAdd: "+f", KFSub: "-f", KFMul: "*f", KFDiv: "/f", KFNeg: "fneg",
+	KFEq: "==f", KFLt: "<f", KFLe: "<=f",
+	KFToS: "ftos", KFToU: "ftou", KSToF: "stof", KUToF: "utof", KFConv: "fconv",
 }
 
 // IsCompare reports whether k is a comparison of two bit-vectors.
@@ -140,3 +168,23 @@ func (k Kind) IsCompare() bool { return k >= KEq && k <= KSLe }
 
 // IsBinaryBV reports whether k is a binary bit-vector operation.
 func (k Kind) IsBinaryBV() bool { return k >= KAdd && k <= KAShr }
+
+// IsFloatArith reports whether k is a binary floating-point operation.
+func (k Kind) IsFloatArith() bool { return k >= KFAdd && k <= KFDiv }
+
+// IsFloatCompare reports whether k is a comparison of two floats.
+func (k Kind) IsFloatCompare() bool { return k >= KFEq && k <= KFLe }
+
+// IsFloatConvert reports whether k is a conversion from or to a float:
+// one operand, and the node's Width is the width of the result.
+func (k Kind) IsFloatConvert() bool { return k >= KFToS && k <= KFConv }
+
+// ReadsFloat reports whether k interprets its operands' bits as floats.
+func (k Kind) ReadsFloat() bool {
+	return k.IsFloatArith() || k.IsFloatCompare() || k == KFNeg || k == KFToS || k == KFToU || k == KFConv
+}
+
+// MakesFloat reports whether k's result is the bits of a float.
+func (k Kind) MakesFloat() bool {
+	return k.IsFloatArith() || k == KFNeg || k == KSToF || k == KUToF || k == KFConv
+}

@@ -23,7 +23,8 @@ func (e *Expr) write(sb *strings.Builder) {
 		sb.WriteString(e.Kind.String())
 	case e.Kind == KVar:
 		fmt.Fprintf(sb, "v%d:%d", e.Val, e.Width)
-	case e.Kind.IsBinaryBV(), e.Kind.IsCompare(), e.Kind == KLAnd, e.Kind == KLOr:
+	case e.Kind.IsBinaryBV(), e.Kind.IsCompare(), e.Kind == KLAnd, e.Kind == KLOr,
+		e.Kind.IsFloatArith(), e.Kind.IsFloatCompare():
 		sb.WriteByte('(')
 		e.Args[0].write(sb)
 		sb.WriteString(" " + e.Kind.String() + " ")
@@ -38,7 +39,7 @@ func (e *Expr) write(sb *strings.Builder) {
 	case e.Kind == KNot:
 		sb.WriteByte('!')
 		e.Args[0].write(sb)
-	case e.Kind == KZExt, e.Kind == KSExt, e.Kind == KTrunc:
+	case e.Kind == KZExt, e.Kind == KSExt, e.Kind == KTrunc, e.Kind.IsFloatConvert():
 		fmt.Fprintf(sb, "%s%d(", e.Kind, e.Width)
 		e.Args[0].write(sb)
 		sb.WriteByte(')')

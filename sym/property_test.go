@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +62,9 @@ func treeVarWidth(n uint64) uint8 {
 // treeGen generates random trees.
 type treeGen struct {
 	r *rand.Rand
+	// noFloats leaves out the float kinds, whose results compiled Go
+	// gives only on amd64 (float.go).
+	noFloats bool
 }
 
 func newTreeGen(seed uint64) *treeGen {
@@ -85,9 +89,20 @@ func (g *treeGen) edge(w uint8) uint64 {
 		return uint64(g.r.IntN(2 * int(w))) // a plausible shift amount
 	case 6:
 		return -uint64(g.r.IntN(9)) & m // small negative
+	case 7, 8:
+		if w >= 32 { // the bits of an interesting float
+			edges := floatEdgeTable[w]
+			return edges[g.r.IntN(len(edges))]
+		}
 	}
 	return g.r.Uint64() & m
 }
+
+// floatEdgeTable holds the float edge values (float_test.go) by width.
+var floatEdgeTable = map[uint8][]uint64{32: float32Edges(), 64: dedup(float64Edges())}
+
+// otherFloatWidth returns 32 for 64 and 64 for 32.
+func otherFloatWidth(w uint8) uint8 { return 96 - w }
 
 func (g *treeGen) otherWidth(w uint8) uint8 {
 	for {
@@ -121,6 +136,9 @@ func (g *treeGen) bv(w uint8, depth int) *tnode {
 		}
 	}
 	d := depth - 1
+	if g.r.IntN(6) == 0 && !g.noFloats {
+		return g.float(w, d)
+	}
 	switch n := g.r.IntN(20); {
 	case n < 11:
 		k := KAdd + Kind(g.r.IntN(int(KAShr-KAdd)+1))
@@ -153,6 +171,29 @@ func (g *treeGen) bv(w uint8, depth int) *tnode {
 	}
 }
 
+// float returns a tree of width w whose top node is a float kind: a float
+// result if w is a float width, else a conversion to an integer.
+func (g *treeGen) float(w uint8, d int) *tnode {
+	n := g.r.IntN(10)
+	if w < 32 {
+		n = 9
+	}
+	switch {
+	case n < 4:
+		k := KFAdd + Kind(g.r.IntN(int(KFDiv-KFAdd)+1))
+		return &tnode{k: k, w: w, args: []*tnode{g.bv(w, d), g.bv(w, d)}}
+	case n == 4:
+		return &tnode{k: KFNeg, w: w, args: []*tnode{g.bv(w, d)}}
+	case n == 5:
+		return &tnode{k: KFConv, w: w, args: []*tnode{g.bv(otherFloatWidth(w), d)}}
+	case n < 8:
+		k := []Kind{KSToF, KUToF}[g.r.IntN(2)]
+		return &tnode{k: k, w: w, args: []*tnode{g.bv(widths[g.r.IntN(len(widths))], d)}}
+	}
+	k := []Kind{KFToS, KFToU}[g.r.IntN(2)]
+	return &tnode{k: k, w: w, args: []*tnode{g.bv(32*uint8(1+g.r.IntN(2)), d)}}
+}
+
 // nonZero guards a divisor so that it is never zero, in one of two ways.
 func (g *treeGen) nonZero(y *tnode) *tnode {
 	if g.r.IntN(2) == 0 {
@@ -180,10 +221,18 @@ func (g *treeGen) boolean(depth int) *tnode {
 		}
 	}
 	d := depth - 1
-	switch n := g.r.IntN(10); {
+	n := g.r.IntN(11)
+	if n == 10 && g.noFloats {
+		n = 0
+	}
+	switch {
 	case n < 5:
 		k := KEq + Kind(g.r.IntN(int(KSLe-KEq)+1))
 		w := widths[g.r.IntN(len(widths))]
+		return &tnode{k: k, args: []*tnode{g.bv(w, d), g.bv(w, d)}}
+	case n == 10:
+		k := KFEq + Kind(g.r.IntN(int(KFLe-KFEq)+1))
+		w := 32 * uint8(1+g.r.IntN(2))
 		return &tnode{k: k, args: []*tnode{g.bv(w, d), g.bv(w, d)}}
 	case n == 5:
 		return &tnode{k: KNot, args: []*tnode{g.boolean(d)}}
@@ -256,6 +305,18 @@ func (t *tnode) build(b *Builder) *Expr {
 		return b.And(a[0], a[1])
 	case t.k == KLOr:
 		return b.Or(a[0], a[1])
+	case t.k.IsFloatArith():
+		return b.FBin(t.k, a[0], a[1])
+	case t.k == KFNeg:
+		return b.FNeg(a[0])
+	case t.k.IsFloatCompare():
+		return b.FCmp(t.k, a[0], a[1])
+	case t.k == KFToS, t.k == KFToU:
+		return b.FToInt(a[0], t.w, t.k == KFToS)
+	case t.k == KSToF, t.k == KUToF:
+		return b.IntToF(a[0], t.w, t.k == KSToF)
+	case t.k == KFConv:
+		return b.FConv(a[0], t.w)
 	}
 	panic("build of " + t.k.String())
 }
@@ -318,10 +379,11 @@ func goInt(w uint8) string  { return fmt.Sprintf("int%d", w) }
 
 // goExpr renders t as a Go expression over v, the *[numTreeVars]uint64 of
 // inputs. A bit-vector of width w has type uintw, converted to intw where
-// the operation is signed; a boolean has type bool. Constants go through
-// the identity functions k8...k64 so that nothing is a constant
-// expression, which the compiler would evaluate exactly and reject on
-// overflow.
+// the operation is signed; a boolean has type bool. A float kind reads
+// its operands' bits as float32 or float64 (f32, f64) and gives bits back
+// (b32, b64). Constants go through the identity functions k8...k64 so that
+// nothing is a constant expression, which the compiler would evaluate
+// exactly and reject on overflow.
 func (t *tnode) goExpr() string {
 	a := make([]string, len(t.args))
 	aw := make([]uint8, len(t.args))
@@ -385,13 +447,36 @@ func (t *tnode) goExpr() string {
 		return fmt.Sprintf("(%s(%s) <= %s(%s))", goInt(aw[0]), a[0], goInt(aw[1]), a[1])
 	case KNot:
 		return fmt.Sprintf("(!%s)", a[0])
+	case KFAdd, KFSub, KFMul, KFDiv:
+		// Helpers that are never inlined keep the operands of + and * in
+		// order, which decides the payload of a NaN result (float.go).
+		name := map[Kind]string{KFAdd: "fadd", KFSub: "fsub", KFMul: "fmul", KFDiv: "fdiv"}[t.k]
+		return fmt.Sprintf("%s%d(%s, %s)", name, w, a[0], a[1])
+	case KFNeg:
+		return fmt.Sprintf("b%d(-f%d(%s))", w, w, a[0])
+	case KFEq, KFLt, KFLe:
+		op := map[Kind]string{KFEq: "==", KFLt: "<", KFLe: "<="}[t.k]
+		return fmt.Sprintf("(f%d(%s) %s f%d(%s))", aw[0], a[0], op, aw[1], a[1])
+	case KFToS:
+		return fmt.Sprintf("%s(%s(f%d(%s)))", u, s, aw[0], a[0])
+	case KFToU:
+		return fmt.Sprintf("%s(f%d(%s))", u, aw[0], a[0])
+	case KSToF:
+		return fmt.Sprintf("b%d(float%d(%s(%s)))", w, w, goInt(aw[0]), a[0])
+	case KUToF:
+		return fmt.Sprintf("b%d(float%d(%s))", w, w, a[0])
+	case KFConv:
+		return fmt.Sprintf("b%d(float%d(f%d(%s)))", w, w, aw[0], a[0])
 	}
 	panic("goExpr of " + t.k.String())
 }
 
 const probePrelude = `package main
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 func ite[T any](c bool, x, y T) T {
 	if c {
@@ -411,6 +496,35 @@ func bit(c bool) uint64 {
 	}
 	return 0
 }
+
+func f32(v uint32) float32 { return math.Float32frombits(v) }
+func f64(v uint64) float64 { return math.Float64frombits(v) }
+func b32(f float32) uint32 { return math.Float32bits(f) }
+func b64(f float64) uint64 { return math.Float64bits(f) }
+
+//go:noinline
+func fadd32(x, y uint32) uint32 { return b32(f32(x) + f32(y)) }
+
+//go:noinline
+func fsub32(x, y uint32) uint32 { return b32(f32(x) - f32(y)) }
+
+//go:noinline
+func fmul32(x, y uint32) uint32 { return b32(f32(x) * f32(y)) }
+
+//go:noinline
+func fdiv32(x, y uint32) uint32 { return b32(f32(x) / f32(y)) }
+
+//go:noinline
+func fadd64(x, y uint64) uint64 { return b64(f64(x) + f64(y)) }
+
+//go:noinline
+func fsub64(x, y uint64) uint64 { return b64(f64(x) - f64(y)) }
+
+//go:noinline
+func fmul64(x, y uint64) uint64 { return b64(f64(x) * f64(y)) }
+
+//go:noinline
+func fdiv64(x, y uint64) uint64 { return b64(f64(x) / f64(y)) }
 
 func main() {
 	for i, t := range trees {
@@ -526,6 +640,7 @@ func TestEvalMatchesCompiledGo(t *testing.T) {
 		numInputs    = 8
 	)
 	g := newTreeGen(*propertySeed)
+	g.noFloats = runtime.GOARCH != "amd64"
 	var trees []*tnode
 	for _, w := range []uint8{0, 8, 16, 32, 64} {
 		for range treesPerSort {

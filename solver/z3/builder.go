@@ -25,39 +25,60 @@ import (
 )
 
 // builder translates sym terms into Z3 terms of one context. It holds one
-// reference to every term and sort it made, in memo and sorts, so that
-// callers may use them freely until reset or release without counting
-// references themselves.
+// reference to every term and sort it made, in memo, fmemo, sorts, fsorts
+// and modes, so that callers may use them freely until reset or release
+// without counting references themselves.
+//
+// A 32-bit or 64-bit term that a float kind reads has a second
+// translation, its float view, in fmemo (float.go); memo always holds the
+// bit-vector (or Bool) view.
 type builder struct {
-	ctx   C.Z3_context
-	memo  map[*sym.Expr]C.Z3_ast
-	sorts map[uint8]C.Z3_sort // by width; 0 is Bool
+	ctx    C.Z3_context
+	memo   map[*sym.Expr]C.Z3_ast
+	fmemo  map[*sym.Expr]C.Z3_ast // float views
+	sorts  map[uint8]C.Z3_sort    // by width; 0 is Bool
+	fsorts map[uint8]C.Z3_sort    // float sorts by width, 32 or 64
+	modes  map[string]C.Z3_ast    // rounding modes: "rne", "rtz"
 }
 
 func newBuilder(ctx C.Z3_context) *builder {
 	return &builder{
-		ctx:   ctx,
-		memo:  make(map[*sym.Expr]C.Z3_ast),
-		sorts: make(map[uint8]C.Z3_sort),
+		ctx:    ctx,
+		memo:   make(map[*sym.Expr]C.Z3_ast),
+		fmemo:  make(map[*sym.Expr]C.Z3_ast),
+		sorts:  make(map[uint8]C.Z3_sort),
+		fsorts: make(map[uint8]C.Z3_sort),
+		modes:  make(map[string]C.Z3_ast),
 	}
 }
 
-// reset drops the translations (but not the sorts), letting Z3 free terms
-// no assertion uses any more.
+// size returns the number of translations held.
+func (b *builder) size() int { return len(b.memo) + len(b.fmemo) }
+
+// reset drops the translations (but not the sorts and rounding modes),
+// letting Z3 free terms no assertion uses any more.
 func (b *builder) reset() {
-	for _, a := range b.memo {
-		C.Z3_dec_ref(b.ctx, a)
+	for _, m := range []map[*sym.Expr]C.Z3_ast{b.memo, b.fmemo} {
+		for _, a := range m {
+			C.Z3_dec_ref(b.ctx, a)
+		}
+		clear(m)
 	}
-	clear(b.memo)
 }
 
 // release drops everything; b must not be used afterwards.
 func (b *builder) release() {
 	b.reset()
-	for _, s := range b.sorts {
-		C.Z3_dec_ref(b.ctx, C.Z3_sort_to_ast(b.ctx, s))
+	for _, m := range []map[uint8]C.Z3_sort{b.sorts, b.fsorts} {
+		for _, s := range m {
+			C.Z3_dec_ref(b.ctx, C.Z3_sort_to_ast(b.ctx, s))
+		}
+		clear(m)
 	}
-	clear(b.sorts)
+	for _, a := range b.modes {
+		C.Z3_dec_ref(b.ctx, a)
+	}
+	clear(b.modes)
 }
 
 // lastError returns Z3's error for the last call, which failed doing what.
@@ -70,10 +91,10 @@ func (b *builder) sort(w uint8) (C.Z3_sort, error) {
 		return s, nil
 	}
 	var s C.Z3_sort
-	switch w {
-	case 0:
+	switch {
+	case w == 0:
 		s = C.Z3_mk_bool_sort(b.ctx)
-	case 8, 16, 32, 64:
+	case w <= 64: // sym's widths, and pieces of floats (float.go)
 		s = C.Z3_mk_bv_sort(b.ctx, C.uint(w))
 	default:
 		return nil, fmt.Errorf("bad bit-vector width %d", w)
@@ -98,9 +119,27 @@ func (b *builder) term(e *sym.Expr) (C.Z3_ast, error) {
 	if err := checkShape(e); err != nil {
 		return nil, err
 	}
+	if e.Kind.MakesFloat() || e.Kind == sym.KFToS || e.Kind == sym.KFToU || isFloatBitsTest(e) {
+		// Made of several Z3 terms (float.go).
+		s := b.scratch()
+		defer s.release()
+		a := b.floatTerm(e, s)
+		if a == nil {
+			return nil, s.failure("translating " + e.Kind.String())
+		}
+		C.Z3_inc_ref(b.ctx, a)
+		b.memo[e] = a
+		return a, nil
+	}
 	args := make([]C.Z3_ast, len(e.Args))
 	for i, x := range e.Args {
-		a, err := b.term(x)
+		var a C.Z3_ast
+		var err error
+		if e.Kind.ReadsFloat() {
+			a, err = b.fterm(x)
+		} else {
+			a, err = b.term(x)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -195,6 +234,12 @@ func (b *builder) make(e *sym.Expr, x []C.Z3_ast) (C.Z3_ast, error) {
 		return C.gocolic_and2(c, x[0], x[1]), nil
 	case sym.KLOr:
 		return C.gocolic_or2(c, x[0], x[1]), nil
+	case sym.KFEq: // x are float views
+		return C.Z3_mk_fpa_eq(c, x[0], x[1]), nil
+	case sym.KFLt:
+		return C.Z3_mk_fpa_lt(c, x[0], x[1]), nil
+	case sym.KFLe:
+		return C.Z3_mk_fpa_leq(c, x[0], x[1]), nil
 	}
 	return nil, fmt.Errorf("cannot translate %s", e.Kind)
 }
@@ -213,6 +258,7 @@ func checkShape(e *sym.Expr) error {
 	isBV := func(w uint8) bool { return w == 8 || w == 16 || w == 32 || w == 64 }
 	isBool := func(x *sym.Expr) bool { return x.Width == 0 && x.Kind != sym.KString }
 	isBVOf := func(x *sym.Expr, w uint8) bool { return x.Width == w && x.Kind != sym.KString }
+	isFloat := func(w uint8) bool { return w == 32 || w == 64 }
 
 	k := e.Kind
 	switch {
@@ -262,6 +308,32 @@ func checkShape(e *sym.Expr) error {
 	case k == sym.KLAnd || k == sym.KLOr:
 		if !args(2) || e.Width != 0 || !isBool(e.Args[0]) || !isBool(e.Args[1]) {
 			return bad("want two booleans")
+		}
+	case k.IsFloatArith():
+		if !args(2) || !isFloat(e.Width) || !isBVOf(e.Args[0], e.Width) || !isBVOf(e.Args[1], e.Width) {
+			return bad("want two floats of the node's width")
+		}
+	case k == sym.KFNeg:
+		if !args(1) || !isFloat(e.Width) || !isBVOf(e.Args[0], e.Width) {
+			return bad("want one float of the node's width")
+		}
+	case k.IsFloatCompare():
+		if !args(2) || e.Width != 0 || !isFloat(e.Args[0].Width) || !isBVOf(e.Args[0], e.Args[1].Width) ||
+			e.Args[1].Kind == sym.KString {
+			return bad("want two floats of one width")
+		}
+	case k == sym.KFToS || k == sym.KFToU:
+		if !args(1) || !isBV(e.Width) || !isFloat(e.Args[0].Width) || e.Args[0].Kind == sym.KString {
+			return bad("want one float")
+		}
+	case k == sym.KSToF || k == sym.KUToF:
+		if !args(1) || !isFloat(e.Width) || !isBV(e.Args[0].Width) || e.Args[0].Kind == sym.KString {
+			return bad("want one bit-vector")
+		}
+	case k == sym.KFConv:
+		if !args(1) || !isFloat(e.Width) || !isFloat(e.Args[0].Width) || e.Args[0].Width == e.Width ||
+			e.Args[0].Kind == sym.KString {
+			return bad("want one float of the other width")
 		}
 	default:
 		return fmt.Errorf("cannot translate %s", k)

@@ -6,9 +6,14 @@
 // Terms. Booleans become Z3 Bool terms and width-w bit-vectors (_ BitVec w)
 // terms; input variable n is the constant "vn" of its sort. Every sym
 // operation has an SMT-LIB counterpart with the same semantics, including
-// division by zero. Translations are memoised per *sym.Expr (builder.go);
-// the memo is dropped when it grows large, so a long run does not pin every
-// term it ever saw.
+// division by zero. Floats, which sym keeps as their IEEE-754 bits, go
+// through Z3's floating-point theory where a float kind reads them, and
+// back to bits only where something else does; the NaN payloads and
+// out-of-range conversions that the theory leaves open are spelt out as
+// sym fixes them, so that Z3 and sym.Eval agree on every bit (float.go).
+// Translations are memoised per *sym.Expr (builder.go); the memo is
+// dropped when it grows large, so a long run does not pin every term it
+// ever saw.
 //
 // Incremental solving. A Solver keeps one Z3 solver and the list of the
 // constraints asserted in it, one push frame each. A query pops back to the
@@ -191,7 +196,7 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 	}
 	// Translate everything before touching the frames, so that a term Z3
 	// cannot take leaves them as they were.
-	if len(s.b.memo) > maxMemo {
+	if s.b.size() > maxMemo {
 		s.b.reset()
 	}
 	goal, err := s.b.term(q.Goal)

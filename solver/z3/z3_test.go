@@ -260,9 +260,10 @@ func TestBooleansAgreeWithEval(t *testing.T) {
 // sort, so that one number never has two: 8-bit variables are 0-2, 16-bit
 // 10-12, 32-bit 20-22, 64-bit 30-32 and booleans 40-41.
 type gen struct {
-	r  *rand.Rand
-	b  *sym.Builder
-	ws []uint8 // widths to choose from; all if empty
+	r      *rand.Rand
+	b      *sym.Builder
+	ws     []uint8 // widths to choose from; all if empty
+	floats bool    // use the float kinds too
 }
 
 func (g gen) width() uint8 {
@@ -274,6 +275,10 @@ func (g gen) width() uint8 {
 }
 
 func (g gen) value(w uint8) uint64 {
+	if g.floats && w >= 32 && g.r.Intn(3) == 0 {
+		vals := floatValues(w)
+		return vals[g.r.Intn(len(vals))]
+	}
 	if g.r.Intn(2) == 0 {
 		vals := interesting(w)
 		return vals[g.r.Intn(len(vals))]
@@ -291,6 +296,9 @@ func (g gen) bv(w uint8, depth int) *sym.Expr {
 		return b.Var(base+uint64(r.Intn(3)), w)
 	}
 	d := depth - 1
+	if g.floats && r.Intn(3) == 0 {
+		return g.float(w, d)
+	}
 	switch r.Intn(8) {
 	case 0, 1, 2:
 		return b.Bin(binaryKinds[r.Intn(len(binaryKinds))], g.bv(w, d), g.bv(w, d))
@@ -318,6 +326,30 @@ func (g gen) bv(w uint8, depth int) *sym.Expr {
 	}
 }
 
+// float returns a term of width w made by a float kind: an operation or
+// a conversion to a float if w is 32 or 64, else a conversion of a float
+// to an integer.
+func (g gen) float(w uint8, d int) *sym.Expr {
+	b, r := g.b, g.r
+	n := r.Intn(8)
+	if w < 32 {
+		n = 7
+	}
+	fw := uint8(32 * (1 + r.Intn(2)))
+	switch n {
+	case 0, 1:
+		ks := []sym.Kind{sym.KFAdd, sym.KFSub, sym.KFMul, sym.KFDiv}
+		return b.FBin(ks[r.Intn(len(ks))], g.bv(w, d), g.bv(w, d))
+	case 2:
+		return b.FNeg(g.bv(w, d))
+	case 3:
+		return b.FConv(g.bv(96-w, d), w)
+	case 4, 5:
+		return b.IntToF(g.bv(g.width(), d), w, r.Intn(2) == 0)
+	}
+	return b.FToInt(g.bv(fw, d), w, r.Intn(2) == 0)
+}
+
 func (g gen) bool(depth int) *sym.Expr {
 	b, r := g.b, g.r
 	if depth == 0 || r.Intn(6) == 0 {
@@ -327,6 +359,11 @@ func (g gen) bool(depth int) *sym.Expr {
 		return b.Var(40+uint64(r.Intn(2)), 0)
 	}
 	d := depth - 1
+	if g.floats && r.Intn(4) == 0 {
+		ks := []sym.Kind{sym.KFEq, sym.KFLt, sym.KFLe}
+		w := uint8(32 * (1 + r.Intn(2)))
+		return b.FCmp(ks[r.Intn(len(ks))], g.bv(w, d), g.bv(w, d))
+	}
 	switch r.Intn(6) {
 	case 0, 1, 2:
 		ks := []sym.Kind{sym.KEq, sym.KULt, sym.KULe, sym.KSLt, sym.KSLe}
