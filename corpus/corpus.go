@@ -9,6 +9,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,6 +27,9 @@ type Value struct {
 	Uint  uint64 // unsigned integer types
 	Bool  bool
 	Bytes []byte // string and []byte
+	// Float holds the IEEE-754 bits of float32 (low 32 bits) and float64
+	// values, so that every NaN survives a round trip.
+	Float uint64
 }
 
 // Parse decodes one corpus file.
@@ -60,12 +64,64 @@ func parseValue(line string) (Value, error) {
 	}
 	typ := exprString(call.Fun)
 	arg := call.Args[0]
-	neg := false
-	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.SUB {
-		neg, arg = true, u.X
+	// Unusual NaNs are written as their bits.
+	switch typ {
+	case "math.Float64frombits", "math.Float32frombits":
+		lit, ok := arg.(*ast.BasicLit)
+		bits, err := uint64(0), error(nil)
+		if ok && lit.Kind == token.INT {
+			bits, err = strconv.ParseUint(lit.Value, 0, 64)
+		}
+		if !ok || lit.Kind != token.INT || err != nil {
+			return Value{}, fmt.Errorf("bad %s %q", typ, line)
+		}
+		if typ == "math.Float32frombits" {
+			return Value{Type: "float32", Float: bits & 0xffffffff}, nil
+		}
+		return Value{Type: "float64", Float: bits}, nil
+	}
+	neg, pos := false, false
+	if u, ok := arg.(*ast.UnaryExpr); ok && (u.Op == token.SUB || u.Op == token.ADD) {
+		neg, pos, arg = u.Op == token.SUB, u.Op == token.ADD, u.X
 	}
 	v := Value{Type: typ}
 	switch typ {
+	case "float32", "float64":
+		var f float64
+		switch a := arg.(type) {
+		case *ast.Ident:
+			switch {
+			case a.Name == "NaN" && !neg && !pos:
+				f = math.NaN()
+			case a.Name == "Inf":
+				f = math.Inf(1)
+			default:
+				return Value{}, fmt.Errorf("bad %s %q", typ, line)
+			}
+		case *ast.BasicLit:
+			if a.Kind != token.FLOAT && a.Kind != token.INT {
+				return Value{}, fmt.Errorf("bad %s %q", typ, line)
+			}
+			bits := 64
+			if typ == "float32" {
+				bits = 32
+			}
+			var err error
+			if f, err = strconv.ParseFloat(a.Value, bits); err != nil {
+				return Value{}, fmt.Errorf("bad %s %q", typ, line)
+			}
+		default:
+			return Value{}, fmt.Errorf("bad %s %q", typ, line)
+		}
+		if neg {
+			f = -f
+		}
+		if typ == "float32" {
+			v.Float = uint64(math.Float32bits(float32(f)))
+		} else {
+			v.Float = math.Float64bits(f)
+		}
+		return v, nil
 	case "bool":
 		id, ok := arg.(*ast.Ident)
 		if !ok || (id.Name != "true" && id.Name != "false") {
@@ -134,6 +190,10 @@ func exprString(e ast.Expr) string {
 		if e.Len == nil {
 			return "[]" + exprString(e.Elt)
 		}
+	case *ast.SelectorExpr:
+		if x, ok := e.X.(*ast.Ident); ok {
+			return x.Name + "." + e.Sel.Name
+		}
 	}
 	return fmt.Sprintf("%T", e)
 }
@@ -180,6 +240,20 @@ func Format(vs []Value) []byte {
 			fmt.Fprintf(&b, "bool(%t)\n", v.Bool)
 		case "string", "[]byte":
 			fmt.Fprintf(&b, "%s(%s)\n", v.Type, strconv.Quote(string(v.Bytes)))
+		case "float32":
+			f := math.Float32frombits(uint32(v.Float))
+			if f != f && uint32(v.Float) != math.Float32bits(float32(math.NaN())) {
+				fmt.Fprintf(&b, "math.Float32frombits(0x%x)\n", uint32(v.Float))
+			} else {
+				fmt.Fprintf(&b, "float32(%v)\n", f)
+			}
+		case "float64":
+			f := math.Float64frombits(v.Float)
+			if f != f && v.Float != math.Float64bits(math.NaN()) {
+				fmt.Fprintf(&b, "math.Float64frombits(0x%x)\n", v.Float)
+			} else {
+				fmt.Fprintf(&b, "float64(%v)\n", f)
+			}
 		case "int", "int8", "int16", "int32", "int64", "rune":
 			fmt.Fprintf(&b, "%s(%d)\n", v.Type, v.Int)
 		default:

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,6 +21,12 @@ func TestParse(t *testing.T) {
 		{"runes and bytes", "go test fuzz v1\nrune('\\'')\nbyte('a')\nint32(39)\nbool(true)\n",
 			[]Value{{Type: "rune", Int: '\''}, {Type: "byte", Uint: 'a'}, {Type: "int32", Int: 39}, {Type: "bool", Bool: true}}},
 		{"hex", "go test fuzz v1\nuint16(0xCAFE)\n", []Value{{Type: "uint16", Uint: 0xCAFE}}},
+		{"floats", "go test fuzz v1\nfloat64(1.5)\nfloat64(-0)\nfloat32(-2.5e-3)\nfloat64(3)\n",
+			[]Value{{Type: "float64", Float: math.Float64bits(1.5)}, {Type: "float64", Float: 1 << 63},
+				{Type: "float32", Float: uint64(math.Float32bits(-2.5e-3))}, {Type: "float64", Float: math.Float64bits(3)}}},
+		{"float specials", "go test fuzz v1\nfloat64(+Inf)\nfloat32(-Inf)\nfloat64(NaN)\nmath.Float64frombits(0x7ff8000000000002)\nmath.Float32frombits(0xffc00001)\n",
+			[]Value{{Type: "float64", Float: math.Float64bits(math.Inf(1))}, {Type: "float32", Float: uint64(math.Float32bits(float32(math.Inf(-1))))},
+				{Type: "float64", Float: math.Float64bits(math.NaN())}, {Type: "float64", Float: 0x7ff8000000000002}, {Type: "float32", Float: 0xffc00001}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,7 +46,10 @@ func TestParseErrors(t *testing.T) {
 		"",
 		"go test fuzz v2\nint(1)\n",
 		"go test fuzz v1\nint(\n",
-		"go test fuzz v1\nfloat64(1.5)\n",
+		"go test fuzz v1\nfloat64(x)\n",
+		"go test fuzz v1\nfloat64(-NaN)\n",
+		"go test fuzz v1\nmath.Float64frombits(1.5)\n",
+		"go test fuzz v1\ncomplex128(1)\n",
 		"go test fuzz v1\nuint8(-1)\n",
 		"go test fuzz v1\nbool(1)\n",
 		"go test fuzz v1\nstring(3)\n",
@@ -54,7 +64,10 @@ func TestParseErrors(t *testing.T) {
 
 func TestFormatRoundTrip(t *testing.T) {
 	vs := []Value{{Type: "int", Int: -7}, {Type: "uint64", Uint: 1 << 63}, {Type: "bool", Bool: true},
-		{Type: "string", Bytes: []byte("x\"y")}, {Type: "[]byte", Bytes: []byte{0, 1, 255}}}
+		{Type: "string", Bytes: []byte("x\"y")}, {Type: "[]byte", Bytes: []byte{0, 1, 255}},
+		{Type: "float64", Float: math.Float64bits(0.1)}, {Type: "float64", Float: 1 << 63}, {Type: "float64", Float: math.Float64bits(math.Inf(-1))},
+		{Type: "float64", Float: math.Float64bits(math.NaN())}, {Type: "float64", Float: 0xfff0000000000001},
+		{Type: "float32", Float: uint64(math.Float32bits(1e-45))}, {Type: "float32", Float: 0x7fc00001}}
 	got, err := Parse(Format(vs))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ package driver
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/gocolic/gocolic/rt"
@@ -103,6 +104,8 @@ func (s *shrinker) shrink(env sym.Env) (sym.Env, bool) {
 				if vs[i].bits != 0 && s.accept(vs, i, value{}) {
 					progress = true
 				}
+			case rt.ParamFloat:
+				progress = s.shrinkFloat(vs, i, p) || progress
 			default:
 				progress = s.shrinkInt(vs, i, p) || progress
 			}
@@ -134,6 +137,25 @@ func (s *shrinker) shrinkBytes(vs []value, i int) bool {
 		}
 	}
 	return progress
+}
+
+// shrinkFloat tries zero, then the value without its fraction: floats
+// have no order of bits worth walking.
+func (s *shrinker) shrinkFloat(vs []value, i int, p rt.Param) bool {
+	v := vs[i].bits
+	if v == 0 {
+		return false
+	}
+	if s.accept(vs, i, value{}) {
+		return true
+	}
+	var t uint64
+	if p.Width == 32 {
+		t = uint64(math.Float32bits(float32(math.Trunc(float64(math.Float32frombits(uint32(v)))))))
+	} else {
+		t = math.Float64bits(math.Trunc(math.Float64frombits(v)))
+	}
+	return t != v && s.accept(vs, i, value{bits: t})
 }
 
 // shrinkInt moves an integer toward zero: zero itself, then steps of

@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ func TestShrink(t *testing.T) {
 	i64 := rt.Param{Name: "n", Kind: rt.ParamInt, Width: 64, Signed: true}
 	u8 := rt.Param{Name: "b", Kind: rt.ParamInt, Width: 8}
 	flag := rt.Param{Name: "f", Kind: rt.ParamBool}
+	f64 := rt.Param{Name: "x", Kind: rt.ParamFloat, Width: 64}
 	tests := []struct {
 		name  string
 		param rt.Param
@@ -31,6 +33,9 @@ func TestShrink(t *testing.T) {
 		{"unsigned threshold", u8, value{bits: 255}, func(v value) bool { return v.bits >= 200 }, value{bits: 200}},
 		{"zero", i64, value{bits: 99}, func(v value) bool { return true }, value{}},
 		{"bool to false", flag, value{bits: 1}, func(v value) bool { return true }, value{}},
+		{"float to zero", f64, value{bits: math.Float64bits(2.75)}, func(v value) bool { return true }, value{}},
+		{"float without fraction", f64, value{bits: math.Float64bits(-2.75)}, func(v value) bool { return math.Float64frombits(v.bits) < -1 }, value{bits: math.Float64bits(-2)}},
+		{"float kept", f64, value{bits: math.Float64bits(0.5)}, func(v value) bool { return math.Float64frombits(v.bits) == 0.5 }, value{bits: math.Float64bits(0.5)}},
 		{"bool needed", flag, value{bits: 1}, func(v value) bool { return v.bits == 1 }, value{bits: 1}},
 	}
 	for _, tt := range tests {

@@ -14,6 +14,36 @@ const constructs = `package c
 
 import "errors"
 
+func FloatCmp(x float64) {
+	if x > 1e15 && x < 1e15+2 && x != 1e15+1 {
+		panic("found")
+	}
+}
+
+func FloatNaN(x float64) {
+	if x != x {
+		panic("found")
+	}
+}
+
+func FloatNegZero(x float64) {
+	if x == 0 && 1/x < 0 {
+		panic("found")
+	}
+}
+
+func FloatToInt(x float32) {
+	if int32(x) == 12345 && x != 12345 {
+		panic("found")
+	}
+}
+
+func IntToFloat(n int32) {
+	if n > 16777216 && float32(n) == 16777216 {
+		panic("found")
+	}
+}
+
 func Wrap8(x int8) {
 	if x > 0 && x+100 < 0 {
 		panic("found")
@@ -322,7 +352,8 @@ func TestConstructs(t *testing.T) {
 		{"Swap", "found"}, {"Loop", "found"}, {"DivZero", "integer divide by zero"},
 		{"Index", "index out of range"}, {"SliceBounds", "slice bounds out of range"},
 		{"Named", "found"}, {"Flag", "found"}, {"Closure", "found"}, {"Defer", "found"},
-		{"UseReturn", "found"},
+		{"UseReturn", "found"}, {"FloatCmp", "found"}, {"FloatNaN", "found"}, {"FloatNegZero", "found"},
+		{"FloatToInt", "found"}, {"IntToFloat", "found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {

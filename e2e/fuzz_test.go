@@ -144,8 +144,8 @@ func TestFuzzBadInput(t *testing.T) {
 
 import "testing"
 
-func FuzzFloat(f *testing.F) {
-	f.Fuzz(func(t *testing.T, x float64) {})
+func FuzzComplex(f *testing.F) {
+	f.Fuzz(func(t *testing.T, x complex128) {})
 }
 
 func FuzzNoFuzz(f *testing.F) {}
@@ -158,8 +158,8 @@ func FuzzNoFuzz(f *testing.F) {}
 		args []string
 		want string
 	}{
-		{[]string{"./p", "FuzzNope"}, "fuzz targets: FuzzFloat, FuzzNoFuzz"},
-		{[]string{"./p", "FuzzFloat"}, "argument x of the fuzz function of FuzzFloat has type float64"},
+		{[]string{"./p", "FuzzNope"}, "fuzz targets: FuzzComplex, FuzzNoFuzz"},
+		{[]string{"./p", "FuzzComplex"}, "argument x of the fuzz function of FuzzComplex has type complex128"},
 		{[]string{"./p", "FuzzNoFuzz"}, "does not call f.Fuzz"},
 		{[]string{"./q", "FuzzExt"}, "external test package"},
 	}
@@ -257,5 +257,83 @@ func FuzzRare(f *testing.F) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "p", "testdata")); !os.IsNotExist(err) {
 		t.Errorf("-nocorpus left testdata behind (%v)", err)
+	}
+}
+
+// TestFuzzFloat runs gocolic fuzz on float arguments: it reaches the
+// branches on NaN, negative zero and a float-to-integer conversion, and
+// go test reads the float corpus entries it writes (a NaN with payload
+// among them) and fails on them.
+func TestFuzzFloat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{
+		"p/p.go": `package p
+
+func Classify(x float64, y float32) int {
+	if x != x {
+		return 2
+	}
+	if float64(y) > 1e30 && int64(x) == 7 {
+		return 3
+	}
+	if x == 0 && 1/x < 0 {
+		return 4
+	}
+	return 0
+}
+`,
+		"p/p_test.go": `package p
+
+import "testing"
+
+func FuzzF(f *testing.F) {
+	f.Add(1.0, float32(2))
+	f.Fuzz(func(t *testing.T, x float64, y float32) {
+		switch Classify(x, y) {
+		case 2:
+			t.Error("nan")
+		case 3:
+			panic("big")
+		case 4:
+			t.Error("negative zero")
+		}
+	})
+}
+`,
+	})
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s", "-json", js, "./p", "FuzzF")
+	if res.code != 0 {
+		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
+	}
+	rep := readReport(t, js)
+	got := map[string]bool{}
+	for _, b := range rep.Bugs {
+		got[b.Message] = true
+	}
+	for _, msg := range []string{"nan", "big", "negative zero"} {
+		if !got[msg] {
+			t.Errorf("finding %q missing (all: %v)", msg, got)
+		}
+	}
+	// go test replays each entry; a panic ends a run, so one at a time.
+	entries, err := os.ReadDir(filepath.Join(dir, "p", "testdata", "fuzz", "FuzzF"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs strings.Builder
+	for _, e := range entries {
+		gt := run(t, dir, 2*time.Minute, "go", "test", "-count=1", "-run", "^FuzzF$/^"+e.Name()+"$", "./p")
+		outs.WriteString(gt.stderr)
+	}
+	for _, msg := range []string{"nan", "negative zero", "panic: big"} {
+		if !strings.Contains(outs.String(), msg) {
+			t.Errorf("go test over the float corpus does not fail with %q:\n%s", msg, outs.String())
+		}
+	}
+	if strings.Contains(outs.String(), "malformed") || strings.Contains(outs.String(), "unsupported") {
+		t.Errorf("go test could not read a corpus entry:\n%s", outs.String())
 	}
 }

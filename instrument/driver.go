@@ -62,6 +62,11 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 		case rt.ParamBytes:
 			fmt.Fprintf(&params, "\t\t{Name: %q, Kind: _gcl.ParamBytes},\n", p.Name())
 			ctor = "InputBytes"
+		case rt.ParamFloat:
+			w := floatWidth(p.Type())
+			res.RTParams[len(res.RTParams)-1].Width = w
+			fmt.Fprintf(&params, "\t\t{Name: %q, Kind: _gcl.ParamFloat, Width: %d},\n", p.Name(), w)
+			ctor = "InputFloat"
 		}
 		if i > 0 {
 			run.WriteString(", ")
@@ -166,8 +171,11 @@ func (ins *instrumenter) fuzzDriver(res *Result) error {
 		kind := paramKind(p.Type())
 		name := p.Name()
 		q := rt.Param{Name: name, Kind: kind}
-		if kind == rt.ParamInt {
+		switch kind {
+		case rt.ParamInt:
 			q.Width, q.Signed = intInfo(p.Type())
+		case rt.ParamFloat:
+			q.Width = floatWidth(p.Type())
 		}
 		res.RTParams = append(res.RTParams, q)
 		// The corpus format names the argument types as Go does: []byte.

@@ -169,6 +169,11 @@ var intCmp = map[token.Token]string{
 	token.EQL: "Eq", token.NEQ: "Ne", token.LSS: "Lt", token.LEQ: "Le", token.GTR: "Gt", token.GEQ: "Ge",
 }
 
+var floatOp = map[token.Token]string{
+	token.ADD: "FAdd", token.SUB: "FSub", token.MUL: "FMul", token.QUO: "FQuo",
+	token.EQL: "FEq", token.NEQ: "FNe", token.LSS: "FLt", token.LEQ: "FLe", token.GTR: "FGt", token.GEQ: "FGe",
+}
+
 var strCmp = map[token.Token]string{
 	token.EQL: "EqString", token.NEQ: "NeString", token.LSS: "LtString",
 	token.LEQ: "LeString", token.GTR: "GtString", token.GEQ: "GeString",
@@ -232,6 +237,13 @@ func (ins *instrumenter) binop(op token.Token, a, b ast.Expr, k track, at ast.Ex
 		if name, ok := intCmp[op]; ok {
 			return ins.asType(rtCall(name, a, b), at, "ConvBool")
 		}
+	case trackFloat:
+		if name, ok := floatOp[op]; ok {
+			if _, isCmp := intCmp[op]; isCmp {
+				return ins.asType(rtCall(name, a, b), at, "ConvBool")
+			}
+			return rtCall(name, a, b), true
+		}
 	case trackBool:
 		switch op {
 		case token.EQL:
@@ -257,6 +269,9 @@ func (ins *instrumenter) vUnary(x *ast.UnaryExpr) (ast.Expr, bool) {
 		return ins.v(x.X)
 	case token.SUB:
 		name = "Neg"
+		if ins.trackOfExpr(x.X) == trackFloat {
+			name = "FNeg"
+		}
 	case token.XOR:
 		name = "Cpl"
 	case token.NOT:
@@ -278,6 +293,12 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 		switch {
 		case to == trackInt && from == trackInt:
 			name = "Conv"
+		case to == trackFloat && from == trackFloat:
+			name = "ConvFF"
+		case to == trackFloat && from == trackInt:
+			name = "ConvIF"
+		case to == trackInt && from == trackFloat:
+			name = "ConvFI"
 		case to == trackBool && from == trackBool:
 			name = "ConvBool"
 		case to == trackString && from == trackString:

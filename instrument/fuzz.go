@@ -108,7 +108,7 @@ func (ins *instrumenter) findFuzz(name string) error {
 			if pname == "" || pname == "_" {
 				pname = fmt.Sprintf("#%d", i)
 			}
-			return fmt.Errorf("argument %s of the fuzz function of %s has type %s, which gocolic fuzz does not support yet (supported: integer types, bool, string, []byte)", pname, name, p.Type())
+			return fmt.Errorf("argument %s of the fuzz function of %s has type %s, which gocolic fuzz does not support yet (supported: integer and float types, bool, string, []byte)", pname, name, p.Type())
 		}
 	}
 	ins.fuzz = ft
@@ -189,7 +189,7 @@ func (ins *instrumenter) fuzzStmt(s *ast.ExprStmt) []ast.Stmt {
 		concParams = append(concParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(an)}, Type: p.Type})
 		concArgs = append(concArgs, rtCall("Mk", ast.NewIdent(an), nilIdent()))
 		ctor := map[rt.ParamKind]string{rt.ParamInt: "InputInt", rt.ParamBool: "InputBool",
-			rt.ParamString: "InputString", rt.ParamBytes: "InputBytes"}[paramKind(obj.Type())]
+			rt.ParamString: "InputString", rt.ParamBytes: "InputBytes", rt.ParamFloat: "InputFloat"}[paramKind(obj.Type())]
 		inputArgs = append(inputArgs, call(&ast.IndexExpr{X: rtSel(ctor), Index: p.Type}, ast.NewIdent("_gcl_in"), &ast.BasicLit{Kind: token.INT, Value: fmt.Sprint(i - 1)}))
 	}
 	saved := ins.fn

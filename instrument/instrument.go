@@ -271,7 +271,7 @@ func (ins *instrumenter) findEntry(name string) (*types.Func, error) {
 			return nil, fmt.Errorf("parameter %s of %s is variadic (%s), which is not supported", pname, name, p.Type())
 		}
 		if paramKind(p.Type()) == 0 {
-			return nil, fmt.Errorf("parameter %s of %s has type %s, which is not supported (supported: integer types, bool, string, []byte)",
+			return nil, fmt.Errorf("parameter %s of %s has type %s, which is not supported (supported: integer and float types, bool, string, []byte)",
 				pname, name, types.TypeString(p.Type(), types.RelativeTo(ins.pkg.Types)))
 		}
 	}

@@ -223,7 +223,7 @@ var Gamma = 3
 			name:  "unsupported parameter type",
 			src:   "package u\nfunc F(n int, p *int) {}\n",
 			entry: "F",
-			wants: []string{"parameter p of F has type *int, which is not supported", "supported: integer types, bool, string, []byte"},
+			wants: []string{"parameter p of F has type *int, which is not supported", "supported: integer and float types, bool, string, []byte"},
 		},
 		{
 			name:  "unsupported parameter of a package type",
@@ -233,9 +233,9 @@ var Gamma = 3
 		},
 		{
 			name:  "unsupported unnamed parameter is numbered",
-			src:   "package u\nfunc F(int, float64) {}\n",
+			src:   "package u\nfunc F(int, complex128) {}\n",
 			entry: "F",
-			wants: []string{"parameter #2 of F has type float64"},
+			wants: []string{"parameter #2 of F has type complex128"},
 		},
 		{
 			name:  "unsupported slice of non-bytes",
@@ -897,7 +897,7 @@ func Use() (int, int, Celsius) {
 	}{
 		{"", "F", "func(int, string) (int, error)", "func(rt.V[int], rt.V[string]) (int, error, *rt.Expr)"},
 		{"", "Named", "func([]byte) (int, bool)", "func(rt.V[[]byte]) (int, bool, *rt.Expr, *rt.Expr)"},
-		{"", "Float", "func(float64) float64", ""},
+		{"", "Float", "func(float64) float64", "func(rt.V[float64]) (float64, *rt.Expr)"},
 		{"", "Pointer", "func(*int)", ""},
 		{"", "Sum", "func(int, ...int) int", "func(rt.V[int], ...int) (int, *rt.Expr)"},
 		{"", "Blank", "func(int, string) bool", "func(rt.V[int], rt.V[string]) (bool, *rt.Expr)"},

@@ -229,6 +229,9 @@ func (ins *instrumenter) incDec(s *ast.IncDecStmt) ast.Stmt {
 	if s.Tok == token.DEC {
 		name, op = "Dec", token.SUB
 	}
+	if ins.trackOfExpr(s.X) == trackFloat {
+		name += "F"
+	}
 	if id, obj := ins.shadowedIdent(s.X); id != nil {
 		sh := ast.NewIdent(ins.shadowName(obj))
 		return &ast.AssignStmt{

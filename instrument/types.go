@@ -19,6 +19,7 @@ const (
 	trackBool
 	trackString
 	trackBytes
+	trackFloat
 )
 
 // trackOf returns the family of t.
@@ -36,6 +37,8 @@ func trackOf(t types.Type) track {
 			return trackBool
 		case u.Info()&types.IsString != 0:
 			return trackString
+		case u.Info()&types.IsFloat != 0:
+			return trackFloat
 		}
 	case *types.Slice:
 		if b, ok := u.Elem().(*types.Basic); ok && b.Kind() == types.Uint8 {
@@ -77,6 +80,8 @@ func paramKind(t types.Type) rt.ParamKind {
 		return rt.ParamString
 	case trackBytes:
 		return rt.ParamBytes
+	case trackFloat:
+		return rt.ParamFloat
 	}
 	return 0
 }
@@ -101,6 +106,14 @@ func intInfo(t types.Type) (uint8, bool) {
 		return 32, false
 	}
 	return 64, false
+}
+
+// floatWidth returns 32 or 64 for a float type.
+func floatWidth(t types.Type) uint8 {
+	if types.Default(t).Underlying().(*types.Basic).Kind() == types.Float32 {
+		return 32
+	}
+	return 64
 }
 
 // typeExpr returns an expression naming t in the file being rewritten, or

@@ -16,13 +16,14 @@ const (
 	ParamBool                        // one boolean variable
 	ParamString                      // length variable plus MaxLen byte variables
 	ParamBytes                       // as ParamString
+	ParamFloat                       // float32 or float64: one variable of its IEEE-754 bits
 )
 
 // Param describes one parameter of the function under test.
 type Param struct {
 	Name   string
 	Kind   ParamKind
-	Width  uint8 // ParamInt only
+	Width  uint8 // ParamInt and ParamFloat only
 	Signed bool  // ParamInt only
 }
 
@@ -61,7 +62,7 @@ func Layout(ps []Param, maxLen int) []int {
 // VarWidth returns the width of variable j of parameter p (0 for bool).
 func VarWidth(p Param, j int) uint8 {
 	switch p.Kind {
-	case ParamInt:
+	case ParamInt, ParamFloat:
 		return p.Width
 	case ParamBool:
 		return 0

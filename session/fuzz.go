@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"go/constant"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,6 +160,16 @@ func seedValues(sd instrument.Seed, t *Target) ([]corpus.Value, bool) {
 				return nil, false
 			}
 			v.Bytes = []byte(constant.StringVal(c))
+		case rt.ParamFloat:
+			f, _ := constant.Float64Val(constant.ToFloat(c))
+			if c.Kind() != constant.Int && c.Kind() != constant.Float {
+				return nil, false
+			}
+			if t.rt[i].Width == 32 {
+				v.Float = uint64(math.Float32bits(float32(f)))
+			} else {
+				v.Float = math.Float64bits(f)
+			}
 		case rt.ParamInt:
 			if i64, exact := constant.Int64Val(constant.ToInt(c)); exact {
 				v.Int = i64
@@ -193,6 +204,15 @@ func entryEnv(e []corpus.Value, t *Target, maxLen int) (sym.Env, error) {
 		switch p.Kind {
 		case rt.ParamInt:
 			env[base] = (v.Uint | uint64(v.Int)) & sym.Mask(p.Width)
+		case rt.ParamFloat:
+			bits := v.Float
+			switch {
+			case p.Width == 64 && v.Type == "float32":
+				bits = math.Float64bits(float64(math.Float32frombits(uint32(bits))))
+			case p.Width == 32 && v.Type == "float64":
+				bits = uint64(math.Float32bits(float32(math.Float64frombits(bits))))
+			}
+			env[base] = bits & sym.Mask(p.Width)
 		case rt.ParamBool:
 			if v.Bool {
 				env[base] = 1
@@ -225,6 +245,8 @@ func entryOf(env sym.Env, t *Target) []corpus.Value {
 			}
 		case rt.ParamBool:
 			v.Bool = env[base]&1 == 1
+		case rt.ParamFloat:
+			v.Float = env[base] & sym.Mask(p.Width)
 		default:
 			n := int(min(env[base], uint64(t.maxLen)))
 			v.Bytes = make([]byte, n)

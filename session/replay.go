@@ -51,6 +51,8 @@ func kindMatches(k rt.ParamKind, typ string) bool {
 		return k == rt.ParamBool
 	case "string", "[]byte":
 		return k == rt.ParamString || k == rt.ParamBytes
+	case "float32", "float64":
+		return k == rt.ParamFloat
 	}
 	return k == rt.ParamInt
 }

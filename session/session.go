@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -302,6 +303,8 @@ func (t *Target) Args(env sym.Env) []string {
 			}
 		case rt.ParamBool:
 			out[i] = strconv.FormatBool(env[base]&1 == 1)
+		case rt.ParamFloat:
+			out[i] = floatLiteral(env[base]&sym.Mask(p.Width), p.Width, t.Params[i].TypeString)
 		case rt.ParamString, rt.ParamBytes:
 			n := int(min(env[base], uint64(t.maxLen)))
 			b := make([]byte, n)
@@ -316,6 +319,33 @@ func (t *Target) Args(env sym.Env) []string {
 		}
 	}
 	return out
+}
+
+// floatLiteral returns a Go expression of type typ for the float of width
+// w with the given bits: a constant where one says it exactly, else a
+// conversion of what package math makes (NaNs, infinities, -0).
+func floatLiteral(bits uint64, w uint8, typ string) string {
+	f := math.Float64frombits(bits)
+	if w == 32 {
+		f = float64(math.Float32frombits(uint32(bits)))
+	}
+	switch {
+	case f != f:
+		if w == 32 {
+			return fmt.Sprintf("%s(math.Float32frombits(0x%x))", typ, bits)
+		}
+		if bits == math.Float64bits(math.NaN()) {
+			return typ + "(math.NaN())"
+		}
+		return fmt.Sprintf("%s(math.Float64frombits(0x%x))", typ, bits)
+	case math.IsInf(f, 1):
+		return typ + "(math.Inf(1))"
+	case math.IsInf(f, -1):
+		return typ + "(math.Inf(-1))"
+	case f == 0 && math.Signbit(f):
+		return typ + "(math.Copysign(0, -1))"
+	}
+	return strconv.FormatFloat(f, 'g', -1, int(w))
 }
 
 // Call returns the call of the function on input env, for messages.

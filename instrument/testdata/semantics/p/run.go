@@ -25,6 +25,7 @@ var names = [...]string{
 	"RangeModify", "ClosureRange", "DeferInRange", "RangePanic", "LabeledRange", "GotoOutOfRange",
 	"SwitchBreak", "SwitchSideEffects", "VariadicValue", "StorePanic", "DeferArgs",
 	"OrderGlobal", "OrderClosure", "OrderReturn", "OrderAssign",
+	"FloatArith", "Float32Ops", "FloatBranches", "FloatConvEdge", "FloatFromUnsigned",
 }
 
 // N is the number of functions Run dispatches to.
@@ -210,6 +211,16 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(OrderReturn(int(a)))
 	case 82:
 		return show(OrderAssign(int(a)))
+	case 83:
+		return show(FloatArith(a, b))
+	case 84:
+		return show(Float32Ops(a, b))
+	case 85:
+		return show(FloatBranches(a, b))
+	case 86:
+		return show(FloatConvEdge(a))
+	case 87:
+		return show(FloatFromUnsigned(a, b))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
