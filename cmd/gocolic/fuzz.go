@@ -27,8 +27,9 @@ func runFuzz(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Fuzz explores the function that FuzzXxx gives to f.Fuzz, every argument after the")
 		fmt.Fprintln(stderr, "*testing.T symbolic, starting from the f.Add seeds and testdata/fuzz/FuzzXxx. t.Fatal,")
 		fmt.Fprintln(stderr, "t.Error and panics are findings, t.Skip is not. Each input that covered something new")
-		fmt.Fprintln(stderr, "or failed is written to testdata/fuzz/FuzzXxx in the go test fuzz v1 format, so that")
-		fmt.Fprintln(stderr, "go test replays it.\n\nFlags:")
+		fmt.Fprintln(stderr, "or failed (failing ones minimised first) is written to testdata/fuzz/FuzzXxx in the")
+		fmt.Fprintln(stderr, "go test fuzz v1 format, so that go test replays it. -with-fuzzer runs go test -fuzz")
+		fmt.Fprintln(stderr, "alongside, each side taking the other's new corpus entries.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	return runExplore(ctx, fs, cfg, args, stderr, session.Fuzz)
