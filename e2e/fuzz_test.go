@@ -150,8 +150,6 @@ func FuzzComplex(f *testing.F) {
 
 func FuzzNoFuzz(f *testing.F) {}
 `,
-		"q/q.go":      "package q\n",
-		"q/q_test.go": "package q_test\n\nimport \"testing\"\n\nfunc FuzzExt(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n",
 	}
 	dir := module(t, files)
 	tests := []struct {
@@ -161,7 +159,6 @@ func FuzzNoFuzz(f *testing.F) {}
 		{[]string{"./p", "FuzzNope"}, "fuzz targets: FuzzComplex, FuzzNoFuzz"},
 		{[]string{"./p", "FuzzComplex"}, "argument x of the fuzz function of FuzzComplex has type complex128"},
 		{[]string{"./p", "FuzzNoFuzz"}, "does not call f.Fuzz"},
-		{[]string{"./q", "FuzzExt"}, "external test package"},
 	}
 	for _, tt := range tests {
 		res := run(t, dir, time.Minute, gocolic, append([]string{"fuzz", "-budget", "2s"}, tt.args...)...)
@@ -335,5 +332,74 @@ func FuzzF(f *testing.F) {
 	}
 	if strings.Contains(outs.String(), "malformed") || strings.Contains(outs.String(), "unsupported") {
 		t.Errorf("go test could not read a corpus entry:\n%s", outs.String())
+	}
+}
+
+// TestFuzzExternal runs a fuzz target of an external test package
+// (package q_test): the package under test is instrumented with it, so
+// the values the fuzz function passes into q stay symbolic there, and
+// q's branches, not the test's, are the coverage.
+func TestFuzzExternal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{
+		"q/q.go": `package q
+
+var calls int
+
+func Parse(b []byte) int {
+	calls++
+	if len(b) > 4 && b[0] == 'G' && b[1] == 'O' && check(b[2:]) {
+		return 1
+	}
+	return 0
+}
+
+func check(b []byte) bool { return b[0]^b[1] == 0x5a && b[2] == '!' }
+
+func Scale(x int32) int32 { return x * 3 }
+`,
+		"q/q_test.go": `package q_test
+
+import (
+	"testing"
+
+	"example.com/m/q"
+)
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("hello"), int32(1))
+	f.Fuzz(func(t *testing.T, b []byte, n int32) {
+		if q.Parse(b) == 1 {
+			t.Error("magic")
+		}
+		if q.Scale(n) == 300 {
+			panic("scaled")
+		}
+	})
+}
+`,
+	})
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s", "-json", js, "./q", "FuzzParse")
+	if res.code != 0 {
+		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
+	}
+	rep := readReport(t, js)
+	got := map[string]string{}
+	for _, b := range rep.Bugs {
+		got[b.Message] = b.Kind
+	}
+	if got["magic"] != "fail" || got["scaled"] != "panic" {
+		t.Errorf("findings %v, want magic (fail) and scaled (panic)", got)
+	}
+	// Coverage is q's: every outcome of its 6 conditions.
+	if rep.Branches.Total != 12 || rep.Branches.Covered != 12 {
+		t.Errorf("branch outcomes %d/%d, want 12/12 of package q", rep.Branches.Covered, rep.Branches.Total)
+	}
+	gt := run(t, dir, 2*time.Minute, "go", "test", "-count=1", "-run", "^FuzzParse$", "./q")
+	if gt.code == 0 || !strings.Contains(gt.stderr, "FuzzParse/") {
+		t.Errorf("go test passes over the corpus written for the external target:\n%s", gt.stderr)
 	}
 }

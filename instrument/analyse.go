@@ -44,6 +44,12 @@ func (ins *instrumenter) analyse() {
 			}
 			sig := fn.Type().(*types.Signature)
 			t := &twinInfo{decl: fd, fn: fn, name: "_gcl_" + fd.Name.Name}
+			if ins.cfg.Support && fd.Recv == nil && fn.Exported() {
+				// Callable from the other packages of the build. Methods
+				// keep unexported twins: an exported one would change
+				// what reflection sees of the type.
+				t.name = "Gcl_" + fd.Name.Name
+			}
 			any := false
 			for i := 0; i < sig.Params().Len(); i++ {
 				k := trackOf(sig.Params().At(i).Type())
@@ -325,7 +331,18 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 		obj = ins.info.Uses[f]
 	case *ast.SelectorExpr:
 		sel, ok := ins.info.Selections[f]
-		if !ok || sel.Kind() != types.MethodVal {
+		if !ok {
+			// A qualified identifier: a function of an imported package,
+			// which has a twin if that package is instrumented too.
+			if id, isID := f.X.(*ast.Ident); isID {
+				if _, isPkg := ins.info.Uses[id].(*types.PkgName); isPkg {
+					obj = ins.info.Uses[f.Sel]
+					break
+				}
+			}
+			return nil
+		}
+		if sel.Kind() != types.MethodVal {
 			return nil
 		}
 		if _, isIface := sel.Recv().Underlying().(*types.Interface); isIface {
@@ -340,6 +357,9 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 		return nil
 	}
 	t := ins.twins[fn.Origin()]
+	if t == nil {
+		t = ins.cfg.Imported.twins[fn.Origin()]
+	}
 	if t == nil || len(call.Args) == 0 && len(t.params) > 0 {
 		return nil
 	}

@@ -93,7 +93,23 @@ type Config struct {
 	// RangeOverFunc permits range-over-func loops in rewritten code, which
 	// needs the module's language version to be at least go1.23.
 	RangeOverFunc bool
+	// Support, instead of Entry or FuzzTarget, rewrites a package that
+	// another instrumented package of the same build calls (the package
+	// under test of an external test package): its exported functions'
+	// twins get exported names, listed in Result.Exports, and the driver
+	// file only declares the shadows of its package-level variables.
+	Support bool
+	// SiteBase is the number of the first branch site, so that the sites
+	// of several packages in one build do not collide.
+	SiteBase uint32
+	// Imported are the twins of other instrumented packages of the same
+	// build (their Result.Exports), which calls from this package use.
+	Imported Exports
 }
+
+// Exports are the twins a Support rewrite makes callable from other
+// packages.
+type Exports struct{ twins map[*types.Func]*twinInfo }
 
 // Param describes a parameter of the entry function.
 type Param struct {
@@ -121,6 +137,8 @@ type Result struct {
 	Pinnable []bool
 	// ResultIsError says which results are of type error.
 	ResultIsError []bool
+	// Exports are the twins other packages may call (Config.Support).
+	Exports Exports
 	// Seeds are the fuzz target's f.Add calls, one constant per argument
 	// (nil where an argument is not constant).
 	Seeds []Seed
@@ -148,9 +166,11 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 	}
 	var entry *types.Func
 	var err error
-	if cfg.FuzzTarget != "" {
+	switch {
+	case cfg.Support:
+	case cfg.FuzzTarget != "":
 		err = ins.findFuzz(cfg.FuzzTarget)
-	} else {
+	default:
 		entry, err = ins.findEntry(cfg.Entry)
 	}
 	if err != nil {
@@ -166,9 +186,12 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 		}
 		res.Files[path] = src
 	}
-	if ins.fuzz != nil {
+	switch {
+	case cfg.Support:
+		err = ins.supportDriver(res)
+	case ins.fuzz != nil:
 		err = ins.fuzzDriver(res)
-	} else {
+	default:
 		err = ins.driver(entry, res)
 	}
 	if err != nil {
@@ -214,7 +237,7 @@ type funcCtx struct {
 
 // newSite allocates a branch site for the node n.
 func (ins *instrumenter) newSite(kind SiteKind, n ast.Node) uint32 {
-	id := uint32(len(ins.sites))
+	id := ins.cfg.SiteBase + uint32(len(ins.sites))
 	if kind == SiteCond && strings.HasSuffix(ins.fset.Position(n.Pos()).Filename, "_test.go") {
 		kind = SiteTest
 	}

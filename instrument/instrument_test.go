@@ -878,18 +878,6 @@ func Use() (int, int, Celsius) {
 	for _, err := range rw.errs {
 		t.Fatalf("rewritten package does not type-check: %v\n%s", err, res.Files[pkg.CompiledGoFiles[0]])
 	}
-	lookup := func(pkg *types.Package, recv, name string) *types.Signature {
-		var obj types.Object
-		if recv == "" {
-			obj = pkg.Scope().Lookup(name)
-		} else if tn, ok := pkg.Scope().Lookup(recv).(*types.TypeName); ok {
-			obj, _, _ = types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, name)
-		}
-		if fn, ok := obj.(*types.Func); ok {
-			return fn.Type().(*types.Signature)
-		}
-		return nil
-	}
 	tests := []struct {
 		recv, name string
 		sig        string // the original signature, which the wrapper keeps
@@ -1514,4 +1502,75 @@ func F(x int) int {
 			}
 		})
 	}
+}
+
+// TestSupport rewrites a package for calls from another instrumented
+// package: exported functions get exported twins, listed in Exports;
+// methods and unexported functions keep theirs; sites are numbered from
+// SiteBase; the driver registers the reset of package variables.
+func TestSupport(t *testing.T) {
+	src := `package u
+
+var V int
+
+func F(x int) int {
+	if x > 3 {
+		V++
+	}
+	return g(x)
+}
+
+func g(x int) int {
+	if x == 7 {
+		return 1
+	}
+	return 0
+}
+
+type T struct{}
+
+func (T) M(x int) int { return x + V }
+`
+	pkg := loadSource(t, map[string]string{"u.go": src})
+	res, err := Package(pkg, Config{RuntimePath: rt.ImportPath, Support: true, SiteBase: 7, RangeOverFunc: true})
+	if err != nil {
+		t.Fatalf("Package: %v", err)
+	}
+	rw := recheck(t, res)
+	if len(rw.errs) > 0 {
+		t.Fatalf("rewritten package does not type-check: %s", rw.describe(rw.errs[0]))
+	}
+	var exported []string
+	for fn, tw := range res.Exports.twins {
+		exported = append(exported, fn.Name()+"="+tw.name)
+	}
+	if want := []string{"F=Gcl_F"}; !slices.Equal(exported, want) {
+		t.Errorf("Exports %v, want %v", exported, want)
+	}
+	for _, c := range []struct{ recv, name string }{{"", "Gcl_F"}, {"", "_gcl_g"}, {"T", "_gcl_M"}} {
+		if lookup(rw.pkg, c.recv, c.name) == nil {
+			t.Errorf("rewritten package lacks %s.%s", c.recv, c.name)
+		}
+	}
+	if len(res.Sites) != 2 || res.Sites[0].ID != 7 || res.Sites[1].ID != 8 {
+		t.Errorf("sites %s, want ids 7 and 8", dumpSites(res.Sites))
+	}
+	if !strings.Contains(string(res.Driver), "AddReset") || !strings.Contains(string(res.Driver), "= nil") {
+		t.Errorf("driver does not reset the shadow of V:\n%s", res.Driver)
+	}
+}
+
+// lookup returns the signature of function name, or of method name of
+// type recv, in pkg; nil if there is none.
+func lookup(pkg *types.Package, recv, name string) *types.Signature {
+	var obj types.Object
+	if recv == "" {
+		obj = pkg.Scope().Lookup(name)
+	} else if tn, ok := pkg.Scope().Lookup(recv).(*types.TypeName); ok {
+		obj, _, _ = types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, name)
+	}
+	if fn, ok := obj.(*types.Func); ok {
+		return fn.Type().(*types.Signature)
+	}
+	return nil
 }

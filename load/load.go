@@ -22,6 +22,10 @@ type Package struct {
 	ModulePath string
 	// GoVersion is the module's language version (the go line of go.mod).
 	GoVersion string
+	// Under is, for a fuzz target in an external test package, the
+	// package under test (its test variant, as the external package
+	// imports it); nil otherwise.
+	Under *packages.Package
 }
 
 // ErrBuild marks errors of the user's code: the package does not build.
@@ -84,56 +88,65 @@ func (p *Package) RangeOverFunc() bool {
 	return version.Compare("go"+p.GoVersion, "go1.23") >= 0
 }
 
-// LoadTest loads the package matched by pattern together with its
-// internal test files (the variant that go test compiles), for fuzz
-// targets. A fuzz target in an external _test package is reported.
+// LoadTest loads the package matched by pattern together with its test
+// files (the variants that go test compiles), for fuzz targets. When the
+// fuzz target is in the external test package (package p_test), that is
+// the Package returned, and Under is the package under test as it imports
+// it.
 func LoadTest(dir, pattern, fuzzTarget string) (*Package, error) {
 	cfg := &packages.Config{Mode: Mode, Dir: dir, Tests: true}
 	pkgs, err := packages.Load(cfg, pattern)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", pattern, err)
 	}
-	var internal *packages.Package
-	external := false
+	var internal, external *packages.Package
 	for _, p := range pkgs {
 		if !strings.HasSuffix(p.ID, ".test]") || p.Types == nil {
 			continue
 		}
 		if strings.HasSuffix(p.Name, "_test") {
-			if p.Types.Scope().Lookup(fuzzTarget) != nil {
-				external = true
-			}
+			external = p
 			continue
 		}
 		internal = p
 	}
-	if internal == nil {
-		if external {
-			return nil, fmt.Errorf("%s is in the external test package of %s; gocolic fuzz needs fuzz targets in the package's own test files (package %s, not %s_test)", fuzzTarget, pattern, strings.TrimSuffix(pkgs[0].Name, "_test"), strings.TrimSuffix(pkgs[0].Name, "_test"))
-		}
-		// No test variant: the package has no internal tests at all.
+	target := internal
+	if external != nil && external.Types.Scope().Lookup(fuzzTarget) != nil {
+		target = external
+	}
+	if target == nil {
+		// No test variant: the package has no tests at all.
 		if len(pkgs) > 0 {
 			if _, err := Load(dir, pattern); err != nil {
 				return nil, err
 			}
 		}
-		return nil, fmt.Errorf("package %s has no fuzz target %s (no _test.go files in the package itself)", pattern, fuzzTarget)
+		return nil, fmt.Errorf("package %s has no fuzz target %s (no _test.go files in the package)", pattern, fuzzTarget)
 	}
 	var msgs []string
-	packages.Visit([]*packages.Package{internal}, nil, func(q *packages.Package) {
+	packages.Visit([]*packages.Package{target}, nil, func(q *packages.Package) {
 		for _, e := range q.Errors {
 			msgs = append(msgs, e.Error())
 		}
 	})
 	if len(msgs) > 0 {
-		return nil, fmt.Errorf("%w: %s\n%s", ErrBuild, internal.PkgPath, strings.Join(msgs, "\n"))
+		return nil, fmt.Errorf("%w: %s\n%s", ErrBuild, target.PkgPath, strings.Join(msgs, "\n"))
 	}
-	if internal.Module == nil || internal.Module.Dir == "" {
-		return nil, fmt.Errorf("package %s is not inside a module; gocolic needs a go.mod", internal.PkgPath)
+	if target.Module == nil || target.Module.Dir == "" {
+		return nil, fmt.Errorf("package %s is not inside a module; gocolic needs a go.mod", target.PkgPath)
 	}
-	gv := internal.Module.GoVersion
+	gv := target.Module.GoVersion
 	if gv == "" {
 		gv = "1.16"
 	}
-	return &Package{Package: internal, ModuleDir: internal.Module.Dir, ModulePath: internal.Module.Path, GoVersion: gv}, nil
+	out := &Package{Package: target, ModuleDir: target.Module.Dir, ModulePath: target.Module.Path, GoVersion: gv}
+	if target == external {
+		under := strings.TrimSuffix(external.PkgPath, "_test")
+		// Nil when the external package does not import the package
+		// under test: there is then nothing more to instrument.
+		if u := external.Imports[under]; u != nil && len(u.Syntax) > 0 {
+			out.Under = u
+		}
+	}
+	return out, nil
 }

@@ -75,9 +75,7 @@ func executeFuzz(q *Request, enc *sym.Encoder, subType reflect.Type, runMethod r
 	tg := registered
 	reset(tg.Sites)
 	st.failed = st.failed[:0]
-	if tg.Reset != nil {
-		tg.Reset()
-	}
+	resetAll(tg)
 	in := &Input{env: q.Env, offs: Layout(tg.Params, q.MaxLen), maxLen: q.MaxLen, params: tg.Params}
 	resp := &Response{}
 	var sub reflect.Value

@@ -140,3 +140,24 @@ func inputVar(n uint64, w uint8) *sym.Expr {
 	st.vars[n] = v
 	return v
 }
+
+// resets are the Reset functions of the other instrumented packages of a
+// build (see AddReset). Package-level because each package's generated
+// init adds its own, before the worker serves its first request; only the
+// worker's single executing goroutine reads it afterwards.
+var resets []func()
+
+// AddReset registers a function that clears the shadows of an
+// instrumented package's variables before each execution, for packages
+// other than the one that registers the Target.
+func AddReset(f func()) { resets = append(resets, f) }
+
+// resetAll runs the Target's Reset and every registered one.
+func resetAll(t Target) {
+	if t.Reset != nil {
+		t.Reset()
+	}
+	for _, r := range resets {
+		r()
+	}
+}

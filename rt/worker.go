@@ -80,9 +80,7 @@ func serveLoop(in io.Reader, out io.Writer, exec func(*Request, *sym.Encoder) *R
 func execute(t Target, q *Request, enc *sym.Encoder) (resp *Response) {
 	start := time.Now()
 	reset(t.Sites)
-	if t.Reset != nil {
-		t.Reset()
-	}
+	resetAll(t)
 	in := &Input{env: q.Env, offs: Layout(t.Params, q.MaxLen), maxLen: q.MaxLen, params: t.Params}
 	resp = &Response{}
 	defer func() {

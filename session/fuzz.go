@@ -39,13 +39,37 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	ins, err := instrument.Package(pkg.Package, instrument.Config{
+	icfg := instrument.Config{
 		RuntimePath:   build.RuntimePath(pkg.ModulePath),
 		FuzzTarget:    cfg.Func,
 		RangeOverFunc: pkg.RangeOverFunc(),
-	})
+	}
+	var under *instrument.Result
+	if pkg.Under != nil {
+		// The target is in package p_test: p is instrumented too, with
+		// twins the fuzz function can call, and sites numbered first.
+		under, err = instrument.Package(pkg.Under, instrument.Config{
+			RuntimePath: icfg.RuntimePath, Support: true, RangeOverFunc: icfg.RangeOverFunc,
+		})
+		if err != nil {
+			return nil, err
+		}
+		icfg.SiteBase, icfg.Imported = uint32(len(under.Sites)), under.Exports
+	}
+	ins, err := instrument.Package(pkg.Package, icfg)
 	if err != nil {
 		return nil, err
+	}
+	added := map[string][]byte{ins.DriverPath: ins.Driver}
+	if under != nil {
+		ins.Sites = append(append([]instrument.Site(nil), under.Sites...), ins.Sites...)
+		for path, src := range under.Files {
+			ins.Files[path] = src
+		}
+		added[under.DriverPath] = under.Driver
+		// Paths and commands name the package under test, whose
+		// directory and go test run both.
+		pkg = &load.Package{Package: pkg.Under, ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath, GoVersion: pkg.GoVersion}
 	}
 	tgt := newTarget(pkg, ins, cfg)
 	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
@@ -62,7 +86,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, true, hy)
+	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, true, hy, added)
 	var errs []error
 	if hy != nil {
 		// The fuzzer's failures go back to testdata whatever happened.

@@ -157,7 +157,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 		tgt.maxLen = cfg.MaxLen
 	}
-	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, false, nil)
+	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, false, nil, map[string][]byte{ins.DriverPath: ins.Driver})
 	if r == nil {
 		return nil, err
 	}
@@ -216,7 +216,7 @@ type run struct {
 
 // exploreTarget builds the worker and runs the coordinator. It returns nil
 // only when nothing ran; otherwise the error, if any, is the run's own.
-func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Target, seeds []sym.Env, fuzz bool, hy *hybrid) (*run, error) {
+func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Target, seeds []sym.Env, fuzz bool, hy *hybrid, added map[string][]byte) (*run, error) {
 	work, err := os.MkdirTemp("", "gocolic-")
 	if err != nil {
 		return nil, fmt.Errorf("creating work directory: %w", err)
@@ -230,7 +230,7 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 	bin, err := build.Worker(build.Spec{
 		ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath,
 		PkgPath: pkg.PkgPath, PkgName: pkg.Name,
-		Files: ins.Files, Added: map[string][]byte{ins.DriverPath: ins.Driver},
+		Files: ins.Files, Added: added,
 		WorkDir: work, Test: fuzz,
 	})
 	if err != nil {
