@@ -48,12 +48,20 @@ func RepoRoot() (string, error) {
 }
 
 // Workspace is a temporary directory holding a copy of the examples as a
-// module of its own (example.com/ex) and the gocolic binary.
+// module of its own and the gocolic binary.
 type Workspace struct {
 	Dir    string // root of the temporary directory
 	Module string // the examples module: Dir/ex
-	Bin    string // the gocolic binary
-	Logs   string // tool outputs, one file per run
+	// ModulePath is the examples module's path, example.com/ followed by
+	// the workspace directory's name: unique to the workspace, so that the
+	// corpus cache go test -fuzz keeps under $GOCACHE/fuzz/<package path>
+	// is never shared with another run, of this benchmark or of anything
+	// else.
+	ModulePath string
+	Bin        string // the gocolic binary
+	Logs       string // tool outputs, one file per run
+	// FuzzRoot is $(go env GOCACHE)/fuzz, "" if go env failed.
+	FuzzRoot string
 }
 
 // NewWorkspace copies root/examples into a fresh temporary module and
@@ -65,10 +73,14 @@ func NewWorkspace(ctx context.Context, root string) (*Workspace, error) {
 		return nil, fmt.Errorf("creating the workspace: %w", err)
 	}
 	w := &Workspace{
-		Dir:    dir,
-		Module: filepath.Join(dir, "ex"),
-		Bin:    filepath.Join(dir, "bin", "gocolic"),
-		Logs:   filepath.Join(dir, "logs"),
+		Dir:        dir,
+		Module:     filepath.Join(dir, "ex"),
+		ModulePath: WorkspaceModulePath(dir),
+		Bin:        filepath.Join(dir, "bin", "gocolic"),
+		Logs:       filepath.Join(dir, "logs"),
+	}
+	if out, err := exec.CommandContext(ctx, "go", "env", "GOCACHE").Output(); err == nil && len(bytes.TrimSpace(out)) > 0 {
+		w.FuzzRoot = filepath.Join(string(bytes.TrimSpace(out)), "fuzz")
 	}
 	if err := os.MkdirAll(w.Logs, 0o755); err != nil {
 		return nil, err
@@ -77,7 +89,7 @@ func NewWorkspace(ctx context.Context, root string) (*Workspace, error) {
 		w.Remove()
 		return nil, err
 	}
-	gomod := "module example.com/ex\n\ngo 1.24\n"
+	gomod := "module " + w.ModulePath + "\n\ngo 1.24\n"
 	if err := os.WriteFile(filepath.Join(w.Module, "go.mod"), []byte(gomod), 0o644); err != nil {
 		w.Remove()
 		return nil, err
@@ -90,8 +102,14 @@ func NewWorkspace(ctx context.Context, root string) (*Workspace, error) {
 	return w, nil
 }
 
-// Remove deletes the workspace.
-func (w *Workspace) Remove() { os.RemoveAll(w.Dir) }
+// Remove deletes the workspace, and whatever go test -fuzz kept in its
+// cache for the workspace's module.
+func (w *Workspace) Remove() {
+	os.RemoveAll(w.Dir)
+	if d := w.ModuleFuzzCache(); d != "" {
+		os.RemoveAll(d)
+	}
+}
 
 // LogPath returns the path of the log file called name.
 func (w *Workspace) LogPath(name string) string { return filepath.Join(w.Logs, name+".log") }
@@ -222,6 +240,19 @@ type Report struct {
 	Exhausted bool       `json:"exhausted"`
 	Cases     [][]string `json:"cases"`
 	ExecNS    int64      `json:"exec_ns"`
+	// Hybrid is set by gocolic fuzz -with-fuzzer.
+	Hybrid *HybridStats `json:"hybrid"`
+}
+
+// HybridStats is what went between gocolic and go test -fuzz in a
+// gocolic fuzz -with-fuzzer run.
+type HybridStats struct {
+	Rounds       int    `json:"rounds"`        // fuzzer processes started
+	FromFuzzer   int    `json:"from_fuzzer"`   // fuzzer entries gocolic took
+	ToFuzzer     int    `json:"to_fuzzer"`     // gocolic inputs given to the fuzzer
+	FuzzerFailed int    `json:"fuzzer_failed"` // rounds ended by a failure the fuzzer found
+	Parallel     int    `json:"parallel"`      // the fuzzer's -parallel
+	Note         string `json:"note"`          // why the fuzzer side stopped early
 }
 
 // ReadReport reads a gocolic JSON report.
@@ -242,9 +273,22 @@ func ReadReport(path string) (*Report, error) {
 // report. A run that fails but still wrote its report returns both the
 // report and the error.
 func (w *Workspace) Gocolic(ctx context.Context, limit time.Duration, logName, jsonPath string, flags []string, name, fn string) (*Report, Result, error) {
-	os.Remove(jsonPath)
 	args := append([]string{"test"}, flags...)
 	args = append(args, "-notests", "-json", jsonPath, "./"+name, fn)
+	return w.gocolic(ctx, limit, logName, jsonPath, args)
+}
+
+// GocolicFuzz runs `gocolic fuzz` in the workspace module with the given
+// flags on ./name FuzzXxx, like Gocolic. Its corpus entries go to the
+// package's testdata/fuzz/FuzzXxx in the workspace.
+func (w *Workspace) GocolicFuzz(ctx context.Context, limit time.Duration, logName, jsonPath string, flags []string, name, target string) (*Report, Result, error) {
+	args := append([]string{"fuzz"}, flags...)
+	args = append(args, "-json", jsonPath, "./"+name, target)
+	return w.gocolic(ctx, limit, logName, jsonPath, args)
+}
+
+func (w *Workspace) gocolic(ctx context.Context, limit time.Duration, logName, jsonPath string, args []string) (*Report, Result, error) {
+	os.Remove(jsonPath)
 	r := Run(ctx, limit, w.Module, w.LogPath(logName), w.Bin, args...)
 	rep, rerr := ReadReport(jsonPath)
 	switch {
