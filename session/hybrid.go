@@ -333,7 +333,15 @@ func (h *hybrid) holdFailures() int {
 		h.mu.Lock()
 		_, already := h.held[path]
 		h.mu.Unlock()
-		if already || h.initial[path] {
+		if h.initial[path] {
+			continue
+		}
+		if already {
+			// Found again: the name is the hash of the content, so the
+			// held copy is the same input.
+			if os.Remove(path) == nil {
+				n++
+			}
 			continue
 		}
 		if err := os.MkdirAll(h.holdDir, 0o755); err != nil {

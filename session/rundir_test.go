@@ -1,6 +1,10 @@
 package session
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestPanicked(t *testing.T) {
 	tests := []struct {
@@ -15,5 +19,49 @@ func TestPanicked(t *testing.T) {
 		if got := panicked(tt.out, "FuzzT"); got != tt.want {
 			t.Errorf("%s: panicked = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestHoldFailures checks that a failure the fuzzer writes is moved aside,
+// that the same failure found again (same name, as go test names files by
+// content) counts as moved too, that files present before the run stay,
+// and that restore puts the held file back.
+func TestHoldFailures(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "testdata", "fuzz", "FuzzT")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string) {
+		if err := os.WriteFile(filepath.Join(data, name), []byte("go test fuzz v1\nint(1)\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("old")
+	h := &hybrid{t: &Target{Func: "FuzzT", PkgDir: dir}, dataDir: data,
+		holdDir: filepath.Join(dir, "testdata", "fuzz", ".FuzzT.gocolic-held"),
+		known:   map[string]bool{}, initial: map[string]bool{filepath.Join(data, "old"): true}, held: map[string]string{}}
+	write("crash1")
+	if n := h.holdFailures(); n != 1 {
+		t.Fatalf("first failure: %d held, want 1", n)
+	}
+	write("crash1")
+	if n := h.holdFailures(); n != 1 {
+		t.Fatalf("same failure again: %d held, want 1", n)
+	}
+	if _, err := os.Stat(filepath.Join(data, "crash1")); !os.IsNotExist(err) {
+		t.Errorf("the failure is still in testdata (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(data, "old")); err != nil {
+		t.Errorf("a file from before the run was moved: %v", err)
+	}
+	if err := h.restore(false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(data, "crash1")); err != nil {
+		t.Errorf("restore did not put the failure back: %v", err)
+	}
+	if _, err := os.Stat(h.holdDir); !os.IsNotExist(err) {
+		t.Errorf("the holding directory is left behind (%v)", err)
 	}
 }
