@@ -169,8 +169,11 @@ var intCmp = map[token.Token]string{
 	token.EQL: "Eq", token.NEQ: "Ne", token.LSS: "Lt", token.LEQ: "Le", token.GTR: "Gt", token.GEQ: "Ge",
 }
 
-var floatOp = map[token.Token]string{
+var floatArith = map[token.Token]string{
 	token.ADD: "FAdd", token.SUB: "FSub", token.MUL: "FMul", token.QUO: "FQuo",
+}
+
+var floatCmp = map[token.Token]string{
 	token.EQL: "FEq", token.NEQ: "FNe", token.LSS: "FLt", token.LEQ: "FLe", token.GTR: "FGt", token.GEQ: "FGe",
 }
 
@@ -238,11 +241,11 @@ func (ins *instrumenter) binop(op token.Token, a, b ast.Expr, k track, at ast.Ex
 			return ins.asType(rtCall(name, a, b), at, "ConvBool")
 		}
 	case trackFloat:
-		if name, ok := floatOp[op]; ok {
-			if _, isCmp := intCmp[op]; isCmp {
-				return ins.asType(rtCall(name, a, b), at, "ConvBool")
-			}
+		if name, ok := floatArith[op]; ok {
 			return rtCall(name, a, b), true
+		}
+		if name, ok := floatCmp[op]; ok {
+			return ins.asType(rtCall(name, a, b), at, "ConvBool")
 		}
 	case trackBool:
 		switch op {

@@ -11,8 +11,6 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
-
-	"github.com/gocolic/gocolic/rt"
 )
 
 // fuzzTarget is the fuzz target being instrumented.
@@ -188,8 +186,7 @@ func (ins *instrumenter) fuzzStmt(s *ast.ExprStmt) []ast.Stmt {
 		an := fmt.Sprintf("_gcl_a%d", i)
 		concParams = append(concParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(an)}, Type: p.Type})
 		concArgs = append(concArgs, rtCall("Mk", ast.NewIdent(an), nilIdent()))
-		ctor := map[rt.ParamKind]string{rt.ParamInt: "InputInt", rt.ParamBool: "InputBool",
-			rt.ParamString: "InputString", rt.ParamBytes: "InputBytes", rt.ParamFloat: "InputFloat"}[paramKind(obj.Type())]
+		ctor := inputCtor[paramKind(obj.Type())]
 		inputArgs = append(inputArgs, call(&ast.IndexExpr{X: rtSel(ctor), Index: p.Type}, ast.NewIdent("_gcl_in"), &ast.BasicLit{Kind: token.INT, Value: fmt.Sprint(i - 1)}))
 	}
 	saved := ins.fn
