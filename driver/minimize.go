@@ -14,16 +14,9 @@ import (
 	"github.com/gocolic/gocolic/sym"
 )
 
-// value is one parameter's value, decoded from the input layout.
-type value struct {
-	bits  uint64 // integers and booleans
-	bytes []byte // strings and byte slices
-}
-
 // shrinker holds one finding's search for a smaller failing input.
 type shrinker struct {
 	params   []rt.Param
-	offs     []int
 	maxLen   int
 	try      func(sym.Env) bool // reports whether the input fails the same way
 	deadline time.Time
@@ -31,51 +24,16 @@ type shrinker struct {
 	execs    int
 }
 
-func (s *shrinker) decode(env sym.Env) []value {
-	vs := make([]value, len(s.params))
-	for i, p := range s.params {
-		base := uint64(s.offs[i])
-		switch p.Kind {
-		case rt.ParamString, rt.ParamBytes:
-			n := int(min(env[base], uint64(s.maxLen)))
-			vs[i].bytes = make([]byte, n)
-			for k := range vs[i].bytes {
-				vs[i].bytes[k] = byte(env[base+1+uint64(k)])
-			}
-		case rt.ParamBool:
-			vs[i].bits = env[base] & 1
-		default:
-			vs[i].bits = env[base] & sym.Mask(p.Width)
-		}
-	}
-	return vs
-}
+func (s *shrinker) decode(env sym.Env) []rt.Arg { return rt.DecodeInput(s.params, s.maxLen, env) }
 
-func (s *shrinker) encode(vs []value) sym.Env {
-	env := sym.Env{}
-	for i, p := range s.params {
-		base := uint64(s.offs[i])
-		switch p.Kind {
-		case rt.ParamString, rt.ParamBytes:
-			env[base] = uint64(len(vs[i].bytes))
-			for k, c := range vs[i].bytes {
-				env[base+1+uint64(k)] = uint64(c)
-			}
-		default:
-			if vs[i].bits != 0 {
-				env[base] = vs[i].bits
-			}
-		}
-	}
-	return env
-}
+func (s *shrinker) encode(vs []rt.Arg) sym.Env { return rt.EncodeInput(s.params, s.maxLen, vs) }
 
 func (s *shrinker) out() bool {
 	return s.ctx.Err() != nil || time.Now().After(s.deadline)
 }
 
 // accept runs a candidate; on success it becomes the current input.
-func (s *shrinker) accept(vs []value, i int, cand value) bool {
+func (s *shrinker) accept(vs []rt.Arg, i int, cand rt.Arg) bool {
 	if s.out() {
 		return false
 	}
@@ -101,7 +59,7 @@ func (s *shrinker) shrink(env sym.Env) (sym.Env, bool) {
 			case rt.ParamString, rt.ParamBytes:
 				progress = s.shrinkBytes(vs, i) || progress
 			case rt.ParamBool:
-				if vs[i].bits != 0 && s.accept(vs, i, value{}) {
+				if vs[i].Bits != 0 && s.accept(vs, i, rt.Arg{}) {
 					progress = true
 				}
 			case rt.ParamFloat:
@@ -120,16 +78,16 @@ func (s *shrinker) shrink(env sym.Env) (sym.Env, bool) {
 
 // shrinkBytes removes chunks of halving size. The bytes that stay keep
 // their values: any replacement would be a choice of taste, not smaller.
-func (s *shrinker) shrinkBytes(vs []value, i int) bool {
+func (s *shrinker) shrinkBytes(vs []rt.Arg, i int) bool {
 	progress := false
-	if len(vs[i].bytes) > 0 && s.accept(vs, i, value{bytes: []byte{}}) {
+	if len(vs[i].Bytes) > 0 && s.accept(vs, i, rt.Arg{Bytes: []byte{}}) {
 		return true
 	}
-	for chunk := len(vs[i].bytes) / 2; chunk >= 1; chunk /= 2 {
-		for start := 0; start+chunk <= len(vs[i].bytes); {
-			b := vs[i].bytes
+	for chunk := len(vs[i].Bytes) / 2; chunk >= 1; chunk /= 2 {
+		for start := 0; start+chunk <= len(vs[i].Bytes); {
+			b := vs[i].Bytes
 			cand := append(append([]byte{}, b[:start]...), b[start+chunk:]...)
-			if s.accept(vs, i, value{bytes: cand}) {
+			if s.accept(vs, i, rt.Arg{Bytes: cand}) {
 				progress = true
 				continue // the same start now holds the next chunk
 			}
@@ -141,12 +99,12 @@ func (s *shrinker) shrinkBytes(vs []value, i int) bool {
 
 // shrinkFloat tries zero, then the value without its fraction: floats
 // have no order of bits worth walking.
-func (s *shrinker) shrinkFloat(vs []value, i int, p rt.Param) bool {
-	v := vs[i].bits
+func (s *shrinker) shrinkFloat(vs []rt.Arg, i int, p rt.Param) bool {
+	v := vs[i].Bits
 	if v == 0 {
 		return false
 	}
-	if s.accept(vs, i, value{}) {
+	if s.accept(vs, i, rt.Arg{}) {
 		return true
 	}
 	var t uint64
@@ -155,17 +113,17 @@ func (s *shrinker) shrinkFloat(vs []value, i int, p rt.Param) bool {
 	} else {
 		t = math.Float64bits(math.Trunc(math.Float64frombits(v)))
 	}
-	return t != v && s.accept(vs, i, value{bits: t})
+	return t != v && s.accept(vs, i, rt.Arg{Bits: t})
 }
 
 // shrinkInt moves an integer toward zero: zero itself, then steps of
 // halving size from the current value.
-func (s *shrinker) shrinkInt(vs []value, i int, p rt.Param) bool {
-	v := vs[i].bits
+func (s *shrinker) shrinkInt(vs []rt.Arg, i int, p rt.Param) bool {
+	v := vs[i].Bits
 	if v == 0 {
 		return false
 	}
-	if s.accept(vs, i, value{}) {
+	if s.accept(vs, i, rt.Arg{}) {
 		return true
 	}
 	mask := sym.Mask(p.Width)
@@ -182,7 +140,7 @@ func (s *shrinker) shrinkInt(vs []value, i int, p rt.Param) bool {
 	}
 	progress := false
 	for step := mag / 2; step > 0 && !s.out(); {
-		if s.accept(vs, i, value{bits: toBits(mag - step)}) {
+		if s.accept(vs, i, rt.Arg{Bits: toBits(mag - step)}) {
 			mag -= step
 			progress = true
 			step = min(step, mag/2)
@@ -248,7 +206,7 @@ func (d *coordinator) minimize(ctx context.Context) error {
 	for _, f := range todo {
 		want := findingKey(f.Kind, f.Message, f.Stack)
 		s := &shrinker{
-			params: d.cfg.Params, offs: d.offs, maxLen: d.cfg.MaxLen, ctx: ctx,
+			params: d.cfg.Params, maxLen: d.cfg.MaxLen, ctx: ctx,
 			deadline: time.Now().Add(d.cfg.MinimizeTime),
 			try:      func(env sym.Env) bool { return werr == nil && key(env) == want },
 		}

@@ -20,39 +20,39 @@ func TestShrink(t *testing.T) {
 	tests := []struct {
 		name  string
 		param rt.Param
-		start value
-		fails func(v value) bool
-		want  value
+		start rt.Arg
+		fails func(v rt.Arg) bool
+		want  rt.Arg
 	}{
-		{"substring kept", str, value{bytes: []byte("aaagoooz")}, func(v value) bool { return bytes.Contains(v.bytes, []byte("go")) }, value{bytes: []byte("go")}},
-		{"length kept", str, value{bytes: []byte{0xff, 1, 'a', 2, 0}}, func(v value) bool { return len(v.bytes) >= 3 }, value{bytes: []byte{'a', 2, 0}}},
-		{"needed byte kept", str, value{bytes: []byte{9, 0xff, 9}}, func(v value) bool { return bytes.IndexByte(v.bytes, 0xff) >= 0 }, value{bytes: []byte{0xff}}},
-		{"negative toward zero", i64, value{bits: uint64(0xffff_ffff_fffe_1dc0)}, func(v value) bool { return int64(v.bits) <= -1000 }, value{bits: uint64(0xffff_ffff_ffff_fc18)}},
-		{"multiple of 7", i64, value{bits: 700}, func(v value) bool { return int64(v.bits) > 0 && v.bits%7 == 0 }, value{bits: 7}},
-		{"exact value kept", i64, value{bits: 4242}, func(v value) bool { return v.bits == 4242 }, value{bits: 4242}},
-		{"unsigned threshold", u8, value{bits: 255}, func(v value) bool { return v.bits >= 200 }, value{bits: 200}},
-		{"zero", i64, value{bits: 99}, func(v value) bool { return true }, value{}},
-		{"bool to false", flag, value{bits: 1}, func(v value) bool { return true }, value{}},
-		{"float to zero", f64, value{bits: math.Float64bits(2.75)}, func(v value) bool { return true }, value{}},
-		{"float without fraction", f64, value{bits: math.Float64bits(-2.75)}, func(v value) bool { return math.Float64frombits(v.bits) < -1 }, value{bits: math.Float64bits(-2)}},
-		{"float kept", f64, value{bits: math.Float64bits(0.5)}, func(v value) bool { return math.Float64frombits(v.bits) == 0.5 }, value{bits: math.Float64bits(0.5)}},
-		{"bool needed", flag, value{bits: 1}, func(v value) bool { return v.bits == 1 }, value{bits: 1}},
+		{"substring kept", str, rt.Arg{Bytes: []byte("aaagoooz")}, func(v rt.Arg) bool { return bytes.Contains(v.Bytes, []byte("go")) }, rt.Arg{Bytes: []byte("go")}},
+		{"length kept", str, rt.Arg{Bytes: []byte{0xff, 1, 'a', 2, 0}}, func(v rt.Arg) bool { return len(v.Bytes) >= 3 }, rt.Arg{Bytes: []byte{'a', 2, 0}}},
+		{"needed byte kept", str, rt.Arg{Bytes: []byte{9, 0xff, 9}}, func(v rt.Arg) bool { return bytes.IndexByte(v.Bytes, 0xff) >= 0 }, rt.Arg{Bytes: []byte{0xff}}},
+		{"negative toward zero", i64, rt.Arg{Bits: uint64(0xffff_ffff_fffe_1dc0)}, func(v rt.Arg) bool { return int64(v.Bits) <= -1000 }, rt.Arg{Bits: uint64(0xffff_ffff_ffff_fc18)}},
+		{"multiple of 7", i64, rt.Arg{Bits: 700}, func(v rt.Arg) bool { return int64(v.Bits) > 0 && v.Bits%7 == 0 }, rt.Arg{Bits: 7}},
+		{"exact value kept", i64, rt.Arg{Bits: 4242}, func(v rt.Arg) bool { return v.Bits == 4242 }, rt.Arg{Bits: 4242}},
+		{"unsigned threshold", u8, rt.Arg{Bits: 255}, func(v rt.Arg) bool { return v.Bits >= 200 }, rt.Arg{Bits: 200}},
+		{"zero", i64, rt.Arg{Bits: 99}, func(v rt.Arg) bool { return true }, rt.Arg{}},
+		{"bool to false", flag, rt.Arg{Bits: 1}, func(v rt.Arg) bool { return true }, rt.Arg{}},
+		{"float to zero", f64, rt.Arg{Bits: math.Float64bits(2.75)}, func(v rt.Arg) bool { return true }, rt.Arg{}},
+		{"float without fraction", f64, rt.Arg{Bits: math.Float64bits(-2.75)}, func(v rt.Arg) bool { return math.Float64frombits(v.Bits) < -1 }, rt.Arg{Bits: math.Float64bits(-2)}},
+		{"float kept", f64, rt.Arg{Bits: math.Float64bits(0.5)}, func(v rt.Arg) bool { return math.Float64frombits(v.Bits) == 0.5 }, rt.Arg{Bits: math.Float64bits(0.5)}},
+		{"bool needed", flag, rt.Arg{Bits: 1}, func(v rt.Arg) bool { return v.Bits == 1 }, rt.Arg{Bits: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			params := []rt.Param{tt.param}
-			s := &shrinker{params: params, offs: rt.Layout(params, 16), maxLen: 16, ctx: context.Background(), deadline: time.Now().Add(time.Minute)}
+			s := &shrinker{params: params, maxLen: 16, ctx: context.Background(), deadline: time.Now().Add(time.Minute)}
 			s.try = func(env sym.Env) bool { return tt.fails(s.decode(env)[0]) }
-			start := s.encode([]value{tt.start})
+			start := s.encode([]rt.Arg{tt.start})
 			if !s.try(start) {
 				t.Fatal("the start input does not fail")
 			}
 			got, changed := s.shrink(start)
 			g := s.decode(got)[0]
-			if g.bits != tt.want.bits || !bytes.Equal(g.bytes, tt.want.bytes) {
-				t.Errorf("shrunk to %d %q, want %d %q (%d tries)", int64(g.bits), g.bytes, int64(tt.want.bits), tt.want.bytes, s.execs)
+			if g.Bits != tt.want.Bits || !bytes.Equal(g.Bytes, tt.want.Bytes) {
+				t.Errorf("shrunk to %d %q, want %d %q (%d tries)", int64(g.Bits), g.Bytes, int64(tt.want.Bits), tt.want.Bytes, s.execs)
 			}
-			if wantChanged := tt.start.bits != tt.want.bits || !bytes.Equal(tt.start.bytes, tt.want.bytes); changed != wantChanged {
+			if wantChanged := tt.start.Bits != tt.want.Bits || !bytes.Equal(tt.start.Bytes, tt.want.Bytes); changed != wantChanged {
 				t.Errorf("changed = %v, want %v", changed, wantChanged)
 			}
 			if !s.try(got) {
@@ -66,7 +66,7 @@ func TestShrink(t *testing.T) {
 // search before any execution.
 func TestShrinkStopsAtDeadline(t *testing.T) {
 	params := []rt.Param{{Name: "n", Kind: rt.ParamInt, Width: 64, Signed: true}}
-	s := &shrinker{params: params, offs: rt.Layout(params, 8), maxLen: 8, ctx: context.Background(), deadline: time.Now().Add(-time.Second)}
+	s := &shrinker{params: params, maxLen: 8, ctx: context.Background(), deadline: time.Now().Add(-time.Second)}
 	s.try = func(sym.Env) bool { return true }
 	if _, changed := s.shrink(sym.Env{0: 1000}); changed || s.execs != 0 {
 		t.Errorf("changed %v after %d executions past the deadline", changed, s.execs)

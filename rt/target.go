@@ -161,3 +161,57 @@ func resetAll(t Target) {
 		r()
 	}
 }
+
+// Arg is one parameter's value in an input: Bits for integers (their
+// width's bits), booleans (0 or 1) and floats (their IEEE-754 bits); Bytes
+// for strings and byte slices.
+type Arg struct {
+	Bits  uint64
+	Bytes []byte
+}
+
+// DecodeInput reads the parameters' values from an input laid out by
+// Layout(ps, maxLen).
+func DecodeInput(ps []Param, maxLen int, env sym.Env) []Arg {
+	offs := Layout(ps, maxLen)
+	args := make([]Arg, len(ps))
+	for i, p := range ps {
+		base := uint64(offs[i])
+		switch p.Kind {
+		case ParamString, ParamBytes:
+			n := int(min(env[base], uint64(maxLen)))
+			args[i].Bytes = make([]byte, n)
+			for k := range args[i].Bytes {
+				args[i].Bytes[k] = byte(env[base+1+uint64(k)])
+			}
+		case ParamBool:
+			args[i].Bits = env[base] & 1
+		default:
+			args[i].Bits = env[base] & sym.Mask(p.Width)
+		}
+	}
+	return args
+}
+
+// EncodeInput lays the parameters' values out as an input, the inverse of
+// DecodeInput; strings and byte slices longer than maxLen are cut.
+func EncodeInput(ps []Param, maxLen int, args []Arg) sym.Env {
+	offs := Layout(ps, maxLen)
+	env := sym.Env{}
+	for i, p := range ps {
+		base := uint64(offs[i])
+		switch p.Kind {
+		case ParamString, ParamBytes:
+			b := args[i].Bytes[:min(len(args[i].Bytes), maxLen)]
+			env[base] = uint64(len(b))
+			for k, c := range b {
+				env[base+1+uint64(k)] = uint64(c)
+			}
+		case ParamBool:
+			env[base] = args[i].Bits & 1
+		default:
+			env[base] = args[i].Bits & sym.Mask(p.Width)
+		}
+	}
+	return env
+}

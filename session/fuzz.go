@@ -217,66 +217,53 @@ func entryEnv(e []corpus.Value, t *Target, maxLen int) (sym.Env, error) {
 	if len(e) != len(t.rt) {
 		return nil, fmt.Errorf("%d values for %d parameters of %s", len(e), len(t.rt), t.Func)
 	}
-	offs := rt.Layout(t.rt, maxLen)
-	env := sym.Env{}
+	args := make([]rt.Arg, len(t.rt))
 	for i, p := range t.rt {
 		v := e[i]
 		if !kindMatches(p.Kind, v.Type) {
 			return nil, fmt.Errorf("value %d is a %s, parameter %s of %s is not", i+1, v.Type, p.Name, t.Func)
 		}
-		base := uint64(offs[i])
 		switch p.Kind {
 		case rt.ParamInt:
-			env[base] = (v.Uint | uint64(v.Int)) & sym.Mask(p.Width)
+			args[i].Bits = v.Uint | uint64(v.Int)
 		case rt.ParamFloat:
-			bits := v.Float
+			args[i].Bits = v.Float
 			switch {
 			case p.Width == 64 && v.Type == "float32":
-				bits = math.Float64bits(float64(math.Float32frombits(uint32(bits))))
+				args[i].Bits = math.Float64bits(float64(math.Float32frombits(uint32(v.Float))))
 			case p.Width == 32 && v.Type == "float64":
-				bits = uint64(math.Float32bits(float32(math.Float64frombits(bits))))
+				args[i].Bits = uint64(math.Float32bits(float32(math.Float64frombits(v.Float))))
 			}
-			env[base] = bits & sym.Mask(p.Width)
 		case rt.ParamBool:
 			if v.Bool {
-				env[base] = 1
+				args[i].Bits = 1
 			}
 		default:
-			b := v.Bytes[:min(len(v.Bytes), maxLen)]
-			env[base] = uint64(len(b))
-			for j, c := range b {
-				env[base+1+uint64(j)] = uint64(c)
-			}
+			args[i].Bytes = v.Bytes
 		}
 	}
-	return env, nil
+	return rt.EncodeInput(t.rt, maxLen, args), nil
 }
 
 // entryOf turns an input back into a corpus entry.
 func entryOf(env sym.Env, t *Target) []corpus.Value {
-	offs := rt.Layout(t.rt, t.maxLen)
 	var vs []corpus.Value
-	for i, p := range t.rt {
-		base := uint64(offs[i])
+	for i, a := range rt.DecodeInput(t.rt, t.maxLen, env) {
+		p := t.rt[i]
 		v := corpus.Value{Type: t.Params[i].TypeString}
 		switch p.Kind {
 		case rt.ParamInt:
-			bits := env[base] & sym.Mask(p.Width)
 			if p.Signed {
-				v.Int = sym.SignExtend(bits, p.Width)
+				v.Int = sym.SignExtend(a.Bits, p.Width)
 			} else {
-				v.Uint = bits
+				v.Uint = a.Bits
 			}
 		case rt.ParamBool:
-			v.Bool = env[base]&1 == 1
+			v.Bool = a.Bits == 1
 		case rt.ParamFloat:
-			v.Float = env[base] & sym.Mask(p.Width)
+			v.Float = a.Bits
 		default:
-			n := int(min(env[base], uint64(t.maxLen)))
-			v.Bytes = make([]byte, n)
-			for k := range v.Bytes {
-				v.Bytes[k] = byte(env[base+1+uint64(k)])
-			}
+			v.Bytes = a.Bytes
 		}
 		vs = append(vs, v)
 	}

@@ -289,29 +289,22 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 
 // Args returns the Go literals of the parameters for input env.
 func (t *Target) Args(env sym.Env) []string {
-	offs := rt.Layout(t.rt, t.maxLen)
 	out := make([]string, len(t.rt))
-	for i, p := range t.rt {
-		base := uint64(offs[i])
+	for i, a := range rt.DecodeInput(t.rt, t.maxLen, env) {
+		p := t.rt[i]
 		switch p.Kind {
 		case rt.ParamInt:
-			v := env[base] & sym.Mask(p.Width)
 			if p.Signed {
-				out[i] = strconv.FormatInt(sym.SignExtend(v, p.Width), 10)
+				out[i] = strconv.FormatInt(sym.SignExtend(a.Bits, p.Width), 10)
 			} else {
-				out[i] = strconv.FormatUint(v, 10)
+				out[i] = strconv.FormatUint(a.Bits, 10)
 			}
 		case rt.ParamBool:
-			out[i] = strconv.FormatBool(env[base]&1 == 1)
+			out[i] = strconv.FormatBool(a.Bits == 1)
 		case rt.ParamFloat:
-			out[i] = floatLiteral(env[base]&sym.Mask(p.Width), p.Width, t.Params[i].TypeString)
+			out[i] = floatLiteral(a.Bits, p.Width, t.Params[i].TypeString)
 		case rt.ParamString, rt.ParamBytes:
-			n := int(min(env[base], uint64(t.maxLen)))
-			b := make([]byte, n)
-			for k := range b {
-				b[k] = byte(env[base+1+uint64(k)])
-			}
-			q := strconv.Quote(string(b))
+			q := strconv.Quote(string(a.Bytes))
 			if p.Kind == rt.ParamBytes {
 				q = "[]byte(" + q + ")"
 			}
