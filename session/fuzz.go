@@ -113,15 +113,13 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		errs = append(errs, writeJSON(cfg.JSON, cfg, "fuzz", pkg.ModuleDir, tgt, out.Report, r.chain, out))
 	}
 	if cfg.RunDir != "" {
-		profile := filepath.Join(cfg.RunDir, RunProfile)
-		if err := os.MkdirAll(cfg.RunDir, 0o755); err != nil {
-			errs = append(errs, err)
-		} else if err := fuzzProfile(pkg.ModuleDir, tgt, profile); err != nil {
-			errs = append(errs, err)
-		} else {
-			out.Profile = profile
-		}
-		errs = append(errs, writeRunDir(cfg, "fuzz", pkg.ModuleDir, tgt, out.Report, r.chain, out, ""))
+		errs = append(errs, writeRunDir(cfg, "fuzz", pkg.ModuleDir, tgt, out.Report, r.chain, out, func(dst string) error {
+			if err := fuzzProfile(pkg.ModuleDir, tgt, dst); err != nil {
+				return err
+			}
+			out.Profile = dst
+			return nil
+		}))
 	}
 	return out, errors.Join(errs...)
 }

@@ -4,11 +4,9 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -83,11 +81,8 @@ func coverProfile(moduleDir string, t *Target, testFile, out string) error {
 	}
 	tmp := abs + ".tmp"
 	run := fmt.Sprintf("^TestGocolic%s(Crashes)?$", t.Func)
-	cmd := exec.Command("go", "test", "-count=1", "-run", run, "-coverprofile", tmp, t.PkgPath)
-	cmd.Dir = moduleDir
-	outb, err := cmd.CombinedOutput()
-	if _, statErr := os.Stat(tmp); statErr != nil {
-		return fmt.Errorf("replaying the generated tests for coverage failed: %v\n%s", err, bytes.TrimSpace(outb))
+	if _, err := coverRun(moduleDir, t.PkgPath, tmp, "the generated tests", "-run", run); err != nil {
+		return err
 	}
 	// A failing reproducer is expected; the profile is still complete.
 	return os.Rename(tmp, abs)

@@ -6,6 +6,7 @@ package session
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,30 +25,49 @@ const (
 	RunProfile  = "cover.out"
 )
 
-// writeRunDir fills cfg.RunDir. profile is an existing coverage profile of
-// the run to copy ("" for none).
-func writeRunDir(cfg Config, command, moduleDir string, t *Target, rep *driver.Report, chain solver.Solver, out *Outcome, profile string) error {
+// writeRunDir fills cfg.RunDir. profile, if not nil, writes the run's
+// coverage profile to the path it is given; its failure leaves the rest
+// of the directory complete.
+func writeRunDir(cfg Config, command, moduleDir string, t *Target, rep *driver.Report, chain solver.Solver, out *Outcome, profile func(dst string) error) error {
 	if err := os.MkdirAll(cfg.RunDir, 0o755); err != nil {
 		return fmt.Errorf("creating run directory: %w", err)
+	}
+	var errs []error
+	if profile != nil {
+		errs = append(errs, profile(filepath.Join(cfg.RunDir, RunProfile)))
 	}
 	var csv bytes.Buffer
 	csv.WriteString("ms,execs,covered,paths,bugs\n")
 	for _, p := range timeline(rep) {
 		fmt.Fprintf(&csv, "%d,%d,%d,%d,%d\n", p.MS, p.Execs, p.Covered, p.Paths, p.Findings)
 	}
-	if err := writeAtomic(filepath.Join(cfg.RunDir, RunTimeline), csv.Bytes()); err != nil {
-		return err
+	errs = append(errs, writeAtomic(filepath.Join(cfg.RunDir, RunTimeline), csv.Bytes()))
+	errs = append(errs, writeJSON(filepath.Join(cfg.RunDir, RunReport), cfg, command, moduleDir, t, rep, chain, out))
+	return errors.Join(errs...)
+}
+
+// copyFile copies a file atomically.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return fmt.Errorf("copying %s: %w", src, err)
 	}
-	if profile != "" {
-		data, err := os.ReadFile(profile)
-		if err != nil {
-			return fmt.Errorf("copying the coverage profile: %w", err)
-		}
-		if err := writeAtomic(filepath.Join(cfg.RunDir, RunProfile), data); err != nil {
-			return err
-		}
+	return writeAtomic(dst, data)
+}
+
+// coverRun runs go test -count=1 on pkgPath in moduleDir with args, writing
+// the statement coverage profile to profile, and returns go test's output.
+// A failing test still writes a complete profile; only a missing one is
+// an error (what names what was replayed, for the message).
+func coverRun(moduleDir, pkgPath, profile, what string, args ...string) ([]byte, error) {
+	args = append(append([]string{"test", "-count=1", "-coverprofile", profile}, args...), pkgPath)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = moduleDir
+	out, err := cmd.CombinedOutput()
+	if _, statErr := os.Stat(profile); statErr != nil {
+		return out, fmt.Errorf("replaying %s for coverage failed: %v\n%s", what, err, bytes.TrimSpace(out))
 	}
-	return writeJSON(filepath.Join(cfg.RunDir, RunReport), cfg, command, moduleDir, t, rep, chain, out)
+	return out, nil
 }
 
 // fuzzProfile replays the fuzz target's seed corpus (f.Add and
@@ -63,16 +83,17 @@ func fuzzProfile(moduleDir string, t *Target, out string) error {
 	tmp := abs + ".tmp"
 	var skip []string
 	for attempt := 0; ; attempt++ {
-		args := []string{"test", "-count=1", "-run", "^" + t.Func + "$", "-coverprofile", tmp}
+		args := []string{"-run", "^" + t.Func + "$"}
 		if len(skip) > 0 {
 			args = append(args, "-skip", "^"+t.Func+"$/^("+strings.Join(skip, "|")+")$")
 		}
-		cmd := exec.Command("go", append(args, t.PkgPath)...)
-		cmd.Dir = moduleDir
-		outb, err := cmd.CombinedOutput()
-		data, statErr := os.ReadFile(tmp)
-		if statErr != nil {
-			return fmt.Errorf("replaying the corpus for coverage failed: %v\n%s", err, bytes.TrimSpace(outb))
+		outb, err := coverRun(moduleDir, t.PkgPath, tmp, "the corpus", args...)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(tmp)
+		if err != nil {
+			return err
 		}
 		name := panicked(string(outb), t.Func)
 		if bytes.Count(data, []byte("\n")) > 1 || name == "" || attempt == maxSkips {

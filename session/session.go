@@ -181,18 +181,12 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		errs = append(errs, writeJSON(cfg.JSON, cfg, "test", pkg.ModuleDir, tgt, out.Report, r.chain, out))
 	}
 	if cfg.RunDir != "" {
-		profile := out.Profile
-		if profile == "" && out.TestFile != "" && filepath.Dir(out.TestFile) == tgt.PkgDir {
-			profile = filepath.Join(cfg.RunDir, RunProfile)
-			if err := os.MkdirAll(cfg.RunDir, 0o755); err != nil {
-				errs = append(errs, err)
-			} else if err := coverProfile(pkg.ModuleDir, tgt, out.TestFile, profile); err != nil {
-				errs = append(errs, err)
-				profile = ""
-			}
-		}
-		if profile == filepath.Join(cfg.RunDir, RunProfile) {
-			profile = "" // already in place
+		var profile func(dst string) error
+		switch {
+		case out.Profile != "":
+			profile = func(dst string) error { return copyFile(out.Profile, dst) }
+		case out.TestFile != "" && filepath.Dir(out.TestFile) == tgt.PkgDir:
+			profile = func(dst string) error { return coverProfile(pkg.ModuleDir, tgt, out.TestFile, dst) }
 		}
 		errs = append(errs, writeRunDir(cfg, "test", pkg.ModuleDir, tgt, out.Report, r.chain, out, profile))
 	}
