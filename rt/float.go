@@ -58,9 +58,9 @@ func FAdd[T Float](a, b V[T]) V[T] { return fbin(sym.KFAdd, a.C+b.C, a, b) }
 // FSub returns a - b.
 func FSub[T Float](a, b V[T]) V[T] { return fbin(sym.KFSub, a.C-b.C, a, b) }
 
-// FMul returns a * b. The conversion rounds the product, which keeps the compiler from fusing
-// it with an addition into one FMA instruction (GOAMD64=v3 and later): the
-// terms model separate roundings.
+// FMul returns a * b. The conversion rounds the product, which keeps the
+// compiler from fusing it with an addition into one FMA instruction
+// (GOAMD64=v3 and later): the terms model separate roundings.
 func FMul[T Float](a, b V[T]) V[T] { return fbin(sym.KFMul, T(a.C*b.C), a, b) }
 
 // FQuo returns a / b (no panic: division by zero gives an infinity or NaN).
