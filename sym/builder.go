@@ -514,6 +514,8 @@ func (b *Builder) Make(k Kind, w uint8, val uint64, args []*Expr) (*Expr, error)
 			return b.And(args[0], args[1]), nil
 		}
 		return b.Or(args[0], args[1]), nil
+	case k == KCall:
+		return b.makeCall(val, w, args)
 	case k == KString:
 		if len(args) == 0 {
 			return nil, fmt.Errorf("sym: string without length")

@@ -13,21 +13,49 @@ import "fmt"
 type Env map[uint64]uint64
 
 // Eval returns the value of e under env: the bits of a bit-vector, or 1/0
-// for a boolean.
+// for a boolean. It panics on an opaque call (KCall), which only
+// EvalCalls or an Evaluator with Funcs can evaluate.
 func Eval(e *Expr, env Env) uint64 {
-	memo := make(map[*Expr]uint64)
-	return eval(e, env, memo)
+	ev := Evaluator{Env: env}
+	return ev.eval(e)
 }
 
 // Holds reports whether the boolean e is true under env.
 func Holds(e *Expr, env Env) bool { return Eval(e, env) != 0 }
 
-func eval(e *Expr, env Env, memo map[*Expr]uint64) uint64 {
-	if v, ok := memo[e]; ok {
+// An Evaluator evaluates terms at one point, remembering the values of
+// shared subterms across calls of Value. Funcs evaluates opaque calls; it
+// may be nil when there are none.
+type Evaluator struct {
+	Env   Env
+	Funcs Funcs
+	memo  map[*Expr]uint64
+}
+
+// Value returns the value of e, or the error of an opaque call in it.
+func (ev *Evaluator) Value(e *Expr) (v uint64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ce, ok := r.(callError)
+			if !ok {
+				panic(r)
+			}
+			err = ce.err
+		}
+	}()
+	return ev.eval(e), nil
+}
+
+func (ev *Evaluator) eval(e *Expr) uint64 {
+	if v, ok := ev.memo[e]; ok {
 		return v
 	}
+	if ev.memo == nil {
+		ev.memo = make(map[*Expr]uint64)
+	}
+	env := ev.Env
 	var v uint64
-	arg := func(i int) uint64 { return eval(e.Args[i], env, memo) }
+	arg := func(i int) uint64 { return ev.eval(e.Args[i]) }
 	switch {
 	case e.Kind == KConst:
 		v = e.Val
@@ -76,10 +104,12 @@ func eval(e *Expr, env Env, memo map[*Expr]uint64) uint64 {
 		v = intToFloat(arg(0), e.Args[0].Width, e.Width, e.Kind == KSToF)
 	case e.Kind == KFConv:
 		v = floatConv(arg(0), e.Args[0].Width, e.Width)
+	case e.Kind == KCall:
+		v = ev.call(e)
 	default:
 		panic(fmt.Sprintf("sym: cannot evaluate %s", e.Kind))
 	}
-	memo[e] = v
+	ev.memo[e] = v
 	return v
 }
 

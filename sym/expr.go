@@ -95,6 +95,13 @@ const (
 	KUToF  // utof64(x) — unsigned integer to float of the node's width
 	KFConv // fconv32(x) — float64 to float32 (rounded) or float32 to float64 (exact)
 
+	// KCall is an opaque call (call.go): the result of a function the
+	// runtime does not track, applied to Args. Val is the function's
+	// FuncID; Width is the result's (0 for a boolean). Arguments are
+	// bit-vectors, booleans or KString aggregates. Only evaluation, by
+	// calling the real function, gives it a value.
+	KCall // call#1a2b3c4d(x, y)
+
 	numKinds
 )
 
@@ -161,6 +168,7 @@ var kindNames = [...]string{
 	KFAdd: "+f", KFSub: "-f", KFMul: "*f", KFDiv: "/f", KFNeg: "fneg",
 	KFEq: "==f", KFLt: "<f", KFLe: "<=f",
 	KFToS: "ftos", KFToU: "ftou", KSToF: "stof", KUToF: "utof", KFConv: "fconv",
+	KCall: "call",
 }
 
 // IsCompare reports whether k is a comparison of two bit-vectors.

@@ -43,6 +43,15 @@ func (e *Expr) write(sb *strings.Builder) {
 		fmt.Fprintf(sb, "%s%d(", e.Kind, e.Width)
 		e.Args[0].write(sb)
 		sb.WriteByte(')')
+	case e.Kind == KCall:
+		fmt.Fprintf(sb, "call#%08x(", e.Val)
+		for i, a := range e.Args {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			a.write(sb)
+		}
+		fmt.Fprintf(sb, "):%d", e.Width)
 	default:
 		sb.WriteString(e.Kind.String() + "(")
 		for i, a := range e.Args {
