@@ -11,7 +11,6 @@ import (
 	"go/types"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/gocolic/gocolic/rt"
@@ -29,12 +28,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 			if p == ins.pkg.Types {
 				return ""
 			}
-			n := "_gcl_imp" + strconv.Itoa(len(imports))
-			if old, ok := imports[p.Path()]; ok {
-				n = old
-			}
-			imports[p.Path()] = n
-			return n
+			return importName(imports, p.Path())
 		})
 	}
 	var run bytes.Buffer
@@ -81,8 +75,9 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 		}
 	}
 
+	regs := ins.opaqueRegistrations(imports)
 	src, shadows := ins.driverHead(imports)
-	src.WriteString("\nfunc init() {\n\t_gcl.Main(_gcl.Target{\n")
+	src.WriteString("\nfunc init() {\n" + regs + "\t_gcl.Main(_gcl.Target{\n")
 	ins.targetFields(src, params.Bytes(), shadows)
 	src.WriteString("\t\tRun: func(in *_gcl.Input) []any {\n")
 	if len(lhs) > 0 {
@@ -217,10 +212,12 @@ func (ins *instrumenter) fuzzDriver(res *Result) error {
 	for _, sd := range ft.seeds {
 		res.Seeds = append(res.Seeds, Seed(sd))
 	}
-	src, shadows := ins.driverHead(nil)
-	src.WriteString("\nfunc init() {\n\t_gcl.Register(_gcl.Target{\n")
+	imports := map[string]string{}
+	regs := ins.opaqueRegistrations(imports)
+	src, shadows := ins.driverHead(imports)
+	src.WriteString("\nfunc init() {\n" + regs + "\t_gcl.Register(_gcl.Target{\n")
 	ins.targetFields(src, params.Bytes(), shadows)
-	src.WriteString("\t})\n}\n")
+	src.WriteString("\t})\n\t_gcl.EvalMain()\n}\n")
 	return ins.finishDriver(res, src)
 }
 
@@ -228,8 +225,10 @@ func (ins *instrumenter) fuzzDriver(res *Result) error {
 // its package-level variables, cleared before each execution through the
 // runtime's list of resets.
 func (ins *instrumenter) supportDriver(res *Result) error {
-	src, shadows := ins.driverHead(nil)
-	src.WriteString("\nfunc init() {\n\t_gcl.AddReset(func() {\n")
+	imports := map[string]string{}
+	regs := ins.opaqueRegistrations(imports)
+	src, shadows := ins.driverHead(imports)
+	src.WriteString("\nfunc init() {\n" + regs + "\t_gcl.AddReset(func() {\n")
 	for _, s := range shadows {
 		fmt.Fprintf(src, "\t\t%s = nil\n", s)
 	}

@@ -344,6 +344,9 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 			return rtCall("Ret", c), true
 		}
 	}
+	if c, ok := ins.opaqueCall(x); ok {
+		return c, true
+	}
 	return ins.mk(x), true
 }
 

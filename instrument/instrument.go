@@ -105,6 +105,10 @@ type Config struct {
 	// Imported are the twins of other instrumented packages of the same
 	// build (their Result.Exports), which calls from this package use.
 	Imported Exports
+	// Impure lists packages (import paths, covering their subpackages) and
+	// functions (path.Func) whose calls must never become opaque terms,
+	// beyond the standard packages that touch the world (opaque.go).
+	Impure []string
 }
 
 // Exports are the twins a Support rewrite makes callable from other
@@ -142,6 +146,9 @@ type Result struct {
 	// Seeds are the fuzz target's f.Add calls, one constant per argument
 	// (nil where an argument is not constant).
 	Seeds []Seed
+	// Opaque are the qualified names of the functions whose calls may
+	// become opaque terms (opaque.go), sorted.
+	Opaque []string
 }
 
 // Package rewrites pkg, which must have been loaded with syntax and types.
@@ -198,6 +205,10 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Sites = ins.sites
+	for name := range ins.opaque {
+		res.Opaque = append(res.Opaque, name)
+	}
+	sort.Strings(res.Opaque)
 	sort.Slice(res.Sites, func(i, j int) bool { return res.Sites[i].ID < res.Sites[j].ID })
 	return res, nil
 }
@@ -220,6 +231,8 @@ type instrumenter struct {
 
 	// fuzz is the fuzz target, when instrumenting one.
 	fuzz *fuzzTarget
+	// opaque are the functions of opaque calls, by qualified name.
+	opaque map[string]*types.Func
 
 	// per-file state
 	file    *ast.File

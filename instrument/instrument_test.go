@@ -788,6 +788,9 @@ func checkSiteLines(t *testing.T, rw *rewritten, res *Result) {
 			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != rtName {
 				return true
 			}
+			if strings.HasPrefix(sel.Sel.Name, "Opaque") {
+				return true // its first argument is a function id
+			}
 			// RangeString takes two sites, the loop's and the ASCII test's.
 			nsites := 1
 			if sel.Sel.Name == "RangeString" {

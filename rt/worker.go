@@ -27,10 +27,12 @@ const WorkerEnv = "GOCOLIC_WORKER"
 // pipe, a corrupt request), as opposed to a crash of the target.
 const ExitInternal = 70
 
-// Main serves the target when the process was started as a worker and
+// Main serves the target when the process was started as a worker, or
+// evaluation requests when it was started as an evaluator (EvalMain), and
 // never returns then; otherwise it returns at once. The generated driver
 // calls it from an init function of the target package.
 func Main(t Target) {
+	EvalMain()
 	if os.Getenv(WorkerEnv) == "" {
 		return
 	}

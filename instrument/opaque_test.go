@@ -1,0 +1,98 @@
+package instrument
+
+import (
+	"go/ast"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestOpaqueCalls checks which calls become opaque calls: package-level
+// functions of other packages with tracked parameters and one number or
+// boolean result, unless impure; and that the driver registers them.
+func TestOpaqueCalls(t *testing.T) {
+	src := `package u
+
+import (
+	"fmt"
+	"hash/crc32"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+func F(x float64, b []byte, s string, n int, r rune) int {
+	if math.Sin(x) > 0.5 { // opaque
+		return 1
+	}
+	if math.Pow(x, 2) > 3 { // opaque, a constant argument
+		return 2
+	}
+	if crc32.ChecksumIEEE(b) == 7 { // opaque, a byte slice
+		return 3
+	}
+	if strings.Count(s, "a") == 2 { // opaque, two strings
+		return 4
+	}
+	if unicode.IsDigit(r) { // opaque, bool result
+		return 5
+	}
+	if math.Float64bits(x) == 9 { // modelled: same bits
+		return 6
+	}
+	if strconv.Itoa(n) == "1" { // string result: concrete
+		return 7
+	}
+	if time.Duration(n) > time.Second && time.Now().Unix() > 0 { // impure
+		return 8
+	}
+	if len(fmt.Sprint(n)) > 3 { // impure and variadic
+		return 9
+	}
+	if math.Max(x, 1) > 2 && strings.Index(s, "b") > 0 { // strings is impure by config below
+		return 10
+	}
+	return 0
+}
+`
+	pkg := loadSource(t, map[string]string{"u.go": src})
+	cfg := config("F")
+	cfg.Impure = []string{"strings.Index"}
+	res, err := Package(pkg, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"hash/crc32.ChecksumIEEE", "math.Max", "math.Pow", "math.Sin", "strings.Count", "unicode.IsDigit"}
+	if !slices.Equal(res.Opaque, want) {
+		t.Errorf("opaque functions %v, want %v", res.Opaque, want)
+	}
+	rw := recheck(t, res)
+	if len(rw.errs) > 0 {
+		t.Fatalf("rewritten code does not type-check: %v", rw.errs)
+	}
+	counts := map[string]int{}
+	for _, f := range rw.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == rtName {
+					counts[sel.Sel.Name]++
+				}
+			}
+			return true
+		})
+	}
+	if counts["Opaque1"] != 3 || counts["Opaque2"] != 3 || counts["SameBits"] != 1 {
+		t.Errorf("runtime calls %v, want 3 Opaque1 (Sin, ChecksumIEEE, IsDigit), 3 Opaque2 (Pow, Count, Max), 1 SameBits", counts)
+	}
+	driver := string(res.Driver)
+	for _, reg := range []string{`Func1("math.Sin"`, `Func2("math.Pow"`, `Func1("hash/crc32.ChecksumIEEE"`, `Func2("strings.Count"`} {
+		if !strings.Contains(driver, reg) {
+			t.Errorf("driver does not register %s:\n%s", reg, driver)
+		}
+	}
+	if strings.Index(driver, "Func1(") > strings.Index(driver, "_gcl.Main(") {
+		t.Error("functions are registered after Main, which never returns in a worker")
+	}
+}
