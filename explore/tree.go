@@ -374,14 +374,14 @@ func (t *Tree) orient(cond *sym.Expr, side bool) *sym.Expr {
 
 // Query returns the solver query for reaching tg: the oriented conditions
 // of the branches leading to its node, root first, and as Goal the
-// condition of its node oriented to tg.Side.
+// condition of its node oriented to tg.Side; its Seed is tg.Base.
 func (t *Tree) Query(tg *Target) solver.Query {
 	n := tg.Node
 	cs := make([]*sym.Expr, n.Depth)
 	for c := n; c.parent != nil; c = c.parent {
 		cs[c.parent.Depth] = t.orient(c.parent.Cond, c.side)
 	}
-	return solver.Query{Constraints: cs, Goal: t.orient(n.Cond, tg.Side)}
+	return solver.Query{Constraints: cs, Goal: t.orient(n.Cond, tg.Side), Seed: tg.Base}
 }
 
 // Resolve records the solver's answer to tg's query: Unsat makes the side

@@ -155,20 +155,27 @@ func (c *cache) store(key string, e *cacheEntry) {
 }
 
 // satisfies reports whether the goal and all constraints of q hold under m.
-// The goal goes first: it is the term most likely to fail.
+// The goal goes first: it is the term most likely to fail. A query with
+// opaque calls cannot be evaluated here and is never satisfied.
 func satisfies(q Query, m sym.Env) bool {
-	if !sym.Holds(q.Goal, m) {
+	ev := sym.Evaluator{Env: m}
+	holds := func(e *sym.Expr) bool {
+		v, err := ev.Value(e)
+		return err == nil && v != 0
+	}
+	if !holds(q.Goal) {
 		return false
 	}
 	for _, c := range slices.Backward(q.Constraints) {
-		if !sym.Holds(c, m) {
+		if !holds(c) {
 			return false
 		}
 	}
 	return true
 }
 
-// checkEvaluable reports terms sym.Eval cannot evaluate (it panics on them).
+// checkEvaluable reports terms sym.Eval cannot evaluate (it panics on
+// them): aggregates outside the arguments of opaque calls.
 func checkEvaluable(q Query) error {
 	seen := make(map[*sym.Expr]bool)
 	var walk func(e *sym.Expr) error
@@ -179,6 +186,9 @@ func checkEvaluable(q Query) error {
 		seen[e] = true
 		if e.Kind == sym.KString {
 			return errors.New("solver: query contains a string aggregate")
+		}
+		if e.Kind == sym.KCall {
+			return nil // satisfies does not evaluate it
 		}
 		for _, a := range e.Args {
 			if err := walk(a); err != nil {

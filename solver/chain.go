@@ -47,20 +47,36 @@ func Chain(core Solver, cfg Config) Solver {
 	return s
 }
 
+// A Parent is a Solver that asks several others (the auto layer, the
+// concolic walk and its linear solver).
+type Parent interface {
+	Children() []Solver
+}
+
 // Layers returns the Layers of the chain that starts at s, outermost first:
-// s, then the Next of each Wrapper, down to the first Solver that is not a
-// Wrapper. Solvers that are not Layers are left out.
+// s, then the Next of each Wrapper, then the Children of each Parent
+// depth first, each Layer once. Solvers that are not Layers are left out.
 func Layers(s Solver) []Layer {
 	var ls []Layer
-	for s != nil {
+	seen := make(map[Solver]bool)
+	var visit func(s Solver)
+	visit = func(s Solver) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
 		if l, ok := s.(Layer); ok {
 			ls = append(ls, l)
 		}
-		w, ok := s.(Wrapper)
-		if !ok {
-			break
+		if w, ok := s.(Wrapper); ok {
+			visit(w.Next())
 		}
-		s = w.Next()
+		if p, ok := s.(Parent); ok {
+			for _, c := range p.Children() {
+				visit(c)
+			}
+		}
 	}
+	visit(s)
 	return ls
 }

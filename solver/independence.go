@@ -113,7 +113,7 @@ func (in *independence) slice(q Query) Query {
 			kept = append(kept, c)
 		}
 	}
-	return Query{Constraints: kept, Goal: q.Goal}
+	return Query{Constraints: kept, Goal: q.Goal, Seed: q.Seed}
 }
 
 // varsOf returns the numbers of the variables in e.

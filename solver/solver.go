@@ -60,6 +60,10 @@ func (s Status) String() string {
 type Query struct {
 	Constraints []*sym.Expr
 	Goal        *sym.Expr
+	// Seed, when not nil, is the input of the execution the query came
+	// from: it satisfies Constraints. Search-based layers start there;
+	// decision procedures ignore it.
+	Seed sym.Env
 }
 
 // Result is a Solver's answer. For Sat, Model gives a value to every
