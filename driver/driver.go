@@ -64,6 +64,10 @@ type Config struct {
 	// MinimizeTime bounds the search for a smaller input of each finding
 	// once the exploration is over; 0 keeps the inputs as found.
 	MinimizeTime time.Duration
+	// Opaque makes the workers shadow calls of uninstrumented functions
+	// with opaque terms (rt.OpaqueEnv); without it those results are
+	// concrete.
+	Opaque bool
 	// Progress, if not nil, receives a status line every second.
 	Progress io.Writer
 }
@@ -338,9 +342,22 @@ func (d *coordinator) loop(ctx context.Context) error {
 	}
 }
 
+// spec describes the workers of this run.
+func (d *coordinator) spec() spec {
+	return workerSpec(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, d.cfg.MemLimit, d.cfg.Opaque)
+}
+
+func workerSpec(bin string, args []string, timeout time.Duration, memLimit uint64, opaque bool) spec {
+	sp := spec{bin: bin, args: args, timeout: timeout, memLimit: memLimit}
+	if opaque {
+		sp.env = []string{rt.OpaqueEnv + "=1"}
+	}
+	return sp
+}
+
 // workerLoop runs jobs in one worker process, replacing it when it dies.
 func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results chan<- outcome, startErr chan<- error) {
-	w, err := startWorker(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, d.cfg.MemLimit)
+	w, err := startWorker(d.spec())
 	if err != nil {
 		startErr <- err
 		return
@@ -355,7 +372,7 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 			resp, crash, err := w.run(q)
 			if crash != nil {
 				w.kill()
-				nw, serr := startWorker(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, d.cfg.MemLimit)
+				nw, serr := startWorker(d.spec())
 				if serr != nil {
 					results <- outcome{job: j, err: serr}
 					return

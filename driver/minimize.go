@@ -172,7 +172,7 @@ func (d *coordinator) minimize(ctx context.Context) error {
 	if len(todo) == 0 {
 		return nil
 	}
-	w, err := startWorker(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, d.cfg.MemLimit)
+	w, err := startWorker(d.spec())
 	if err != nil {
 		return err
 	}
@@ -183,7 +183,7 @@ func (d *coordinator) minimize(ctx context.Context) error {
 		resp, crash, err := w.run(&rt.Request{Env: env, MaxLen: d.cfg.MaxLen})
 		if crash != nil {
 			w.kill()
-			nw, serr := startWorker(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, d.cfg.MemLimit)
+			nw, serr := startWorker(d.spec())
 			if serr != nil {
 				werr = serr
 				return ""

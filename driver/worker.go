@@ -95,8 +95,21 @@ func (t *tail) reset() {
 	t.mu.Unlock()
 }
 
+// spec says how to start a worker process: the binary, its arguments, the
+// value of rt.WorkerEnv ("1" unless it is an evaluator), extra environment
+// variables, and the limits of one request.
+type spec struct {
+	bin      string
+	args     []string
+	mode     string
+	env      []string
+	timeout  time.Duration
+	memLimit uint64
+}
+
 // startWorker starts a worker process.
-func startWorker(bin string, args []string, timeout time.Duration, memLimit uint64) (*worker, error) {
+func startWorker(sp spec) (*worker, error) {
+	bin, args, timeout, memLimit := sp.bin, sp.args, sp.timeout, sp.memLimit
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("starting worker: %w", err)
@@ -109,7 +122,11 @@ func startWorker(bin string, args []string, timeout time.Duration, memLimit uint
 	}
 	w := &worker{bin: bin, timeout: timeout, memLimit: memLimit, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), rt.WorkerEnv+"=1")
+	mode := sp.mode
+	if mode == "" {
+		mode = "1"
+	}
+	cmd.Env = append(append(os.Environ(), rt.WorkerEnv+"="+mode), sp.env...)
 	cmd.ExtraFiles = []*os.File{reqR, respW} // fds 3 and 4
 	cmd.Stdout = io.Discard
 	cmd.Stderr = w.stderr
@@ -140,10 +157,26 @@ type reply struct {
 // execution killed the worker (the worker is then dead and must be
 // replaced), or an error when the worker failed for reasons of its own.
 func (w *worker) run(q *rt.Request) (*rt.Response, *Crash, error) {
-	w.stderr.reset()
 	w.buf = rt.AppendRequest(w.buf[:0], q)
-	if err := rt.WriteMsg(w.req, w.buf); err != nil {
-		return nil, w.crashed(), nil
+	msg, crash := w.roundTrip(w.buf)
+	if crash != nil {
+		return nil, crash, nil
+	}
+	resp, err := rt.ParseResponse(msg)
+	if err != nil {
+		w.kill()
+		return nil, nil, err
+	}
+	return resp, nil, nil
+}
+
+// roundTrip sends one request payload and waits for the answer, killing
+// the worker when it takes longer than the timeout or grows beyond the
+// memory limit; a Crash says why there is no answer.
+func (w *worker) roundTrip(payload []byte) ([]byte, *Crash) {
+	w.stderr.reset()
+	if err := rt.WriteMsg(w.req, payload); err != nil {
+		return nil, w.crashed()
 	}
 	ch := make(chan reply, 1)
 	go func() {
@@ -158,24 +191,19 @@ func (w *worker) run(q *rt.Request) (*rt.Response, *Crash, error) {
 		select {
 		case r := <-ch:
 			if r.err != nil {
-				return nil, w.crashed(), nil
+				return nil, w.crashed()
 			}
-			resp, err := rt.ParseResponse(r.msg)
-			if err != nil {
-				w.kill()
-				return nil, nil, err
-			}
-			return resp, nil, nil
+			return r.msg, nil
 		case <-timer.C:
 			w.kill()
 			<-ch
-			return nil, &Crash{Kind: CrashTimeout, Message: fmt.Sprintf("execution exceeded %v", w.timeout), Output: w.stderr.String()}, nil
+			return nil, &Crash{Kind: CrashTimeout, Message: fmt.Sprintf("execution exceeded %v", w.timeout), Output: w.stderr.String()}
 		case <-tick.C:
 			if w.memLimit > 0 {
 				if rss := residentBytes(w.cmd.Process.Pid); rss > w.memLimit {
 					w.kill()
 					<-ch
-					return nil, &Crash{Kind: CrashMemory, Message: fmt.Sprintf("worker memory exceeded %d MiB", w.memLimit>>20), Output: w.stderr.String()}, nil
+					return nil, &Crash{Kind: CrashMemory, Message: fmt.Sprintf("worker memory exceeded %d MiB", w.memLimit>>20), Output: w.stderr.String()}
 				}
 			}
 		}

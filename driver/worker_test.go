@@ -80,7 +80,7 @@ func input(x int64) sym.Env { return sym.Env{0: uint64(x)} }
 // ends.
 func start(t *testing.T, timeout time.Duration, memLimit uint64) *worker {
 	t.Helper()
-	w, err := startWorker(workerBin(t), nil, timeout, memLimit)
+	w, err := startWorker(spec{bin: workerBin(t), timeout: timeout, memLimit: memLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestWorkerClose(t *testing.T) {
 }
 
 func TestStartWorkerMissingBinary(t *testing.T) {
-	_, err := startWorker(filepath.Join(t.TempDir(), "missing"), nil, time.Second, 0)
+	_, err := startWorker(spec{bin: filepath.Join(t.TempDir(), "missing"), timeout: time.Second})
 	if err == nil {
 		t.Fatal("starting a missing binary succeeded")
 	}

@@ -43,6 +43,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		RuntimePath:   build.RuntimePath(pkg.ModulePath),
 		FuzzTarget:    cfg.Func,
 		RangeOverFunc: pkg.RangeOverFunc(),
+		Impure:        cfg.Impure,
 	}
 	var under *instrument.Result
 	if pkg.Under != nil {
@@ -50,6 +51,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		// twins the fuzz function can call, and sites numbered first.
 		under, err = instrument.Package(pkg.Under, instrument.Config{
 			RuntimePath: icfg.RuntimePath, Support: true, RangeOverFunc: icfg.RangeOverFunc,
+			Impure: cfg.Impure,
 		})
 		if err != nil {
 			return nil, err

@@ -24,6 +24,7 @@ import (
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/solver/walk"
 	"github.com/gocolic/gocolic/solver/z3"
 	"github.com/gocolic/gocolic/sym"
 )
@@ -43,13 +44,22 @@ type Config struct {
 	Timeout       time.Duration // per execution
 	MemLimitMB    int
 	SolverTimeout time.Duration
-	JSON          string // report path, "" for none
-	Out           string // directory of the generated test file; "" for the package's
-	CoverProfile  string // "" for none
-	RunDir        string // directory for report.json, timeline.csv and cover.out; "" for none
-	NoTests       bool   // do not write the test file
-	KeepWork      bool   // keep the work directory (overlay, binary)
-	MaxBugs       int    // stop after this many distinct bugs; 0 for no limit
+	// Solver is the solver mode: "z3" (calls of uninstrumented functions
+	// concretised), "walk" (concolic walk, Z3 for the linear part) or
+	// "auto" (Z3, then the walk; the default).
+	Solver string
+	// Walk are the concolic walk's parameters (modes walk and auto).
+	Walk walk.Params
+	// Impure lists packages and functions (path.Func) whose calls must
+	// stay concrete, never opaque terms.
+	Impure       []string
+	JSON         string // report path, "" for none
+	Out          string // directory of the generated test file; "" for the package's
+	CoverProfile string // "" for none
+	RunDir       string // directory for report.json, timeline.csv and cover.out; "" for none
+	NoTests      bool   // do not write the test file
+	KeepWork     bool   // keep the work directory (overlay, binary)
+	MaxBugs      int    // stop after this many distinct bugs; 0 for no limit
 	// MinimizeTime bounds the minimisation of each finding's input after
 	// the exploration; 0 keeps inputs as found.
 	MinimizeTime time.Duration
@@ -92,6 +102,13 @@ func (c *Config) Validate() error {
 	if c.Strategy == "" {
 		c.Strategy = "cover"
 	}
+	switch c.Solver {
+	case "":
+		c.Solver = SolverAuto
+	case SolverZ3, SolverWalk, SolverAuto:
+	default:
+		return fmt.Errorf("unknown -solver %q (want %s, %s or %s)", c.Solver, SolverZ3, SolverWalk, SolverAuto)
+	}
 	if _, err := explore.New(c.Strategy, 0, nil, nil); err != nil {
 		return err
 	}
@@ -100,6 +117,13 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// The solver modes.
+const (
+	SolverZ3   = "z3"
+	SolverWalk = "walk"
+	SolverAuto = "auto"
+)
 
 // maxMaxLen bounds -maxlen: every byte of every string input is a
 // variable of the solver.
@@ -143,6 +167,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		RuntimePath:   build.RuntimePath(pkg.ModulePath),
 		Entry:         cfg.Func,
 		RangeOverFunc: pkg.RangeOverFunc(),
+		Impure:        cfg.Impure,
 	})
 	if err != nil {
 		return nil, err
@@ -237,10 +262,25 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		// coordinator keeps it.
 		args = []string{"-test.run=^" + cfg.Func + "$", "-test.timeout=0"}
 	}
-	core, err := z3.New(z3.Options{Timeout: cfg.SolverTimeout})
+	z3core, err := z3.New(z3.Options{Timeout: cfg.SolverTimeout})
 	if err != nil {
 		cleanup()
 		return nil, fmt.Errorf("starting Z3: %w", err)
+	}
+	var core solver.Solver = z3core
+	var eval *driver.Evaluator
+	if cfg.Solver != SolverZ3 {
+		eval = driver.NewEvaluator(bin, args, cfg.Timeout)
+		wp := cfg.Walk
+		if wp.Timeout == 0 {
+			wp.Timeout = cfg.SolverTimeout
+		}
+		wp.Seed = uint64(cfg.Seed)
+		w := walk.New(z3core, eval, floatVars(tgt.rt, cfg.MaxLen), wp)
+		core = w
+		if cfg.Solver == SolverAuto {
+			core = solver.NewAuto(z3core, w)
+		}
 	}
 	chain := solver.Chain(core, solver.DefaultConfig())
 	minimizeTime := cfg.MinimizeTime
@@ -254,7 +294,7 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
 		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
 		Seeds: seeds, NoSolve: len(cfg.Replay) > 0, MaxBugs: cfg.MaxBugs,
-		MinimizeTime: minimizeTime,
+		MinimizeTime: minimizeTime, Opaque: cfg.Solver != SolverZ3,
 	}
 	stopFuzzer := func() {}
 	if hy != nil {
@@ -270,7 +310,13 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 	}
 	rep, runErr := driver.Run(ctx, dcfg)
 	stopFuzzer()
-	closeAll := func() { core.Close(); cleanup() }
+	closeAll := func() {
+		if eval != nil {
+			eval.Close()
+		}
+		z3core.Close()
+		cleanup()
+	}
 	if rep == nil {
 		closeAll()
 		return nil, fmt.Errorf("%w: %w", ErrRun, runErr)
@@ -279,6 +325,20 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
 	return &run{out: &Outcome{Report: rep, Target: tgt}, chain: chain, close: closeAll}, runErr
+}
+
+// floatVars returns the input variables that hold floats, with their
+// widths, so that the concolic walk steps them as floats even where only
+// an opaque call reads them.
+func floatVars(params []rt.Param, maxLen int) map[uint64]uint8 {
+	out := make(map[uint64]uint8)
+	offs := rt.Layout(params, maxLen)
+	for i, p := range params {
+		if p.Kind == rt.ParamFloat {
+			out[uint64(offs[i])] = p.Width
+		}
+	}
+	return out
 }
 
 // Args returns the Go literals of the parameters for input env.

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/session"
+	"github.com/gocolic/gocolic/solver/walk"
 )
 
 const testUsage = "gocolic test [flags] <package> <Func>"
@@ -56,6 +59,34 @@ func exploreFlags(name string, stderr io.Writer) (*flag.FlagSet, *session.Config
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "time limit of one execution (default 1s)")
 	fs.IntVar(&cfg.MemLimitMB, "memlimit", 2048, "resident memory limit of a worker in MiB (0: none)")
 	fs.DurationVar(&cfg.SolverTimeout, "solver-timeout", 0, "time limit of one solver query (default 2s)")
+	fs.StringVar(&cfg.Solver, "solver", session.SolverAuto, "solver: z3 (calls of uninstrumented functions stay concrete), walk (concolic walk, Z3 for the linear part) or auto (Z3, then the walk for what it cannot model or on timeout)")
+	fs.IntVar(&cfg.Walk.Steps, "walksteps", walk.DefaultSteps, "concolic walk: iterations per non-linear constraint")
+	fs.IntVar(&cfg.Walk.Neighbors, "walkneighbors", walk.DefaultNeighbors, "concolic walk: random and bisection neighbours per step")
+	fs.Func("walktabu", "concolic walk: iterations a variable stays tabu (-1: min(|vars|, 3); 0: no tabu)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil || n < -1:
+			return errors.New("want -1, 0 or a positive number")
+		case n == 0:
+			cfg.Walk.NoTabu = true
+		case n > 0:
+			cfg.Walk.Tabu = n
+		}
+		return nil
+	})
+	fs.BoolFunc("walkbisect", "concolic walk: use the bisection step (default true)", func(v string) error {
+		b, err := strconv.ParseBool(v)
+		cfg.Walk.NoBisect = !b
+		return err
+	})
+	fs.Func("impure", "comma-separated packages or functions (path.Func) whose calls stay concrete, never opaque terms (repeatable)", func(v string) error {
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				cfg.Impure = append(cfg.Impure, f)
+			}
+		}
+		return nil
+	})
 	fs.StringVar(&cfg.JSON, "json", "", "write the machine-readable report to this file")
 	fs.StringVar(&cfg.RunDir, "rundir", "", "keep the run in this directory (report.json, timeline.csv, cover.out) for gocolic report")
 	fs.IntVar(&cfg.MaxBugs, "maxbugs", 0, "stop once this many distinct bugs are found (0: no limit)")
