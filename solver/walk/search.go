@@ -30,6 +30,16 @@ type search struct {
 
 	tabu   map[uint64]int
 	tenure int
+
+	// Bytes of strings and byte slices past their length do not matter:
+	// aggBytes lists, for each variable that occurs only as such a byte,
+	// where (aggregate length term, byte position).
+	aggBytes map[uint64][]aggPos
+}
+
+type aggPos struct {
+	length *sym.Expr
+	pos    int
 }
 
 // eq is an equality v == t of L with v not in t: after a random step, v is
@@ -89,6 +99,7 @@ func newSearch(s *Solver, lin, non []*sym.Expr) *search {
 		}
 	}
 	w.remote = sym.HasCall(w.terms...)
+	w.findAggBytes(non)
 	switch {
 	case s.p.NoTabu:
 		w.tenure = 0
@@ -98,6 +109,61 @@ func newSearch(s *Solver, lin, non []*sym.Expr) *search {
 		w.tenure = min(len(w.nvar), DefaultTabuCap)
 	}
 	return w
+}
+
+// findAggBytes fills aggBytes from the aggregates in cs.
+func (w *search) findAggBytes(cs []*sym.Expr) {
+	direct := make(map[uint64]bool)
+	w.aggBytes = make(map[uint64][]aggPos)
+	seen := make(map[*sym.Expr]bool)
+	var visit func(e *sym.Expr)
+	visit = func(e *sym.Expr) {
+		if seen[e] {
+			return
+		}
+		seen[e] = true
+		switch e.Kind {
+		case sym.KVar:
+			direct[e.Val] = true
+			return
+		case sym.KString:
+			visit(e.Args[0])
+			for i, a := range e.Args[1:] {
+				if a.Kind == sym.KVar {
+					w.aggBytes[a.Val] = append(w.aggBytes[a.Val], aggPos{length: e.Args[0], pos: i})
+				} else {
+					visit(a)
+				}
+			}
+			return
+		}
+		for _, a := range e.Args {
+			visit(a)
+		}
+	}
+	for _, c := range cs {
+		visit(c)
+	}
+	for v := range direct {
+		delete(w.aggBytes, v)
+	}
+}
+
+// beyondLength reports whether variable v occurs only as bytes of strings
+// past their length at env, where changing it changes nothing.
+func (w *search) beyondLength(v uint64, env sym.Env) bool {
+	ps, ok := w.aggBytes[v]
+	if !ok {
+		return false
+	}
+	ev := sym.Evaluator{Env: env}
+	for _, p := range ps {
+		n, err := ev.Value(p.length)
+		if err != nil || n > uint64(p.pos) {
+			return false
+		}
+	}
+	return true
 }
 
 // term returns the position of e in the evaluated terms, adding it.
@@ -238,7 +304,8 @@ func (w *search) allTabu() bool {
 }
 
 // pickVar returns the variable of N with the largest summed error over the
-// constraints it occurs in, tabu variables last; ties go to the first.
+// constraints it occurs in, tabu variables and bytes past a string's
+// length last; ties are broken at random.
 func (w *search) pickVar(p *point) uint64 {
 	score := make(map[uint64]float64, len(w.nvar))
 	for j, c := range w.non {
@@ -249,14 +316,24 @@ func (w *search) pickVar(p *point) uint64 {
 			score[v] += min(p.errs[j], math.MaxFloat64/4)
 		}
 	}
-	best, bestScore := w.nvar[0], -2.0
+	best, bestScore, ties := w.nvar[0], -3.0, 0
 	for _, v := range w.nvar {
 		sc := score[v]
-		if w.tabu[v] > 0 {
+		switch {
+		case w.tabu[v] > 0:
 			sc = -1
+		case w.beyondLength(v, p.env):
+			sc = -2
 		}
-		if sc > bestScore {
-			best, bestScore = v, sc
+		switch {
+		case sc > bestScore:
+			best, bestScore, ties = v, sc, 1
+		case sc == bestScore:
+			// Reservoir sampling keeps each tied variable equally likely.
+			ties++
+			if w.s.rng.IntN(ties) == 0 {
+				best = v
+			}
 		}
 	}
 	return best
