@@ -17,6 +17,8 @@ import (
 	"hash/crc32"
 	"math"
 	"strconv"
+
+	"example.com/m/w/lib"
 )
 
 // The seed's Figure 1, example 1.
@@ -86,6 +88,25 @@ func Panicky(x int) {
 }
 
 func inv(x int) int { return 1000000 / x }
+
+// Hang calls a function of another package that never returns for
+// negative inputs: evaluations there kill the evaluator, which is started
+// again, and the walk goes on.
+func Hang(x int) {
+	if lib.Spin(x) == 1000 {
+		panic("found")
+	}
+}
+`
+
+const walkLib = `package lib
+
+// Spin returns 2x, after spinning forever when x is negative.
+func Spin(x int) int {
+	for x < 0 {
+	}
+	return 2 * x
+}
 `
 
 // TestWalk checks that the concolic walk reaches what Z3 alone cannot:
@@ -95,7 +116,7 @@ func TestWalk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	dir := module(t, map[string]string{"w/w.go": walkTargets})
+	dir := module(t, map[string]string{"w/w.go": walkTargets, "w/lib/lib.go": walkLib})
 	tests := []struct {
 		fn   string
 		z3   bool // -solver z3 finds it too
@@ -110,6 +131,7 @@ func TestWalk(t *testing.T) {
 		{"CRC", false, true},
 		{"Quote", false, false},
 		{"Panicky", false, false},
+		{"Hang", false, false},
 	}
 	for _, tt := range tests {
 		modes := []string{"auto", "z3"}
@@ -120,7 +142,7 @@ func TestWalk(t *testing.T) {
 			t.Run(tt.fn+"/"+mode, func(t *testing.T) {
 				js := filepath.Join(t.TempDir(), "r.json")
 				res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",
-					"-maxbugs", "1", "-notests", "-minimizetime", "0", "-solver", mode, "-json", js, "./w", tt.fn)
+					"-maxbugs", "1", "-notests", "-minimizetime", "0", "-timeout", "300ms", "-solver-timeout", "10s", "-solver", mode, "-json", js, "./w", tt.fn)
 				if res.code != 0 {
 					t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
 				}

@@ -27,6 +27,9 @@ type search struct {
 	terms  []*sym.Expr // everything evaluated per point
 	index  map[*sym.Expr]int
 	remote bool // some term has an opaque call
+	// cautious is set once an evaluation failed: points are evaluated
+	// one by one from then on.
+	cautious bool
 
 	tabu   map[uint64]int
 	tenure int
@@ -192,20 +195,9 @@ func (w *search) evaluate(ctx context.Context, pts []*point) error {
 	}
 	var rows [][]uint64
 	if w.remote {
-		if w.s.eval == nil {
-			rows = make([][]uint64, len(pts))
-		} else {
-			envs := make([]sym.Env, len(pts))
-			for i, p := range pts {
-				envs[i] = p.env
-			}
-			var err error
-			if rows, err = w.s.eval.Eval(ctx, w.terms, envs); err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				rows = make([][]uint64, len(pts)) // no values: infinitely bad
-			}
+		var err error
+		if rows, err = w.evalRemote(ctx, pts); err != nil {
+			return err
 		}
 	} else {
 		rows = make([][]uint64, len(pts))
@@ -237,6 +229,41 @@ func (w *search) evaluate(ctx context.Context, pts []*point) error {
 		}
 	}
 	return nil
+}
+
+// evalRemote evaluates pts with the Evaluator. After a request that
+// failed (an evaluation that crashed or hung the evaluator process), the
+// rest of the walk sends one point per request, so that the next such
+// point costs only itself.
+func (w *search) evalRemote(ctx context.Context, pts []*point) ([][]uint64, error) {
+	rows := make([][]uint64, len(pts))
+	if w.s.eval == nil {
+		return rows, nil // no values: infinitely bad
+	}
+	envs := make([]sym.Env, len(pts))
+	for i, p := range pts {
+		envs[i] = p.env
+	}
+	batch := len(envs)
+	if w.cautious {
+		batch = 1
+	}
+	for i := 0; i < len(envs); i += batch {
+		part := envs[i:min(i+batch, len(envs))]
+		got, err := w.s.eval.Eval(ctx, w.terms, part)
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			if !w.cautious {
+				w.cautious = true
+				return w.evalRemote(ctx, pts)
+			}
+			continue // this point has no value
+		}
+		copy(rows[i:], got)
+	}
+	return rows, nil
 }
 
 // run walks from start (which must satisfy L) until every constraint of N

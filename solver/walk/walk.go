@@ -158,6 +158,10 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 	}
 	w := newSearch(s, lin, non)
 	env, ok, err := w.run(ctx, start0)
+	if err != nil && ctx.Err() != nil {
+		// Out of time (the query's or the run's): undecided, as Z3 says.
+		return solver.Result{}, nil
+	}
 	if err != nil || !ok {
 		return solver.Result{}, err
 	}
