@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gocolic/gocolic/bench/internal/harness"
+)
+
+// report is the part of gocolic's JSON report (-json) the harness reads.
+type report struct {
+	Executions int `json:"executions"`
+	Branches   struct {
+		Covered int `json:"covered"`
+		Total   int `json:"total"`
+	} `json:"branches"`
+	ElapsedMS int64   `json:"elapsed_ms"`
+	Stopped   string  `json:"stopped"`
+	Timeline  []point `json:"timeline"`
+	Solver    struct {
+		Layers []layer `json:"layers"`
+	} `json:"solver"`
+}
+
+// point is one sample of a report's coverage-over-time series.
+type point struct {
+	MS      int64 `json:"ms"`
+	Covered int   `json:"covered"`
+}
+
+// layer is what one layer of gocolic's solver chain did.
+type layer struct {
+	Name    string `json:"name"`
+	Queries int    `json:"queries"`
+	Sat     int    `json:"sat"`
+	Unsat   int    `json:"unsat"`
+	Unknown int    `json:"unknown"`
+	TimeMS  int64  `json:"time_ms"`
+}
+
+// parseReport decodes a gocolic JSON report. A report without a branch
+// total is not one of gocolic test's.
+func parseReport(data []byte) (*report, error) {
+	var r report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("parsing the gocolic report: %w", err)
+	}
+	if r.Branches.Total <= 0 {
+		return nil, errors.New("parsing the gocolic report: no branches.total")
+	}
+	return &r, nil
+}
+
+// lastIncrease returns the time, in milliseconds since the exploration
+// started, at which the timeline first reached its highest coverage: the
+// time of the last increase of coverage. It is 0 for an empty timeline or
+// one that never covered anything.
+func lastIncrease(ps []point) int64 {
+	best, at := 0, int64(0)
+	for _, p := range ps {
+		if p.Covered > best {
+			best, at = p.Covered, p.MS
+		}
+	}
+	return at
+}
+
+// runRecord is one run of gocolic on one target in one configuration,
+// as the -json output of the harness lists it.
+type runRecord struct {
+	Target string   `json:"target"`
+	Config string   `json:"config"`
+	Run    int      `json:"run"` // 1-based
+	Seed   int64    `json:"seed"`
+	Args   []string `json:"args"`
+	// ExitCode is gocolic's exit status, -1 if it did not exit by itself
+	// (killed at the time limit, or not started).
+	ExitCode int `json:"exit_code"`
+	// Error says why the run counts as failed; empty for a good run.
+	Error string `json:"error,omitempty"`
+	// Measurements, from the report (zero when there is none).
+	Covered        int     `json:"covered"`
+	Total          int     `json:"total"`
+	CoveragePct    float64 `json:"coverage_pct"`
+	ElapsedMS      int64   `json:"elapsed_ms"`
+	LastIncreaseMS int64   `json:"last_increase_ms"`
+	Executions     int     `json:"executions"`
+	Stopped        string  `json:"stopped,omitempty"`
+	Layers         []layer `json:"solver_layers,omitempty"`
+	// WallMS is the wall time of the whole gocolic process, including
+	// instrumentation and the build of the worker binary.
+	WallMS int64 `json:"wall_ms"`
+}
+
+// ok reports whether the run counts in the statistics.
+func (r *runRecord) ok() bool { return r.Error == "" }
+
+// failure says why a run failed, or returns "" for a good run. gocolic
+// exits with 0 when its run completed, bugs found or not (bugs have no
+// exit status of their own), with 2 for bad input (a target that does not
+// build, an unknown flag such as a -solver gocolic does not have yet) and
+// with 1 when it failed itself; so any other status than 0 is a failure,
+// and so is a run that left no readable report.
+func failure(exitCode int, timedOut bool, reportErr error) string {
+	switch {
+	case timedOut:
+		return "killed at the time limit"
+	case exitCode != 0:
+		return fmt.Sprintf("exit status %d", exitCode)
+	case reportErr != nil:
+		return "no usable JSON report: " + reportErr.Error()
+	}
+	return ""
+}
+
+// fill copies a report's measurements into the record.
+func (r *runRecord) fill(rep *report) {
+	r.Covered, r.Total = rep.Branches.Covered, rep.Branches.Total
+	r.CoveragePct = 100 * float64(rep.Branches.Covered) / float64(rep.Branches.Total)
+	r.ElapsedMS = rep.ElapsedMS
+	r.LastIncreaseMS = lastIncrease(rep.Timeline)
+	r.Executions = rep.Executions
+	r.Stopped = rep.Stopped
+	r.Layers = rep.Solver.Layers
+}
+
+// runner runs gocolic test in the workspace.
+type runner struct {
+	bin     string // the gocolic binary
+	module  string // the module holding the corpus copy
+	reports string // directory of the JSON reports
+	logs    string // directory of the logs
+	budget  time.Duration
+	workers int
+}
+
+// args returns the command line of one run: the configuration's flags,
+// then the ones every run gets.
+func (rn *runner) args(t *target, c config, seed int64, jsonPath string) []string {
+	args := []string{"test"}
+	args = append(args, c.Flags...)
+	args = append(args,
+		"-budget", rn.budget.String(),
+		"-workers", strconv.Itoa(rn.workers),
+		"-seed", strconv.FormatInt(seed, 10),
+		"-notests", "-minimizetime", "0",
+		"-json", jsonPath,
+		"./"+t.Name, t.Func)
+	return args
+}
+
+// run runs gocolic once on t in configuration c with the given run index
+// (1-based, also the seed) and returns its record; a failure is recorded
+// in the record, never dropped.
+func (rn *runner) run(ctx context.Context, t *target, c config, run int) runRecord {
+	seed := int64(run)
+	base := fmt.Sprintf("%s.%s.%d", t.Name, c.Name, run)
+	jsonPath := filepath.Join(rn.reports, base+".json")
+	os.Remove(jsonPath)
+	args := rn.args(t, c, seed, jsonPath)
+	rec := runRecord{Target: t.Name, Config: c.Name, Run: run, Seed: seed, ExitCode: -1}
+	rec.Args = append([]string{"gocolic"}, args...)
+	res := harness.Run(ctx, rn.budget+2*time.Minute, rn.module, filepath.Join(rn.logs, base+".log"), rn.bin, args...)
+	rec.WallMS = res.Wall.Milliseconds()
+	var ee *exec.ExitError
+	switch {
+	case res.Err == nil:
+		rec.ExitCode = 0
+	case errors.As(res.Err, &ee) && !res.TimedOut:
+		rec.ExitCode = ee.ExitCode()
+	case !res.TimedOut:
+		rec.Error = "gocolic did not run: " + res.Err.Error()
+		return rec
+	}
+	var rep *report
+	data, err := os.ReadFile(jsonPath)
+	if err == nil {
+		rep, err = parseReport(data)
+	}
+	if rep != nil {
+		rec.fill(rep)
+	}
+	rec.Error = failure(rec.ExitCode, res.TimedOut, err)
+	if rec.Error != "" && rec.ExitCode > 0 {
+		if msg := lastMessage(res.Output); msg != "" {
+			rec.Error += ": " + msg
+		}
+	}
+	return rec
+}
+
+// gocolicMsgRE matches gocolic's own error line.
+var gocolicMsgRE = regexp.MustCompile(`(?m)^gocolic: (.*)$`)
+
+// lastMessage returns the last error line gocolic printed ("gocolic: …"
+// that is not a status or summary line), or else the first non-empty line
+// of its output (the flag package's complaint about an unknown flag comes
+// first, before the usage).
+func lastMessage(out []byte) string {
+	var last string
+	for _, m := range gocolicMsgRE.FindAllStringSubmatch(string(out), -1) {
+		if strings.HasPrefix(m[1], "elapsed:") || strings.Contains(m[1], " executions, ") {
+			continue
+		}
+		last = m[1]
+	}
+	if last != "" {
+		return strings.TrimSpace(last)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
