@@ -109,7 +109,22 @@ func target(x rt.V[int64]) int64 {
 	return hits
 }
 
+// twice is the function of the evaluator tests (evaluator_test.go): 2x,
+// except that -1 hangs, -2 exits and -3 panics.
+func twice(x int64) int64 {
+	switch x {
+	case -1:
+		hang()
+	case -2:
+		os.Exit(4)
+	case -3:
+		panic("three")
+	}
+	return 2 * x
+}
+
 func main() {
+	rt.Func1("test.twice", twice)
 	rt.Main(rt.Target{
 		Params: []rt.Param{{Name: "x", Kind: rt.ParamInt, Width: 64, Signed: true}},
 		Sites:  branchSites,
