@@ -8,7 +8,6 @@ package rt
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -124,39 +123,27 @@ func EvalMain() {
 
 // serveEval answers evaluation requests until the request pipe closes.
 func serveEval(in io.Reader, out io.Writer, fs sym.Funcs) error {
-	var msg, reply []byte
 	b := sym.NewBuilder()
 	dec := sym.NewDecoder(b)
-	for {
-		var err error
-		msg, err = ReadMsg(in, msg)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return fmt.Errorf("reading request: %w", err)
-		}
+	return serveMsgs(in, out, func(msg, reply []byte) ([]byte, error) {
 		q, err := ParseEvalRequest(msg)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if b.Len() > 1<<16 {
 			b.Reset()
 		}
 		if err := dec.Decode(q.Exprs); err != nil {
-			return fmt.Errorf("decoding terms: %w", err)
+			return nil, fmt.Errorf("decoding terms: %w", err)
 		}
 		roots := make([]*sym.Expr, len(q.Roots))
 		for i, r := range q.Roots {
 			if roots[i], err = dec.Node(r); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		reply = AppendEvalResults(reply[:0], EvalPoints(roots, q.Points, fs))
-		if err := WriteMsg(out, reply); err != nil {
-			return fmt.Errorf("writing response: %w", err)
-		}
-	}
+		return AppendEvalResults(reply, EvalPoints(roots, q.Points, fs)), nil
+	})
 }
 
 // EvalPoints evaluates every root at every point.

@@ -56,8 +56,20 @@ func serve(t Target, in *bufio.Reader, out *os.File) error {
 // serveLoop answers requests with exec until the coordinator closes the
 // request pipe.
 func serveLoop(in io.Reader, out io.Writer, exec func(*Request, *sym.Encoder) *Response) error {
-	var msg, reply []byte
 	enc := sym.NewEncoder()
+	return serveMsgs(in, out, func(msg, reply []byte) ([]byte, error) {
+		q, err := ParseRequest(msg)
+		if err != nil {
+			return nil, err
+		}
+		return AppendResponse(reply, exec(q, enc)), nil
+	})
+}
+
+// serveMsgs reads framed messages until in ends and writes what handle
+// appends to its reply buffer (empty on each call) for each of them.
+func serveMsgs(in io.Reader, out io.Writer, handle func(msg, reply []byte) ([]byte, error)) error {
+	var msg, reply []byte
 	for {
 		var err error
 		msg, err = ReadMsg(in, msg)
@@ -67,11 +79,9 @@ func serveLoop(in io.Reader, out io.Writer, exec func(*Request, *sym.Encoder) *R
 			}
 			return fmt.Errorf("reading request: %w", err)
 		}
-		q, err := ParseRequest(msg)
-		if err != nil {
+		if reply, err = handle(msg, reply[:0]); err != nil {
 			return err
 		}
-		reply = AppendResponse(reply[:0], exec(q, enc))
 		if err := WriteMsg(out, reply); err != nil {
 			return fmt.Errorf("writing response: %w", err)
 		}
