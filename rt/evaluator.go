@@ -150,16 +150,9 @@ func serveEval(in io.Reader, out io.Writer, fs sym.Funcs) error {
 func EvalPoints(roots []*sym.Expr, points []sym.Env, fs sym.Funcs) []EvalResult {
 	rs := make([]EvalResult, len(points))
 	for i, p := range points {
-		ev := sym.Evaluator{Env: p, Funcs: fs}
-		vals := make([]uint64, len(roots))
-		for j, e := range roots {
-			v, err := ev.Value(e)
-			if err != nil {
-				rs[i].Err = err.Error()
-				vals = nil
-				break
-			}
-			vals[j] = v
+		vals, err := sym.Values(roots, p, fs)
+		if err != nil {
+			rs[i].Err = err.Error()
 		}
 		rs[i].Values = vals
 	}

@@ -46,6 +46,21 @@ func (ev *Evaluator) Value(e *Expr) (v uint64, err error) {
 	return ev.eval(e), nil
 }
 
+// Values returns the values of terms under env, evaluating shared
+// subterms once, or the error of the first opaque call that has no value.
+func Values(terms []*Expr, env Env, fs Funcs) ([]uint64, error) {
+	ev := Evaluator{Env: env, Funcs: fs}
+	vals := make([]uint64, len(terms))
+	for i, e := range terms {
+		v, err := ev.Value(e)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
 func (ev *Evaluator) eval(e *Expr) uint64 {
 	if v, ok := ev.memo[e]; ok {
 		return v

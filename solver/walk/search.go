@@ -6,6 +6,7 @@ package walk
 
 import (
 	"context"
+	"maps"
 	"math"
 	"slices"
 
@@ -202,17 +203,7 @@ func (w *search) evaluate(ctx context.Context, pts []*point) error {
 	} else {
 		rows = make([][]uint64, len(pts))
 		for i, p := range pts {
-			ev := sym.Evaluator{Env: p.env}
-			vals := make([]uint64, len(w.terms))
-			for j, t := range w.terms {
-				v, err := ev.Value(t)
-				if err != nil {
-					vals = nil
-					break
-				}
-				vals[j] = v
-			}
-			rows[i] = vals
+			rows[i], _ = sym.Values(w.terms, p.env, nil) // nil: no value
 		}
 	}
 	for i, p := range pts {
@@ -374,7 +365,7 @@ func (w *search) bestNeighbor(ctx context.Context, cur *point, x uint64) (*point
 	rnd := make([]*point, 0, r)
 	for range r {
 		env := w.randomStep(cur.env, []uint64{x})
-		if !envEqual(env, cur.env) {
+		if !maps.Equal(env, cur.env) {
 			rnd = append(rnd, &point{env: env})
 		}
 	}
@@ -411,24 +402,12 @@ func (w *search) bestNeighbor(ctx context.Context, cur *point, x uint64) (*point
 	return best, nil
 }
 
-func envEqual(a, b sym.Env) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if bv, ok := b[k]; !ok || bv != v {
-			return false
-		}
-	}
-	return true
-}
-
 // randomStep moves the variables ys by random amounts, restores the
 // equalities of L and accepts the first of at most Samples tries that
 // satisfies L (rejection sampling); it returns env itself when none does.
 func (w *search) randomStep(env sym.Env, ys []uint64) sym.Env {
 	for range w.s.p.Samples {
-		next := maps0(env)
+		next := maps.Clone(env)
 		for _, y := range ys {
 			next[y] = w.move(y, env[y])
 		}
@@ -523,7 +502,7 @@ func (w *search) bisect(cur, p *point, x uint64, c *cons) (sym.Env, bool) {
 	if !ok || bits == cur.env[x] {
 		return nil, false
 	}
-	env := maps0(cur.env)
+	env := maps.Clone(cur.env)
 	env[x] = bits
 	w.adjust(env)
 	return env, true

@@ -26,6 +26,7 @@ package walk
 
 import (
 	"context"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -140,7 +141,10 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 		return s.linear.Solve(ctx, q)
 	}
 	s.stats.Local++
-	start0 := maps0(q.Seed)
+	start0 := maps.Clone(q.Seed)
+	if start0 == nil {
+		start0 = sym.Env{}
+	}
 	if len(lin) > 0 {
 		lr, err := s.linear.Solve(ctx, solver.Query{Constraints: lin[:len(lin)-1], Goal: lin[len(lin)-1], Seed: q.Seed})
 		if err != nil {
@@ -170,14 +174,6 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 		model[v.Val] = env[v.Val]
 	}
 	return solver.Result{Status: solver.Sat, Model: model}, nil
-}
-
-func maps0(seed sym.Env) sym.Env {
-	env := make(sym.Env, len(seed))
-	for k, v := range seed {
-		env[k] = v
-	}
-	return env
 }
 
 // Linear reports whether c belongs to the polytope part of a query: it has
