@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 
 	"github.com/gocolic/gocolic/sym"
 )
@@ -196,33 +197,19 @@ func argTerm[A any](v V[A]) (*sym.Expr, bool) {
 }
 
 // callTerm makes the KCall term of function fn with result type R over
-// the argument terms args returns, or nil when fn cannot be evaluated.
-func callTerm[R any](fn uint64, args func() ([]*sym.Expr, bool)) *sym.Expr {
+// args, or nil when fn cannot be evaluated or an argument has no term.
+func callTerm[R any](fn uint64, args ...*sym.Expr) *sym.Expr {
 	if f, ok := funcs[fn]; !ok || f.call == nil {
 		return nil
 	}
 	w, ok := widthOfValue(reflect.TypeFor[R]())
-	if !ok {
+	if !ok || slices.Contains(args, nil) {
 		return nil
 	}
-	terms, ok := args()
-	if !ok {
-		return nil
-	}
-	return st.b.Call(fn, w, terms)
+	return st.b.Call(fn, w, args)
 }
 
-// terms collects argument terms, failing if one has none.
-func terms(ts ...*sym.Expr) ([]*sym.Expr, bool) {
-	for _, t := range ts {
-		if t == nil {
-			return nil, false
-		}
-	}
-	return ts, true
-}
-
-// term0 drops argTerm's flag: a nil term fails terms.
+// term0 drops argTerm's flag: a nil term makes callTerm fail.
 func term0[A any](v V[A]) *sym.Expr {
 	t, _ := argTerm(v)
 	return t
@@ -233,7 +220,7 @@ func term0[A any](v V[A]) *sym.Expr {
 func Opaque1[A, R any](fn uint64, f func(A) R, a V[A]) V[R] {
 	r := V[R]{C: f(a.C)}
 	if opaqueOn && a.S != nil {
-		r.S = callTerm[R](fn, func() ([]*sym.Expr, bool) { return terms(term0(a)) })
+		r.S = callTerm[R](fn, term0(a))
 	}
 	return r
 }
@@ -242,7 +229,7 @@ func Opaque1[A, R any](fn uint64, f func(A) R, a V[A]) V[R] {
 func Opaque2[A, B, R any](fn uint64, f func(A, B) R, a V[A], b V[B]) V[R] {
 	r := V[R]{C: f(a.C, b.C)}
 	if opaqueOn && (a.S != nil || b.S != nil) {
-		r.S = callTerm[R](fn, func() ([]*sym.Expr, bool) { return terms(term0(a), term0(b)) })
+		r.S = callTerm[R](fn, term0(a), term0(b))
 	}
 	return r
 }
@@ -251,7 +238,7 @@ func Opaque2[A, B, R any](fn uint64, f func(A, B) R, a V[A], b V[B]) V[R] {
 func Opaque3[A, B, C, R any](fn uint64, f func(A, B, C) R, a V[A], b V[B], c V[C]) V[R] {
 	r := V[R]{C: f(a.C, b.C, c.C)}
 	if opaqueOn && (a.S != nil || b.S != nil || c.S != nil) {
-		r.S = callTerm[R](fn, func() ([]*sym.Expr, bool) { return terms(term0(a), term0(b), term0(c)) })
+		r.S = callTerm[R](fn, term0(a), term0(b), term0(c))
 	}
 	return r
 }
