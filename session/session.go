@@ -279,7 +279,12 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		w := walk.New(z3core, eval, floatVars(tgt.rt, cfg.MaxLen), wp)
 		core = w
 		if cfg.Solver == SolverAuto {
-			core = solver.NewAuto(z3core, w)
+			// Z3 gets a tenth of its timeout on a non-linear query, so
+			// that the walk still has time when Z3 gives up.
+			core = solver.NewAuto(z3core, w, solver.AutoOptions{
+				Hard:     func(e *sym.Expr) bool { return !walk.Linear(e) },
+				FirstTry: cfg.SolverTimeout / 10,
+			})
 		}
 	}
 	chain := solver.Chain(core, solver.DefaultConfig())

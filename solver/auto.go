@@ -7,18 +7,45 @@ import (
 	"github.com/gocolic/gocolic/sym"
 )
 
+// AutoOptions tunes the auto layer.
+type AutoOptions struct {
+	// Hard reports whether a constraint lies outside the fragment primary
+	// decides quickly (for Z3: non-linear arithmetic, float multiplication
+	// and division). Nil means no constraint is hard.
+	Hard func(*sym.Expr) bool
+	// FirstTry bounds primary on a query with a hard constraint, so that a
+	// query Z3 would spend its whole timeout on reaches the search while
+	// time is left. Zero means no bound beyond the caller's context.
+	//
+	// The bound adapts: each hard query primary leaves Unknown halves it,
+	// down to FirstTry/16, and each one it decides using more than half of
+	// the bound doubles it again, up to FirstTry. A target whose hard
+	// queries all defeat Z3 then costs little Z3 time per query, one whose
+	// hard queries Z3 decides near the bound gets the full first try back,
+	// and quick answers (a trivially unsat query) say nothing either way.
+	FirstTry time.Duration
+}
+
+// minTryDiv is how far the first try on hard queries may shrink.
+const minTryDiv = 16
+
 // auto sends each query to a decision procedure first and to a search
 // second (-solver auto).
 type auto struct {
 	primary, secondary Solver
+	opts               AutoOptions
+	try                time.Duration // current bound on hard queries
 	stats              Stats
 }
 
 // NewAuto returns a layer that passes queries with opaque calls (which no
 // decision procedure interprets) straight to secondary, and every other
 // query to primary, trying secondary on what primary leaves Unknown (a
-// timeout). Local counts the queries that reached secondary.
-func NewAuto(primary, secondary Solver) Layer { return &auto{primary: primary, secondary: secondary} }
+// timeout). Primary gets at most o.FirstTry on a query with a hard
+// constraint. Local counts the queries that reached secondary.
+func NewAuto(primary, secondary Solver, o AutoOptions) Layer {
+	return &auto{primary: primary, secondary: secondary, opts: o, try: o.FirstTry}
+}
 
 // Name implements Layer.
 func (a *auto) Name() string { return "auto" }
@@ -33,12 +60,47 @@ func (a *auto) Children() []Solver { return []Solver{a.primary, a.secondary} }
 func (a *auto) Solve(ctx context.Context, q Query) (r Result, err error) {
 	start := time.Now()
 	defer func() { a.stats.Record(r, err, time.Since(start)) }()
-	if !sym.HasCall(append(q.Constraints[:len(q.Constraints):len(q.Constraints)], q.Goal)...) {
-		r, err = a.primary.Solve(ctx, q)
+	terms := append(q.Constraints[:len(q.Constraints):len(q.Constraints)], q.Goal)
+	if !sym.HasCall(terms...) {
+		pctx := ctx
+		hard := a.opts.FirstTry > 0 && a.hard(terms)
+		if hard {
+			var cancel context.CancelFunc
+			pctx, cancel = context.WithTimeout(ctx, a.try)
+			defer cancel()
+		}
+		t0 := time.Now()
+		r, err = a.primary.Solve(pctx, q)
+		if hard && err == nil && ctx.Err() == nil {
+			a.adapt(r.Status != Unknown, time.Since(t0))
+		}
 		if err != nil || r.Status != Unknown || ctx.Err() != nil {
 			return r, err
 		}
 	}
 	a.stats.Local++
 	return a.secondary.Solve(ctx, q)
+}
+
+func (a *auto) hard(terms []*sym.Expr) bool {
+	if a.opts.Hard == nil {
+		return false
+	}
+	for _, t := range terms {
+		if a.opts.Hard(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// adapt moves the bound on hard queries after primary decided one or not,
+// in the time took.
+func (a *auto) adapt(decided bool, took time.Duration) {
+	switch {
+	case !decided:
+		a.try = max(a.try/2, a.opts.FirstTry/minTryDiv)
+	case took > a.try/2:
+		a.try = min(2*a.try, a.opts.FirstTry)
+	}
 }
