@@ -17,6 +17,9 @@ type twinInfo struct {
 	params  []track // per parameter of the signature; notTracked for the variadic one
 	results []track // per result
 	nShadow int     // number of tracked results, i.e. of shadow results
+	// model: the twin is a library model in the runtime (models.go),
+	// called as rt.name without the receiver; site: it takes a site first.
+	model, site bool
 }
 
 // stmtCtx says where a statement stands, which decides how many
@@ -359,6 +362,9 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 	t := ins.twins[fn.Origin()]
 	if t == nil {
 		t = ins.cfg.Imported.twins[fn.Origin()]
+	}
+	if t == nil {
+		t = ins.modelTwin(fn)
 	}
 	if t == nil || len(call.Args) == 0 && len(t.params) > 0 {
 		return nil

@@ -404,6 +404,10 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 	fun := ast.Unparen(x.Fun)
 	var nf ast.Expr
 	rename := func(e ast.Expr) ast.Expr {
+		if t.model {
+			ins.keepImportUsed(e)
+			return rtSel(t.name)
+		}
 		switch f := e.(type) {
 		case *ast.Ident:
 			return ast.NewIdent(t.name)
@@ -451,6 +455,9 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 			continue
 		}
 		args[i] = ins.cx(a)
+	}
+	if t.site {
+		args = append([]ast.Expr{siteLit(ins.newSite(SiteImplicit, x))}, args...)
 	}
 	return &ast.CallExpr{Fun: nf, Args: args}, true
 }

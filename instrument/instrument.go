@@ -233,13 +233,18 @@ type instrumenter struct {
 	fuzz *fuzzTarget
 	// opaque are the functions of opaque calls, by qualified name.
 	opaque map[string]*types.Func
+	// modelTwins describes the library models called so far (models.go).
+	modelTwins map[*types.Func]*twinInfo
 
 	// per-file state
 	file    *ast.File
 	imports map[string]string // import path -> name in file
 	tmp     int
-	fn      *funcCtx // innermost function being rewritten
-	fnName  string
+	// keepUsed are the pkg.Name expressions of modelled calls, which the
+	// file declares "var _ =" so that their imports stay used.
+	keepUsed map[string]bool
+	fn       *funcCtx // innermost function being rewritten
+	fnName   string
 }
 
 // funcCtx describes the function whose body is being rewritten.

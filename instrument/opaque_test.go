@@ -36,7 +36,7 @@ func F(x float64, b []byte, s string, n int, r rune) int {
 	if strings.Count(s, "a") == 2 { // opaque, two strings
 		return 4
 	}
-	if unicode.IsDigit(r) { // opaque, bool result
+	if unicode.IsPunct(r) { // opaque, bool result
 		return 5
 	}
 	if math.Float64bits(x) == 9 { // modelled: same bits
@@ -51,7 +51,7 @@ func F(x float64, b []byte, s string, n int, r rune) int {
 	if len(fmt.Sprint(n)) > 3 { // impure and variadic
 		return 9
 	}
-	if math.Max(x, 1) > 2 && strings.Index(s, "b") > 0 { // strings is impure by config below
+	if math.Max(x, 1) > 2 && strings.LastIndex(s, "b") > 0 { // impure by config below
 		return 10
 	}
 	return 0
@@ -59,12 +59,12 @@ func F(x float64, b []byte, s string, n int, r rune) int {
 `
 	pkg := loadSource(t, map[string]string{"u.go": src})
 	cfg := config("F")
-	cfg.Impure = []string{"strings.Index"}
+	cfg.Impure = []string{"strings.LastIndex"}
 	res, err := Package(pkg, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"hash/crc32.ChecksumIEEE", "math.Max", "math.Pow", "math.Sin", "strings.Count", "unicode.IsDigit"}
+	want := []string{"hash/crc32.ChecksumIEEE", "math.Max", "math.Pow", "math.Sin", "strings.Count", "unicode.IsPunct"}
 	if !slices.Equal(res.Opaque, want) {
 		t.Errorf("opaque functions %v, want %v", res.Opaque, want)
 	}
@@ -84,7 +84,7 @@ func F(x float64, b []byte, s string, n int, r rune) int {
 		})
 	}
 	if counts["Opaque1"] != 3 || counts["Opaque2"] != 3 || counts["SameBits"] != 1 {
-		t.Errorf("runtime calls %v, want 3 Opaque1 (Sin, ChecksumIEEE, IsDigit), 3 Opaque2 (Pow, Count, Max), 1 SameBits", counts)
+		t.Errorf("runtime calls %v, want 3 Opaque1 (Sin, ChecksumIEEE, IsPunct), 3 Opaque2 (Pow, Count, Max), 1 SameBits", counts)
 	}
 	driver := string(res.Driver)
 	for _, reg := range []string{`Func1("math.Sin"`, `Func2("math.Pow"`, `Func1("hash/crc32.ChecksumIEEE"`, `Func2("strings.Count"`} {

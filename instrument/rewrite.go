@@ -9,6 +9,8 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,6 +24,7 @@ import (
 func (ins *instrumenter) rewriteFile(f *ast.File) ([]byte, error) {
 	ins.file = f
 	ins.imports = fileImports(f, ins.info)
+	ins.keepUsed = nil
 	var imports []ast.Decl
 	type outDecl struct {
 		decl       ast.Decl
@@ -72,6 +75,9 @@ func (ins *instrumenter) rewriteFile(f *ast.File) ([]byte, error) {
 			return nil, fmt.Errorf("printing: %w", err)
 		}
 		buf.WriteString("\n")
+	}
+	for _, name := range slices.Sorted(maps.Keys(ins.keepUsed)) {
+		fmt.Fprintf(&buf, "\nvar _ = %s\n", name)
 	}
 	return buf.Bytes(), nil
 }

@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// modelTargets panic behind branches on standard-library functions that
+// gocolic models: with the models, Z3 alone reaches each panic; without
+// them the calls' results were concrete and the branches out of reach.
+const modelTargets = `package lm
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+func Atoi(s string) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return
+	}
+	if n == 4242 {
+		panic("found")
+	}
+}
+
+func ParseInt(s string) {
+	if n, err := strconv.ParseInt(s, 10, 16); err == nil && n == -300 {
+		panic("found")
+	}
+}
+
+func Affixes(s string) {
+	if strings.HasPrefix(s, "GET ") && strings.HasSuffix(s, "\r\n") && len(s) > 8 {
+		panic("found")
+	}
+}
+
+func Index(s string) {
+	if i := strings.Index(s, "=="); i == 3 && strings.Contains(s, "ok") {
+		panic("found")
+	}
+}
+
+func Fold(s string) {
+	if strings.EqualFold(s, "GoLang") && s[0] == 'g' && s[2] == 'L' {
+		panic("found")
+	}
+}
+
+func Bytes(b []byte) {
+	if bytes.Contains(b, []byte("xyz")) && bytes.HasPrefix(b, []byte{1}) && bytes.Index(b, []byte("y")) == 4 {
+		panic("found")
+	}
+}
+
+func ByteOrder(b []byte) {
+	if len(b) >= 8 && binary.BigEndian.Uint32(b) == 0xCAFEBABE && binary.LittleEndian.Uint16(b[4:]) == 0x0102 {
+		panic("found")
+	}
+}
+
+func Runes(s string) {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 2 && r == 'é' && len(s) == 3 && unicode.IsDigit(rune(s[2])) {
+		panic("found")
+	}
+}
+
+func Bits(x uint32) {
+	if bits.OnesCount32(x) == 30 && bits.TrailingZeros32(x) == 2 {
+		panic("found")
+	}
+}
+
+func Abs(x float64) {
+	if math.Abs(x) == 2.5 && math.Signbit(x) {
+		panic("found")
+	}
+}
+`
+
+// TestModels checks that each modelled function lets Z3 alone (-solver
+// z3, no opaque calls, no walk) reach the branch behind it.
+func TestModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"lm/lm.go": modelTargets})
+	for _, fn := range []string{"Atoi", "ParseInt", "Affixes", "Index", "Fold", "Bytes", "ByteOrder", "Runes", "Bits", "Abs"} {
+		t.Run(fn, func(t *testing.T) {
+			js := filepath.Join(t.TempDir(), "r.json")
+			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",
+				"-maxbugs", "1", "-notests", "-minimizetime", "0", "-solver", "z3", "-json", js, "./lm", fn)
+			if res.code != 0 {
+				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+			}
+			rep := readReport(t, js)
+			if len(rep.Bugs) == 0 || rep.Bugs[0].Message != "found" {
+				t.Errorf("panic not found (bugs %+v)\n%s", rep.Bugs, res.stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,177 @@
+package instrument
+
+import (
+	"go/ast"
+	"strings"
+	"testing"
+)
+
+// modelCalls has one call of every modelled function, by the name of its
+// model, in a form the rewrite tracks: tracked arguments of the
+// parameter's exact type and a use of the results.
+var modelCalls = map[string]string{
+	"StringsHasPrefix": `strings.HasPrefix(s, "a")`,
+	"StringsHasSuffix": `strings.HasSuffix(s, t)`,
+	"StringsContains":  `strings.Contains(s, "b")`,
+	"StringsEqualFold": `strings.EqualFold(s, "Go")`,
+	"StringsIndex":     `strings.Index(s, t) > 1`,
+	"BytesHasPrefix":   `bytes.HasPrefix(b, b)`,
+	"BytesHasSuffix":   `bytes.HasSuffix(b, []byte("x"))`,
+	"BytesContains":    `bytes.Contains(b, b)`,
+	"BytesEqual":       `bytes.Equal(b, b)`,
+	"BytesEqualFold":   `bytes.EqualFold(b, b)`,
+	"BytesIndex":       `bytes.Index(b, b) == 2`,
+
+	"UnicodeIsDigit":  `unicode.IsDigit(r)`,
+	"UnicodeIsLetter": `unicode.IsLetter(r)`,
+	"UnicodeIsUpper":  `unicode.IsUpper(r)`,
+	"UnicodeIsLower":  `unicode.IsLower(r)`,
+	"UnicodeIsSpace":  `unicode.IsSpace(r)`,
+	"Utf8RuneLen":     `utf8.RuneLen(r) == 2`,
+
+	"BitsOnesCount":       `bits.OnesCount(u) == 3`,
+	"BitsOnesCount8":      `bits.OnesCount8(u8) == 3`,
+	"BitsOnesCount16":     `bits.OnesCount16(u16) == 3`,
+	"BitsOnesCount32":     `bits.OnesCount32(u32) == 3`,
+	"BitsOnesCount64":     `bits.OnesCount64(u64) == 3`,
+	"BitsLen":             `bits.Len(u) == 3`,
+	"BitsLen8":            `bits.Len8(u8) == 3`,
+	"BitsLen16":           `bits.Len16(u16) == 3`,
+	"BitsLen32":           `bits.Len32(u32) == 3`,
+	"BitsLen64":           `bits.Len64(u64) == 3`,
+	"BitsLeadingZeros":    `bits.LeadingZeros(u) == 3`,
+	"BitsLeadingZeros8":   `bits.LeadingZeros8(u8) == 3`,
+	"BitsLeadingZeros16":  `bits.LeadingZeros16(u16) == 3`,
+	"BitsLeadingZeros32":  `bits.LeadingZeros32(u32) == 3`,
+	"BitsLeadingZeros64":  `bits.LeadingZeros64(u64) == 3`,
+	"BitsTrailingZeros":   `bits.TrailingZeros(u) == 3`,
+	"BitsTrailingZeros8":  `bits.TrailingZeros8(u8) == 3`,
+	"BitsTrailingZeros16": `bits.TrailingZeros16(u16) == 3`,
+	"BitsTrailingZeros32": `bits.TrailingZeros32(u32) == 3`,
+	"BitsTrailingZeros64": `bits.TrailingZeros64(u64) == 3`,
+	"BitsRotateLeft":      `bits.RotateLeft(u, 3) == 3`,
+	"BitsRotateLeft8":     `bits.RotateLeft8(u8, 3) == 3`,
+	"BitsRotateLeft16":    `bits.RotateLeft16(u16, 3) == 3`,
+	"BitsRotateLeft32":    `bits.RotateLeft32(u32, 3) == 3`,
+	"BitsRotateLeft64":    `bits.RotateLeft64(u64, 3) == 3`,
+	"BitsReverseBytes16":  `bits.ReverseBytes16(u16) == 3`,
+	"BitsReverseBytes32":  `bits.ReverseBytes32(u32) == 3`,
+	"BitsReverseBytes64":  `bits.ReverseBytes64(u64) == 3`,
+
+	"BinaryBigEndianUint16":    `binary.BigEndian.Uint16(b) == 3`,
+	"BinaryBigEndianUint32":    `binary.BigEndian.Uint32(b) == 3`,
+	"BinaryBigEndianUint64":    `binary.BigEndian.Uint64(b) == 3`,
+	"BinaryLittleEndianUint16": `binary.LittleEndian.Uint16(b) == 3`,
+	"BinaryLittleEndianUint32": `binary.LittleEndian.Uint32(b) == 3`,
+	"BinaryLittleEndianUint64": `binary.LittleEndian.Uint64(b) == 3`,
+
+	"MathAbs":     `math.Abs(x) > 2`,
+	"MathSignbit": `math.Signbit(x)`,
+	"MathIsNaN":   `math.IsNaN(x)`,
+	"MathIsInf":   `math.IsInf(x, 1)`,
+}
+
+// modelStmts are the calls with several results, as statements.
+var modelStmts = map[string]string{
+	"StrconvAtoi":            "if n, err := strconv.Atoi(s); err == nil && n == 7 {\n\t\tk++\n\t}",
+	"StrconvParseInt":        "if n, err := strconv.ParseInt(s, 10, 32); err == nil && n == 7 {\n\t\tk++\n\t}",
+	"Utf8DecodeRuneInString": "if c, size := utf8.DecodeRuneInString(s); c == 'é' && size == 2 {\n\t\tk++\n\t}",
+	"Utf8DecodeRune":         "if c, size := utf8.DecodeRune(b); c == 'x' && size == 1 {\n\t\tk++\n\t}",
+}
+
+// TestModelCalls checks that every modelled function is rewritten to its
+// model (and so that each model has the signature the rewrite expects:
+// the rewritten code must type-check against the runtime), that models
+// with a check get a site, and that imports used only by modelled calls
+// stay used.
+func TestModelCalls(t *testing.T) {
+	if n := len(modelCalls) + len(modelStmts); n != len(models) {
+		t.Fatalf("the test calls %d models, the table has %d", n, len(models))
+	}
+	var body strings.Builder
+	for _, m := range models {
+		if c, ok := modelCalls[m.name]; ok {
+			body.WriteString("\tif " + c + " {\n\t\tk++\n\t}\n")
+		} else if s, ok := modelStmts[m.name]; ok {
+			body.WriteString("\t" + s + "\n")
+		} else {
+			t.Fatalf("no call of %s in the test", m.name)
+		}
+	}
+	src := `package u
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+func F(s, t string, b []byte, r rune, u uint, u8 uint8, u16 uint16, u32 uint32, u64 uint64, x float64) int {
+	k := 0
+` + body.String() + `	return k
+}
+`
+	pkg := loadSource(t, map[string]string{"u.go": src})
+	res, err := Package(pkg, config("F"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw := recheck(t, res)
+	if len(rw.errs) > 0 {
+		t.Fatalf("rewritten code does not type-check: %v", rw.errs)
+	}
+	if len(res.Opaque) > 0 {
+		t.Errorf("modelled calls became opaque: %v", res.Opaque)
+	}
+	calls := map[string]int{}
+	sited := map[string]bool{}
+	for _, f := range rw.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == rtName {
+					calls[sel.Sel.Name]++
+					if len(c.Args) > 0 {
+						if lit, ok := c.Args[0].(*ast.BasicLit); ok && lit.Kind.String() == "INT" {
+							sited[sel.Sel.Name] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for fn, m := range models {
+		if calls[m.name] != 1 {
+			t.Errorf("%s: %d calls of rt.%s, want 1", fn, calls[m.name], m.name)
+		}
+		if sited[m.name] != m.site {
+			t.Errorf("%s: site argument %v, want %v", fn, sited[m.name], m.site)
+		}
+	}
+}
+
+// TestModelKeepsImport checks a file whose only use of a package is a
+// modelled call: the import must stay used after the call goes to the
+// runtime.
+func TestModelKeepsImport(t *testing.T) {
+	pkg := loadSource(t, map[string]string{
+		"u.go": "package u\n\nimport \"unicode\"\n\nfunc F(r rune) bool { return unicode.IsDigit(r) }\n",
+		"v.go": "package u\n\nimport \"encoding/binary\"\n\nfunc G(b []byte) bool { return binary.BigEndian.Uint16(b) == 7 }\n",
+	})
+	res, err := Package(pkg, config("F"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rw := recheck(t, res); len(rw.errs) > 0 {
+		t.Fatalf("rewritten code does not type-check: %v", rw.errs)
+	}
+}
