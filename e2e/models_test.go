@@ -44,6 +44,12 @@ func Affixes(s string) {
 	}
 }
 
+func Trim(s string) {
+	if t := strings.TrimSpace(s); t == "yes" && len(s) > 5 {
+		panic("found")
+	}
+}
+
 func Index(s string) {
 	if i := strings.Index(s, "=="); i == 3 && strings.Contains(s, "ok") {
 		panic("found")
@@ -95,7 +101,7 @@ func TestModels(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"lm/lm.go": modelTargets})
-	for _, fn := range []string{"Atoi", "ParseInt", "Affixes", "Index", "Fold", "Bytes", "ByteOrder", "Runes", "Bits", "Abs"} {
+	for _, fn := range []string{"Atoi", "ParseInt", "Affixes", "Trim", "Index", "Fold", "Bytes", "ByteOrder", "Runes", "Bits", "Abs"} {
 		t.Run(fn, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
 			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",

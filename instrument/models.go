@@ -28,6 +28,7 @@ var models = map[string]model{
 	"strings.Contains":  {"StringsContains", false},
 	"strings.EqualFold": {"StringsEqualFold", false},
 	"strings.Index":     {"StringsIndex", false},
+	"strings.TrimSpace": {"StringsTrimSpace", false},
 	"bytes.HasPrefix":   {"BytesHasPrefix", false},
 	"bytes.HasSuffix":   {"BytesHasSuffix", false},
 	"bytes.Contains":    {"BytesContains", false},

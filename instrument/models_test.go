@@ -15,6 +15,7 @@ var modelCalls = map[string]string{
 	"StringsContains":  `strings.Contains(s, "b")`,
 	"StringsEqualFold": `strings.EqualFold(s, "Go")`,
 	"StringsIndex":     `strings.Index(s, t) > 1`,
+	"StringsTrimSpace": `strings.TrimSpace(s) == "x"`,
 	"BytesHasPrefix":   `bytes.HasPrefix(b, b)`,
 	"BytesHasSuffix":   `bytes.HasSuffix(b, []byte("x"))`,
 	"BytesContains":    `bytes.Contains(b, b)`,

@@ -209,6 +209,67 @@ func BytesIndex(s, sep V[[]byte]) (int, *sym.Expr) {
 	return r, index(bytesAgg(s), bytesAgg(sep))
 }
 
+// asciiSpace is the condition that byte x is one of the ASCII bytes
+// unicode.IsSpace accepts.
+func asciiSpace(x *sym.Expr) *sym.Expr {
+	return st.b.Or(inRange(x, '\t', '\r'), st.b.Eq(x, k8(' ')))
+}
+
+// trimSpace returns the aggregate of TrimSpace of a, given that a is ASCII.
+func trimSpace(a *sym.Expr) *sym.Expr {
+	b := st.b
+	la, bs := aggLen(a), aggBytes(a)
+	n := len(bs)
+	// lo: the first non-space byte, or len(a); hi: one past the last.
+	lo, hi := la, b.Const(0, 64)
+	for k := n - 1; k >= 0; k-- {
+		keep := b.And(ult(k64(k), la), b.Not(asciiSpace(bs[k])))
+		lo = b.Ite(keep, k64(k), lo)
+	}
+	for k := 0; k < n; k++ {
+		keep := b.And(ult(k64(k), la), b.Not(asciiSpace(bs[k])))
+		hi = b.Ite(keep, k64(k+1), hi)
+	}
+	empty := ule(hi, lo) // all spaces
+	length := b.Ite(empty, k64(0), b.Sub(hi, lo))
+	out := make([]*sym.Expr, n)
+	for j := range out {
+		idx := b.Add(lo, k64(j))
+		k := -1
+		if idx.Kind == sym.KConst {
+			k = int(idx.Val)
+		}
+		out[j] = byteAt(a, idx, k)
+		if out[j] == nil {
+			out[j] = k8(0)
+		}
+	}
+	return b.String(length, out)
+}
+
+// StringsTrimSpace models strings.TrimSpace, exactly on ASCII strings.
+func StringsTrimSpace(s V[string]) (string, *sym.Expr) {
+	r := strings.TrimSpace(s.C)
+	if s.S == nil {
+		return r, nil
+	}
+	b := st.b
+	dom := ascii(s.S)
+	t := trimSpace(s.S)
+	c := aggOf(r)
+	// An aggregate has no if-then-else: choose per component.
+	tb, cb := aggBytes(t), aggBytes(c)
+	out := make([]*sym.Expr, len(tb))
+	for j := range out {
+		cj := k8(0)
+		if j < len(cb) {
+			cj = cb[j]
+		}
+		out[j] = b.Ite(dom, tb[j], cj)
+	}
+	return r, b.String(b.Ite(dom, aggLen(t), aggLen(c)), out)
+}
+
 // digit is the condition that byte x is an ASCII digit.
 func digit(x *sym.Expr) *sym.Expr { return inRange(x, '0', '9') }
 

@@ -678,3 +678,44 @@ func TestMathModels(t *testing.T) {
 		})
 	}
 }
+
+func TestTrimSpaceModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	spacey := func() string {
+		const alphabet = " \t\n\v\f\rab\x85\xc2\xa0"
+		n := r.IntN(modelMaxLen + 1)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	decode := func(agg *sym.Expr, env sym.Env) string {
+		n := sym.Eval(aggLen(agg), env)
+		var out []byte
+		for k := uint64(0); k < n && int(k) < len(aggBytes(agg)); k++ {
+			out = append(out, byte(sym.Eval(aggBytes(agg)[k], env)))
+		}
+		return string(out)
+	}
+	for range 30 {
+		s0 := spacey()
+		x := newSymString(100)
+		c, term := StringsTrimSpace(V[string]{C: s0, S: x.agg})
+		if c != strings.TrimSpace(s0) {
+			t.Fatalf("%q: concrete %q", s0, c)
+		}
+		for range 300 {
+			s := spacey()
+			env := sym.Env{}
+			x.set(env, s)
+			want := strings.TrimSpace(s)
+			if !isASCII(s) {
+				want = c
+			}
+			if got := decode(term, env); got != want {
+				t.Fatalf("built at %q: term at %q = %q, want %q", s0, s, got, want)
+			}
+		}
+	}
+}
