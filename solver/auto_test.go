@@ -9,26 +9,6 @@ import (
 	"github.com/gocolic/gocolic/sym"
 )
 
-// timedCore answers status and records, per query, how long its context
-// allowed (zero for no deadline).
-type timedCore struct {
-	status  solver.Status
-	allowed []time.Duration
-}
-
-func (c *timedCore) Solve(ctx context.Context, _ solver.Query) (solver.Result, error) {
-	var d time.Duration
-	if dl, ok := ctx.Deadline(); ok {
-		d = time.Until(dl)
-	}
-	c.allowed = append(c.allowed, d)
-	r := solver.Result{Status: c.status}
-	if c.status == solver.Sat {
-		r.Model = sym.Env{}
-	}
-	return r, nil
-}
-
 func TestAutoRouting(t *testing.T) {
 	tm := newTerms()
 	b := tm.b
@@ -55,8 +35,8 @@ func TestAutoRouting(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &timedCore{status: tc.primary}
-			s := &timedCore{status: solver.Unsat}
+			p := newScripted(tc.primary)
+			s := newScripted(solver.Unsat)
 			a := solver.NewAuto(p, s, solver.AutoOptions{Hard: isMul, FirstTry: first})
 			r := ask(t, a, nil, tc.goal)
 			if r.Status != tc.want {
@@ -88,6 +68,11 @@ type scriptedCore struct {
 	script  []solver.Status
 	delay   []time.Duration
 	allowed []time.Duration
+}
+
+// newScripted returns a core that answers the statuses in turn at once.
+func newScripted(sts ...solver.Status) *scriptedCore {
+	return &scriptedCore{script: sts, delay: make([]time.Duration, len(sts))}
 }
 
 func (c *scriptedCore) Solve(ctx context.Context, _ solver.Query) (solver.Result, error) {
