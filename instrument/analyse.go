@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // twinInfo describes the twin of a function or method.
@@ -20,6 +21,25 @@ type twinInfo struct {
 	// model: the twin is a library model in the runtime (models.go),
 	// called as rt.name without the receiver; site: it takes a site first.
 	model, site bool
+}
+
+// setTracks fills t.params, t.results and t.nShadow from sig. A variadic
+// parameter is not tracked.
+func (t *twinInfo) setTracks(sig *types.Signature) {
+	for i := 0; i < sig.Params().Len(); i++ {
+		k := trackOf(sig.Params().At(i).Type())
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			k = notTracked
+		}
+		t.params = append(t.params, k)
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		k := trackOf(sig.Results().At(i).Type())
+		if k != notTracked {
+			t.nShadow++
+		}
+		t.results = append(t.results, k)
+	}
 }
 
 // stmtCtx says where a statement stands, which decides how many
@@ -53,23 +73,8 @@ func (ins *instrumenter) analyse() {
 				// what reflection sees of the type.
 				t.name = "Gcl_" + fd.Name.Name
 			}
-			any := false
-			for i := 0; i < sig.Params().Len(); i++ {
-				k := trackOf(sig.Params().At(i).Type())
-				if sig.Variadic() && i == sig.Params().Len()-1 {
-					k = notTracked
-				}
-				any = any || k != notTracked
-				t.params = append(t.params, k)
-			}
-			for i := 0; i < sig.Results().Len(); i++ {
-				k := trackOf(sig.Results().At(i).Type())
-				if k != notTracked {
-					t.nShadow++
-					any = true
-				}
-				t.results = append(t.results, k)
-			}
+			t.setTracks(sig)
+			any := t.nShadow > 0 || slices.ContainsFunc(t.params, func(k track) bool { return k != notTracked })
 			if any {
 				ins.twins[fn] = t
 			}

@@ -100,18 +100,8 @@ func (ins *instrumenter) modelTwin(fn *types.Func) *twinInfo {
 	if t, ok := ins.modelTwins[fn]; ok {
 		return t
 	}
-	sig := fn.Type().(*types.Signature)
 	t := &twinInfo{fn: fn, name: m.name, model: true, site: m.site}
-	for i := 0; i < sig.Params().Len(); i++ {
-		t.params = append(t.params, trackOf(sig.Params().At(i).Type()))
-	}
-	for i := 0; i < sig.Results().Len(); i++ {
-		k := trackOf(sig.Results().At(i).Type())
-		if k != notTracked {
-			t.nShadow++
-		}
-		t.results = append(t.results, k)
-	}
+	t.setTracks(fn.Type().(*types.Signature))
 	if ins.modelTwins == nil {
 		ins.modelTwins = make(map[*types.Func]*twinInfo)
 	}
