@@ -84,10 +84,14 @@ var models = map[string]model{
 	"(encoding/binary.littleEndian).Uint32": {"BinaryLittleEndianUint32", true},
 	"(encoding/binary.littleEndian).Uint64": {"BinaryLittleEndianUint64", true},
 
-	"math.Abs":     {"MathAbs", false},
-	"math.Signbit": {"MathSignbit", false},
-	"math.IsNaN":   {"MathIsNaN", false},
-	"math.IsInf":   {"MathIsInf", false},
+	"math.Float64bits":     {"MathFloat64bits", false},
+	"math.Float64frombits": {"MathFloat64frombits", false},
+	"math.Float32bits":     {"MathFloat32bits", false},
+	"math.Float32frombits": {"MathFloat32frombits", false},
+	"math.Abs":             {"MathAbs", false},
+	"math.Signbit":         {"MathSignbit", false},
+	"math.IsNaN":           {"MathIsNaN", false},
+	"math.IsInf":           {"MathIsInf", false},
 }
 
 // modelTwin returns the twin description of fn's model, or nil when fn is

@@ -66,10 +66,14 @@ var modelCalls = map[string]string{
 	"BinaryLittleEndianUint32": `binary.LittleEndian.Uint32(b) == 3`,
 	"BinaryLittleEndianUint64": `binary.LittleEndian.Uint64(b) == 3`,
 
-	"MathAbs":     `math.Abs(x) > 2`,
-	"MathSignbit": `math.Signbit(x)`,
-	"MathIsNaN":   `math.IsNaN(x)`,
-	"MathIsInf":   `math.IsInf(x, 1)`,
+	"MathFloat64bits":     `math.Float64bits(x) == 3`,
+	"MathFloat64frombits": `math.Float64frombits(u64) == 3`,
+	"MathFloat32bits":     `math.Float32bits(float32(x)) == 3`,
+	"MathFloat32frombits": `math.Float32frombits(u32) == 3`,
+	"MathAbs":             `math.Abs(x) > 2`,
+	"MathSignbit":         `math.Signbit(x)`,
+	"MathIsNaN":           `math.IsNaN(x)`,
+	"MathIsInf":           `math.IsInf(x, 1)`,
 }
 
 // modelStmts are the calls with several results, as statements.

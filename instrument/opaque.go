@@ -46,15 +46,6 @@ func (ins *instrumenter) isImpure(fn *types.Func) bool {
 	return false
 }
 
-// bitsModels are functions whose result has the very bits of their
-// argument: with floats held as their IEEE-754 bits they are the
-// identity, so the result shares the argument's shadow, and Z3 reasons
-// about them exactly.
-var bitsModels = map[string]bool{
-	"math.Float64bits": true, "math.Float64frombits": true,
-	"math.Float32bits": true, "math.Float32frombits": true,
-}
-
 // opaqueCall rewrites x, a call of a package-level function of another,
 // uninstrumented package, into an opaque call. It reports false when x
 // does not qualify: a method, a function value, a generic or variadic
@@ -99,9 +90,6 @@ func (ins *instrumenter) opaqueCall(x *ast.CallExpr) (ast.Expr, bool) {
 			return nil, false
 		}
 		args = append(args, va)
-	}
-	if bitsModels[fn.FullName()] {
-		return rtCall("SameBits", x.Fun, args[0]), true
 	}
 	if ins.opaque == nil {
 		ins.opaque = make(map[string]*types.Func)

@@ -759,6 +759,19 @@ func BinaryLittleEndianUint64(site uint32, p V[[]byte]) (uint64, *sym.Expr) {
 
 const signBit = uint64(1) << 63
 
+// MathFloat64bits models math.Float64bits: a float is held as its bits,
+// so the result shares the argument's shadow. So do its three kin.
+func MathFloat64bits(f V[float64]) (uint64, *sym.Expr) { return math.Float64bits(f.C), f.S }
+
+// MathFloat64frombits models math.Float64frombits.
+func MathFloat64frombits(b V[uint64]) (float64, *sym.Expr) { return math.Float64frombits(b.C), b.S }
+
+// MathFloat32bits models math.Float32bits.
+func MathFloat32bits(f V[float32]) (uint32, *sym.Expr) { return math.Float32bits(f.C), f.S }
+
+// MathFloat32frombits models math.Float32frombits.
+func MathFloat32frombits(b V[uint32]) (float32, *sym.Expr) { return math.Float32frombits(b.C), b.S }
+
 // MathAbs models math.Abs: the sign bit cleared.
 func MathAbs(x V[float64]) (float64, *sym.Expr) {
 	r := math.Abs(x.C)

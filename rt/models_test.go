@@ -651,6 +651,13 @@ func TestMathModels(t *testing.T) {
 			func(x V[float64]) (uint64, *sym.Expr) { r, s := MathAbs(x); return math.Float64bits(r), s }},
 		{"Signbit", func(x float64) uint64 { return b2u(math.Signbit(x)) },
 			func(x V[float64]) (uint64, *sym.Expr) { r, s := MathSignbit(x); return b2u(r), s }},
+		{"Float64bits", math.Float64bits,
+			func(x V[float64]) (uint64, *sym.Expr) { return MathFloat64bits(x) }},
+		{"Float64frombits", math.Float64bits, // frombits of the bits: the same float
+			func(x V[float64]) (uint64, *sym.Expr) {
+				r, s := MathFloat64frombits(V[uint64]{C: math.Float64bits(x.C), S: x.S})
+				return math.Float64bits(r), s
+			}},
 		{"IsNaN", func(x float64) uint64 { return b2u(math.IsNaN(x)) },
 			func(x V[float64]) (uint64, *sym.Expr) { r, s := MathIsNaN(x); return b2u(r), s }},
 	}
@@ -716,6 +723,28 @@ func TestTrimSpaceModel(t *testing.T) {
 			if got := decode(term, env); got != want {
 				t.Fatalf("built at %q: term at %q = %q, want %q", s0, s, got, want)
 			}
+		}
+	}
+}
+
+func TestFloat32BitsModels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	x := st.b.Var(1, 32)
+	c, term := MathFloat32bits(V[float32]{C: -1.5, S: x})
+	if c != math.Float32bits(-1.5) {
+		t.Fatalf("Float32bits concrete %#x", c)
+	}
+	back, term2 := MathFloat32frombits(V[uint32]{C: c, S: term})
+	if back != -1.5 {
+		t.Fatalf("Float32frombits concrete %v", back)
+	}
+	for range 1000 {
+		v := rng.Uint32()
+		if got := sym.Eval(term, sym.Env{1: uint64(v)}); got != uint64(math.Float32bits(math.Float32frombits(v))) {
+			t.Fatalf("Float32bits term at %#x = %#x", v, got)
+		}
+		if got := sym.Eval(term2, sym.Env{1: uint64(v)}); got != uint64(v) {
+			t.Fatalf("Float32frombits term at %#x = %#x", v, got)
 		}
 	}
 }

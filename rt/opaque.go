@@ -253,7 +253,3 @@ func (evalFuncs) Call(fn uint64, args []sym.CallArg) (uint64, error) {
 	}
 	return f.call(args)
 }
-
-// SameBits calls f(a) for a function whose result has the very bits of its
-// argument (math.Float64bits and its kin): the result shares a's shadow.
-func SameBits[A, R any](f func(A) R, a V[A]) V[R] { return V[R]{C: f(a.C), S: a.S} }
