@@ -126,18 +126,22 @@ func equalFold(x, y *sym.Expr) *sym.Expr {
 // EqualFold, which is exact on ASCII (Unicode folding maps some letters to
 // others of another length).
 
-func strPred(r bool, s, p V[string], f func(s, p *sym.Expr) *sym.Expr) (bool, *sym.Expr) {
+// pred is a two-operand predicate model: result r, term f of the operands'
+// aggregates when either is symbolic.
+func pred[T ~string | ~[]byte](r bool, s, p V[T], f func(s, p *sym.Expr) *sym.Expr) (bool, *sym.Expr) {
 	if s.S == nil && p.S == nil {
 		return r, nil
 	}
-	return r, f(strAgg(s), strAgg(p))
+	return r, f(agg(s), agg(p))
 }
 
-func bytesPred(r bool, s, p V[[]byte], f func(s, p *sym.Expr) *sym.Expr) (bool, *sym.Expr) {
+// indexOf is the Index model: result r, and the offset term when either
+// operand is symbolic.
+func indexOf[T ~string | ~[]byte](r int, s, p V[T]) (int, *sym.Expr) {
 	if s.S == nil && p.S == nil {
 		return r, nil
 	}
-	return r, f(bytesAgg(s), bytesAgg(p))
+	return r, index(agg(s), agg(p))
 }
 
 func foldTerm(x, y *sym.Expr, r bool) *sym.Expr {
@@ -146,67 +150,59 @@ func foldTerm(x, y *sym.Expr, r bool) *sym.Expr {
 
 // StringsHasPrefix models strings.HasPrefix.
 func StringsHasPrefix(s, prefix V[string]) (bool, *sym.Expr) {
-	return strPred(strings.HasPrefix(s.C, prefix.C), s, prefix, hasPrefix)
+	return pred(strings.HasPrefix(s.C, prefix.C), s, prefix, hasPrefix)
 }
 
 // StringsHasSuffix models strings.HasSuffix.
 func StringsHasSuffix(s, suffix V[string]) (bool, *sym.Expr) {
-	return strPred(strings.HasSuffix(s.C, suffix.C), s, suffix, hasSuffix)
+	return pred(strings.HasSuffix(s.C, suffix.C), s, suffix, hasSuffix)
 }
 
 // StringsContains models strings.Contains.
 func StringsContains(s, substr V[string]) (bool, *sym.Expr) {
-	return strPred(strings.Contains(s.C, substr.C), s, substr, contains)
+	return pred(strings.Contains(s.C, substr.C), s, substr, contains)
 }
 
 // StringsEqualFold models strings.EqualFold.
 func StringsEqualFold(s, t V[string]) (bool, *sym.Expr) {
 	r := strings.EqualFold(s.C, t.C)
-	return strPred(r, s, t, func(x, y *sym.Expr) *sym.Expr { return foldTerm(x, y, r) })
+	return pred(r, s, t, func(x, y *sym.Expr) *sym.Expr { return foldTerm(x, y, r) })
 }
 
 // StringsIndex models strings.Index.
 func StringsIndex(s, substr V[string]) (int, *sym.Expr) {
-	r := strings.Index(s.C, substr.C)
-	if s.S == nil && substr.S == nil {
-		return r, nil
-	}
-	return r, index(strAgg(s), strAgg(substr))
+	return indexOf(strings.Index(s.C, substr.C), s, substr)
 }
 
 // BytesHasPrefix models bytes.HasPrefix.
 func BytesHasPrefix(s, prefix V[[]byte]) (bool, *sym.Expr) {
-	return bytesPred(bytes.HasPrefix(s.C, prefix.C), s, prefix, hasPrefix)
+	return pred(bytes.HasPrefix(s.C, prefix.C), s, prefix, hasPrefix)
 }
 
 // BytesHasSuffix models bytes.HasSuffix.
 func BytesHasSuffix(s, suffix V[[]byte]) (bool, *sym.Expr) {
-	return bytesPred(bytes.HasSuffix(s.C, suffix.C), s, suffix, hasSuffix)
+	return pred(bytes.HasSuffix(s.C, suffix.C), s, suffix, hasSuffix)
 }
 
 // BytesContains models bytes.Contains.
 func BytesContains(s, sub V[[]byte]) (bool, *sym.Expr) {
-	return bytesPred(bytes.Contains(s.C, sub.C), s, sub, contains)
+	return pred(bytes.Contains(s.C, sub.C), s, sub, contains)
 }
 
 // BytesEqual models bytes.Equal.
 func BytesEqual(a, b V[[]byte]) (bool, *sym.Expr) {
-	return bytesPred(bytes.Equal(a.C, b.C), a, b, aggEq)
+	return pred(bytes.Equal(a.C, b.C), a, b, aggEq)
 }
 
 // BytesEqualFold models bytes.EqualFold.
 func BytesEqualFold(s, t V[[]byte]) (bool, *sym.Expr) {
 	r := bytes.EqualFold(s.C, t.C)
-	return bytesPred(r, s, t, func(x, y *sym.Expr) *sym.Expr { return foldTerm(x, y, r) })
+	return pred(r, s, t, func(x, y *sym.Expr) *sym.Expr { return foldTerm(x, y, r) })
 }
 
 // BytesIndex models bytes.Index.
 func BytesIndex(s, sep V[[]byte]) (int, *sym.Expr) {
-	r := bytes.Index(s.C, sep.C)
-	if s.S == nil && sep.S == nil {
-		return r, nil
-	}
-	return r, index(bytesAgg(s), bytesAgg(sep))
+	return indexOf(bytes.Index(s.C, sep.C), s, sep)
 }
 
 // asciiSpace is the condition that byte x is one of the ASCII bytes

@@ -22,14 +22,9 @@ func aggOf(s string) *sym.Expr {
 	return st.b.String(st.b.Const(uint64(len(s)), 64), bs)
 }
 
-func strAgg[T ~string](v V[T]) *sym.Expr {
-	if v.S != nil {
-		return v.S
-	}
-	return aggOf(string(v.C))
-}
-
-func bytesAgg[T ~[]byte](v V[T]) *sym.Expr {
+// agg returns the aggregate of a string or byte slice: its shadow, or the
+// constant aggregate of its bytes when it is concrete.
+func agg[T ~string | ~[]byte](v V[T]) *sym.Expr {
 	if v.S != nil {
 		return v.S
 	}
@@ -124,7 +119,7 @@ func IndexString[T ~string, I Integer](site uint32, s V[T], i V[I]) V[byte] {
 	if i.C >= 0 && uint64(i.C) < uint64(len(s.C)) {
 		c = s.C[i.C]
 	}
-	r := indexAgg(site, strAgg(s), i, len(s.C), c, s.S != nil)
+	r := indexAgg(site, agg(s), i, len(s.C), c, s.S != nil)
 	_ = s.C[i.C] // the original's panic, after the branch is recorded
 	return r
 }
@@ -138,7 +133,7 @@ func IndexBytes[T ~[]byte, I Integer](site uint32, b V[T], i V[I]) V[byte] {
 	if i.C >= 0 && uint64(i.C) < uint64(len(b.C)) {
 		c = b.C[i.C]
 	}
-	r := indexAgg(site, bytesAgg(b), i, len(b.C), c, b.S != nil)
+	r := indexAgg(site, agg(b), i, len(b.C), c, b.S != nil)
 	_ = b.C[i.C]
 	return r
 }
@@ -152,7 +147,7 @@ func StoreBytes[T ~[]byte, I Integer](site uint32, p *T, sp **sym.Expr, i V[I], 
 		b[i.C] = x.C
 		return
 	}
-	a := bytesAgg(V[T]{C: b, S: *sp})
+	a := agg(V[T]{C: b, S: *sp})
 	in := i.C >= 0 && uint64(i.C) < uint64(len(b))
 	idx := index64(i)
 	iterm := idx
@@ -216,7 +211,7 @@ func SliceString[T ~string, I, J Integer](site uint32, s V[T], lo V[I], hi V[J])
 	if s.S == nil && lo.S == nil && hi.S == nil {
 		return V[T]{C: s.C[lo.C:hi.C]}
 	}
-	a := sliceAgg(site, strAgg(s), index64(lo), index64(hi), int(lo.C), int(hi.C), len(s.C))
+	a := sliceAgg(site, agg(s), index64(lo), index64(hi), int(lo.C), int(hi.C), len(s.C))
 	return V[T]{C: s.C[lo.C:hi.C], S: a}
 }
 
@@ -236,7 +231,7 @@ func SliceBytes[T ~[]byte, I, J Integer](site uint32, b V[T], lo V[I], hi V[J]) 
 	if int(hi.C) > len(b.C) {
 		return V[T]{C: r}
 	}
-	a := sliceAgg(site, bytesAgg(b), index64(lo), index64(hi), int(lo.C), int(hi.C), len(b.C))
+	a := sliceAgg(site, agg(b), index64(lo), index64(hi), int(lo.C), int(hi.C), len(b.C))
 	return V[T]{C: r, S: a}
 }
 
@@ -251,7 +246,7 @@ func Concat[T ~string](a, b V[T]) V[T] {
 	if a.S == nil && b.S == nil {
 		return V[T]{C: r}
 	}
-	x, y := strAgg(a), strAgg(b)
+	x, y := agg(a), agg(b)
 	lx, ly := aggLen(x), aggLen(y)
 	var out []*sym.Expr
 	if lx.Kind == sym.KConst {
@@ -321,7 +316,7 @@ func strCmp[T ~string](r bool, a, b V[T], f func(x, y *sym.Expr) *sym.Expr) V[bo
 	if a.S == nil && b.S == nil {
 		return V[bool]{C: r}
 	}
-	return V[bool]{C: r, S: f(strAgg(a), strAgg(b))}
+	return V[bool]{C: r, S: f(agg(a), agg(b))}
 }
 
 // EqString returns a == b.
