@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -166,6 +167,9 @@ func (h *hybrid) run(ctx context.Context, budget time.Duration) {
 		h.take(ctx)
 		if f.err != nil && !f.interrupted {
 			failures := h.holdFailures()
+			if failures == 0 && FuzzerDeadlineRace(f.out.Bytes()) {
+				return // the fuzzer spent its time; Go misreported the end
+			}
 			if failures == 0 {
 				h.stop(fmt.Sprintf("go test -fuzz failed: %v\n%s", f.err, f.tail()))
 				return
@@ -185,6 +189,19 @@ func (h *hybrid) stop(note string) {
 	h.stats.Note = note
 	h.mu.Unlock()
 	fmt.Fprintf(h.log, "gocolic: the fuzzer stopped: %s\n", firstLine(note))
+}
+
+// deadlineRaceRE matches the whole failure report of a go test -fuzz run
+// that Go's coordinator ended at its own -fuzztime deadline.
+var deadlineRaceRE = regexp.MustCompile(`(?m)^--- FAIL: Fuzz\w* \([0-9.]+s\)\n\s+context deadline exceeded\n`)
+
+// FuzzerDeadlineRace reports whether the output of a failed go test -fuzz
+// run shows Go's end-of-fuzztime race (go.dev/issue/75804, fixed in Go
+// 1.27) rather than a failure of the target: the coordinator reports its
+// own -fuzztime deadline as the target's failure, and writes no failing
+// input. Such a run spent its time normally.
+func FuzzerDeadlineRace(out []byte) bool {
+	return deadlineRaceRE.Match(out) && !bytes.Contains(out, []byte("Failing input written to"))
 }
 
 func firstLine(s string) string {

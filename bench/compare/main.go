@@ -54,6 +54,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/session"
 )
 
 // The contenders, in the order they run on each example.
@@ -324,7 +325,7 @@ func runFuzz(ctx context.Context, w *harness.Workspace, ex *harness.Example, bud
 			f.failAt = m[1]
 		}
 		f.found, f.other = whichBug(ctx, w, ex, fail[1], out)
-	case r.Err != nil:
+	case r.Err != nil && !session.FuzzerDeadlineRace(r.Output):
 		f.err = fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), r.Err, harness.Tail(r.Output, 15))
 	}
 	f.cov = replayCoverage(ctx, w, ex, []string{
