@@ -139,6 +139,13 @@ func (ins *instrumenter) v(e ast.Expr) (ast.Expr, bool) {
 				return ins.asType(rtCall(name, siteLit(ins.newSite(SiteImplicit, x)), s, i), x, "Conv")
 			}
 		}
+		if k, ok := ins.memLoc(x); ok {
+			return ins.vMem(x, k), true
+		}
+	case *ast.SelectorExpr, *ast.StarExpr:
+		if k, ok := ins.memLoc(x); ok {
+			return ins.vMem(x, k), true
+		}
 	case *ast.SliceExpr:
 		return ins.vSlice(x)
 	}

@@ -248,6 +248,9 @@ func (ins *instrumenter) incDec(s *ast.IncDecStmt) ast.Stmt {
 	}); ok {
 		return st
 	}
+	if st, ok := ins.applyMem(s.X, op, nil); ok {
+		return st
+	}
 	return &ast.IncDecStmt{X: ins.lvalue(s.X), Tok: s.Tok}
 }
 
@@ -337,8 +340,14 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 		}); ok {
 			return []ast.Stmt{st}, nil
 		}
+		if st, ok := ins.storeMem(lhs, rhs); ok {
+			return []ast.Stmt{st}, nil
+		}
 	}
 	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs)}}}
+	if ctx == ctxBlock {
+		out = append(out, ins.copyMem(lhs, rhs)...)
+	}
 	return append(out, ins.invalidate(lhs, ctx)...), nil
 }
 
@@ -393,6 +402,9 @@ func (ins *instrumenter) opAssignStmt(s *ast.AssignStmt, op token.Token) []ast.S
 		}); ok {
 			return []ast.Stmt{st}
 		}
+	}
+	if st, ok := ins.applyMem(lhs, op, rhs); ok {
+		return []ast.Stmt{st}
 	}
 	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs)}}}
 	return append(out, ins.invalidate(lhs, ctxBlock)...)

@@ -2,7 +2,11 @@
 
 package rt
 
-import "github.com/gocolic/gocolic/sym"
+import (
+	"unsafe"
+
+	"github.com/gocolic/gocolic/sym"
+)
 
 // Event is one symbolic branch of an execution: the branch site, the
 // outcome, and the condition that is true iff the branch goes the true way.
@@ -27,13 +31,18 @@ var st struct {
 	truncated bool   // the path hit maxEvents
 	cover     []byte // per site: bit 0 false seen, bit 1 true seen; cumulative per worker
 	fresh     []uint32
-	counts    []uint32    // per site outcome (site<<1|outcome): hits in this execution
-	touched   []uint32    // outcomes with non-zero counts
-	vars      []*sym.Expr // input variables by number, kept across executions
-	failed    []string    // messages of t.Error and t.Fatal in this execution
+	counts    []uint32         // per site outcome (site<<1|outcome): hits in this execution
+	touched   []uint32         // outcomes with non-zero counts
+	vars      []*sym.Expr      // input variables by number, kept across executions
+	failed    []string         // messages of t.Error and t.Fatal in this execution
+	mem       map[uintptr]cell // the shadow memory (mem.go)
+	pins      []unsafe.Pointer // what the cells of mem point into
 }
 
-func init() { st.b = sym.NewBuilder() }
+func init() {
+	st.b = sym.NewBuilder()
+	st.mem = make(map[uintptr]cell)
+}
 
 // reset prepares the state for a new execution.
 func reset(sites int) {
@@ -41,6 +50,9 @@ func reset(sites int) {
 	st.path = st.path[:0]
 	st.truncated = false
 	st.fresh = st.fresh[:0]
+	clear(st.mem)
+	clear(st.pins)
+	st.pins = st.pins[:0]
 	if len(st.cover) < sites {
 		st.cover = append(st.cover, make([]byte, sites-len(st.cover))...)
 		st.counts = append(st.counts, make([]uint32, 2*sites-len(st.counts))...)

@@ -960,3 +960,129 @@ func OrderAssign(x int) (int, int) {
 	a, b = a, set()
 	return a, b
 }
+
+// Memory: struct fields, array and slice elements, values behind
+// pointers, op-assignments on them, copies of structs and arrays, table
+// lookups at variable indices.
+
+type memPt struct {
+	X, Y int32
+	Name string
+	F    float64
+	Ok   bool
+	In   struct{ N uint8 }
+	Arr  [4]int16
+}
+
+func MemFields(a, b int64, s string) (memPt, int) {
+	var p memPt
+	p.X = int32(a)
+	p.Y = int32(b) * 3
+	p.Name = s + "!"
+	p.F = float64(a) / 2
+	p.Ok = a > b
+	p.In.N = uint8(b)
+	p.Arr[int(uint(b)%4)] = int16(a)
+	n := 0
+	if p.X+p.Y > 10 {
+		n++
+	}
+	if p.Name == "ab!" {
+		n += 2
+	}
+	if p.F < -1.5 {
+		n += 4
+	}
+	if p.Ok {
+		n += 8
+	}
+	if p.In.N == 7 {
+		n += 16
+	}
+	if p.Arr[2] == -7 {
+		n += 32
+	}
+	return p, n
+}
+
+func MemOps(a, b int64, s string) (memPt, int) {
+	q := &memPt{}
+	q.X += int32(a)
+	q.X *= int32(b)
+	q.Y++
+	q.Y--
+	q.Y -= int32(a)
+	q.F += float64(b)
+	q.F++
+	q.Name += s
+	q.Arr[1] |= int16(a)
+	q.Arr[1]++
+	n := 0
+	if q.X == 6 {
+		n++
+	}
+	if q.Y < 0 {
+		n += 2
+	}
+	if q.Name != "" {
+		n += 4
+	}
+	if q.Arr[1] > 3 {
+		n += 8
+	}
+	return *q, n
+}
+
+func MemCopy(a, b int64) (int, int32, int32) {
+	var p, r memPt
+	p.X, p.Y = int32(b), int32(a)
+	p.X = int32(a)
+	q := p
+	q.Y = int32(b)
+	arr := [3]memPt{}
+	arr[1] = q
+	r = arr[1]
+	n := 0
+	if r.X == 5 {
+		n++
+	}
+	if q.X+q.Y == 9 {
+		n += 2
+	}
+	ptr := &arr[1]
+	if ptr.Y == r.Y {
+		n += 4
+	}
+	ptr.Y = 7
+	if r.Y == 7 {
+		n += 8
+	}
+	return n, r.X, (*ptr).Y
+}
+
+var memTable = [...]uint8{3, 1, 4, 1, 5, 9, 2, 6}
+
+func MemIndex(a, b int64) (int, uint8, int) {
+	i := int(a)
+	xs := []int{10, 20, 30}
+	xs[1] = int(b)
+	n := 0
+	if memTable[i&7] == 9 {
+		n++
+	}
+	t := memTable[:]
+	v := t[int(uint(b)%8)]
+	if xs[i] == 7 {
+		n += 2
+	}
+	return n, v, xs[i%3]
+}
+
+func MemNil(a int64) int {
+	var p *memPt
+	if a > 100 {
+		p = &memPt{}
+	}
+	p.X = int32(a)
+	return int(p.X)
+}

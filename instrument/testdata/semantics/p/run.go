@@ -26,6 +26,7 @@ var names = [...]string{
 	"SwitchBreak", "SwitchSideEffects", "VariadicValue", "StorePanic", "DeferArgs",
 	"OrderGlobal", "OrderClosure", "OrderReturn", "OrderAssign",
 	"FloatArith", "Float32Ops", "FloatBranches", "FloatConvEdge", "FloatFromUnsigned",
+	"MemFields", "MemOps", "MemCopy", "MemIndex", "MemNil",
 }
 
 // N is the number of functions Run dispatches to.
@@ -221,6 +222,16 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(FloatConvEdge(a))
 	case 87:
 		return show(FloatFromUnsigned(a, b))
+	case 88:
+		return show(MemFields(a, b, s))
+	case 89:
+		return show(MemOps(a, b, s))
+	case 90:
+		return show(MemCopy(a, b))
+	case 91:
+		return show(MemIndex(a, b))
+	case 92:
+		return show(MemNil(a))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }

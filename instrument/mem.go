@@ -1,0 +1,219 @@
+// This file rewrites loads and stores of values that live in memory —
+// struct fields, array and slice elements, values behind pointers — to go
+// through the runtime's shadow memory (rt/mem.go), and copies of structs
+// and arrays to carry their fields' shadows.
+
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// memLoc reports whether e is a location of the shadow memory: an
+// addressable field, element or indirection (not a variable, which has a
+// shadow variable instead) of a scalar or string type. String and byte
+// slice indexing keep their own aggregate shadows and are not locations.
+func (ins *instrumenter) memLoc(e ast.Expr) (track, bool) {
+	e = ast.Unparen(e)
+	tv, ok := ins.info.Types[e]
+	if !ok || !tv.Addressable() {
+		return notTracked, false
+	}
+	k := trackOf(tv.Type)
+	if k != trackInt && k != trackBool && k != trackFloat && k != trackString {
+		return notTracked, false
+	}
+	switch x := e.(type) {
+	case *ast.SelectorExpr:
+		sel, ok := ins.info.Selections[x]
+		return k, ok && sel.Kind() == types.FieldVal
+	case *ast.StarExpr:
+		return k, true
+	case *ast.IndexExpr:
+		_, ok := ins.indexed(x)
+		return k, ok
+	}
+	return notTracked, false
+}
+
+// indexed returns the array or slice type that the index expression x
+// indexes (through a pointer to an array), or false for maps, strings,
+// byte slices and generic instantiations.
+func (ins *instrumenter) indexed(x *ast.IndexExpr) (types.Type, bool) {
+	if tv, ok := ins.info.Types[x.Index]; ok && tv.IsType() {
+		return nil, false
+	}
+	t := ins.typeOf(x.X)
+	if t == nil {
+		return nil, false
+	}
+	u := t.Underlying()
+	if p, ok := u.(*types.Pointer); ok {
+		u = p.Elem().Underlying()
+	}
+	switch u.(type) {
+	case *types.Array:
+		return u, true
+	case *types.Slice:
+		return u, trackOf(t) != trackBytes
+	}
+	return nil, false
+}
+
+func addrOf(e ast.Expr) ast.Expr { return &ast.UnaryExpr{Op: token.AND, X: e} }
+
+// vMem returns the V of the memory location e (memLoc), read with its
+// shadow. An element read at a tracked, non-constant index becomes a case
+// split over the elements (rt.LoadIndex), with its bounds check a site.
+func (ins *instrumenter) vMem(e ast.Expr, k track) ast.Expr {
+	e = ast.Unparen(e)
+	load := "Load"
+	if k == trackString {
+		load = "LoadString"
+	}
+	if x, ok := e.(*ast.IndexExpr); ok && k != trackString && !ins.isConst(x.Index) && ins.trackOfExpr(x.Index) == trackInt {
+		if i, ok := ins.v(x.Index); ok {
+			u, _ := ins.indexed(x)
+			s := ins.lvalue(x.X)
+			if _, isArray := u.(*types.Array); isArray {
+				s = &ast.SliceExpr{X: s}
+			}
+			return rtCall("LoadIndex", siteLit(ins.newSite(SiteImplicit, x)), s, i)
+		}
+	}
+	return rtCall(load, addrOf(ins.lvalue(e)))
+}
+
+// storeMem rewrites lhs = rhs for a location lhs into rt.Store(v, &lhs).
+// A constant stays a plain store: the cell it leaves behind is caught by
+// the concrete check of the next load, unless the constant equals the old
+// value, where the stale term still gives the value at this input.
+func (ins *instrumenter) storeMem(lhs, rhs ast.Expr) (ast.Stmt, bool) {
+	k, ok := ins.memLoc(lhs)
+	if !ok || ins.isConst(rhs) || !types.Identical(ins.typeOf(lhs), ins.typeOf(rhs)) {
+		return nil, false
+	}
+	ve, ok := ins.v(rhs)
+	if !ok {
+		return nil, false
+	}
+	name := "Store"
+	if k == trackString {
+		name = "StoreString"
+	}
+	return &ast.ExprStmt{X: call(rtSelAt(name, lhs.Pos()), ve, addrOf(ins.lvalue(lhs)))}, true
+}
+
+// rtSelAt is rtSel placed at pos: a store's call takes the statement's
+// position, so that a panic in it is reported on the store's line.
+func rtSelAt(name string, pos token.Pos) ast.Expr {
+	return &ast.SelectorExpr{X: &ast.Ident{Name: rtName, NamePos: pos}, Sel: ast.NewIdent(name)}
+}
+
+// applyMem rewrites lhs op= rhs (and lhs++) for a location lhs into
+// rt.Apply(&lhs, v, rt.Op[T]), which evaluates the address once.
+func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast.Stmt, bool) {
+	k, ok := ins.memLoc(lhs)
+	if !ok {
+		return nil, false
+	}
+	var name string
+	switch k {
+	case trackInt:
+		name = arith[op]
+	case trackFloat:
+		name = floatArith[op]
+	case trackString:
+		if op == token.ADD {
+			name = "Concat"
+		}
+	}
+	te, tok := ins.typeExpr(ins.typeOf(lhs))
+	if name == "" || !tok {
+		return nil, false
+	}
+	var ve ast.Expr
+	if y == nil || ins.isConst(y) {
+		one := ast.Expr(&ast.BasicLit{Kind: token.INT, Value: "1"})
+		if y != nil {
+			one = y
+		}
+		ve = call(rtInst("Mk", te), one, nilIdent())
+	} else {
+		if !types.Identical(ins.typeOf(lhs), ins.typeOf(y)) {
+			return nil, false
+		}
+		if ve, ok = ins.v(y); !ok {
+			return nil, false
+		}
+	}
+	apply := "Apply"
+	if k == trackString {
+		apply = "ApplyString"
+	}
+	return &ast.ExprStmt{X: call(rtSelAt(apply, lhs.Pos()), addrOf(ins.lvalue(lhs)), ve, rtInst(name, te))}, true
+}
+
+// copyMem returns rt.CopyMem(&lhs, &rhs), to follow lhs = rhs for a struct
+// or array with tracked leaves, when both sides can be evaluated again
+// without effects.
+func (ins *instrumenter) copyMem(lhs, rhs ast.Expr) []ast.Stmt {
+	t := ins.typeOf(lhs)
+	if t == nil || !hasLeaves(t, 0) || !ins.pure(lhs) || !ins.pure(rhs) {
+		return nil
+	}
+	if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && id.Name == "_" {
+		return nil
+	}
+	if tv, ok := ins.info.Types[ast.Unparen(rhs)]; ok && !tv.Addressable() {
+		if id, isId := ast.Unparen(rhs).(*ast.Ident); !isId || ins.info.ObjectOf(id) == nil {
+			return nil
+		}
+	}
+	return []ast.Stmt{&ast.ExprStmt{X: rtCall("CopyMem", addrOf(ins.lvalue(lhs)), addrOf(ins.lvalue(rhs)))}}
+}
+
+// hasLeaves reports whether values of type t hold scalars or strings the
+// shadow memory tracks, in fields or elements (not behind pointers).
+func hasLeaves(t types.Type, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if k := trackOf(u.Field(i).Type()); k != notTracked && k != trackBytes || hasLeaves(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	case *types.Array:
+		k := trackOf(u.Elem())
+		return k != notTracked && k != trackBytes || hasLeaves(u.Elem(), depth+1)
+	}
+	return false
+}
+
+// pure reports whether evaluating the addressable expression e has no
+// effect and gives the same location twice: variables, fields of pure
+// operands, and elements at constant or variable indices.
+func (ins *instrumenter) pure(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		_, ok := ins.info.ObjectOf(x).(*types.Var)
+		return ok
+	case *ast.SelectorExpr:
+		sel, ok := ins.info.Selections[x]
+		return ok && sel.Kind() == types.FieldVal && ins.pure(x.X)
+	case *ast.StarExpr:
+		return ins.pure(x.X)
+	case *ast.IndexExpr:
+		if _, ok := ins.indexed(x); !ok {
+			return false
+		}
+		_, isId := ast.Unparen(x.Index).(*ast.Ident)
+		return (isId || ins.isConst(x.Index)) && ins.pure(x.X)
+	}
+	return false
+}

@@ -1,0 +1,239 @@
+// This file is the shadow memory: the shadows of values that live in
+// memory rather than in shadowed variables — struct fields, array and
+// slice elements, values behind pointers. A cell is keyed by the address
+// of the value and holds the concrete value it shadows beside the term.
+//
+// A load trusts a cell only when the memory still holds that concrete
+// value. Code the rewrite does not see (another package, reflection, a
+// store through unsafe) may overwrite a value without updating its cell;
+// the check turns such a stale shadow into a concrete value instead of a
+// wrong term. That is what lets the rewrite track only what it can, and
+// leave every other write alone.
+//
+// Cells pin what they shadow (see pin), so a heap object with a cell is
+// not freed, and its address not reused, before the execution ends. A
+// stack variable never gets a cell without going through a function that
+// makes it escape, so no cell names a stack slot that may move.
+
+package rt
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// Scalar is the set of types whose values a cell holds by their bits.
+type Scalar interface {
+	Integer | ~float32 | ~float64 | ~bool
+}
+
+// cell is the shadow of one value in memory.
+type cell struct {
+	bits uint64 // the concrete value of a Scalar
+	str  string // the concrete value of a string
+	s    *sym.Expr
+}
+
+// maxIndexSplit bounds the case split of a load at a symbolic index: a
+// longer array or slice is read at the concrete index only.
+const maxIndexSplit = 256
+
+// scalarBits returns the bits of a scalar value.
+func scalarBits[T Scalar](v T) uint64 {
+	p := unsafe.Pointer(&v)
+	switch unsafe.Sizeof(v) {
+	case 1:
+		return uint64(*(*uint8)(p))
+	case 2:
+		return uint64(*(*uint16)(p))
+	case 4:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
+}
+
+func addr[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }
+
+// pin keeps the object p points into alive until the execution ends.
+func pin(p unsafe.Pointer) { st.pins = append(st.pins, p) }
+
+// shadowAt returns the shadow of the scalar *p, nil when it has none or
+// the memory no longer holds the value the shadow was stored with.
+func shadowAt[T Scalar](p *T) *sym.Expr {
+	if len(st.mem) == 0 {
+		return nil
+	}
+	c, ok := st.mem[addr(p)]
+	if !ok || c.bits != scalarBits(*p) {
+		return nil
+	}
+	return c.s
+}
+
+// Load returns *p with its shadow.
+func Load[T Scalar](p *T) V[T] {
+	return V[T]{C: *p, S: shadowAt(p)}
+}
+
+// Store performs *p = v and records v's shadow at p. The value comes first
+// so that it is evaluated before the address, as the compiler orders the
+// original assignment (a bounds or nil check of the left side fails after
+// the right side ran).
+func Store[T Scalar](v V[T], p *T) {
+	*p = v.C
+	setCell(addr(p), unsafe.Pointer(p), cell{bits: scalarBits(v.C), s: v.S})
+}
+
+// LoadString returns the string *p with its shadow.
+func LoadString[T ~string](p *T) V[T] {
+	if len(st.mem) == 0 {
+		return V[T]{C: *p}
+	}
+	c, ok := st.mem[addr(p)]
+	if !ok || c.str != string(*p) {
+		return V[T]{C: *p}
+	}
+	return V[T]{C: *p, S: c.s}
+}
+
+// StoreString performs *p = v and records v's shadow at p.
+func StoreString[T ~string](v V[T], p *T) {
+	*p = v.C
+	setCell(addr(p), unsafe.Pointer(p), cell{str: string(v.C), s: v.S})
+}
+
+func setCell(a uintptr, p unsafe.Pointer, c cell) {
+	if c.s == nil {
+		if len(st.mem) != 0 {
+			delete(st.mem, a)
+		}
+		return
+	}
+	if _, had := st.mem[a]; !had {
+		pin(p)
+	}
+	st.mem[a] = c
+}
+
+// LoadIndex returns s[i] with its shadow, recording the bounds check at
+// site. At a symbolic index the shadow is a case split over the elements
+// (their shadows, or their values as constants), so a lookup table or an
+// input slice read at an input index stays symbolic; beyond maxIndexSplit
+// elements the index is taken as the concrete one.
+func LoadIndex[T Scalar, I Integer](site uint32, s []T, i V[I]) V[T] {
+	if i.S == nil {
+		return Load(&s[i.C])
+	}
+	n := len(s)
+	in := i.C >= 0 && uint64(i.C) < uint64(n)
+	if _, signed := widthOf[I](); signed && i.C < 0 {
+		in = false
+	}
+	idx := index64(i)
+	boundsCheck(site, idx, st.b.Const(uint64(n), 64), in)
+	v := Load(&s[i.C]) // panics when out of range, as the original does
+	if n > maxIndexSplit {
+		return v
+	}
+	// Constant elements are part of the split too: that is what makes a
+	// table lookup at an input index solvable.
+	w := scalarWidth[T]()
+	var t *sym.Expr
+	for k := n - 1; k >= 0; k-- {
+		e := shadowAt(&s[k])
+		if e == nil {
+			e = constTerm(scalarBits(s[k]), w)
+		}
+		if t == nil {
+			t = e
+			continue
+		}
+		t = st.b.Ite(st.b.Eq(idx, st.b.Const(uint64(k), 64)), e, t)
+	}
+	return V[T]{C: v.C, S: t}
+}
+
+// scalarWidth returns the width of T's terms: 0 for a boolean type, else
+// its size in bits.
+func scalarWidth[T Scalar]() uint8 {
+	if reflect.TypeFor[T]().Kind() == reflect.Bool {
+		return 0
+	}
+	var z T
+	return uint8(unsafe.Sizeof(z) * 8)
+}
+
+// constTerm is the constant term of the given bits and width (0: bool).
+func constTerm(bits uint64, w uint8) *sym.Expr {
+	if w == 0 {
+		return st.b.Bool(bits != 0)
+	}
+	return st.b.Const(bits, w)
+}
+
+// CopyMem copies the shadows of *src to *dst, after a copy of the value
+// itself (q = p for a struct or an array).
+func CopyMem[T any](dst, src *T) {
+	if len(st.mem) == 0 {
+		return
+	}
+	copyMem(unsafe.Pointer(dst), unsafe.Pointer(src), unsafe.Sizeof(*src))
+}
+
+// Apply performs *p = op(*p, y), for x op= y and x++ on a location in
+// memory: the address is evaluated once, as the original statement does.
+func Apply[T Scalar](p *T, y V[T], op func(V[T], V[T]) V[T]) {
+	Store(op(Load(p), y), p)
+}
+
+// ApplyString performs *p = op(*p, y) for a string location.
+func ApplyString[T ~string](p *T, y V[T], op func(V[T], V[T]) V[T]) {
+	StoreString(op(LoadString(p), y), p)
+}
+
+func copyMem(dst, src unsafe.Pointer, size uintptr) {
+	if dst == src {
+		return
+	}
+	d, s := uintptr(dst), uintptr(src)
+	var moved []uintptr
+	var cells []cell
+	if uintptr(len(st.mem)) < size {
+		for a, c := range st.mem {
+			if a >= s && a < s+size {
+				moved = append(moved, a-s)
+				cells = append(cells, c)
+			}
+		}
+	} else {
+		for off := uintptr(0); off < size; off++ {
+			if c, ok := st.mem[s+off]; ok {
+				moved = append(moved, off)
+				cells = append(cells, c)
+			}
+		}
+	}
+	// Cells of dst that src does not overwrite are stale after the copy;
+	// the concrete check would catch most of them, but not a value that
+	// happens to be equal.
+	if uintptr(len(st.mem)) < size {
+		for a := range st.mem {
+			if a >= d && a < d+size {
+				delete(st.mem, a)
+			}
+		}
+	} else {
+		for off := uintptr(0); off < size; off++ {
+			delete(st.mem, d+off)
+		}
+	}
+	if len(moved) == 0 {
+		return
+	}
+	pin(dst)
+	for k, off := range moved {
+		st.mem[d+off] = cells[k]
+	}
+}

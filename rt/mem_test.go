@@ -1,0 +1,123 @@
+package rt
+
+import (
+	"testing"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+type memPoint struct {
+	X    int32
+	Ok   bool
+	Name string
+	F    float64
+}
+
+// TestMemLoadStore checks that a shadow stored at a field comes back on a
+// load, and that a write the rewrite did not see drops it.
+func TestMemLoadStore(t *testing.T) {
+	reset(0)
+	x := st.b.Var(0, 32)
+	b := st.b.Var(1, 0)
+	s := st.b.String(st.b.Var(2, 64), nil)
+	f := st.b.Var(3, 64)
+	p := new(memPoint)
+	Store(V[int32]{C: 7, S: x}, &p.X)
+	Store(V[bool]{C: true, S: b}, &p.Ok)
+	StoreString(V[string]{C: "ab", S: s}, &p.Name)
+	Store(V[float64]{C: 1.5, S: f}, &p.F)
+	tests := []struct {
+		name string
+		got  *sym.Expr
+		want *sym.Expr
+	}{
+		{"int32", Load(&p.X).S, x},
+		{"bool", Load(&p.Ok).S, b},
+		{"string", LoadString(&p.Name).S, s},
+		{"float64", Load(&p.F).S, f},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: load gives %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+	if p.X != 7 || !p.Ok || p.Name != "ab" || p.F != 1.5 {
+		t.Fatalf("stores did not write the values: %+v", *p)
+	}
+	// Writes the rewrite does not see.
+	p.X, p.Ok, p.Name, p.F = 8, false, "ac", 2.5
+	for name, v := range map[string]*sym.Expr{
+		"int32": Load(&p.X).S, "bool": Load(&p.Ok).S, "string": LoadString(&p.Name).S, "float64": Load(&p.F).S,
+	} {
+		if v != nil {
+			t.Errorf("%s: stale shadow %v survives an unseen write", name, v)
+		}
+	}
+	// A concrete store clears the cell.
+	Store(V[int32]{C: 9, S: x}, &p.X)
+	Store(V[int32]{C: 9}, &p.X)
+	if s := Load(&p.X).S; s != nil {
+		t.Errorf("a concrete store left the shadow %v", s)
+	}
+	reset(0)
+	if len(st.mem) != 0 || len(st.pins) != 0 {
+		t.Errorf("reset left %d cells and %d pins", len(st.mem), len(st.pins))
+	}
+}
+
+// TestCopyMem checks that a struct copy carries its fields' shadows and
+// replaces the destination's.
+func TestCopyMem(t *testing.T) {
+	reset(0)
+	x, y := st.b.Var(0, 32), st.b.Var(1, 32)
+	src, dst := new([2]memPoint), new([2]memPoint)
+	Store(V[int32]{C: 1, S: x}, &src[1].X)
+	Store(V[int32]{C: 5, S: y}, &dst[0].X)
+	*dst = *src
+	CopyMem(dst, src)
+	if got := Load(&dst[1].X).S; got != x {
+		t.Errorf("copied field: shadow %v, want %v", got, x)
+	}
+	dst[0].X = 5 // the old value again: only the copy's clearing removes y
+	if got := Load(&dst[0].X).S; got != nil {
+		t.Errorf("overwritten field kept shadow %v", got)
+	}
+	if got := Load(&src[1].X).S; got != x {
+		t.Errorf("source lost its shadow: %v", got)
+	}
+}
+
+// TestLoadIndex checks the case split of a load at a symbolic index
+// against the concrete element at every index, and the bounds branch.
+func TestLoadIndex(t *testing.T) {
+	reset(4)
+	table := []uint8{10, 20, 30, 40}
+	v := st.b.Var(1, 8)
+	Store(V[uint8]{C: 20, S: v}, &table[1]) // element 1 is an input byte
+	i := V[int]{C: 2, S: st.b.Var(0, 64)}
+	got := LoadIndex(3, table, i)
+	if got.C != 30 || got.S == nil {
+		t.Fatalf("LoadIndex = %v, %v; want 30 with a shadow", got.C, got.S)
+	}
+	for k := range table {
+		env := sym.Env{0: uint64(k), 1: 99}
+		want := uint64(table[k])
+		if k == 1 {
+			want = 99
+		}
+		if ev := sym.Eval(got.S, env); ev != want {
+			t.Errorf("index %d: term gives %d, want %d", k, ev, want)
+		}
+	}
+	if len(st.path) != 1 || st.path[0].Site != 3 || !st.path[0].Taken {
+		t.Fatalf("path %+v: want the bounds check at site 3, taken", st.path)
+	}
+	if !sym.Holds(st.path[0].Cond, sym.Env{0: 3}) || sym.Holds(st.path[0].Cond, sym.Env{0: 4}) {
+		t.Errorf("bounds condition %v is not 0 <= i < 4", st.path[0].Cond)
+	}
+	bools := []bool{false, true}
+	bt := LoadIndex(0, bools, V[int]{C: 1, S: st.b.Var(0, 64)})
+	if !bt.C || bt.S == nil || sym.Eval(bt.S, sym.Env{0: 0}) != 0 || sym.Eval(bt.S, sym.Env{0: 1}) != 1 {
+		t.Errorf("bool table: %v %v", bt.C, bt.S)
+	}
+}
