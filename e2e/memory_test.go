@@ -81,6 +81,49 @@ func Lookup(b byte) {
 	}
 }
 
+func check(a acc, k uint32) bool { return a.sum == k }
+
+func (a acc) magic() bool { return a.sum^0xffff == 0x0badcafe }
+
+func Args(x uint32) {
+	var a acc
+	a.sum = x
+	if check(a, 0x7f4a7c15) {
+		panic("found")
+	}
+}
+
+func Receiver(x uint32) {
+	var a acc
+	a.sum = x
+	if a.magic() {
+		panic("found")
+	}
+}
+
+func Range(x uint32) {
+	xs := make([]uint32, 3)
+	xs[1] = x
+	for _, v := range xs {
+		if v == 0x6a09e667 {
+			panic("found")
+		}
+	}
+}
+
+func MakeLen(n uint8, x uint32) {
+	if n < 2 {
+		return
+	}
+	buf := make([]uint32, n)
+	for i := range buf {
+		buf[i] = x + uint32(i)
+	}
+	if len(buf) == 5 && buf[4] == 0x243f6a88 {
+		panic("found")
+	}
+}
+
 func Elements(x, y uint32, i int) {
 	xs := make([]uint32, 4)
 	xs[0], xs[3] = 1, 2
@@ -99,7 +142,7 @@ func TestMemory(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"mem/mem.go": memoryTargets})
-	for _, fn := range []string{"Fields", "Pointer", "OpAssign", "Copy", "Lookup", "Elements"} {
+	for _, fn := range []string{"Fields", "Pointer", "OpAssign", "Copy", "Lookup", "Elements", "Args", "Receiver", "Range", "MakeLen"} {
 		t.Run(fn, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
 			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",

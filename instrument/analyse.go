@@ -251,7 +251,22 @@ func (ins *instrumenter) disqualify(f *ast.File, no map[types.Object]bool) {
 // rangeTracked reports whether a range loop over x gets symbolic elements.
 func (ins *instrumenter) rangeTracked(x ast.Expr) bool {
 	k := ins.trackOfExpr(x)
-	return k == trackString || k == trackBytes
+	return k == trackString || k == trackBytes || ins.scalarSlice(x)
+}
+
+// scalarSlice reports whether x is a slice (not a byte slice) whose
+// elements the shadow memory holds: RangeSlice yields them as V values.
+func (ins *instrumenter) scalarSlice(x ast.Expr) bool {
+	t := ins.typeOf(x)
+	if t == nil || trackOf(t) == trackBytes {
+		return false
+	}
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	k := trackOf(sl.Elem())
+	return k == trackInt || k == trackBool || k == trackFloat || k == trackString
 }
 
 // rootVar returns the variable at the root of an addressable expression

@@ -337,6 +337,11 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 			case trackBytes:
 				name = "LenBytes"
 			default:
+				if t := ins.typeOf(x.Args[0]); t != nil {
+					if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+						return rtCall("LenSlice", ins.cx(x.Args[0])), true
+					}
+				}
 				return ins.mk(x), true
 			}
 			a, ok := ins.v(x.Args[0])
@@ -419,7 +424,11 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 		case *ast.Ident:
 			return ast.NewIdent(t.name)
 		case *ast.SelectorExpr:
-			return &ast.SelectorExpr{X: ins.cx(f.X), Sel: ast.NewIdent(t.name)}
+			x := ins.cx(f.X)
+			if sel, ok := ins.info.Selections[f]; ok && sel.Kind() == types.MethodVal {
+				x = ins.passRecv(t.fn, f.X, x)
+			}
+			return &ast.SelectorExpr{X: x, Sel: ast.NewIdent(t.name)}
 		}
 		return nil
 	}
@@ -462,6 +471,9 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 			continue
 		}
 		args[i] = ins.cx(a)
+		if !t.model {
+			args[i] = ins.passArg(a, args[i])
+		}
 	}
 	if t.site {
 		args = append([]ast.Expr{siteLit(ins.newSite(SiteImplicit, x))}, args...)
@@ -543,13 +555,25 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 		if c, ok := ins.testingReport(x); ok {
 			return c
 		}
+		if c, ok := ins.makeSlice(x); ok {
+			return c
+		}
 		nc := *x
 		if tv, ok := ins.info.Types[x.Fun]; !ok || !tv.IsType() {
 			nc.Fun = ins.cx(x.Fun)
 		}
+		callee := ins.localCallee(x)
+		if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && callee != nil {
+			if nsel, ok := nc.Fun.(*ast.SelectorExpr); ok {
+				nc.Fun = &ast.SelectorExpr{X: ins.passRecv(callee, sel.X, nsel.X), Sel: nsel.Sel}
+			}
+		}
 		nc.Args = make([]ast.Expr, len(x.Args))
 		for i, a := range x.Args {
 			nc.Args[i] = ins.cx(a)
+			if callee != nil && !x.Ellipsis.IsValid() {
+				nc.Args[i] = ins.passArg(a, nc.Args[i])
+			}
 		}
 		return &nc
 	case *ast.IndexExpr:

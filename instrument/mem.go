@@ -73,14 +73,20 @@ func (ins *instrumenter) vMem(e ast.Expr, k track) ast.Expr {
 	if k == trackString {
 		load = "LoadString"
 	}
-	if x, ok := e.(*ast.IndexExpr); ok && k != trackString && !ins.isConst(x.Index) && ins.trackOfExpr(x.Index) == trackInt {
-		if i, ok := ins.v(x.Index); ok {
-			u, _ := ins.indexed(x)
-			s := ins.lvalue(x.X)
-			if _, isArray := u.(*types.Array); isArray {
-				s = &ast.SliceExpr{X: s}
+	if x, ok := e.(*ast.IndexExpr); ok && k != trackString {
+		// An element of a slice is read with its bounds check even at a
+		// constant index, since the slice's length may be symbolic; an
+		// array's length is not, so only an input index needs the split.
+		u, _ := ins.indexed(x)
+		_, isArray := u.(*types.Array)
+		if !isArray || !ins.isConst(x.Index) && ins.trackOfExpr(x.Index) == trackInt {
+			if i, ok := ins.vIndex(x.Index); ok {
+				s := ins.lvalue(x.X)
+				if isArray {
+					s = &ast.SliceExpr{X: s}
+				}
+				return rtCall("LoadIndex", siteLit(ins.newSite(SiteImplicit, x)), s, i)
 			}
-			return rtCall("LoadIndex", siteLit(ins.newSite(SiteImplicit, x)), s, i)
 		}
 	}
 	return rtCall(load, addrOf(ins.lvalue(e)))
@@ -216,4 +222,110 @@ func (ins *instrumenter) pure(e ast.Expr) bool {
 		return (isId || ins.isConst(x.Index)) && ins.pure(x.X)
 	}
 	return false
+}
+
+// localCallee returns the function or method of this package that the
+// call x calls statically, or nil.
+func (ins *instrumenter) localCallee(x *ast.CallExpr) *types.Func {
+	fun := ast.Unparen(x.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	var obj types.Object
+	switch f := fun.(type) {
+	case *ast.Ident:
+		obj = ins.info.Uses[f]
+	case *ast.SelectorExpr:
+		if sel, ok := ins.info.Selections[f]; ok && sel.Kind() == types.MethodVal {
+			obj = sel.Obj()
+		}
+	}
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() != ins.pkg.Types {
+		return nil
+	}
+	return fn
+}
+
+// passArg wraps the argument a (already rewritten as ra) of a call of a
+// function of this package in rt.Pass, which hands the shadows of a
+// struct or array argument to the callee's parameter (rt.Take).
+func (ins *instrumenter) passArg(a, ra ast.Expr) ast.Expr {
+	t := ins.typeOf(a)
+	if t == nil || !hasLeaves(t, 0) || !ins.pure(a) {
+		return ra
+	}
+	if tv, ok := ins.info.Types[ast.Unparen(a)]; ok && !tv.Addressable() {
+		return ra
+	}
+	return rtCall("Pass", addrOf(ins.lvalue(a)), ra)
+}
+
+// passRecv is passArg for the receiver x of a call of method fn: a value
+// receiver is a copy too.
+func (ins *instrumenter) passRecv(fn *types.Func, x, rx ast.Expr) ast.Expr {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return rx
+	}
+	if _, isPtr := recv.Type().(*types.Pointer); isPtr {
+		return rx
+	}
+	if t := ins.typeOf(x); t == nil || !types.Identical(t, recv.Type()) {
+		return rx // an automatic dereference or an embedded field
+	}
+	return ins.passArg(x, rx)
+}
+
+// takes returns the prologue that installs the shadows handed over with
+// the struct and array arguments (rt.Take), for the receiver and the
+// parameters of fd.
+func (ins *instrumenter) takes(fd *ast.FuncDecl) []ast.Stmt {
+	var out []ast.Stmt
+	for _, fl := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
+		for _, f := range flatten(fl) {
+			if len(f.Names) == 0 || f.Names[0].Name == "_" {
+				continue
+			}
+			obj := ins.info.Defs[f.Names[0]]
+			if obj == nil || !hasLeaves(obj.Type(), 0) {
+				continue
+			}
+			if _, variadic := f.Type.(*ast.Ellipsis); variadic {
+				continue
+			}
+			out = append(out, &ast.ExprStmt{X: rtCall("Take", addrOf(ast.NewIdent(f.Names[0].Name)))})
+		}
+	}
+	return out
+}
+
+// makeSlice rewrites make(S, n) with a tracked length n into
+// rt.MakeSlice[S](n), which keeps n's shadow as the length's, so that
+// loops over the slice and len(s) stay symbolic. Byte slices, whose
+// aggregate shadows carry their own length, and calls with a capacity
+// stay as they are.
+func (ins *instrumenter) makeSlice(x *ast.CallExpr) (ast.Expr, bool) {
+	id, ok := ast.Unparen(x.Fun).(*ast.Ident)
+	if !ok || len(x.Args) != 2 {
+		return nil, false
+	}
+	if b, ok := ins.info.Uses[id].(*types.Builtin); !ok || b.Name() != "make" {
+		return nil, false
+	}
+	t := ins.typeOf(x.Args[0])
+	if t == nil || trackOf(t) == trackBytes || ins.isConst(x.Args[1]) || ins.trackOfExpr(x.Args[1]) != trackInt {
+		return nil, false
+	}
+	if _, ok := t.Underlying().(*types.Slice); !ok {
+		return nil, false
+	}
+	n, ok := ins.v(x.Args[1])
+	if !ok {
+		return nil, false
+	}
+	return call(rtInst("MakeSlice", x.Args[0]), n), true
 }

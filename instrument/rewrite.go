@@ -183,6 +183,7 @@ func (ins *instrumenter) funcDecl(fd *ast.FuncDecl) []ast.Decl {
 		nd := *fd
 		nd.Doc = nil
 		nd.Body = ins.block(fd.Body)
+		nd.Body.List = append(ins.takes(fd), nd.Body.List...)
 		ins.fn = nil
 		return []ast.Decl{&nd}
 	}
@@ -258,7 +259,7 @@ func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
 	ins.fn = &funcCtx{twin: t}
 	body := ins.block(fd.Body)
 	ins.fn = nil
-	body.List = append(prologue, body.List...)
+	body.List = append(append(prologue, ins.takes(fd)...), body.List...)
 	ft := &ast.FuncType{Func: fd.Type.Func, TypeParams: fd.Type.TypeParams, Params: &ast.FieldList{List: params}}
 	if len(results) > 0 {
 		ft.Results = &ast.FieldList{List: results}

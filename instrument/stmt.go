@@ -714,6 +714,9 @@ func isNil(e ast.Expr, ins *instrumenter) bool {
 func (ins *instrumenter) rangeStmt(s *ast.RangeStmt) ast.Stmt {
 	k := ins.trackOfExpr(s.X)
 	body := ins.block(s.Body)
+	if st, ok := ins.rangeSlice(s, body); ok {
+		return st
+	}
 	if !ins.cfg.RangeOverFunc || (k != trackString && k != trackBytes) || s.Tok == token.ASSIGN {
 		return &ast.RangeStmt{For: s.For, Key: s.Key, Value: s.Value, Tok: s.Tok, Range: s.Range, X: ins.cx(s.X), Body: body}
 	}
@@ -731,6 +734,38 @@ func (ins *instrumenter) rangeStmt(s *ast.RangeStmt) ast.Stmt {
 		loop := ins.newSite(SiteLoop, s.X)
 		iter = rtCall("RangeString", siteLit(loop), siteLit(ins.newSite(SiteImplicit, s.X)), vx)
 	}
+	return ins.rangeOver(s, iter, body, false, false)
+}
+
+// rangeSlice rewrites a range loop over a slice other than a byte slice
+// into one over rt.RangeSlice (scalar elements, as V values) or
+// rt.RangeSliceOf (other elements), which record the loop condition
+// against the slice's length shadow.
+func (ins *instrumenter) rangeSlice(s *ast.RangeStmt, body *ast.BlockStmt) (ast.Stmt, bool) {
+	t := ins.typeOf(s.X)
+	if !ins.cfg.RangeOverFunc || s.Tok == token.ASSIGN || t == nil || trackOf(t) == trackBytes {
+		return nil, false
+	}
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(SiteLoop, s.X))
+	if ins.scalarSlice(s.X) {
+		name := "RangeSlice"
+		if trackOf(sl.Elem()) == trackString {
+			name = "RangeSliceString"
+		}
+		return ins.rangeOver(s, rtCall(name, site, ins.cx(s.X)), body, false, false), true
+	}
+	return ins.rangeOver(s, rtCall("RangeSliceOf", site, ins.cx(s.X)), body, true, hasLeaves(sl.Elem(), 0)), true
+}
+
+// rangeOver builds the range-over-func loop over iter for s. The value
+// variable is bound from the V the iterator yields, or, when the iterator
+// yields plain values, directly, taking its shadows with rt.Take when
+// take is set.
+func (ins *instrumenter) rangeOver(s *ast.RangeStmt, iter ast.Expr, body *ast.BlockStmt, plain, take bool) ast.Stmt {
 	n := &ast.RangeStmt{For: s.For, Key: s.Key, Tok: s.Tok, X: iter, Body: body}
 	if s.Key == nil && s.Value == nil {
 		n.Tok = token.ILLEGAL
@@ -742,6 +777,13 @@ func (ins *instrumenter) rangeStmt(s *ast.RangeStmt) ast.Stmt {
 	if s.Value != nil {
 		vid, _ := s.Value.(*ast.Ident)
 		if vid == nil || vid.Name == "_" {
+			return n
+		}
+		if plain {
+			n.Value = vid
+			if take {
+				body.List = append([]ast.Stmt{&ast.ExprStmt{X: rtCall("Take", addrOf(ast.NewIdent(vid.Name)))}}, body.List...)
+			}
 			return n
 		}
 		tmp := ins.newTemp("v")

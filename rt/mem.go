@@ -123,16 +123,20 @@ func setCell(a uintptr, p unsafe.Pointer, c cell) {
 // input slice read at an input index stays symbolic; beyond maxIndexSplit
 // elements the index is taken as the concrete one.
 func LoadIndex[T Scalar, I Integer](site uint32, s []T, i V[I]) V[T] {
+	n := len(s)
 	if i.S == nil {
+		if ls := lenShadow(s); ls != nil {
+			in := i.C >= 0 && uint64(i.C) < uint64(n)
+			boundsCheck(site, st.b.Const(uint64(int64(i.C)), 64), ls, in)
+		}
 		return Load(&s[i.C])
 	}
-	n := len(s)
 	in := i.C >= 0 && uint64(i.C) < uint64(n)
 	if _, signed := widthOf[I](); signed && i.C < 0 {
 		in = false
 	}
 	idx := index64(i)
-	boundsCheck(site, idx, st.b.Const(uint64(n), 64), in)
+	boundsCheck(site, idx, lenTerm(s), in)
 	v := Load(&s[i.C]) // panics when out of range, as the original does
 	if n > maxIndexSplit {
 		return v
@@ -179,7 +183,7 @@ func CopyMem[T any](dst, src *T) {
 	if len(st.mem) == 0 {
 		return
 	}
-	copyMem(unsafe.Pointer(dst), unsafe.Pointer(src), unsafe.Sizeof(*src))
+	copyMem(unsafe.Pointer(dst), uintptr(unsafe.Pointer(src)), unsafe.Sizeof(*src))
 }
 
 // Apply performs *p = op(*p, y), for x op= y and x++ on a location in
@@ -193,11 +197,13 @@ func ApplyString[T ~string](p *T, y V[T], op func(V[T], V[T]) V[T]) {
 	StoreString(op(LoadString(p), y), p)
 }
 
-func copyMem(dst, src unsafe.Pointer, size uintptr) {
-	if dst == src {
+// copyMem copies the cells of [s, s+size) to dst. The source is a uintptr
+// because a source with cells is pinned, and one without has none to copy.
+func copyMem(dst unsafe.Pointer, s, size uintptr) {
+	d := uintptr(dst)
+	if d == s {
 		return
 	}
-	d, s := uintptr(dst), uintptr(src)
 	var moved []uintptr
 	var cells []cell
 	if uintptr(len(st.mem)) < size {

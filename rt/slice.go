@@ -1,0 +1,181 @@
+// This file tracks the lengths of slices other than byte slices (whose
+// aggregate shadow has its own length), builds slice inputs, and hands
+// the shadows of struct and array arguments to the function called.
+
+package rt
+
+import (
+	"unsafe"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// lenCell is the shadow of a slice's length, keyed by its backing array.
+type lenCell struct {
+	n int
+	s *sym.Expr
+}
+
+// dataOf returns the address of s's backing array, 0 when it has none.
+func dataOf[T any](s []T) uintptr {
+	if cap(s) == 0 {
+		return 0
+	}
+	return uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+}
+
+// lenShadow returns the shadow of len(s): the one recorded for s's
+// backing array, if s still has that length.
+func lenShadow[T any](s []T) *sym.Expr {
+	if len(st.lens) == 0 {
+		return nil
+	}
+	c, ok := st.lens[dataOf(s)]
+	if !ok || c.n != len(s) {
+		return nil
+	}
+	return c.s
+}
+
+// lenTerm is the term of len(s), a constant when it has no shadow.
+func lenTerm[T any](s []T) *sym.Expr {
+	if t := lenShadow(s); t != nil {
+		return t
+	}
+	return st.b.Const(uint64(len(s)), 64)
+}
+
+// LenSlice returns len(s) with its shadow.
+func LenSlice[T any](s []T) V[int] { return V[int]{C: len(s), S: lenShadow(s)} }
+
+// MakeSlice returns make(S, n), and records n's shadow as the shadow of
+// the slice's length. An empty slice has no backing array of its own to
+// key the shadow by (every empty allocation shares one), so its length
+// stays concrete.
+func MakeSlice[S ~[]T, T any, I Integer](n V[I]) S {
+	s := make(S, n.C)
+	if n.S != nil && cap(s) > 0 {
+		_, signed := widthOf[I]()
+		pin(unsafe.Pointer(unsafe.SliceData(s)))
+		st.lens[dataOf(s)] = lenCell{n: len(s), s: st.b.Convert(n.S, 64, signed)}
+	}
+	return s
+}
+
+// RangeSlice iterates over s as for i, x := range s does, reading each
+// element with its shadow and recording the loop condition at site, so
+// that the solver can lengthen or shorten an input slice.
+func RangeSlice[T Scalar](site uint32, s []T) func(yield func(int, V[T]) bool) {
+	return func(yield func(int, V[T]) bool) {
+		n := lenShadow(s)
+		for i := range s {
+			if n != nil {
+				sliceCheck(site, n, i, true)
+			}
+			if !yield(i, Load(&s[i])) {
+				return
+			}
+		}
+		if n != nil {
+			sliceCheck(site, n, len(s), false)
+		}
+	}
+}
+
+// RangeSliceString is RangeSlice for a slice of strings.
+func RangeSliceString[T ~string](site uint32, s []T) func(yield func(int, V[T]) bool) {
+	return func(yield func(int, V[T]) bool) {
+		n := lenShadow(s)
+		for i := range s {
+			if n != nil {
+				sliceCheck(site, n, i, true)
+			}
+			if !yield(i, LoadString(&s[i])) {
+				return
+			}
+		}
+		if n != nil {
+			sliceCheck(site, n, len(s), false)
+		}
+	}
+}
+
+// RangeSliceOf is RangeSlice for elements the shadow memory does not hold
+// as values (structs, pointers): the loop condition is recorded, and the
+// element is a plain copy, which takes the shadows of its fields along.
+func RangeSliceOf[T any](site uint32, s []T) func(yield func(int, T) bool) {
+	return func(yield func(int, T) bool) {
+		n := lenShadow(s)
+		for i := range s {
+			if n != nil {
+				sliceCheck(site, n, i, true)
+			}
+			v := s[i]
+			if len(st.mem) != 0 {
+				// The copy the loop variable receives lives in this
+				// frame; its cells are installed where the body reads it
+				// through Take.
+				passArg(unsafe.Pointer(&s[i]), unsafe.Sizeof(v))
+			}
+			if !yield(i, v) {
+				return
+			}
+		}
+		if n != nil {
+			sliceCheck(site, n, len(s), false)
+		}
+	}
+}
+
+func sliceCheck(site uint32, n *sym.Expr, i int, more bool) {
+	hit(site, more)
+	record(site, more, st.b.Cmp(sym.KULt, st.b.Const(uint64(i), 64), n))
+}
+
+// passed is an argument a caller handed over with Pass.
+type passed struct {
+	src  uintptr
+	size uintptr
+}
+
+// maxPassed bounds the handed-over arguments no callee took.
+const maxPassed = 8
+
+// Pass returns v, the value of *p, and hands p's shadows to the function
+// about to be called with it: a struct or array is copied into the
+// callee's parameter, so its cells must follow it there (Take). The
+// handover is by position in a short queue rather than by an explicit
+// parameter, because the callee may be a wrapper, a method value or
+// another package's function; a wrong match only copies cells whose
+// concrete check then fails at the first load.
+func Pass[T any](p *T, v T) T {
+	if len(st.mem) != 0 {
+		passArg(unsafe.Pointer(p), unsafe.Sizeof(v))
+	}
+	return v
+}
+
+func passArg(p unsafe.Pointer, size uintptr) {
+	if len(st.passed) == maxPassed {
+		st.passed = append(st.passed[:0], st.passed[1:]...)
+	}
+	// A uintptr does not keep the source alive: a source with cells was
+	// pinned when they were made, and one without has nothing to copy.
+	st.passed = append(st.passed, passed{src: uintptr(p), size: size})
+}
+
+// Take installs, at the parameter p, the shadows of the argument its
+// caller handed over with Pass: the oldest one of the same size.
+func Take[T any](p *T) {
+	if len(st.passed) == 0 {
+		return
+	}
+	size := unsafe.Sizeof(*p)
+	for k, a := range st.passed {
+		if a.size == size {
+			st.passed = append(st.passed[:0], st.passed[k+1:]...)
+			copyMem(unsafe.Pointer(p), a.src, size)
+			return
+		}
+	}
+}
