@@ -121,3 +121,52 @@ func TestLoadIndex(t *testing.T) {
 		t.Errorf("bool table: %v %v", bt.C, bt.S)
 	}
 }
+
+// memSum sums the X fields of ps as the instrumenter rewrites p.X reads in
+// a tracked context.
+func memSum(ps []memPoint) int32 {
+	var s int32
+	for i := range ps {
+		s += Load(&ps[i].X).C
+	}
+	return s
+}
+
+func memSumNative(ps []memPoint) int32 {
+	var s int32
+	for i := range ps {
+		s += ps[i].X
+	}
+	return s
+}
+
+// BenchmarkMemLoadNative, ...Empty and ...Cells compare a field read
+// uninstrumented, through Load with no cell anywhere (the common case:
+// nothing symbolic was stored), and through Load with every field
+// shadowed.
+func BenchmarkMemLoadNative(b *testing.B) {
+	ps := make([]memPoint, 64)
+	for b.Loop() {
+		memSumNative(ps)
+	}
+}
+
+func BenchmarkMemLoadEmpty(b *testing.B) {
+	reset(0)
+	ps := make([]memPoint, 64)
+	for b.Loop() {
+		memSum(ps)
+	}
+}
+
+func BenchmarkMemLoadCells(b *testing.B) {
+	reset(0)
+	ps := make([]memPoint, 64)
+	x := st.b.Var(0, 32)
+	for i := range ps {
+		Store(V[int32]{C: 1, S: x}, &ps[i].X)
+	}
+	for b.Loop() {
+		memSum(ps)
+	}
+}
