@@ -1,10 +1,6 @@
 package e2e
 
-import (
-	"path/filepath"
-	"testing"
-	"time"
-)
+import "testing"
 
 // memoryTargets panic behind branches on values that pass through memory:
 // struct fields, pointers, array and slice elements, copies of structs,
@@ -142,18 +138,5 @@ func TestMemory(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"mem/mem.go": memoryTargets})
-	for _, fn := range []string{"Fields", "Pointer", "OpAssign", "Copy", "Lookup", "Elements", "Args", "Receiver", "Range", "MakeLen"} {
-		t.Run(fn, func(t *testing.T) {
-			js := filepath.Join(t.TempDir(), "r.json")
-			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",
-				"-maxbugs", "1", "-notests", "-minimizetime", "0", "-solver", "z3", "-json", js, "./mem", fn)
-			if res.code != 0 {
-				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
-			}
-			rep := readReport(t, js)
-			if len(rep.Bugs) == 0 || rep.Bugs[0].Message != "found" {
-				t.Errorf("panic not found (bugs %+v)\n%s", rep.Bugs, res.stderr)
-			}
-		})
-	}
+	expectPanics(t, dir, "./mem", []string{"Fields", "Pointer", "OpAssign", "Copy", "Lookup", "Elements", "Args", "Receiver", "Range", "MakeLen"})
 }

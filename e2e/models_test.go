@@ -101,11 +101,18 @@ func TestModels(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"lm/lm.go": modelTargets})
-	for _, fn := range []string{"Atoi", "ParseInt", "Affixes", "Trim", "Index", "Fold", "Bytes", "ByteOrder", "Runes", "Bits", "Abs"} {
+	expectPanics(t, dir, "./lm", []string{"Atoi", "ParseInt", "Affixes", "Trim", "Index", "Fold", "Bytes", "ByteOrder", "Runes", "Bits", "Abs"})
+}
+
+// expectPanics runs gocolic with Z3 alone on each function of pkg in dir
+// and checks that it finds the panic "found".
+func expectPanics(t *testing.T, dir, pkg string, fns []string) {
+	t.Helper()
+	for _, fn := range fns {
 		t.Run(fn, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
 			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",
-				"-maxbugs", "1", "-notests", "-minimizetime", "0", "-solver", "z3", "-json", js, "./lm", fn)
+				"-maxbugs", "1", "-notests", "-minimizetime", "0", "-solver", "z3", "-json", js, pkg, fn)
 			if res.code != 0 {
 				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
 			}

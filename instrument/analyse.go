@@ -334,6 +334,19 @@ func (ins *instrumenter) assignTracked(as *ast.AssignStmt, ctx stmtCtx) bool {
 	return false
 }
 
+// calledFunc returns the function expression of call without parentheses
+// and without the instantiation of a generic function.
+func calledFunc(call *ast.CallExpr) ast.Expr {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		return f.X
+	case *ast.IndexListExpr:
+		return f.X
+	}
+	return fun
+}
+
 // twinCall returns the twin called by e, if e is a static call of a
 // function or method of this package that has a twin.
 func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
@@ -341,15 +354,8 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 	if !ok {
 		return nil
 	}
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
 	var obj types.Object
-	switch f := fun.(type) {
+	switch f := calledFunc(call).(type) {
 	case *ast.Ident:
 		obj = ins.info.Uses[f]
 	case *ast.SelectorExpr:

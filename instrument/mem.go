@@ -227,15 +227,8 @@ func (ins *instrumenter) pure(e ast.Expr) bool {
 // localCallee returns the function or method of this package that the
 // call x calls statically, or nil.
 func (ins *instrumenter) localCallee(x *ast.CallExpr) *types.Func {
-	fun := ast.Unparen(x.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
 	var obj types.Object
-	switch f := fun.(type) {
+	switch f := calledFunc(x).(type) {
 	case *ast.Ident:
 		obj = ins.info.Uses[f]
 	case *ast.SelectorExpr:
