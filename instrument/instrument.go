@@ -103,7 +103,8 @@ type Config struct {
 	// of several packages in one build do not collide.
 	SiteBase uint32
 	// Imported are the twins of other instrumented packages of the same
-	// build (their Result.Exports), which calls from this package use.
+	// build (their Result.Exports, joined with Exports.Merge), which calls
+	// from this package use.
 	Imported Exports
 	// Impure lists packages (import paths, covering their subpackages) and
 	// functions (path.Func) whose calls must never become opaque terms,
@@ -114,6 +115,19 @@ type Config struct {
 // Exports are the twins a Support rewrite makes callable from other
 // packages.
 type Exports struct{ twins map[*types.Func]*twinInfo }
+
+// Merge returns the twins of e and of o together, for a package that
+// calls into several instrumented packages. Neither is changed.
+func (e Exports) Merge(o Exports) Exports {
+	m := make(map[*types.Func]*twinInfo, len(e.twins)+len(o.twins))
+	for fn, t := range e.twins {
+		m[fn] = t
+	}
+	for fn, t := range o.twins {
+		m[fn] = t
+	}
+	return Exports{twins: m}
+}
 
 // Param describes a parameter of the entry function.
 type Param struct {

@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gocolic/gocolic/build"
 	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
@@ -39,36 +38,24 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	icfg := instrument.Config{
-		RuntimePath:   build.RuntimePath(pkg.ModulePath),
+	// Support packages: the package under test of an external test
+	// package (p for p_test), so that the fuzz function's calls into it
+	// keep their arguments symbolic, and what -instrument names.
+	sup, err := instrumentSupport(cfg, pkg)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := instrument.Package(pkg.Package, sup.config(instrument.Config{
 		FuzzTarget:    cfg.Func,
 		RangeOverFunc: pkg.RangeOverFunc(),
 		Impure:        cfg.Impure,
-	}
-	var under *instrument.Result
-	if pkg.Under != nil {
-		// The target is in package p_test: p is instrumented too, with
-		// twins the fuzz function can call, and sites numbered first.
-		under, err = instrument.Package(pkg.Under, instrument.Config{
-			RuntimePath: icfg.RuntimePath, Support: true, RangeOverFunc: icfg.RangeOverFunc,
-			Impure: cfg.Impure,
-		})
-		if err != nil {
-			return nil, err
-		}
-		icfg.SiteBase, icfg.Imported = uint32(len(under.Sites)), under.Exports
-	}
-	ins, err := instrument.Package(pkg.Package, icfg)
+	}))
 	if err != nil {
 		return nil, err
 	}
 	added := map[string][]byte{ins.DriverPath: ins.Driver}
-	if under != nil {
-		ins.Sites = append(append([]instrument.Site(nil), under.Sites...), ins.Sites...)
-		for path, src := range under.Files {
-			ins.Files[path] = src
-		}
-		added[under.DriverPath] = under.Driver
+	sup.merge(ins, added)
+	if pkg.Under != nil {
 		// Paths and commands name the package under test, whose
 		// directory and go test run both.
 		pkg = &load.Package{Package: pkg.Under, ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath, GoVersion: pkg.GoVersion}
@@ -88,7 +75,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, true, hy, added)
+	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, true, hy, added, sup)
 	var errs []error
 	if hy != nil {
 		// The fuzzer's failures go back to testdata whatever happened.

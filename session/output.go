@@ -184,6 +184,10 @@ func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, re
 			"runs": cfg.Runs, "seed": cfg.Seed, "maxlen": cfg.MaxLen, "timeout": cfg.Timeout.String(),
 		},
 	}
+	if len(cfg.Instrument) > 0 {
+		// The branch counts then include these packages' sites.
+		j.Config["instrument"] = strings.Join(cfg.Instrument, ",")
+	}
 	if rep.Elapsed > 0 {
 		j.ExecsPerSec = float64(rep.Execs) / rep.Elapsed.Seconds()
 	}

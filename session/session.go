@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,7 +53,12 @@ type Config struct {
 	Walk walk.Params
 	// Impure lists packages and functions (path.Func) whose calls must
 	// stay concrete, never opaque terms.
-	Impure       []string
+	Impure []string
+	// Instrument lists go package patterns (relative to Dir) whose
+	// packages in the target's import graph are instrumented too, as
+	// support packages, so that values stay symbolic in calls into them;
+	// packages of other modules are copied, never written (build/deps.go).
+	Instrument   []string
 	JSON         string // report path, "" for none
 	Out          string // directory of the generated test file; "" for the package's
 	CoverProfile string // "" for none
@@ -163,15 +169,20 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	ins, err := instrument.Package(pkg.Package, instrument.Config{
-		RuntimePath:   build.RuntimePath(pkg.ModulePath),
-		Entry:         cfg.Func,
-		RangeOverFunc: pkg.RangeOverFunc(),
-		Impure:        cfg.Impure,
-	})
+	sup, err := instrumentSupport(cfg, pkg)
 	if err != nil {
 		return nil, err
 	}
+	ins, err := instrument.Package(pkg.Package, sup.config(instrument.Config{
+		Entry:         cfg.Func,
+		RangeOverFunc: pkg.RangeOverFunc(),
+		Impure:        cfg.Impure,
+	}))
+	if err != nil {
+		return nil, err
+	}
+	added := map[string][]byte{ins.DriverPath: ins.Driver}
+	sup.merge(ins, added)
 	tgt := newTarget(pkg, ins, cfg)
 	var seeds []sym.Env
 	if len(cfg.Replay) > 0 {
@@ -182,7 +193,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 		tgt.maxLen = cfg.MaxLen
 	}
-	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, false, nil, map[string][]byte{ins.DriverPath: ins.Driver})
+	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, false, nil, added, sup)
 	if r == nil {
 		return nil, err
 	}
@@ -235,7 +246,7 @@ type run struct {
 
 // exploreTarget builds the worker and runs the coordinator. It returns nil
 // only when nothing ran; otherwise the error, if any, is the run's own.
-func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Target, seeds []sym.Env, fuzz bool, hy *hybrid, added map[string][]byte) (*run, error) {
+func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Target, seeds []sym.Env, fuzz bool, hy *hybrid, added map[string][]byte, sup *support) (*run, error) {
 	work, err := os.MkdirTemp("", "gocolic-")
 	if err != nil {
 		return nil, fmt.Errorf("creating work directory: %w", err)
@@ -245,12 +256,22 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		fmt.Fprintf(cfg.Stderr, "gocolic: work directory %s\n", work)
 		cleanup = func() {}
 	}
+	// (A fuzz target's pkg is the package under test, a support package
+	// itself.)
+	also := slices.DeleteFunc(slices.Clone(sup.paths), func(p string) bool { return p == pkg.PkgPath })
+	switch {
+	case len(also) > 0:
+		fmt.Fprintf(cfg.Stderr, "gocolic: also instrumented: %s\n", strings.Join(also, ", "))
+	case len(cfg.Instrument) > 0:
+		fmt.Fprintf(cfg.Stderr, "gocolic: -instrument matches no package besides %s\n", pkg.PkgPath)
+	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", pkg.PkgPath, len(ins.Sites))
 	bin, err := build.Worker(build.Spec{
 		ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath,
 		PkgPath: pkg.PkgPath, PkgName: pkg.Name,
 		Files: ins.Files, Added: added,
 		WorkDir: work, Test: fuzz,
+		Deps: sup.deps, GoVersion: pkg.GoVersion,
 	})
 	if err != nil {
 		cleanup()

@@ -87,6 +87,14 @@ func exploreFlags(name string, stderr io.Writer) (*flag.FlagSet, *session.Config
 		}
 		return nil
 	})
+	fs.Func("instrument", "comma-separated go package patterns (./..., example.com/dep/...) whose packages the target imports are instrumented too, so that values stay symbolic in calls into them; dependencies are copied, never written (repeatable; default: the target package only)", func(v string) error {
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				cfg.Instrument = append(cfg.Instrument, f)
+			}
+		}
+		return nil
+	})
 	fs.StringVar(&cfg.JSON, "json", "", "write the machine-readable report to this file")
 	fs.StringVar(&cfg.RunDir, "rundir", "", "keep the run in this directory (report.json, timeline.csv, cover.out) for gocolic report")
 	fs.IntVar(&cfg.MaxBugs, "maxbugs", 0, "stop once this many distinct bugs are found (0: no limit)")

@@ -1,0 +1,384 @@
+package e2e
+
+import (
+	"archive/zip"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mixSrc is a bijective scramble of a uint32: a 32-bit equality on its
+// result is out of reach of random inputs and of the concolic walk, and
+// easy for Z3 once the arithmetic is symbolic. The branch is there to
+// give the package a site of its own; it keeps x's parity, so a solution
+// exists on both sides.
+const mixSrc = `
+// Mix scrambles x.
+func Mix(x uint32) uint32 {
+	if x&1 == 1 {
+		x ^= 0x5554
+	}
+	return %s(x*0x9e3779b1 + 0x7f4a7c15)
+}
+`
+
+// mixTarget is a function whose hard branch depends on Mix's result.
+const mixTarget = `package a
+
+import %q
+
+func F(x uint32) int {
+	if %s.Mix(x) == 0x1234abcd {
+		panic("deep")
+	}
+	return 0
+}
+`
+
+// instrReport is the part of the JSON report these tests read.
+type instrReport struct {
+	Bugs []struct {
+		Message string `json:"message"`
+	} `json:"bugs"`
+	Branches struct {
+		Total int `json:"total"`
+		Sites []struct {
+			Pos string `json:"pos"`
+		} `json:"sites"`
+	} `json:"branches"`
+	Hybrid *struct {
+		Rounds int `json:"rounds"`
+	} `json:"hybrid"`
+}
+
+func readInstrReport(t *testing.T, path string) instrReport {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r instrReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("bad report: %v\n%s", err, b)
+	}
+	return r
+}
+
+func (r instrReport) found(msg string) bool {
+	for _, b := range r.Bugs {
+		if strings.Contains(b.Message, msg) {
+			return true
+		}
+	}
+	return false
+}
+
+// sitesIn counts the report's branch sites in files whose path contains
+// part.
+func (r instrReport) sitesIn(part string) int {
+	n := 0
+	for _, s := range r.Branches.Sites {
+		if strings.Contains(filepath.ToSlash(s.Pos), part) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestInstrumentPackages checks -instrument within the module: a.F's
+// hard branch depends on b.Mix, which calls c.Fold. Only with b and c
+// instrumented does x stay symbolic through both, so that Z3 finds the
+// panic; their sites are then part of the report.
+func TestInstrumentPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{
+		"a/a.go": fmt.Sprintf(mixTarget, "example.com/m/b", "b"),
+		"b/b.go": "package b\n\nimport \"example.com/m/c\"\n" + fmt.Sprintf(mixSrc, "c.Fold"),
+		"c/c.go": "package c\n\nfunc Fold(x uint32) uint32 { return x ^ (x >> 15) }\n",
+		"a/a_test.go": `package a
+
+import "testing"
+
+func FuzzF(f *testing.F) {
+	f.Fuzz(func(t *testing.T, x uint32) { F(x) })
+}
+`,
+	})
+	tests := []struct {
+		name  string
+		args  []string
+		found bool
+	}{
+		{"target only", []string{"test", "-notests", "./a", "F"}, false},
+		{"whole module", []string{"test", "-notests", "-instrument", "./...", "./a", "F"}, true},
+		{"comma-separated list", []string{"test", "-notests", "-instrument", "./b,example.com/m/c", "./a", "F"}, true},
+		{"fuzz target, whole module", []string{"fuzz", "-nocorpus", "-instrument", "./...", "./a", "FuzzF"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			js := filepath.Join(t.TempDir(), "r.json")
+			args := append([]string{tt.args[0], "-budget", "5s", "-workers", "1", "-seed", "1", "-json", js}, tt.args[1:]...)
+			res := run(t, dir, 2*time.Minute, gocolic, args...)
+			if res.code != 0 {
+				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+			}
+			rep := readInstrReport(t, js)
+			if rep.found("deep") != tt.found {
+				t.Errorf("panic found: %v, want %v\n%s", rep.found("deep"), tt.found, res.stderr)
+			}
+			// b's site is in the report exactly when b is instrumented.
+			if n := rep.sitesIn("/b/b.go"); (n > 0) != tt.found {
+				t.Errorf("%d sites of b in the report (total outcomes %d)", n, rep.Branches.Total)
+			}
+		})
+	}
+}
+
+// writeProxy lays out a file-based module proxy (GOPROXY=file://...)
+// serving module path at v1.0.0 with the given files.
+func writeProxy(t *testing.T, proxy, path string, files map[string]string) {
+	t.Helper()
+	dir := filepath.Join(proxy, filepath.FromSlash(path), "@v")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "v1.0.0.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for name, src := range files {
+		w, err := zw.Create(path + "@v1.0.0/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(src))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for name, content := range map[string]string{
+		"list":        "v1.0.0\n",
+		"v1.0.0.info": `{"Version":"v1.0.0","Time":"2024-01-01T00:00:00Z"}`,
+		"v1.0.0.mod":  files["go.mod"],
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// hashTree hashes the names, modes and contents of the files under dir.
+func hashTree(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fmt.Fprintf(h, "%s %v %d\n", rel, info.Mode(), info.ModTime().UnixNano())
+		if d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(b)
+			n++
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("hashing %s: %v (%d files)", dir, err, n)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// TestInstrumentDependency checks -instrument on a package of another
+// module, fetched from a file-based proxy into a module cache of its own
+// (read-only, as go leaves it): the panic needs values to stay symbolic
+// through the dependency. The module cache, go.mod and go.sum are the same
+// afterwards; the cover profile and go test -fuzz beside the exploration
+// (which build the code uninstrumented, without the temporary go.mod)
+// still work. The dependency says go 1.16, older than generics, which the
+// rewrite of its files needs.
+func TestInstrumentDependency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	proxy, cache := t.TempDir(), t.TempDir()
+	// The cache is read-only; make it removable.
+	t.Cleanup(func() {
+		filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				os.Chmod(p, 0o755)
+			}
+			return nil
+		})
+	})
+	writeProxy(t, proxy, "example.com/dep", map[string]string{
+		"go.mod":  "module example.com/dep\n\ngo 1.16\n",
+		"dep.go":  "package dep\n" + fmt.Sprintf(mixSrc, "fold"),
+		"fold.go": "package dep\n\nfunc fold(x uint32) uint32 { return x ^ (x >> 15) }\n",
+	})
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOMODCACHE", cache)
+	t.Setenv("GOFLAGS", "")
+	t.Setenv("GOTOOLCHAIN", "local")
+	t.Setenv("GOWORK", "off")
+	dir := module(t, map[string]string{
+		"a/a.go": fmt.Sprintf(mixTarget, "example.com/dep", "dep"),
+		"p/p.go": "package p\n\nimport \"example.com/dep\"\n\nfunc G(x uint32) bool { return dep.Mix(x) == 0x1234abcd }\n",
+		"p/p_test.go": `package p_test
+
+import (
+	"testing"
+
+	"example.com/m/p"
+)
+
+func FuzzG(f *testing.F) {
+	f.Add(uint32(0))
+	f.Fuzz(func(t *testing.T, x uint32) {
+		if p.G(x) {
+			t.Fatal("deep")
+		}
+	})
+}
+`,
+	})
+	gomod := filepath.Join(dir, "go.mod")
+	b, _ := os.ReadFile(gomod)
+	if err := os.WriteFile(gomod, append(b, "\nrequire example.com/dep v1.0.0\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := run(t, dir, 2*time.Minute, "go", "mod", "tidy"); res.code != 0 {
+		t.Fatalf("go mod tidy:\n%s", res.stderr)
+	}
+	depDir := filepath.Join(cache, "example.com", "dep@v1.0.0")
+	userFiles := func() string {
+		var s strings.Builder
+		for _, name := range []string{"go.mod", "go.sum"} {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&s, "%s:\n%s\n", name, b)
+		}
+		return s.String()
+	}
+	cacheBefore, userBefore := hashTree(t, depDir), userFiles()
+
+	tests := []struct {
+		name  string
+		args  []string
+		found bool
+		check func(t *testing.T, rep instrReport, tmp string)
+	}{
+		{name: "not instrumented", args: []string{"test", "-budget", "5s", "-notests", "./a", "F"}},
+		{name: "test", found: true,
+			args: []string{"test", "-budget", "5s", "-instrument", "example.com/dep", "-coverprofile", "COVER", "./a", "F"},
+			check: func(t *testing.T, rep instrReport, tmp string) {
+				if rep.sitesIn("example.com/dep@v1.0.0/dep.go") == 0 {
+					t.Error("no site of the dependency in the report")
+				}
+				if b, err := os.ReadFile(filepath.Join(tmp, "cover.out")); err != nil || !strings.Contains(string(b), "example.com/m/a/a.go") {
+					t.Errorf("cover profile: %v\n%s", err, b)
+				}
+			}},
+		{name: "fuzz beside go test -fuzz", found: true,
+			args: []string{"fuzz", "-budget", "8s", "-workers", "2", "-nocorpus", "-with-fuzzer", "-instrument", "example.com/dep/...", "-rundir", "RUNDIR", "./p", "FuzzG"},
+			check: func(t *testing.T, rep instrReport, tmp string) {
+				if rep.Hybrid == nil || rep.Hybrid.Rounds == 0 {
+					t.Errorf("go test -fuzz did not run: %+v", rep.Hybrid)
+				}
+				if _, err := os.Stat(filepath.Join(tmp, "rd", "cover.out")); err != nil {
+					t.Errorf("no cover profile in the run directory: %v", err)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			js := filepath.Join(tmp, "r.json")
+			args := []string{tt.args[0], "-workers", "1", "-seed", "1", "-json", js}
+			for _, a := range tt.args[1:] {
+				a = strings.NewReplacer("COVER", filepath.Join(tmp, "cover.out"), "RUNDIR", filepath.Join(tmp, "rd")).Replace(a)
+				args = append(args, a)
+			}
+			res := run(t, dir, 3*time.Minute, gocolic, args...)
+			if res.code != 0 {
+				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+			}
+			rep := readInstrReport(t, js)
+			if rep.found("deep") != tt.found {
+				t.Errorf("panic found: %v, want %v\n%s", rep.found("deep"), tt.found, res.stderr)
+			}
+			if tt.check != nil {
+				tt.check(t, rep, tmp)
+			}
+			if hashTree(t, depDir) != cacheBefore {
+				t.Error("the dependency's directory in the module cache changed")
+			}
+			if userFiles() != userBefore {
+				t.Errorf("go.mod or go.sum changed:\n%s\nwas\n%s", userFiles(), userBefore)
+			}
+		})
+	}
+
+	// Vendored modules are refused, clearly.
+	if res := run(t, dir, 2*time.Minute, "go", "mod", "vendor"); res.code != 0 {
+		t.Fatalf("go mod vendor:\n%s", res.stderr)
+	}
+	res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "2s", "-notests", "-instrument", "example.com/dep", "./a", "F")
+	if res.code != 2 || !strings.Contains(res.stderr, "vendored modules") {
+		t.Errorf("with vendor/: exit %d, want 2 and an error naming vendored modules:\n%s", res.code, res.stderr)
+	}
+}
+
+// TestInstrumentBadInput checks the errors of -instrument: exit status 2
+// and a message naming the problem.
+func TestInstrumentBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{
+		"a/a.go":       "package a\n\nimport \"example.com/m/cg\"\n\nfunc F(x int) int { return cg.Twice(x) }\n",
+		"cg/cg.go":     "package cg\n\n// int twice(int x) { return 2*x; }\nimport \"C\"\n\nfunc Twice(x int) int { return int(C.twice(C.int(x))) }\n",
+		"other/o.go":   "package other\n\nfunc O() {}\n",
+		"empty/README": "no Go files\n",
+	})
+	tests := []struct{ name, pattern, want string }{
+		{"standard library", "strings", "standard-library packages (strings), which gocolic cannot instrument"},
+		{"no packages", "./empty/...", "-instrument ./empty/... matches no packages"},
+		{"no such package", "example.com/nope", "-instrument example.com/nope:"},
+		{"not imported", "./other", "which example.com/m/a does not import"},
+		{"cgo", "./cg", "example.com/m/cg (matched by ./cg) uses cgo"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(t, dir, time.Minute, gocolic, "test", "-budget", "2s", "-instrument", tt.pattern, "./a", "F")
+			if res.code != 2 || !strings.Contains(res.stderr, tt.want) {
+				t.Errorf("exit status %d, want 2 and %q:\n%s", res.code, tt.want, res.stderr)
+			}
+		})
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "a", "*_gocolic_test.go")); len(m) > 0 {
+		t.Errorf("bad input left files: %v", m)
+	}
+}

@@ -1,0 +1,116 @@
+// This file instruments the support packages of a run: those -instrument
+// names and, for a fuzz target in an external test package, the package
+// under test. They are rewritten before the target, each knowing the
+// twins of those it imports, with sites numbered one package after the
+// other.
+
+package session
+
+import (
+	"cmp"
+	"fmt"
+	"sort"
+
+	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/load"
+	"golang.org/x/tools/go/packages"
+)
+
+// support is what the support packages add to a build.
+type support struct {
+	// rtPath is the runtime's import path for every package of the build.
+	rtPath string
+	// exports are the twins of all support packages, for the target.
+	exports instrument.Exports
+	// sites are their branch sites, numbered from 0; the target's come
+	// after them.
+	sites []instrument.Site
+	files map[string][]byte
+	added map[string][]byte // driver files
+	deps  []build.Dep
+	paths []string // import paths, in the order rewritten
+}
+
+// instrumentSupport rewrites the support packages of pkg: those the
+// patterns match (cfg.Instrument) and pkg.Under.
+func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
+	pkgs, err := pkg.Support(cfg.Dir, cfg.Instrument)
+	if err != nil {
+		return nil, err
+	}
+	s := &support{files: map[string][]byte{}, added: map[string][]byte{}}
+	seen := map[string]bool{}
+	for _, q := range pkgs {
+		if !load.IsDependency(q) || seen[q.Module.Path] {
+			continue
+		}
+		if len(seen) == 0 {
+			if err := build.CheckDeps(pkg.ModuleDir); err != nil {
+				return nil, err
+			}
+		}
+		seen[q.Module.Path] = true
+		m := q.Module
+		dep := build.Dep{Path: m.Path, Dir: m.Dir, GoVersion: m.GoVersion}
+		if r := m.Replace; r != nil {
+			// The files, and the go line, are the replacement's.
+			dep.Dir, dep.GoVersion = cmp.Or(r.Dir, m.Dir), cmp.Or(r.GoVersion, m.GoVersion)
+		}
+		if dep.Dir == "" {
+			return nil, fmt.Errorf("-instrument: module %s of package %s has no directory (not downloaded?)", m.Path, q.PkgPath)
+		}
+		s.deps = append(s.deps, dep)
+	}
+	sort.Slice(s.deps, func(i, j int) bool { return s.deps[i].Path < s.deps[j].Path })
+	s.rtPath = build.RuntimeFor(pkg.ModulePath, len(s.deps) > 0)
+	for _, q := range pkgs {
+		if err := s.add(q, cfg.Impure); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// add rewrites one support package, after the packages it imports.
+func (s *support) add(q *packages.Package, impure []string) error {
+	res, err := instrument.Package(q, instrument.Config{
+		RuntimePath: s.rtPath, Support: true, RangeOverFunc: load.RangeOverFuncIn(q),
+		SiteBase: uint32(len(s.sites)), Imported: s.exports, Impure: impure,
+	})
+	if err != nil {
+		return err
+	}
+	s.exports = s.exports.Merge(res.Exports)
+	s.sites = append(s.sites, res.Sites...)
+	for path, src := range res.Files {
+		s.files[path] = src
+	}
+	s.added[res.DriverPath] = res.Driver
+	s.paths = append(s.paths, q.PkgPath)
+	return nil
+}
+
+// config completes the target's instrument.Config: sites after the
+// support packages', calls into them through their twins.
+func (s *support) config(c instrument.Config) instrument.Config {
+	c.RuntimePath = s.rtPath
+	c.SiteBase = uint32(len(s.sites))
+	c.Imported = s.exports
+	return c
+}
+
+// merge adds the support packages to the target's rewrite: their sites
+// first, their files, and their drivers to added.
+func (s *support) merge(ins *instrument.Result, added map[string][]byte) {
+	if len(s.paths) == 0 {
+		return
+	}
+	ins.Sites = append(append([]instrument.Site(nil), s.sites...), ins.Sites...)
+	for path, src := range s.files {
+		ins.Files[path] = src
+	}
+	for path, src := range s.added {
+		added[path] = src
+	}
+}

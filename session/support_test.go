@@ -1,0 +1,104 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/load"
+)
+
+// TestInstrumentSupport checks what -instrument adds to the target's
+// rewrite, within the main module: every package's sites in one range
+// each, without gaps or overlaps, the target's last; calls across the
+// packages going to the exported twins, transitively (a calls b's, b
+// calls c's); a driver file per package; the runtime under the module's
+// internal directory, since no other module is instrumented.
+func TestInstrumentSupport(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.24\n",
+		"a/a.go": "package a\n\nimport \"example.com/m/b\"\n\nfunc F(x int) int {\n\tif b.B(x) == 7 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+		"b/b.go": "package b\n\nimport \"example.com/m/c\"\n\nfunc B(x int) int {\n\tif x > 3 {\n\t\treturn c.C(x)\n\t}\n\treturn x\n}\n",
+		"c/c.go": "package c\n\nfunc C(x int) int {\n\tif x%2 == 0 {\n\t\treturn x / 2\n\t}\n\treturn x\n}\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkg, err := load.Load(dir, "./a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sup, err := instrumentSupport(Config{Dir: dir, Instrument: []string{"./..."}}, pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(sup.paths, " "); got != "example.com/m/c example.com/m/b" {
+		t.Errorf("support packages %s, want c then b", got)
+	}
+	if sup.rtPath != build.RuntimePath("example.com/m") || len(sup.deps) != 0 {
+		t.Errorf("runtime %s, deps %v; want the internal runtime, no deps", sup.rtPath, sup.deps)
+	}
+	ins, err := instrument.Package(pkg.Package, sup.config(instrument.Config{Entry: "F", RangeOverFunc: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := map[string][]byte{ins.DriverPath: ins.Driver}
+	sup.merge(ins, added)
+
+	// Sites: c's, then b's, then a's, numbered without a gap.
+	var order []string
+	for i, s := range ins.Sites {
+		if int(s.ID) != i {
+			t.Errorf("site %d has ID %d", i, s.ID)
+		}
+		pkgDir := filepath.Base(filepath.Dir(s.Pos.Filename))
+		if len(order) == 0 || order[len(order)-1] != pkgDir {
+			order = append(order, pkgDir)
+		}
+	}
+	if got := strings.Join(order, " "); got != "c b a" {
+		t.Errorf("sites by package %q, want c b a", got)
+	}
+	if len(added) != 3 || len(ins.Files) != 3 {
+		t.Errorf("%d driver files and %d rewritten files, want 3 and 3", len(added), len(ins.Files))
+	}
+	for file, want := range map[string]string{"a/a.go": "b.Gcl_B(", "b/b.go": "c.Gcl_C("} {
+		src := string(ins.Files[filepath.Join(dir, filepath.FromSlash(file))])
+		if !strings.Contains(src, want) {
+			t.Errorf("%s does not call the twin %s):\n%s", file, want, src)
+		}
+	}
+}
+
+// TestInstrumentSupportNone checks the default: no pattern, no package
+// beside the target, and nothing to merge.
+func TestInstrumentSupportNone(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc F(x int) int { return x }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := load.Load(dir, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sup, err := instrumentSupport(Config{Dir: dir}, pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sup.paths) != 0 || len(sup.sites) != 0 || sup.rtPath != build.RuntimePath("example.com/m") {
+		t.Errorf("support %+v, want none and the internal runtime", sup)
+	}
+}
