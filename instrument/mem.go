@@ -173,11 +173,6 @@ func (ins *instrumenter) copyMem(lhs, rhs ast.Expr) []ast.Stmt {
 	if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && id.Name == "_" {
 		return nil
 	}
-	if tv, ok := ins.info.Types[ast.Unparen(rhs)]; ok && !tv.Addressable() {
-		if id, isId := ast.Unparen(rhs).(*ast.Ident); !isId || ins.info.ObjectOf(id) == nil {
-			return nil
-		}
-	}
 	return []ast.Stmt{&ast.ExprStmt{X: rtCall("CopyMem", addrOf(ins.lvalue(lhs)), addrOf(ins.lvalue(rhs)))}}
 }
 
@@ -201,9 +196,9 @@ func hasLeaves(t types.Type, depth int) bool {
 	return false
 }
 
-// pure reports whether evaluating the addressable expression e has no
-// effect and gives the same location twice: variables, fields of pure
-// operands, and elements at constant or variable indices.
+// pure reports whether e is addressable and evaluating it has no effect
+// and gives the same location twice: variables, fields of pure operands,
+// and elements at constant or variable indices.
 func (ins *instrumenter) pure(e ast.Expr) bool {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
@@ -249,9 +244,6 @@ func (ins *instrumenter) localCallee(x *ast.CallExpr) *types.Func {
 func (ins *instrumenter) passArg(a, ra ast.Expr) ast.Expr {
 	t := ins.typeOf(a)
 	if t == nil || !hasLeaves(t, 0) || !ins.pure(a) {
-		return ra
-	}
-	if tv, ok := ins.info.Types[ast.Unparen(a)]; ok && !tv.Addressable() {
 		return ra
 	}
 	return rtCall("Pass", addrOf(ins.lvalue(a)), ra)

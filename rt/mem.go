@@ -204,13 +204,19 @@ func copyMem(dst unsafe.Pointer, s, size uintptr) {
 	if d == s {
 		return
 	}
+	// One pass over whichever is smaller, the cells or the bytes: collect
+	// the source's cells, and drop the destination's, which are stale
+	// after the copy (the concrete check would miss an equal value).
 	var moved []uintptr
 	var cells []cell
 	if uintptr(len(st.mem)) < size {
 		for a, c := range st.mem {
-			if a >= s && a < s+size {
+			switch {
+			case a >= s && a < s+size:
 				moved = append(moved, a-s)
 				cells = append(cells, c)
+			case a >= d && a < d+size:
+				delete(st.mem, a)
 			}
 		}
 	} else {
@@ -219,19 +225,6 @@ func copyMem(dst unsafe.Pointer, s, size uintptr) {
 				moved = append(moved, off)
 				cells = append(cells, c)
 			}
-		}
-	}
-	// Cells of dst that src does not overwrite are stale after the copy;
-	// the concrete check would catch most of them, but not a value that
-	// happens to be equal.
-	if uintptr(len(st.mem)) < size {
-		for a := range st.mem {
-			if a >= d && a < d+size {
-				delete(st.mem, a)
-			}
-		}
-	} else {
-		for off := uintptr(0); off < size; off++ {
 			delete(st.mem, d+off)
 		}
 	}

@@ -64,60 +64,38 @@ func MakeSlice[S ~[]T, T any, I Integer](n V[I]) S {
 
 // RangeSlice iterates over s as for i, x := range s does, reading each
 // element with its shadow and recording the loop condition at site, so
-// that the solver can lengthen or shorten an input slice.
+// that the solver can lengthen or shorten the slice.
 func RangeSlice[T Scalar](site uint32, s []T) func(yield func(int, V[T]) bool) {
-	return func(yield func(int, V[T]) bool) {
-		n := lenShadow(s)
-		for i := range s {
-			if n != nil {
-				sliceCheck(site, n, i, true)
-			}
-			if !yield(i, Load(&s[i])) {
-				return
-			}
-		}
-		if n != nil {
-			sliceCheck(site, n, len(s), false)
-		}
-	}
+	return rangeSlice(site, s, Load[T])
 }
 
 // RangeSliceString is RangeSlice for a slice of strings.
 func RangeSliceString[T ~string](site uint32, s []T) func(yield func(int, V[T]) bool) {
-	return func(yield func(int, V[T]) bool) {
-		n := lenShadow(s)
-		for i := range s {
-			if n != nil {
-				sliceCheck(site, n, i, true)
-			}
-			if !yield(i, LoadString(&s[i])) {
-				return
-			}
-		}
-		if n != nil {
-			sliceCheck(site, n, len(s), false)
-		}
-	}
+	return rangeSlice(site, s, LoadString[T])
 }
 
 // RangeSliceOf is RangeSlice for elements the shadow memory does not hold
-// as values (structs, pointers): the loop condition is recorded, and the
-// element is a plain copy, which takes the shadows of its fields along.
+// as values (structs, pointers): the element is a plain copy, whose cells
+// the loop body installs in its variable with Take.
 func RangeSliceOf[T any](site uint32, s []T) func(yield func(int, T) bool) {
-	return func(yield func(int, T) bool) {
+	return rangeSlice(site, s, func(p *T) T {
+		if len(st.mem) != 0 {
+			passArg(unsafe.Pointer(p), unsafe.Sizeof(*p))
+		}
+		return *p
+	})
+}
+
+// rangeSlice iterates over s, yielding read(&s[i]) for each element and
+// recording the loop condition against the shadow of s's length.
+func rangeSlice[T, E any](site uint32, s []T, read func(*T) E) func(yield func(int, E) bool) {
+	return func(yield func(int, E) bool) {
 		n := lenShadow(s)
 		for i := range s {
 			if n != nil {
 				sliceCheck(site, n, i, true)
 			}
-			v := s[i]
-			if len(st.mem) != 0 {
-				// The copy the loop variable receives lives in this
-				// frame; its cells are installed where the body reads it
-				// through Take.
-				passArg(unsafe.Pointer(&s[i]), unsafe.Sizeof(v))
-			}
-			if !yield(i, v) {
+			if !yield(i, read(&s[i])) {
 				return
 			}
 		}
