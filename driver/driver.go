@@ -210,12 +210,17 @@ type coordinator struct {
 }
 
 // domain builds the constraints every input satisfies: lengths of strings
-// and byte slices are at most MaxLen.
+// and byte slices are at most MaxLen, bounded inputs (lengths of slices
+// and maps, pointer choices) at most their Max.
 func (d *coordinator) domain() {
 	for i, p := range d.cfg.Params {
-		if p.Kind == rt.ParamString || p.Kind == rt.ParamBytes {
+		switch {
+		case p.Kind == rt.ParamString || p.Kind == rt.ParamBytes:
 			v := d.b.Var(uint64(d.offs[i]), 64)
 			d.limits = append(d.limits, d.b.Cmp(sym.KULe, v, d.b.Const(uint64(d.cfg.MaxLen), 64)))
+		case p.Max != 0:
+			v := d.b.Var(uint64(d.offs[i]), p.Width)
+			d.limits = append(d.limits, d.b.Cmp(sym.KULe, v, d.b.Const(p.Max, p.Width)))
 		}
 	}
 }

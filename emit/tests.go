@@ -121,8 +121,16 @@ type Crash struct {
 type Suite struct {
 	// Package is the package clause name of the target package.
 	Package string
-	// Func is the package-level function under test.
+	// Func is the package-level function under test, or, with Method, the
+	// name (Type_Method) the tests of a method are named after.
 	Func string
+	// Method, when set, is the method under test: Params[0] is then its
+	// receiver, and each test calls Params[0].Method(the rest).
+	Method string
+	// Imports maps the import paths that parameter types and literals
+	// refer to, beyond the standard packages found by name, to the names
+	// they use.
+	Imports map[string]string
 	// Params and Results describe the signature of Func.
 	Params  []Param
 	Results []Result
@@ -242,10 +250,24 @@ func TestFile(s Suite) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emit tests for %s: %w", s.Func, err)
 	}
+	names := map[string]string{}
+	for _, path := range imports {
+		names[path] = path[strings.LastIndexByte(path, '/')+1:]
+	}
+	for path, name := range s.Imports {
+		if !token.IsIdentifier(name) || path == "" {
+			return nil, fmt.Errorf("emit tests for %s: invalid import %s %q", s.Func, name, path)
+		}
+		if _, ok := names[path]; !ok {
+			imports = append(imports, path)
+		}
+		names[path] = name
+	}
+	sort.Strings(imports)
 	for _, path := range imports {
 		// A package-level function cannot share its name with a package
 		// imported by a file of the same package.
-		if path[strings.LastIndexByte(path, '/')+1:] == s.Func {
+		if s.Method == "" && names[path] == s.Func {
 			return nil, fmt.Errorf("emit tests for %s: the generated test imports %q, whose name collides with the function", s.Func, path)
 		}
 	}
@@ -255,6 +277,10 @@ func TestFile(s Suite) ([]byte, error) {
 	if len(imports) > 0 {
 		src.WriteString("import (\n")
 		for _, path := range imports {
+			if names[path] != path[strings.LastIndexByte(path, '/')+1:] {
+				fmt.Fprintf(&src, "\t%s %q\n", names[path], path)
+				continue
+			}
 			fmt.Fprintf(&src, "\t%q\n", path)
 		}
 		src.WriteString(")\n\n")
@@ -308,6 +334,7 @@ type crashRow struct {
 // plan is a validated Suite, ready to be written out.
 type plan struct {
 	pkg, fn string
+	method  string
 	params  []param
 	results []result
 	cases   []row
@@ -331,7 +358,10 @@ func newPlan(s Suite) (*plan, error) {
 	if len(s.Cases) == 0 && len(s.Crashes) == 0 {
 		return nil, errors.New("suite has neither cases nor crashes")
 	}
-	p := &plan{pkg: s.Package, fn: s.Func, timeout: s.ReproTimeout}
+	p := &plan{pkg: s.Package, fn: s.Func, method: s.Method, timeout: s.ReproTimeout}
+	if s.Method != "" && (!token.IsIdentifier(s.Method) || len(s.Params) == 0) {
+		return nil, fmt.Errorf("invalid method %q: a method needs a name and a receiver", s.Method)
+	}
 	var pairs []string
 	// Longer placeholders first: the replacer tries them in this order.
 	for _, name := range []string{"errText", "tests", "tt", "t"} {
@@ -606,6 +636,9 @@ func (p *plan) callFormat() (string, []string) {
 		verbs[i] = "%#v"
 		fields[i] = p.field(prm.field)
 	}
+	if p.method != "" {
+		return verbs[0] + "." + p.method + "(" + strings.Join(verbs[1:], ", ") + ")", fields
+	}
 	return p.fn + "(" + strings.Join(verbs, ", ") + ")", fields
 }
 
@@ -617,6 +650,9 @@ func (p *plan) call() string {
 		if prm.variadic {
 			args[i] += "..."
 		}
+	}
+	if p.method != "" {
+		return args[0] + "." + p.method + "(" + strings.Join(args[1:], ", ") + ")"
 	}
 	return p.fn + "(" + strings.Join(args, ", ") + ")"
 }

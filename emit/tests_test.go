@@ -215,6 +215,23 @@ func TestTestFile(t *testing.T) {
 			wantNot:     []string{"errText", "Crashes"},
 		},
 		{
+			name: "a method, with imports the types need",
+			suite: Suite{
+				Package: "p", Func: "Acc_Add", Method: "Add",
+				Params:  []Param{{"receiver", "*Acc"}, {"at", "geo.Point"}},
+				Results: []Result{{Type: "int", Pinned: true}},
+				Imports: map[string]string{"example.com/geo/v2": "geo", "example.com/mod/strings": "xstrings"},
+				Cases:   []Case{{Args: []string{"&Acc{n: 1}", "geo.Point{X: 2}"}, Results: []string{"3"}}},
+			},
+			wantFuncs:   []string{"TestGocolicAcc_Add"},
+			wantImports: []string{"example.com/geo/v2", "example.com/mod/strings", "testing"},
+			want: []string{
+				"in_receiver *Acc", "in_at geo.Point", "xstrings \"example.com/mod/strings\"",
+				"got0 := tt.in_receiver.Add(tt.in_at)",
+				`t.Errorf("%#v.Add(%#v) = %#v, want %#v", tt.in_receiver, tt.in_at, got0, tt.want0)`,
+			},
+		},
+		{
 			name: "panics only",
 			suite: Suite{
 				Package: "p", Func: "Abs",

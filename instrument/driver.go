@@ -33,29 +33,78 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 	}
 	var run bytes.Buffer
 	var params bytes.Buffer
+	var build bytes.Buffer // assembles composite parameters
+	sh := ins.newShaper(res, name, &build)
+	twin := ins.twins[entry]
+	recv := ""
+	if r := sig.Recv(); r != nil {
+		res.Method = entry.Name()
+		recv = "_gcl_recv"
+		p := Param{Name: "receiver", Type: r.Type(), TypeString: types.TypeString(r.Type(), qual)}
+		if ptr, ok := r.Type().(*types.Pointer); ok {
+			// A method is tested on an object: the receiver is never nil.
+			fmt.Fprintf(&build, "%s := new(%s)\n", recv, name(ptr.Elem()))
+			sh.onPath[ptr.Elem()]++ // the receiver is the first object of its type
+			p.Shape = &Shape{Kind: ShapePointer, Type: sh.testType(r.Type()), Leaf: -1,
+				Elems: []*Shape{sh.build(ptr.Elem(), "(*"+recv+")", "receiver")}}
+		} else {
+			fmt.Fprintf(&build, "var %s %s\n", recv, name(r.Type()))
+			p.Shape = sh.build(r.Type(), recv, "receiver")
+			if hasLeaves(r.Type(), 0) {
+				// A value receiver's cells reach the method as an argument's do.
+				recv = fmt.Sprintf("_gcl.Pass(&%[1]s, %[1]s)", recv)
+			}
+		}
+		res.Recv = &p
+	}
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
-		kind := paramKind(p.Type())
-		tn := name(p.Type())
-		res.Params = append(res.Params, Param{Name: p.Name(), Type: p.Type(), TypeString: types.TypeString(p.Type(), qual)})
-		q := rtParam(p.Name(), p.Type())
-		res.RTParams = append(res.RTParams, q)
-		params.WriteString(paramLit(q))
-		ctor := inputCtor[kind]
 		if i > 0 {
 			run.WriteString(", ")
 		}
-		t := ins.twins[entry]
-		if t != nil {
-			fmt.Fprintf(&run, "_gcl.%s[%s](in, %d)", ctor, tn, i)
-		} else {
-			fmt.Fprintf(&run, "_gcl.%s[%s](in, %d).C", ctor, tn, i)
+		prm := Param{Name: p.Name(), Type: p.Type(), TypeString: types.TypeString(p.Type(), qual)}
+		if !composite(p.Type()) {
+			prm.Leaf = len(res.RTParams)
+			q := rtParam(p.Name(), p.Type())
+			res.RTParams = append(res.RTParams, q)
+			fmt.Fprintf(&run, "_gcl.%s[%s](in, %d)", inputCtor[q.Kind], name(p.Type()), prm.Leaf)
+			if twin == nil {
+				run.WriteString(".C")
+			}
+			res.Params = append(res.Params, prm)
+			continue
 		}
+		v := fmt.Sprintf("_gcl_a%d", i)
+		fmt.Fprintf(&build, "var %s %s\n", v, name(p.Type()))
+		pname := p.Name()
+		if pname == "" || pname == "_" {
+			pname = fmt.Sprintf("#%d", i+1)
+		}
+		prm.Shape = sh.build(p.Type(), v, pname)
+		switch {
+		case sig.Variadic() && i == sig.Params().Len()-1:
+			prm.TypeString = "..." + types.TypeString(p.Type().(*types.Slice).Elem(), qual)
+			fmt.Fprintf(&run, "%s...", v)
+		case hasLeaves(p.Type(), 0):
+			fmt.Fprintf(&run, "_gcl.Pass(&%[1]s, %[1]s)", v)
+		default:
+			run.WriteString(v)
+		}
+		res.Params = append(res.Params, prm)
 	}
-	t := ins.twins[entry]
+	if res.Recv != nil {
+		res.Recv.TypeString = sh.testType(res.Recv.Type)
+	}
+	for _, q := range res.RTParams {
+		params.WriteString(paramLit(q))
+	}
+	t := twin
 	fname := entry.Name()
 	if t != nil {
 		fname = t.name
+	}
+	if recv != "" {
+		fname = recv + "." + fname
 	}
 	var results []string
 	var lhs []string
@@ -76,10 +125,19 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 	}
 
 	regs := ins.opaqueRegistrations(imports)
+	// Naming a type whose value the shaper then left zero registers an
+	// import that no line uses.
+	code := build.String() + run.String() + regs
+	for path, n := range imports {
+		if !strings.Contains(code, n+".") {
+			delete(imports, path)
+		}
+	}
 	src, shadows := ins.driverHead(imports)
 	src.WriteString("\nfunc init() {\n" + regs + "\t_gcl.Main(_gcl.Target{\n")
 	ins.targetFields(src, params.Bytes(), shadows)
 	src.WriteString("\t\tRun: func(in *_gcl.Input) []any {\n")
+	src.Write(build.Bytes())
 	if len(lhs) > 0 {
 		fmt.Fprintf(src, "\t\t\t%s := %s(%s)\n", join(lhs), fname, run.String())
 		fmt.Fprintf(src, "\t\t\treturn []any{%s}\n", join(results))
@@ -158,7 +216,7 @@ func rtParam(name string, t types.Type) rt.Param {
 
 // paramLit is the rt.Param literal of q, a line of a driver file.
 func paramLit(q rt.Param) string {
-	return fmt.Sprintf("\t\t{Name: %q, Kind: _gcl.%s, Width: %d, Signed: %v},\n", q.Name, paramKindName[q.Kind], q.Width, q.Signed)
+	return fmt.Sprintf("\t\t{Name: %q, Kind: _gcl.%s, Width: %d, Signed: %v, Max: %d},\n", q.Name, paramKindName[q.Kind], q.Width, q.Signed, q.Max)
 }
 
 // paramKindName names the runtime's parameter kinds in generated code.

@@ -110,6 +110,9 @@ type Config struct {
 	// functions (path.Func) whose calls must never become opaque terms,
 	// beyond the standard packages that touch the world (opaque.go).
 	Impure []string
+	// MaxElems bounds the length of slice, map and variadic inputs;
+	// zero means DefaultMaxElems.
+	MaxElems int
 }
 
 // Exports are the twins a Support rewrite makes callable from other
@@ -133,8 +136,15 @@ func (e Exports) Merge(o Exports) Exports {
 type Param struct {
 	Name string
 	Type types.Type
-	// TypeString is the type as written in the package.
+	// TypeString is the type as written in the package; "...T" for a
+	// variadic parameter.
 	TypeString string
+	// Shape, for a parameter that is not a scalar, a string or a []byte,
+	// says how its value is assembled from RTParams; nil otherwise, when
+	// the parameter is the one RTParams element of its position.
+	Shape *Shape
+	// Leaf is the RTParams index of a parameter without a Shape.
+	Leaf int
 }
 
 // Result is the outcome of a rewrite.
@@ -147,8 +157,18 @@ type Result struct {
 	DriverPath string
 	Sites      []Site
 	Params     []Param
-	// RTParams are the parameters as the runtime's input layout sees them.
+	// RTParams are the parameters as the runtime's input layout sees them:
+	// one per scalar, string or []byte parameter, and one per leaf (or
+	// length, or pointer choice) of a composite one.
 	RTParams []rt.Param
+	// Recv is the receiver when the entry is a method.
+	Recv *Param
+	// Method is the entry's name when it is a method (Recv is set).
+	Method string
+	// Imports maps the import paths that the parameter types written in
+	// Params and Recv refer to, beyond the target package, to the package
+	// names they use.
+	Imports map[string]string
 	// Results are the entry's result types as written in the package.
 	Results []string
 	// Pinnable says which results a generated test can compare.
@@ -295,12 +315,15 @@ func exprOf(n ast.Node) ast.Expr {
 	return &ast.BadExpr{}
 }
 
-// findEntry resolves the entry function and checks its signature.
+// findEntry resolves the entry function, or the method Type.Method, and
+// checks its signature.
 func (ins *instrumenter) findEntry(name string) (*types.Func, error) {
 	scope := ins.pkg.Types.Scope()
-	obj := scope.Lookup(name)
-	fn, ok := obj.(*types.Func)
-	if !ok {
+	fn, err := ins.lookupEntry(name)
+	if err != nil {
+		return nil, err
+	}
+	if fn == nil {
 		var names []string
 		for _, n := range scope.Names() {
 			if f, ok := scope.Lookup(n).(*types.Func); ok && f.Name() != "init" && f.Name() != "main" {
@@ -313,8 +336,14 @@ func (ins *instrumenter) findEntry(name string) (*types.Func, error) {
 		return nil, fmt.Errorf("package %s has no function %s; functions: %s", ins.pkg.PkgPath, name, strings.Join(names, ", "))
 	}
 	sig := fn.Type().(*types.Signature)
-	if sig.TypeParams().Len() > 0 {
+	if sig.TypeParams().Len() > 0 || sig.RecvTypeParams().Len() > 0 {
 		return nil, fmt.Errorf("function %s is generic; gocolic tests only non-generic functions", name)
+	}
+	qual := types.RelativeTo(ins.pkg.Types)
+	if r := sig.Recv(); r != nil {
+		if why := ins.unsupported(r.Type()); why != "" {
+			return nil, fmt.Errorf("receiver of %s has type %s: %s", name, types.TypeString(r.Type(), qual), why)
+		}
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
@@ -322,13 +351,48 @@ func (ins *instrumenter) findEntry(name string) (*types.Func, error) {
 		if pname == "" || pname == "_" {
 			pname = fmt.Sprintf("#%d", i+1)
 		}
-		if sig.Variadic() && i == sig.Params().Len()-1 {
-			return nil, fmt.Errorf("parameter %s of %s is variadic (%s), which is not supported", pname, name, p.Type())
+		if why := ins.unsupported(p.Type()); why != "" {
+			return nil, fmt.Errorf("parameter %s of %s has type %s: %s", pname, name, types.TypeString(p.Type(), qual), why)
 		}
-		if paramKind(p.Type()) == 0 {
-			return nil, fmt.Errorf("parameter %s of %s has type %s, which is not supported (supported: integer and float types, bool, string, []byte)",
-				pname, name, types.TypeString(p.Type(), types.RelativeTo(ins.pkg.Types)))
+	}
+	return fn, nil
+}
+
+// lookupEntry finds the function name, or the method Type.Method (also
+// written (*Type).Method); nil when there is none.
+func (ins *instrumenter) lookupEntry(name string) (*types.Func, error) {
+	scope := ins.pkg.Types.Scope()
+	tname, mname, isMethod := strings.Cut(name, ".")
+	if !isMethod {
+		fn, _ := scope.Lookup(name).(*types.Func)
+		return fn, nil
+	}
+	tname = strings.TrimSuffix(strings.TrimPrefix(tname, "(*"), ")")
+	tn, ok := scope.Lookup(tname).(*types.TypeName)
+	if !ok {
+		return nil, fmt.Errorf("package %s has no type %s", ins.pkg.PkgPath, tname)
+	}
+	if types.IsInterface(tn.Type()) {
+		return nil, fmt.Errorf("%s is an interface method; gocolic tests methods with a body", name)
+	}
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), false, ins.pkg.Types, mname)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		var names []string
+		ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+		for i := 0; i < ms.Len(); i++ {
+			names = append(names, ms.At(i).Obj().Name())
 		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("type %s has no method %s, nor any other method", tname, mname)
+		}
+		return nil, fmt.Errorf("type %s has no method %s; methods: %s", tname, mname, strings.Join(names, ", "))
+	}
+	if types.IsInterface(fn.Type().(*types.Signature).Recv().Type()) {
+		return nil, fmt.Errorf("method %s of %s comes from an embedded interface; gocolic tests methods with a body", mname, tname)
+	}
+	if fn.Pkg() != ins.pkg.Types {
+		return nil, fmt.Errorf("method %s of %s is promoted from another package; test it there", mname, tname)
 	}
 	return fn, nil
 }

@@ -22,7 +22,7 @@ func (ins *instrumenter) memLoc(e ast.Expr) (track, bool) {
 		return notTracked, false
 	}
 	k := trackOf(tv.Type)
-	if k != trackInt && k != trackBool && k != trackFloat && k != trackString {
+	if k == notTracked {
 		return notTracked, false
 	}
 	switch x := e.(type) {
@@ -69,11 +69,8 @@ func addrOf(e ast.Expr) ast.Expr { return &ast.UnaryExpr{Op: token.AND, X: e} }
 // split over the elements (rt.LoadIndex), with its bounds check a site.
 func (ins *instrumenter) vMem(e ast.Expr, k track) ast.Expr {
 	e = ast.Unparen(e)
-	load := "Load"
-	if k == trackString {
-		load = "LoadString"
-	}
-	if x, ok := e.(*ast.IndexExpr); ok && k != trackString {
+	load := memOp[k][0]
+	if x, ok := e.(*ast.IndexExpr); ok && k != trackString && k != trackBytes {
 		// An element of a slice is read with its bounds check even at a
 		// constant index, since the slice's length may be symbolic; an
 		// array's length is not, so only an input index needs the split.
@@ -105,11 +102,15 @@ func (ins *instrumenter) storeMem(lhs, rhs ast.Expr) (ast.Stmt, bool) {
 	if !ok {
 		return nil, false
 	}
-	name := "Store"
-	if k == trackString {
-		name = "StoreString"
-	}
-	return &ast.ExprStmt{X: call(rtSelAt(name, lhs.Pos()), ve, addrOf(ins.lvalue(lhs)))}, true
+	return &ast.ExprStmt{X: call(rtSelAt(memOp[k][1], lhs.Pos()), ve, addrOf(ins.lvalue(lhs)))}, true
+}
+
+// memOp names the runtime's load and store of a memory location by the
+// family of its type. Byte slices have cells of their own, holding the
+// aggregate shadow that a byte-slice variable has.
+var memOp = map[track][2]string{
+	trackInt: {"Load", "Store"}, trackBool: {"Load", "Store"}, trackFloat: {"Load", "Store"},
+	trackString: {"LoadString", "StoreString"}, trackBytes: {"LoadByteSlice", "StoreByteSlice"},
 }
 
 // rtSelAt is rtSel placed at pos: a store's call takes the statement's
@@ -185,13 +186,12 @@ func hasLeaves(t types.Type, depth int) bool {
 	switch u := t.Underlying().(type) {
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
-			if k := trackOf(u.Field(i).Type()); k != notTracked && k != trackBytes || hasLeaves(u.Field(i).Type(), depth+1) {
+			if trackOf(u.Field(i).Type()) != notTracked || hasLeaves(u.Field(i).Type(), depth+1) {
 				return true
 			}
 		}
 	case *types.Array:
-		k := trackOf(u.Elem())
-		return k != notTracked && k != trackBytes || hasLeaves(u.Elem(), depth+1)
+		return trackOf(u.Elem()) != notTracked || hasLeaves(u.Elem(), depth+1)
 	}
 	return false
 }

@@ -88,18 +88,40 @@ func Store[T Scalar](v V[T], p *T) {
 
 // LoadString returns the string *p with its shadow.
 func LoadString[T ~string](p *T) V[T] {
+	if c, ok := cellAt(addr(p)); ok && c.str == string(*p) {
+		return V[T]{C: *p, S: c.s}
+	}
+	return V[T]{C: *p}
+}
+
+// cellAt returns the cell at address a, if there is one.
+func cellAt(a uintptr) (cell, bool) {
 	if len(st.mem) == 0 {
-		return V[T]{C: *p}
+		return cell{}, false
 	}
-	c, ok := st.mem[addr(p)]
-	if !ok || c.str != string(*p) {
-		return V[T]{C: *p}
-	}
-	return V[T]{C: *p, S: c.s}
+	c, ok := st.mem[a]
+	return c, ok
 }
 
 // StoreString performs *p = v and records v's shadow at p.
 func StoreString[T ~string](v V[T], p *T) {
+	*p = v.C
+	setCell(addr(p), unsafe.Pointer(p), cell{str: string(v.C), s: v.S})
+}
+
+// LoadByteSlice returns the byte slice *p with its shadow. The cell keeps a
+// copy of the bytes it was stored with: a write to an element that the
+// rewrite does not see (it leaves byte-slice elements alone) then makes
+// the shadow stale, and the load concrete.
+func LoadByteSlice[T ~[]byte](p *T) V[T] {
+	if c, ok := cellAt(addr(p)); ok && c.str == string(*p) {
+		return V[T]{C: *p, S: c.s}
+	}
+	return V[T]{C: *p}
+}
+
+// StoreByteSlice performs *p = v and records v's shadow at p.
+func StoreByteSlice[T ~[]byte](v V[T], p *T) {
 	*p = v.C
 	setCell(addr(p), unsafe.Pointer(p), cell{str: string(v.C), s: v.S})
 }

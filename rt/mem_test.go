@@ -170,3 +170,59 @@ func BenchmarkMemLoadCells(b *testing.B) {
 		memSum(ps)
 	}
 }
+
+// TestByteSliceCells checks that a byte slice stored in memory keeps its
+// aggregate shadow, and loses it when an element changes unseen.
+func TestByteSliceCells(t *testing.T) {
+	reset(0)
+	a := st.b.String(st.b.Var(0, 64), []*sym.Expr{st.b.Var(1, 8), st.b.Var(2, 8)})
+	var rec struct{ Data []byte }
+	StoreByteSlice(V[[]byte]{C: []byte("hi"), S: a}, &rec.Data)
+	if got := LoadByteSlice(&rec.Data); got.S != a || string(got.C) != "hi" {
+		t.Errorf("load gives %q %v, want %q %v", got.C, got.S, "hi", a)
+	}
+	rec.Data[1] = 'o'
+	if s := LoadByteSlice(&rec.Data).S; s != nil {
+		t.Errorf("an element written unseen left the shadow %v", s)
+	}
+}
+
+// TestBoundedInputs checks that a bounded input (a length or a pointer
+// choice) reads as at most its Max, that a slice input gets its length
+// shadow even when empty, and that DecodeInput agrees.
+func TestBoundedInputs(t *testing.T) {
+	ps := []Param{
+		{Name: "xs.len", Kind: ParamInt, Width: 64, Max: 4},
+		{Name: "p.nil", Kind: ParamInt, Width: 64, Max: 1},
+	}
+	tests := []struct {
+		name     string
+		env      sym.Env
+		len, ptr int
+	}{
+		{"zero", sym.Env{}, 0, 0},
+		{"within", sym.Env{0: 3, 1: 1}, 3, 1},
+		{"clamped", sym.Env{0: 1000, 1: 7}, 4, 1},
+		{"huge", sym.Env{0: ^uint64(0)}, 4, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reset(0)
+			in := &Input{env: tt.env, offs: Layout(ps, 4), maxLen: 4, params: ps}
+			xs := InputSlice[[]int32](in, 0)
+			if len(xs) != tt.len || cap(xs) < 1 {
+				t.Errorf("slice of len %d cap %d, want len %d and a backing array", len(xs), cap(xs), tt.len)
+			}
+			if l := LenSlice(xs); l.S != inputVar(0, 64) {
+				t.Errorf("length shadow %v, want the input variable", l.S)
+			}
+			if c := InputLen(in, 1).C; c != tt.ptr {
+				t.Errorf("choice %d, want %d", c, tt.ptr)
+			}
+			args := DecodeInput(ps, 4, tt.env)
+			if int(args[0].Bits) != tt.len || int(args[1].Bits) != tt.ptr {
+				t.Errorf("decoded %d %d, want %d %d", args[0].Bits, args[1].Bits, tt.len, tt.ptr)
+			}
+		})
+	}
+}

@@ -4,6 +4,8 @@
 package rt
 
 import (
+	"unsafe"
+
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -25,6 +27,20 @@ type Param struct {
 	Kind   ParamKind
 	Width  uint8 // ParamInt and ParamFloat only
 	Signed bool  // ParamInt only
+	// Max, when non-zero, bounds an unsigned ParamInt to [0, Max]: the
+	// length of a slice or map input, or the choice of a pointer input.
+	// Values above it read as Max.
+	Max uint64
+}
+
+// bits returns the value of a ParamInt or ParamFloat variable as the
+// program sees it: its width's bits, clamped to Max when there is one.
+func (p Param) bits(v uint64) uint64 {
+	v &= sym.Mask(p.Width)
+	if p.Max != 0 && v > p.Max {
+		v = p.Max
+	}
+	return v
 }
 
 // Target is the function under test as the generated driver registers it.
@@ -88,6 +104,26 @@ func InputInt[T Integer](in *Input, i int) V[T] {
 	w, _ := widthOf[T]()
 	n := in.base(i)
 	return V[T]{C: T(in.env[n]), S: inputVar(n, w)}
+}
+
+// InputLen returns parameter i, a bounded length or choice (Param.Max),
+// as an int. The solver keeps the variable within its bound (a domain
+// constraint), so the shadow is the variable itself.
+func InputLen(in *Input, i int) V[int] {
+	n := in.base(i)
+	return V[int]{C: int(in.params[i].bits(in.env[n])), S: inputVar(n, 64)}
+}
+
+// InputSlice returns a slice whose length is parameter i (InputLen), with
+// that variable as the shadow of its length. Its capacity is at least
+// one, so that even an empty slice has a backing array of its own to key
+// the shadow by; the caller fills the elements.
+func InputSlice[S ~[]T, T any](in *Input, i int) S {
+	n := InputLen(in, i)
+	s := make(S, n.C, max(n.C, 1))
+	pin(unsafe.Pointer(unsafe.SliceData(s)))
+	st.lens[dataOf(s)] = lenCell{n: n.C, s: n.S}
+	return s
 }
 
 // InputBool returns parameter i as a symbolic boolean.
@@ -187,7 +223,7 @@ func DecodeInput(ps []Param, maxLen int, env sym.Env) []Arg {
 		case ParamBool:
 			args[i].Bits = env[base] & 1
 		default:
-			args[i].Bits = env[base] & sym.Mask(p.Width)
+			args[i].Bits = p.bits(env[base])
 		}
 	}
 	return args
@@ -210,7 +246,7 @@ func EncodeInput(ps []Param, maxLen int, args []Arg) sym.Env {
 		case ParamBool:
 			env[base] = args[i].Bits & 1
 		default:
-			env[base] = args[i].Bits & sym.Mask(p.Width)
+			env[base] = p.bits(args[i].Bits)
 		}
 	}
 	return env

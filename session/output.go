@@ -18,7 +18,7 @@ import (
 
 // suite turns a report into the generated test suite.
 func suite(t *Target, rep *driver.Report) emit.Suite {
-	s := emit.Suite{Package: t.PkgName, Func: t.Func}
+	s := emit.Suite{Package: t.PkgName, Func: t.Func, Method: t.Method, Imports: t.Imports}
 	for _, p := range t.Params {
 		s.Params = append(s.Params, emit.Param{Name: p.Name, Type: p.TypeString})
 	}

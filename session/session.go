@@ -32,15 +32,18 @@ import (
 
 // Config is one `gocolic test` invocation.
 type Config struct {
-	Dir           string // directory the package pattern is relative to
-	Package       string // import path or ./dir
-	Func          string
-	Budget        time.Duration
-	Runs          int
-	Workers       int
-	Strategy      string
-	Seed          int64
-	MaxLen        int
+	Dir      string // directory the package pattern is relative to
+	Package  string // import path or ./dir
+	Func     string
+	Budget   time.Duration
+	Runs     int
+	Workers  int
+	Strategy string
+	Seed     int64
+	MaxLen   int
+	// MaxElems bounds the length of slice, map and variadic inputs (0:
+	// instrument.DefaultMaxElems).
+	MaxElems      int
 	MaxDepth      int
 	Timeout       time.Duration // per execution
 	MemLimitMB    int
@@ -99,6 +102,9 @@ func (c *Config) Validate() error {
 	if c.MaxLen > maxMaxLen {
 		return fmt.Errorf("-maxlen %d is too large (at most %d)", c.MaxLen, maxMaxLen)
 	}
+	if c.MaxElems < 0 || c.MaxElems > maxMaxElems {
+		return fmt.Errorf("-maxelems %d is out of range (0 to %d)", c.MaxElems, maxMaxElems)
+	}
 	if c.Timeout <= 0 {
 		c.Timeout = time.Second
 	}
@@ -131,6 +137,10 @@ const (
 	SolverAuto = "auto"
 )
 
+// maxMaxElems bounds -maxelems: every element of a slice input has inputs
+// of its own, and is assembled on every execution.
+const maxMaxElems = 64
+
 // maxMaxLen bounds -maxlen: every byte of every string input is a
 // variable of the solver.
 const maxMaxLen = 4096
@@ -156,6 +166,12 @@ type Target struct {
 	Pinned  []bool
 	IsError []bool
 	Sites   []instrument.Site
+	// Method is the method's name when the function under test is one:
+	// Params[0] is then its receiver, and Func names Type_Method.
+	Method string
+	// Imports maps the import paths the parameter types need, beyond the
+	// target package, to their package names.
+	Imports map[string]string
 	rt      []rt.Param
 	maxLen  int
 }
@@ -177,6 +193,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		Entry:         cfg.Func,
 		RangeOverFunc: pkg.RangeOverFunc(),
 		Impure:        cfg.Impure,
+		MaxElems:      cfg.MaxElems,
 	}))
 	if err != nil {
 		return nil, err
@@ -187,6 +204,9 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	var seeds []sym.Env
 	if len(cfg.Replay) > 0 {
 		cfg.NoTests = true
+		if tgt.Method != "" || slices.ContainsFunc(tgt.Params, func(p instrument.Param) bool { return p.Shape != nil }) {
+			return nil, fmt.Errorf("-replay: %s has parameters that are not scalars, strings or []byte, which a corpus file cannot hold", cfg.Func)
+		}
 		seeds, err = replaySeeds(cfg.Replay, tgt, &cfg.MaxLen)
 		if err != nil {
 			return nil, err
@@ -230,11 +250,20 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 }
 
 func newTarget(pkg *load.Package, ins *instrument.Result, cfg Config) *Target {
-	return &Target{
+	t := &Target{
 		PkgPath: pkg.PkgPath, PkgName: pkg.Name, PkgDir: filepath.Dir(pkg.CompiledGoFiles[0]),
 		Func: cfg.Func, Params: ins.Params, Results: ins.Results, Pinned: ins.Pinnable,
 		IsError: ins.ResultIsError, Sites: ins.Sites, maxLen: cfg.MaxLen, rt: ins.RTParams,
+		Imports: ins.Imports,
 	}
+	if ins.Recv != nil {
+		t.Method = ins.Method
+		t.Params = append([]instrument.Param{*ins.Recv}, ins.Params...)
+		// Type.Method and (*Type).Method name tests and files as Type_Method.
+		typ, _, _ := strings.Cut(cfg.Func, ".")
+		t.Func = strings.Trim(typ, "(*)") + "_" + ins.Method
+	}
+	return t
 }
 
 // run is an exploration that has ended, with what its outputs need.
@@ -367,31 +396,49 @@ func floatVars(params []rt.Param, maxLen int) map[uint64]uint8 {
 	return out
 }
 
-// Args returns the Go literals of the parameters for input env.
+// Args returns the Go literals of the parameters for input env; for a
+// method, the receiver's comes first.
 func (t *Target) Args(env sym.Env) []string {
-	out := make([]string, len(t.rt))
-	for i, a := range rt.DecodeInput(t.rt, t.maxLen, env) {
-		p := t.rt[i]
-		switch p.Kind {
-		case rt.ParamInt:
-			if p.Signed {
-				out[i] = strconv.FormatInt(sym.SignExtend(a.Bits, p.Width), 10)
-			} else {
-				out[i] = strconv.FormatUint(a.Bits, 10)
+	args := rt.DecodeInput(t.rt, t.maxLen, env)
+	if !slices.ContainsFunc(t.Params, func(p instrument.Param) bool { return p.Shape != nil }) {
+		// Every parameter is one input, in order.
+		out := make([]string, len(t.rt))
+		for i := range t.rt {
+			typ := ""
+			if i < len(t.Params) {
+				typ = t.Params[i].TypeString
 			}
-		case rt.ParamBool:
-			out[i] = strconv.FormatBool(a.Bits == 1)
-		case rt.ParamFloat:
-			out[i] = floatLiteral(a.Bits, p.Width, t.Params[i].TypeString)
-		case rt.ParamString, rt.ParamBytes:
-			q := strconv.Quote(string(a.Bytes))
-			if p.Kind == rt.ParamBytes {
-				q = "[]byte(" + q + ")"
-			}
-			out[i] = q
+			out[i] = leafLiteral(t.rt[i], args[i], typ)
+		}
+		return out
+	}
+	out := make([]string, len(t.Params))
+	for i, p := range t.Params {
+		if p.Shape == nil {
+			out[i] = leafLiteral(t.rt[p.Leaf], args[p.Leaf], p.TypeString)
+		} else {
+			out[i] = shapeLiteral(p.Shape, t.rt, args)
 		}
 	}
 	return out
+}
+
+// leafLiteral writes the value a of an input p of type typ.
+func leafLiteral(p rt.Param, a rt.Arg, typ string) string {
+	switch p.Kind {
+	case rt.ParamInt:
+		if p.Signed {
+			return strconv.FormatInt(sym.SignExtend(a.Bits, p.Width), 10)
+		}
+		return strconv.FormatUint(a.Bits, 10)
+	case rt.ParamBool:
+		return strconv.FormatBool(a.Bits == 1)
+	case rt.ParamFloat:
+		return floatLiteral(a.Bits, p.Width, typ)
+	case rt.ParamBytes:
+		return "[]byte(" + strconv.Quote(string(a.Bytes)) + ")"
+	}
+	return strconv.Quote(string(a.Bytes))
 }
 
 // floatLiteral returns a Go expression of type typ for the float of width
@@ -423,7 +470,11 @@ func floatLiteral(bits uint64, w uint8, typ string) string {
 
 // Call returns the call of the function on input env, for messages.
 func (t *Target) Call(env sym.Env) string {
-	return t.Func + "(" + strings.Join(t.Args(env), ", ") + ")"
+	args := t.Args(env)
+	if t.Method != "" && len(args) > 0 {
+		return args[0] + "." + t.Method + "(" + strings.Join(args[1:], ", ") + ")"
+	}
+	return t.Func + "(" + strings.Join(args, ", ") + ")"
 }
 
 // ErrRun marks failures of the exploration itself, as opposed to problems

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/explore"
+	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/session"
 	"github.com/gocolic/gocolic/solver/walk"
 )
@@ -55,6 +56,7 @@ func exploreFlags(name string, stderr io.Writer) (*flag.FlagSet, *session.Config
 	fs.StringVar(&cfg.Strategy, "strategy", "cover", fmt.Sprintf("search strategy: %v", explore.Names()))
 	fs.Int64Var(&cfg.Seed, "seed", 0, "seed of the random choices, for reproducible runs")
 	fs.IntVar(&cfg.MaxLen, "maxlen", 32, "maximum length of string and []byte inputs")
+	fs.IntVar(&cfg.MaxElems, "maxelems", instrument.DefaultMaxElems, "maximum length of slice, map and variadic inputs (test)")
 	fs.IntVar(&cfg.MaxDepth, "depth", 0, "bound on the symbolic branches explored along one path (0: none)")
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "time limit of one execution (default 1s)")
 	fs.IntVar(&cfg.MemLimitMB, "memlimit", 2048, "resident memory limit of a worker in MiB (0: none)")

@@ -1,0 +1,343 @@
+// This file lays out composite parameters of the entry function — structs,
+// arrays, slices, pointers, maps, variadic parameters and the receiver of
+// a method — as trees of scalar inputs, and generates the driver code that
+// assembles their values. Every scalar leaf is one rt.Param, stored into
+// its place through the shadow memory, so that the function under test
+// reads it with its input variable as shadow.
+
+package instrument
+
+import (
+	"bytes"
+	"fmt"
+	"go/types"
+	"strconv"
+
+	"github.com/gocolic/gocolic/rt"
+)
+
+// ShapeKind is the kind of a node of a parameter's Shape.
+type ShapeKind uint8
+
+// The kinds of Shape nodes.
+const (
+	ShapeLeaf    ShapeKind = iota + 1 // a scalar, string or []byte: one rt.Param
+	ShapeStruct                       // Fields and Elems, one per field set from the input
+	ShapeArray                        // Elems, one per element
+	ShapeSlice                        // Leaf is the length (at most Max); Elems the first Max elements
+	ShapePointer                      // Leaf is the choice: 0 a new object, 1 nil; Elems[0] the object
+	ShapeMap                          // Leaf is the number of entries; Elems alternate key and value
+	ShapeZero                         // the zero value: nothing of it comes from the input
+)
+
+// Shape says how the value of an entry parameter is assembled from the
+// input's scalar parameters (Result.RTParams), so that the coordinator can
+// write the value an input stands for as a Go literal.
+type Shape struct {
+	Kind ShapeKind
+	// Type is the type as written in a file of the target package; types
+	// of other packages are qualified by their package name (their import
+	// paths are in Result.Imports).
+	Type string
+	// Leaf indexes Result.RTParams (see the kinds).
+	Leaf int
+	// Fields names the struct fields Elems hold.
+	Fields []string
+	Elems  []*Shape
+}
+
+// Shape limits. A pointer to a type already on the path from the
+// parameter is unfolded at most maxUnfold times (a list of that many
+// nodes, a tree of that depth), and a parameter has at most maxLeaves
+// scalar inputs; past either limit a value is left at its zero value.
+const (
+	maxUnfold = 3
+	maxLeaves = 512
+)
+
+// DefaultMaxElems is the default number of elements of slice, map and
+// variadic inputs (Config.MaxElems).
+const DefaultMaxElems = 4
+
+// shaper builds the shapes of an entry's parameters and the driver code
+// that assembles them.
+type shaper struct {
+	ins      *instrumenter
+	res      *Result
+	name     func(types.Type) string // a type in the driver file
+	src      *bytes.Buffer
+	maxElems int
+	leaves   int
+	tmp      int
+	onPath   map[types.Type]int
+}
+
+// newShaper returns a shaper that writes driver code to src.
+func (ins *instrumenter) newShaper(res *Result, name func(types.Type) string, src *bytes.Buffer) *shaper {
+	n := ins.cfg.MaxElems
+	if n <= 0 {
+		n = DefaultMaxElems
+	}
+	return &shaper{ins: ins, res: res, name: name, src: src, maxElems: n, onPath: map[types.Type]int{}}
+}
+
+// composite reports whether a parameter of type t is assembled by a
+// shaper rather than passed as one input: every type that is not a
+// scalar, a string or a []byte.
+func composite(t types.Type) bool { return paramKind(t) == 0 }
+
+// unsupported says why a parameter of type t cannot be an input, or ""
+// when it can: the type must be nameable in the target package.
+func (ins *instrumenter) unsupported(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Signature:
+		return "functions are not supported as inputs"
+	case *types.Chan:
+		return "channels are not supported as inputs"
+	case *types.Interface:
+		return "interfaces are not supported as inputs"
+	case *types.Basic:
+		if u.Kind() == types.UnsafePointer || u.Info()&types.IsComplex != 0 {
+			return fmt.Sprintf("%s is not supported as input", u)
+		}
+	}
+	if !ins.nameable(t, 0) {
+		return "the type cannot be named in the package"
+	}
+	return ""
+}
+
+// nameable reports whether t can be written in a file of the target
+// package: no unexported or function-local type of another package.
+func (ins *instrumenter) nameable(t types.Type, depth int) bool {
+	if depth > 16 {
+		return true // a recursive type: its named parts were checked above
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		obj := t.Obj()
+		switch {
+		case obj.Pkg() == nil:
+			return true
+		case obj.Pkg() == ins.pkg.Types:
+			if obj.Parent() != ins.pkg.Types.Scope() {
+				return false
+			}
+		case !obj.Exported():
+			return false
+		}
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			if !ins.nameable(t.TypeArgs().At(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case *types.Basic:
+		return t.Info()&types.IsUntyped == 0 && t.Kind() != types.UnsafePointer
+	case *types.Pointer:
+		return ins.nameable(t.Elem(), depth+1)
+	case *types.Slice:
+		return ins.nameable(t.Elem(), depth+1)
+	case *types.Array:
+		return ins.nameable(t.Elem(), depth+1)
+	case *types.Map:
+		return ins.nameable(t.Key(), depth+1) && ins.nameable(t.Elem(), depth+1)
+	case *types.Chan:
+		return ins.nameable(t.Elem(), depth+1)
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			f := t.Field(i)
+			if !f.Exported() && f.Pkg() != ins.pkg.Types || !ins.nameable(f.Type(), depth+1) {
+				return false
+			}
+		}
+		return true
+	case *types.Signature:
+		return ins.nameableTuple(t.Params(), depth) && ins.nameableTuple(t.Results(), depth)
+	case *types.Interface:
+		for i := 0; i < t.NumMethods(); i++ {
+			m := t.Method(i)
+			if !m.Exported() && m.Pkg() != ins.pkg.Types || !ins.nameable(m.Type(), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (ins *instrumenter) nameableTuple(t *types.Tuple, depth int) bool {
+	for i := 0; i < t.Len(); i++ {
+		if !ins.nameable(t.At(i).Type(), depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// testType writes t as a file of the target package does, recording the
+// imports other packages' names need.
+func (s *shaper) testType(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == s.ins.pkg.Types {
+			return ""
+		}
+		if s.res.Imports == nil {
+			s.res.Imports = map[string]string{}
+		}
+		s.res.Imports[p.Path()] = p.Name()
+		return p.Name()
+	})
+}
+
+// leaf adds a scalar input for a value of type t.
+func (s *shaper) leaf(path string, t types.Type) int {
+	s.res.RTParams = append(s.res.RTParams, rtParam(path, t))
+	s.leaves++
+	return len(s.res.RTParams) - 1
+}
+
+// bounded adds an input in [0, max]: a length or a choice.
+func (s *shaper) bounded(path string, max int) int {
+	s.res.RTParams = append(s.res.RTParams, rt.Param{Name: path, Kind: rt.ParamInt, Width: 64, Max: uint64(max)})
+	s.leaves++
+	return len(s.res.RTParams) - 1
+}
+
+func (s *shaper) printf(format string, args ...any) { fmt.Fprintf(s.src, format, args...) }
+
+// build returns the shape of a value of type t and writes the statements
+// that fill the addressable location loc with it. A value the shaper
+// leaves at its zero value has a ShapeZero shape and no statements.
+func (s *shaper) build(t types.Type, loc, path string) *Shape {
+	mark, nparams, leaves := s.src.Len(), len(s.res.RTParams), s.leaves
+	sh := s.fill(t, loc, path)
+	if sh == nil {
+		s.src.Truncate(mark)
+		s.res.RTParams, s.leaves = s.res.RTParams[:nparams], leaves
+		sh = &Shape{Kind: ShapeZero}
+		if s.ins.nameable(t, 0) {
+			sh.Type = s.testType(t)
+		}
+	}
+	return sh
+}
+
+// fill does the work of build; nil means the zero value.
+func (s *shaper) fill(t types.Type, loc, path string) *Shape {
+	if s.leaves >= maxLeaves || !s.ins.nameable(t, 0) {
+		return nil
+	}
+	tn := s.name(t)
+	if k := paramKind(t); k != 0 {
+		i := s.leaf(path, t)
+		store := "Store"
+		switch k {
+		case rt.ParamString:
+			store = "StoreString"
+		case rt.ParamBytes:
+			store = "StoreByteSlice"
+		}
+		s.printf("_gcl.%s(_gcl.%s[%s](in, %d), &%s)\n", store, inputCtor[k], tn, i, loc)
+		return &Shape{Kind: ShapeLeaf, Type: s.testType(t), Leaf: i}
+	}
+	sh := &Shape{Type: s.testType(t)}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		sh.Kind = ShapeStruct
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if f.Name() == "_" || !f.Exported() && f.Pkg() != s.ins.pkg.Types {
+				continue
+			}
+			if e := s.build(f.Type(), loc+"."+f.Name(), path+"."+f.Name()); e.Kind != ShapeZero {
+				sh.Fields = append(sh.Fields, f.Name())
+				sh.Elems = append(sh.Elems, e)
+			}
+		}
+		if len(sh.Elems) == 0 {
+			return nil
+		}
+	case *types.Array:
+		sh.Kind = ShapeArray
+		for i := int64(0); i < u.Len(); i++ {
+			sh.Elems = append(sh.Elems, s.build(u.Elem(), fmt.Sprintf("%s[%d]", loc, i), fmt.Sprintf("%s[%d]", path, i)))
+		}
+	case *types.Slice:
+		sh.Kind = ShapeSlice
+		sh.Leaf = s.bounded(path+".len", s.maxElems)
+		s.printf("%s = _gcl.InputSlice[%s](in, %d)\n", loc, tn, sh.Leaf)
+		for i := 0; i < s.maxElems; i++ {
+			s.printf("if len(%s) > %d {\n", loc, i)
+			sh.Elems = append(sh.Elems, s.build(u.Elem(), fmt.Sprintf("%s[%d]", loc, i), fmt.Sprintf("%s[%d]", path, i)))
+			s.printf("}\n")
+		}
+	case *types.Pointer:
+		if s.onPath[u.Elem()] >= maxUnfold {
+			return nil
+		}
+		s.onPath[u.Elem()]++
+		defer func() { s.onPath[u.Elem()]-- }()
+		sh.Kind = ShapePointer
+		sh.Leaf = s.bounded(path+".nil", 1)
+		s.printf("if _gcl.InputLen(in, %d).C == 0 {\n%s = new(%s)\n", sh.Leaf, loc, s.name(u.Elem()))
+		sh.Elems = []*Shape{s.build(u.Elem(), "(*"+loc+")", path)}
+		s.printf("}\n")
+	case *types.Map:
+		sh.Kind = ShapeMap
+		sh.Leaf = s.bounded(path+".len", s.maxElems)
+		s.printf("%s = make(%s)\n", loc, tn)
+		for i := 0; i < s.maxElems; i++ {
+			s.tmp++
+			k, v := fmt.Sprintf("_gcl_k%d", s.tmp), fmt.Sprintf("_gcl_v%d", s.tmp)
+			s.printf("if _gcl.InputLen(in, %d).C > %d {\nvar %s %s\nvar %s %s\n", sh.Leaf, i, k, s.name(u.Key()), v, s.name(u.Elem()))
+			sh.Elems = append(sh.Elems,
+				s.build(u.Key(), k, fmt.Sprintf("%s.key%d", path, i)),
+				s.build(u.Elem(), v, fmt.Sprintf("%s.value%d", path, i)))
+			s.printf("%s[%s] = %s\n}\n", loc, k, v)
+		}
+	default:
+		return nil
+	}
+	return sh
+}
+
+// String writes the shape compactly, for tests and messages.
+func (sh *Shape) String() string {
+	switch sh.Kind {
+	case ShapeZero:
+		return "0"
+	case ShapeLeaf:
+		return "#" + strconv.Itoa(sh.Leaf)
+	case ShapeStruct:
+		var b bytes.Buffer
+		b.WriteString(sh.Type + "{")
+		for i, f := range sh.Fields {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			fmt.Fprintf(&b, "%s:%s", f, sh.Elems[i])
+		}
+		b.WriteString("}")
+		return b.String()
+	case ShapePointer:
+		return fmt.Sprintf("*#%d%s", sh.Leaf, sh.Elems[0])
+	}
+	var b bytes.Buffer
+	switch sh.Kind {
+	case ShapeArray:
+		b.WriteString("[")
+	case ShapeSlice:
+		fmt.Fprintf(&b, "[#%d:", sh.Leaf)
+	case ShapeMap:
+		fmt.Fprintf(&b, "map#%d[", sh.Leaf)
+	}
+	for i, e := range sh.Elems {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(e.String())
+	}
+	b.WriteString("]")
+	return b.String()
+}
