@@ -80,8 +80,8 @@ func (n *Node) Len() int { return 0 }
 		{
 			name: "a type of another package",
 			sig:  "func F(p image.Point) {}", entry: "F",
-			shapes: []string{"image.Point{X:#0 Y:#1}"},
-			inputs: []string{"p.X", "p.Y"},
+			shapes:  []string{"image.Point{X:#0 Y:#1}"},
+			inputs:  []string{"p.X", "p.Y"},
 			imports: map[string]string{"image": "image"},
 		},
 		{
