@@ -58,6 +58,12 @@ func List(n *Node) {
 	}
 }
 
+func Nil(r *Rec, n *Node) {
+	if r == nil && n != nil && n.Next == nil && n.Val == 0x1234567 {
+		panic("found")
+	}
+}
+
 func Array(a [3]uint32) {
 	if a[0]+a[1] == 0xcafef00d && a[2] == a[0]>>3 {
 		panic("found")
@@ -112,7 +118,7 @@ func TestParams(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"par/par.go": paramTargets})
-	expectPanics(t, dir, "./par", []string{"Struct", "Bytes", "Pointer", "List", "Array", "Slice", "Strings", "Variadic", "Counter.Add", "(*Counter).Add", "Rec.Check"})
+	expectPanics(t, dir, "./par", []string{"Struct", "Bytes", "Pointer", "List", "Nil", "Array", "Slice", "Strings", "Variadic", "Counter.Add", "(*Counter).Add", "Rec.Check"})
 }
 
 // literalTargets take parameters of every composite kind, including maps,

@@ -201,6 +201,13 @@ func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
 	if x.Op == token.LAND || x.Op == token.LOR {
 		return ins.asType(rtCall("Mk", ins.cond(x), nilIdent()), x, "ConvBool")
 	}
+	if p := ins.nilCompared(x); p != nil {
+		name := "IsNil"
+		if x.Op == token.NEQ {
+			name = "NotNil"
+		}
+		return ins.asType(rtCall(name, ins.cx(p)), x, "ConvBool")
+	}
 	l, r := ins.trackOfExpr(x.X), ins.trackOfExpr(x.Y)
 	if l == notTracked || (r == notTracked && x.Op != token.SHL && x.Op != token.SHR) {
 		return ins.mk(x), true
@@ -224,6 +231,27 @@ func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
 		}
 	}
 	return ins.binop(x.Op, a, b, l, x)
+}
+
+// nilCompared returns p when x is p == nil or p != nil (either way round)
+// for a pointer p, else nil.
+func (ins *instrumenter) nilCompared(x *ast.BinaryExpr) ast.Expr {
+	if x.Op != token.EQL && x.Op != token.NEQ {
+		return nil
+	}
+	p, n := x.X, x.Y
+	if ins.info.Types[p].IsNil() {
+		p, n = n, p
+	}
+	if !ins.info.Types[n].IsNil() {
+		return nil
+	}
+	if t := ins.typeOf(p); t == nil {
+		return nil
+	} else if _, ok := t.Underlying().(*types.Pointer); !ok {
+		return nil
+	}
+	return p
 }
 
 // binop builds the V expression of a op b for operands of family k; at is

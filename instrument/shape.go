@@ -280,9 +280,9 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 		defer func() { s.onPath[u.Elem()]-- }()
 		sh.Kind = ShapePointer
 		sh.Leaf = s.bounded(path+".nil", 1)
-		s.printf("if _gcl.InputLen(in, %d).C == 0 {\n%s = new(%s)\n", sh.Leaf, loc, s.name(u.Elem()))
+		s.printf("if _gcl.InputLen(in, %[1]d).C == 0 {\n%[2]s = new(%[3]s)\n_gcl.InputObject(in, %[1]d, %[2]s)\n", sh.Leaf, loc, s.name(u.Elem()))
 		sh.Elems = []*Shape{s.build(u.Elem(), "(*"+loc+")", path)}
-		s.printf("}\n")
+		s.printf("} else {\n_gcl.InputNil(in, %d)\n}\n", sh.Leaf)
 	case *types.Map:
 		sh.Kind = ShapeMap
 		sh.Leaf = s.bounded(path+".len", s.maxElems)

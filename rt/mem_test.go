@@ -226,3 +226,44 @@ func TestBoundedInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestIsNil checks the shadows of comparisons of pointer inputs with nil:
+// an object's is its choice, a nil's says that some pointer input is nil.
+func TestIsNil(t *testing.T) {
+	ps := []Param{
+		{Name: "p.nil", Kind: ParamInt, Width: 64, Max: 1},
+		{Name: "q.nil", Kind: ParamInt, Width: 64, Max: 1},
+	}
+	reset(0)
+	in := &Input{env: sym.Env{0: 0, 1: 1}, offs: Layout(ps, 4), maxLen: 4, params: ps}
+	p := new(memPoint)
+	InputObject(in, 0, p)
+	InputNil(in, 1)
+	var q *memPoint
+	other := new(memPoint)
+	tests := []struct {
+		name string
+		v    V[bool]
+		want bool
+		env  sym.Env // an input under which the shadow must be !want
+	}{
+		{"object", IsNil(p), false, sym.Env{0: 1}},
+		{"object, !=", NotNil(p), true, sym.Env{0: 1}},
+		{"nil input", IsNil(q), true, sym.Env{1: 0}},
+		{"nil input, !=", NotNil(q), false, sym.Env{1: 0}},
+	}
+	for _, tt := range tests {
+		if tt.v.C != tt.want || tt.v.S == nil {
+			t.Fatalf("%s: %v with shadow %v, want %v with a shadow", tt.name, tt.v.C, tt.v.S, tt.want)
+		}
+		if got := sym.Eval(tt.v.S, sym.Env{0: 0, 1: 1}); (got != 0) != tt.want {
+			t.Errorf("%s: shadow gives %d under the input", tt.name, got)
+		}
+		if got := sym.Eval(tt.v.S, tt.env); (got != 0) == tt.want {
+			t.Errorf("%s: shadow gives %d under %v, want the other outcome", tt.name, got, tt.env)
+		}
+	}
+	if v := IsNil(other); v.C || v.S != nil {
+		t.Errorf("a pointer that is no input: %v %v, want false and no shadow", v.C, v.S)
+	}
+}

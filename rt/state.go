@@ -31,20 +31,23 @@ var st struct {
 	truncated bool   // the path hit maxEvents
 	cover     []byte // per site: bit 0 false seen, bit 1 true seen; cumulative per worker
 	fresh     []uint32
-	counts    []uint32            // per site outcome (site<<1|outcome): hits in this execution
-	touched   []uint32            // outcomes with non-zero counts
-	vars      []*sym.Expr         // input variables by number, kept across executions
-	failed    []string            // messages of t.Error and t.Fatal in this execution
-	mem       map[uintptr]cell    // the shadow memory (mem.go)
-	pins      []unsafe.Pointer    // what the cells of mem point into
-	lens      map[uintptr]lenCell // shadows of slice lengths (slice.go)
-	passed    []passed            // struct arguments handed to a callee (slice.go)
+	counts    []uint32              // per site outcome (site<<1|outcome): hits in this execution
+	touched   []uint32              // outcomes with non-zero counts
+	vars      []*sym.Expr           // input variables by number, kept across executions
+	failed    []string              // messages of t.Error and t.Fatal in this execution
+	mem       map[uintptr]cell      // the shadow memory (mem.go)
+	pins      []unsafe.Pointer      // what the cells of mem point into
+	lens      map[uintptr]lenCell   // shadows of slice lengths (slice.go)
+	objs      map[uintptr]*sym.Expr // objects of pointer inputs: "the pointer is nil" (target.go)
+	nils      *sym.Expr             // "some pointer input is nil", nil when none is (target.go)
+	passed    []passed              // struct arguments handed to a callee (slice.go)
 }
 
 func init() {
 	st.b = sym.NewBuilder()
 	st.mem = make(map[uintptr]cell)
 	st.lens = make(map[uintptr]lenCell)
+	st.objs = make(map[uintptr]*sym.Expr)
 }
 
 // reset prepares the state for a new execution.
@@ -57,6 +60,8 @@ func reset(sites int) {
 	clear(st.pins)
 	st.pins = st.pins[:0]
 	clear(st.lens)
+	clear(st.objs)
+	st.nils = nil
 	st.passed = st.passed[:0]
 	if len(st.cover) < sites {
 		st.cover = append(st.cover, make([]byte, sites-len(st.cover))...)

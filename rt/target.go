@@ -114,6 +114,51 @@ func InputLen(in *Input, i int) V[int] {
 	return V[int]{C: int(in.params[i].bits(in.env[n])), S: inputVar(n, 64)}
 }
 
+// InputObject records p, the object a pointer input points to, as made
+// because parameter i, the pointer's choice (0: an object, 1: nil), is 0.
+// A comparison of p with nil (IsNil) then has the choice as its shadow,
+// so the solver can make the pointer nil. A nil pointer has no address to
+// key its choice by: see IsNil.
+func InputObject[T any](in *Input, i int, p *T) {
+	pin(unsafe.Pointer(p))
+	st.objs[uintptr(unsafe.Pointer(p))] = st.b.Not(st.b.Eq(inputVar(in.base(i), 64), st.b.Const(0, 64)))
+}
+
+// InputNil records that parameter i, a pointer's choice, made it nil.
+func InputNil(in *Input, i int) {
+	isNil := st.b.Not(st.b.Eq(inputVar(in.base(i), 64), st.b.Const(0, 64)))
+	if st.nils == nil {
+		st.nils = isNil
+		return
+	}
+	st.nils = st.b.Or(st.nils, isNil)
+}
+
+// IsNil returns p == nil, with the shadow of an input object's choice.
+// A nil pointer has no address to key its choice by; its shadow says that
+// some pointer input is nil, true now and false once every one is an
+// object, which is what makes a pointer input that was nil an object
+// again (a nil the code made, not an input, then diverges).
+func IsNil[T any](p *T) V[bool] {
+	if p == nil {
+		return V[bool]{C: true, S: st.nils}
+	}
+	if len(st.objs) == 0 {
+		return V[bool]{}
+	}
+	return V[bool]{S: st.objs[uintptr(unsafe.Pointer(p))]}
+}
+
+// NotNil returns p != nil, with the shadow of an input object's choice.
+func NotNil[T any](p *T) V[bool] {
+	v := IsNil(p)
+	v.C = !v.C
+	if v.S != nil {
+		v.S = st.b.Not(v.S)
+	}
+	return v
+}
+
 // InputSlice returns a slice whose length is parameter i (InputLen), with
 // that variable as the shadow of its length. Its capacity is at least
 // one, so that even an empty slice has a backing array of its own to key
