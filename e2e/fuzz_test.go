@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"os"
 	"os/exec"
@@ -401,5 +402,79 @@ func FuzzParse(f *testing.F) {
 	gt := run(t, dir, 2*time.Minute, "go", "test", "-count=1", "-run", "^FuzzParse$", "./q")
 	if gt.code == 0 || !strings.Contains(gt.stderr, "FuzzParse/") {
 		t.Errorf("go test passes over the corpus written for the external target:\n%s", gt.stderr)
+	}
+}
+
+// TestFuzzCompositeSeed runs gocolic fuzz on a target whose panic lies
+// next to its f.Add seed, a 40-byte []byte{...} literal of named
+// constants, char and hex literals: the panic needs the seed's first 39
+// bytes (behind a CRC-32 the solver cannot invert) and a last byte that
+// differs from the seed's. It is found only if the literal is read and
+// kept whole, longer than the default -maxlen 32; the f.Add call gocolic
+// cannot read is named on stderr.
+func TestFuzzCompositeSeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	seed := []byte{0xc0, 'g', 'o'}
+	for len(seed) < 39 {
+		seed = append(seed, byte(len(seed)*7))
+	}
+	var lit strings.Builder
+	lit.WriteString("magic, 'g', 'o'")
+	for _, c := range seed[3:] {
+		fmt.Fprintf(&lit, ", 0x%02x", c)
+	}
+	lit.WriteString(", '?'")
+	dir := module(t, map[string]string{
+		"p/p.go": fmt.Sprintf(`package p
+
+import "hash/crc32"
+
+// Check reports whether b is 40 bytes long, its first 39 bytes have the
+// seed's checksum and its last is '!'.
+func Check(b []byte) bool {
+	return len(b) == 40 && crc32.ChecksumIEEE(b[:39]) == 0x%08x && b[39] == '!'
+}
+`, crc32.ChecksumIEEE(seed)),
+		"p/p_test.go": `package p
+
+import "testing"
+
+const magic = 0xc0
+
+func FuzzB(f *testing.F) {
+	v := []byte{1}
+	f.Add(v)
+	f.Add([]byte{` + lit.String() + `})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if Check(b) {
+			panic("composite")
+		}
+	})
+}
+`,
+	})
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "30s", "-maxbugs", "1", "-workers", "1", "-seed", "1", "-minimizetime", "0", "-json", js, "./p", "FuzzB")
+	if res.code != 0 {
+		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
+	}
+	for _, want := range []string{
+		"gocolic: warning: f.Add at " + filepath.Join("p", "p_test.go") + ":9 is not used as a seed: argument 1 (v) is not a constant",
+		"gocolic: -maxlen 40 (raised from the default 32 for the longest seed, 40 bytes)",
+		"gocolic: 1 seed inputs",
+	} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, res.stderr)
+		}
+	}
+	rep := readReport(t, js)
+	if len(rep.Bugs) != 1 || rep.Bugs[0].Message != "composite" {
+		t.Fatalf("findings %+v, want the panic next to the seed:\n%s", rep.Bugs, res.stderr)
+	}
+	b, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(rep.Bugs[0].Inputs["b"], "[]byte("), ")"))
+	if err != nil || b != string(seed)+"!" {
+		t.Errorf("failing input %s (%v), want the seed with '!' last", rep.Bugs[0].Inputs["b"], err)
 	}
 }

@@ -267,9 +267,7 @@ func (ins *instrumenter) fuzzDriver(res *Result) error {
 		res.Params = append(res.Params, Param{Name: name, Type: p.Type(), TypeString: ts})
 		params.WriteString(paramLit(q))
 	}
-	for _, sd := range ft.seeds {
-		res.Seeds = append(res.Seeds, Seed(sd))
-	}
+	res.Seeds = ft.seeds
 	imports := map[string]string{}
 	regs := ins.opaqueRegistrations(imports)
 	src, shadows := ins.driverHead(imports)

@@ -20,13 +20,22 @@ type fuzzTarget struct {
 	call *ast.CallExpr
 	lit  *ast.FuncLit // the fuzz function
 	sig  *types.Signature
-	// seeds are the f.Add calls whose arguments are all constants.
-	seeds [][]constant.Value
+	// seeds are the f.Add calls of the fuzz function, in source order.
+	seeds []Seed
 }
 
-// Seed is one f.Add call of the fuzz target, as constant values (nil for
-// an argument that is not a constant).
-type Seed []constant.Value
+// Seed is one f.Add call of the fuzz target.
+type Seed struct {
+	// Pos is the position of the call.
+	Pos token.Position
+	// Values holds one constant per argument: the argument's own value,
+	// or for a []byte argument a string constant of its bytes. It is nil
+	// for an argument that cannot be read.
+	Values []constant.Value
+	// Problem says why the call cannot be used as a seed; "" if every
+	// argument was read.
+	Problem string
+}
 
 // findFuzz resolves FuzzXxx and its f.Fuzz call and checks the fuzz
 // function's parameters.
@@ -84,11 +93,7 @@ func (ins *instrumenter) findFuzz(name string) error {
 				}
 			}
 		case "Add":
-			var vs []constant.Value
-			for _, a := range c.Args {
-				vs = append(vs, ins.constArg(a))
-			}
-			ft.seeds = append(ft.seeds, vs)
+			ft.seeds = append(ft.seeds, ins.seed(c))
 		}
 		return true
 	})
@@ -113,20 +118,91 @@ func (ins *instrumenter) findFuzz(name string) error {
 	return nil
 }
 
-// constArg returns the constant value of an f.Add argument: a constant,
-// or []byte of a constant string; nil otherwise.
-func (ins *instrumenter) constArg(e ast.Expr) constant.Value {
-	if tv, ok := ins.info.Types[e]; ok && tv.Value != nil {
-		return tv.Value
+// seed reads the arguments of an f.Add call.
+func (ins *instrumenter) seed(c *ast.CallExpr) Seed {
+	sd := Seed{Pos: ins.fset.Position(c.Pos())}
+	if c.Ellipsis.IsValid() {
+		sd.Problem = "its arguments are a slice passed with ..., not constants"
+		return sd
 	}
-	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
-		if tv, ok := ins.info.Types[c.Fun]; ok && tv.IsType() && trackOf(tv.Type) == trackBytes {
-			if av := ins.info.Types[c.Args[0]]; av.Value != nil && av.Value.Kind() == constant.String {
-				return av.Value
-			}
+	for i, a := range c.Args {
+		v, why := ins.seedArg(a)
+		if v == nil && sd.Problem == "" {
+			sd.Problem = fmt.Sprintf("argument %d (%s) %s", i+1, shortExpr(a), why)
 		}
+		sd.Values = append(sd.Values, v)
 	}
-	return nil
+	return sd
+}
+
+// maxSeedLiteral bounds the length of a []byte composite literal read as
+// a seed: an index key can make a literal of any length.
+const maxSeedLiteral = 1 << 20
+
+// seedArg returns the value of an f.Add argument, or why it has none.
+// Constants of every kind are what the type checker computed (literals,
+// named constants, constant expressions, conversions such as uint16(3)).
+// A []byte argument is read as a string constant of its bytes when it is
+// a conversion of a constant string or of nil ([]byte("a\x00"),
+// []byte(name)) or a composite literal of constant elements, keyed or
+// not ([]byte{0x01, 'a', k, 7: 0}).
+func (ins *instrumenter) seedArg(e ast.Expr) (constant.Value, string) {
+	if tv, ok := ins.info.Types[e]; ok && tv.Value != nil {
+		return tv.Value, ""
+	}
+	e = ast.Unparen(e)
+	if trackOf(ins.info.Types[e].Type) != trackBytes {
+		return nil, "is not a constant"
+	}
+	const bytesForms = `[]byte("...") of a constant string or []byte{...} of constant elements`
+	switch x := e.(type) {
+	case *ast.CallExpr:
+		if tv := ins.info.Types[x.Fun]; !tv.IsType() || len(x.Args) != 1 {
+			break
+		}
+		switch av := ins.info.Types[x.Args[0]]; {
+		case av.Value != nil && av.Value.Kind() == constant.String:
+			return av.Value, ""
+		case av.IsNil():
+			return constant.MakeString(""), ""
+		}
+	case *ast.CompositeLit:
+		var b []byte
+		next := 0
+		for _, el := range x.Elts {
+			idx := next
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				// The type checker has checked that the key is a
+				// constant index.
+				k, _ := constant.Int64Val(constant.ToInt(ins.info.Types[kv.Key].Value))
+				if k >= maxSeedLiteral {
+					return nil, fmt.Sprintf("has index %d, too long for a seed", k)
+				}
+				idx, el = int(k), kv.Value
+			}
+			v := ins.info.Types[el].Value
+			if v == nil {
+				return nil, fmt.Sprintf("has element %s, which is not a constant (a []byte seed is read from %s)", shortExpr(el), bytesForms)
+			}
+			n, _ := constant.Uint64Val(constant.ToInt(v))
+			for len(b) <= idx {
+				b = append(b, 0)
+			}
+			b[idx] = byte(n)
+			next = idx + 1
+		}
+		return constant.MakeString(string(b)), ""
+	}
+	return nil, "is not a constant (a []byte seed is read from " + bytesForms + ")"
+}
+
+// shortExpr returns the source of e, shortened for a message.
+func shortExpr(e ast.Expr) string {
+	s := types.ExprString(e)
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
 }
 
 // isTestingType reports whether t is *testing.<name>.

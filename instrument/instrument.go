@@ -177,8 +177,8 @@ type Result struct {
 	ResultIsError []bool
 	// Exports are the twins other packages may call (Config.Support).
 	Exports Exports
-	// Seeds are the fuzz target's f.Add calls, one constant per argument
-	// (nil where an argument is not constant).
+	// Seeds are the fuzz target's f.Add calls, in source order, each with
+	// its arguments' values or why they cannot be read.
 	Seeds []Seed
 	// Opaque are the qualified names of the functions whose calls may
 	// become opaque terms (opaque.go), sorted.

@@ -40,7 +40,7 @@ type Config struct {
 	Workers  int
 	Strategy string
 	Seed     int64
-	MaxLen   int
+	MaxLen   int // bound on string and []byte lengths; 0: 32, which fuzz raises to its longest seed (up to 1024)
 	// MaxElems bounds the length of slice, map and variadic inputs (0:
 	// instrument.DefaultMaxElems).
 	MaxElems      int
@@ -80,6 +80,8 @@ type Config struct {
 	// run and measured, and nothing is explored or written but the report.
 	Replay []string
 	Stderr io.Writer
+
+	maxLenAuto bool // MaxLen was not given (Validate)
 }
 
 // Validate checks a Config and fills in defaults.
@@ -97,7 +99,7 @@ func (c *Config) Validate() error {
 		c.Budget = 10 * time.Second
 	}
 	if c.MaxLen <= 0 {
-		c.MaxLen = 32
+		c.MaxLen, c.maxLenAuto = defaultMaxLen, true
 	}
 	if c.MaxLen > maxMaxLen {
 		return fmt.Errorf("-maxlen %d is too large (at most %d)", c.MaxLen, maxMaxLen)
@@ -140,6 +142,9 @@ const (
 // maxMaxElems bounds -maxelems: every element of a slice input has inputs
 // of its own, and is assembled on every execution.
 const maxMaxElems = 64
+
+// defaultMaxLen is -maxlen when none is given.
+const defaultMaxLen = 32
 
 // maxMaxLen bounds -maxlen: every byte of every string input is a
 // variable of the solver.

@@ -55,7 +55,7 @@ func exploreFlags(name string, stderr io.Writer) (*flag.FlagSet, *session.Config
 	fs.IntVar(&cfg.Workers, "workers", 0, "worker processes running the target (default: number of CPUs)")
 	fs.StringVar(&cfg.Strategy, "strategy", "cover", fmt.Sprintf("search strategy: %v", explore.Names()))
 	fs.Int64Var(&cfg.Seed, "seed", 0, "seed of the random choices, for reproducible runs")
-	fs.IntVar(&cfg.MaxLen, "maxlen", 32, "maximum length of string and []byte inputs")
+	fs.IntVar(&cfg.MaxLen, "maxlen", 0, "maximum length of string and []byte inputs (default 32; fuzz raises the default to the longest seed, up to 1024; at most 4096)")
 	fs.IntVar(&cfg.MaxElems, "maxelems", instrument.DefaultMaxElems, "maximum length of slice, map and variadic inputs (test)")
 	fs.IntVar(&cfg.MaxDepth, "depth", 0, "bound on the symbolic branches explored along one path (0: none)")
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "time limit of one execution (default 1s)")
