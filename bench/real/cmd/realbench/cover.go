@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// profile is the statement coverage of one package, read from a go test
+// -coverprofile file: for each block (file:start,end), its statements and
+// whether it ran.
+type profile map[string]block
+
+type block struct {
+	stmts   int
+	covered bool
+}
+
+// parseProfile reads a cover profile. Blocks that appear more than once
+// (several test binaries) are counted once, covered if any line says so.
+func parseProfile(r io.Reader) (profile, error) {
+	p := profile{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	first := true
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		if first {
+			first = false
+			if strings.HasPrefix(line, "mode:") {
+				continue
+			}
+			return nil, fmt.Errorf("cover profile: no mode line")
+		}
+		// file.go:12.3,14.5 2 1
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("cover profile: bad line %q", line)
+		}
+		stmts, err1 := strconv.Atoi(f[1])
+		count, err2 := strconv.ParseInt(f[2], 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("cover profile: bad line %q", line)
+		}
+		b := p[f[0]]
+		b.stmts = stmts
+		b.covered = b.covered || count > 0
+		p[f[0]] = b
+	}
+	return p, sc.Err()
+}
+
+// counts returns the covered and total statements of p.
+func (p profile) counts() (covered, total int) {
+	for _, b := range p {
+		total += b.stmts
+		if b.covered {
+			covered += b.stmts
+		}
+	}
+	return covered, total
+}
+
+// union returns the blocks covered by p or q.
+func union(p, q profile) profile {
+	u := profile{}
+	for k, b := range p {
+		u[k] = b
+	}
+	for k, b := range q {
+		c := u[k]
+		c.stmts = b.stmts
+		c.covered = c.covered || b.covered
+		u[k] = c
+	}
+	return u
+}
+
+// coverage is the statement coverage of the target package by a corpus.
+type coverage struct {
+	prof     profile
+	covered  int
+	total    int
+	inputs   int      // corpus entries replayed (f.Add seeds not counted)
+	dropped  []string // entries left out because they kill the test binary
+	err      error
+	attempts int
+}
+
+func (c coverage) pct() float64 {
+	if c.total == 0 {
+		return 0
+	}
+	return 100 * float64(c.covered) / float64(c.total)
+}
+
+var (
+	// failedEntryRE matches the subtest of a corpus entry that failed.
+	failedEntryRE = regexp.MustCompile(`(?m)^\s*--- FAIL: (Fuzz\w*)/(\S+) \(`)
+	// runningEntryRE matches an entry listed as running when go test's
+	// -timeout fired.
+	runningEntryRE = regexp.MustCompile(`(?m)^\s+(Fuzz\w*)/(\S+) \(\d`)
+)
+
+// replay measures the statement coverage of the target package by the
+// corpus files in dirs: it copies them into the harness package's
+// testdata/fuzz/FuzzXxx (which must not exist) and runs
+//
+//	go test -count=1 -run '^FuzzXxx$' -coverpkg=TARGET -coverprofile=P ./DIR
+//
+// which runs the f.Add seeds and every corpus file. An entry that panics
+// or hangs kills the test binary before it writes its profile: such
+// entries are moved out and the replay is run again, so their coverage is
+// lost (the rest of a failing input's path is usually covered by others).
+// An entry that fails with t.Fatal or t.Error does not stop the profile.
+func replay(ctx context.Context, mod string, h harness, dirs []string, work, logBase string) coverage {
+	var c coverage
+	corpus := filepath.Join(mod, h.Dir, "testdata", "fuzz", h.Fuzz)
+	defer os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		c.err = err
+		return c
+	}
+	for _, d := range dirs {
+		n, err := copyFiles(d, corpus)
+		if err != nil {
+			c.err = err
+			return c
+		}
+		c.inputs += n
+	}
+	prof := filepath.Join(work, logBase+".cover")
+	for c.attempts = 1; c.attempts <= 8; c.attempts++ {
+		os.Remove(prof)
+		args := []string{"test", "-count=1", "-timeout", "3m", "-run", "^" + h.Fuzz + "$",
+			"-coverpkg=" + h.Target, "-coverprofile=" + prof, "./" + h.Dir}
+		r := run(ctx, 5*time.Minute, mod, filepath.Join(work, fmt.Sprintf("%s.%d.log", logBase, c.attempts)), nil, "go", args...)
+		if ctx.Err() != nil {
+			c.err = ctx.Err()
+			return c
+		}
+		if f, err := os.Open(prof); err == nil {
+			p, perr := parseProfile(f)
+			f.Close()
+			if perr == nil && len(p) > 0 {
+				c.prof = p
+				c.covered, c.total = p.counts()
+				return c
+			}
+		}
+		// No profile: find the entries that killed the binary.
+		var culprits []string
+		for _, re := range []*regexp.Regexp{failedEntryRE, runningEntryRE} {
+			for _, m := range re.FindAllStringSubmatch(string(r.out), -1) {
+				if m[1] != h.Fuzz {
+					continue
+				}
+				name := m[2]
+				if _, err := os.Stat(filepath.Join(corpus, name)); err == nil && !contains(culprits, name) {
+					culprits = append(culprits, name)
+				}
+			}
+		}
+		if len(culprits) == 0 {
+			c.err = fmt.Errorf("go %s wrote no profile: %v\n%s", strings.Join(args, " "), r.err, tail(r.out, 12))
+			return c
+		}
+		for _, name := range culprits {
+			os.Rename(filepath.Join(corpus, name), filepath.Join(work, logBase+".dropped."+name))
+			c.dropped = append(c.dropped, name)
+		}
+	}
+	c.err = fmt.Errorf("replay: still no profile after dropping %d entries", len(c.dropped))
+	return c
+}
+
+// copyFiles copies the regular files of src (if it exists) into dst and
+// returns how many it copied.
+func copyFiles(src, dst string) (int, error) {
+	entries, err := os.ReadDir(src)
+	if os.IsNotExist(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return n, err
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// moveDir moves the directory src (if it exists) to dst, which must not
+// exist, and returns the number of regular files it held.
+func moveDir(src, dst string) (int, error) {
+	if _, err := os.Stat(src); os.IsNotExist(err) {
+		return 0, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return 0, err
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return 0, err
+	}
+	return countFiles(dst), nil
+}
+
+func countFiles(dir string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			n++
+		}
+	}
+	return n
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// modulePath is the path of the benchmark module, whose root the runner
+// looks for above the working directory.
+const modulePath = "github.com/gocolic/gocolic/bench/real"
+
+// toolModulePath is the path of gocolic's own module, two directories up.
+const toolModulePath = "github.com/gocolic/gocolic"
+
+// harness is one native fuzz target of the benchmark module.
+type harness struct {
+	Dir    string // package directory, relative to the module root ("semver")
+	Fuzz   string // FuzzXxx
+	Target string // import path of the package under test (its Target constant)
+}
+
+func (h harness) Name() string { return h.Dir + "." + h.Fuzz }
+
+// findModuleRoot returns the nearest directory above the working
+// directory whose go.mod declares path.
+func findModuleRoot(path string) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if declares(filepath.Join(dir, "go.mod"), path) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("not inside the module %s: run from bench/real (go run ./cmd/realbench)", path)
+		}
+		dir = parent
+	}
+}
+
+// declares reports whether the go.mod file at gomod declares module path.
+func declares(gomod, path string) bool {
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == path {
+			return true
+		}
+	}
+	return false
+}
+
+// discover lists the harnesses of the module at root: every package
+// directory (cmd and testdata excepted) whose non-test files declare a
+// string constant Target, with every func FuzzXxx(*testing.F) of its test
+// files.
+func discover(root string) ([]harness, error) {
+	var out []harness
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		if rel != "." && (d.Name() == "testdata" || d.Name() == "cmd" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
+			return filepath.SkipDir
+		}
+		hs, err := packageHarnesses(path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		for i := range hs {
+			hs[i].Dir = filepath.ToSlash(rel)
+		}
+		out = append(out, hs...)
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, err
+}
+
+// packageHarnesses reads the Target constant and the fuzz targets of the
+// package in dir; none if it has no Target.
+func packageHarnesses(dir string) ([]harness, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	target := ""
+	var fuzz []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.HasSuffix(n, "_test.go") {
+			if t := targetConst(f); t != "" {
+				target = t
+			}
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && isFuzzTarget(fd) {
+				fuzz = append(fuzz, fd.Name.Name)
+			}
+		}
+	}
+	if target == "" {
+		return nil, nil
+	}
+	if len(fuzz) == 0 {
+		return nil, errors.New("declares a Target but has no fuzz target")
+	}
+	var hs []harness
+	for _, fz := range fuzz {
+		hs = append(hs, harness{Fuzz: fz, Target: target})
+	}
+	return hs, nil
+}
+
+// targetConst returns the value of a package-level `const Target =
+// "..."` of f, or "".
+func targetConst(f *ast.File) string {
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, s := range gd.Specs {
+			vs := s.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if name.Name != "Target" || i >= len(vs.Values) {
+					continue
+				}
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if v, err := strconv.Unquote(lit.Value); err == nil {
+						return v
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// isFuzzTarget reports whether fd is func FuzzXxx(f *testing.F).
+func isFuzzTarget(fd *ast.FuncDecl) bool {
+	name := fd.Name.Name
+	if !strings.HasPrefix(name, "Fuzz") || fd.Type.Params == nil || len(fd.Type.Params.List) != 1 {
+		return false
+	}
+	if len(name) > 4 {
+		c := name[4]
+		if c >= 'a' && c <= 'z' {
+			return false
+		}
+	}
+	star, ok := fd.Type.Params.List[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := star.X.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "F"
+}
+
+// selectHarnesses keeps the harnesses that one of the comma-separated
+// names of only matches: a package directory ("semver"), a fuzz target
+// ("FuzzNewVersion") or both ("semver.FuzzNewVersion"). Every name must
+// match something.
+func selectHarnesses(all []harness, only string) ([]harness, error) {
+	if strings.TrimSpace(only) == "" {
+		return all, nil
+	}
+	keep := map[string]bool{}
+	for _, n := range strings.Split(only, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		matched := false
+		for _, h := range all {
+			if n == h.Dir || n == h.Fuzz || n == h.Name() {
+				keep[h.Name()] = true
+				matched = true
+			}
+		}
+		if !matched {
+			var names []string
+			for _, h := range all {
+				names = append(names, h.Name())
+			}
+			return nil, fmt.Errorf("-only: no harness %q (have: %s)", n, strings.Join(names, ", "))
+		}
+	}
+	var out []harness
+	for _, h := range all {
+		if keep[h.Name()] {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// copyModule copies the module at src (go.mod, go.sum and the Go files of
+// every package but cmd/, leaving out testdata) to dst, so that no tool
+// writes into the source tree.
+func copyModule(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			if rel != "." && (d.Name() == "testdata" || d.Name() == "cmd" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(target, 0o755)
+		}
+		n := d.Name()
+		if !d.Type().IsRegular() || !(strings.HasSuffix(n, ".go") || n == "go.mod" || n == "go.sum") || strings.HasSuffix(n, "_gocolic_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// goModLine returns the module's go line ("go 1.26.0"), for the report.
+func goModLine(root string) string {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if f := strings.Fields(string(l)); len(f) == 2 && f[0] == "go" {
+			return f[1]
+		}
+	}
+	return ""
+}

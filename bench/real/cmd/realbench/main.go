@@ -1,0 +1,265 @@
+// Command realbench runs gocolic fuzz and go test -fuzz, with the same
+// wall-clock budget and the same number of workers, on the native fuzz
+// targets of the bench/real module, which exercise well-known packages of
+// the Go module proxy, and prints a Markdown table comparing them: the
+// statement coverage of the package under test by each tool's corpus (the
+// measurable proxy for branch coverage), gocolic's divergences, both
+// tools' executions per second, and the panics and failures each found.
+//
+// Usage, from bench/real:
+//
+//	go run ./cmd/realbench [-budget 10s] [-workers 2] [-runs 1] [-only semver,uuid.FuzzParse]
+//	                       [-gocolic PATH] [-instrument=false] [-gocolic-flags '-maxlen 64']
+//	                       [-slack 60s] [-out FILE] [-keep]
+//
+// Every package directory of the module whose non-test files declare
+// `const Target = "import/path"` is a harness package; each func
+// FuzzXxx(*testing.F) of its test files is a harness, and Target is the
+// package whose coverage is measured.
+//
+// The module is copied into a temporary directory, so that no corpus or
+// report lands in the source tree. For each harness, after a warm-up of
+// both tools (so that neither spends its budget compiling), each run does,
+// one tool after the other:
+//
+//  1. go test -run '^$' -fuzz '^FuzzXxx$' -fuzztime B -parallel W ./DIR -test.fuzzcachedir=CACHE
+//     with a fresh cache directory and no testdata;
+//  2. gocolic fuzz -budget B -workers W -minimizetime 0 -json r.json -instrument TARGET ./DIR FuzzXxx
+//     with no testdata;
+//  3. for each tool, its corpus (the fuzzer's cache entries and failing
+//     input; the entries gocolic wrote to testdata) is copied into
+//     testdata/fuzz/FuzzXxx and replayed with
+//     go test -run '^FuzzXxx$' -coverpkg=TARGET -coverprofile=P ./DIR,
+//     which also runs the f.Add seeds. The statement coverage of TARGET
+//     in P is the coverage reported for the tool.
+//
+// Each tool run is killed with its whole process group if it runs past
+// B + slack; a gocolic run killed so is reported as HANG.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type config struct {
+	budget       time.Duration
+	workers      int
+	runs         int
+	only         string
+	gocolic      string
+	instrument   bool
+	gocolicFlags string
+	minimizeTime time.Duration
+	slack        time.Duration
+	out          string
+	keep         bool
+	noWarmup     bool
+}
+
+func main() {
+	var c config
+	flag.DurationVar(&c.budget, "budget", 10*time.Second, "wall-clock budget of each tool on each harness")
+	flag.IntVar(&c.workers, "workers", runtime.NumCPU(), "worker processes of each tool (gocolic -workers, go test -parallel)")
+	flag.IntVar(&c.runs, "runs", 1, "runs of each tool on each harness; the table shows medians")
+	flag.StringVar(&c.only, "only", "", "comma-separated harnesses to run: a package directory (semver), a fuzz target (FuzzNewVersion) or both (semver.FuzzNewVersion)")
+	flag.StringVar(&c.gocolic, "gocolic", "", "the gocolic binary (default: built from the repository two directories up)")
+	flag.BoolVar(&c.instrument, "instrument", true, "pass -instrument TARGET to gocolic, so that it instruments the package under test too (-instrument=false: only the harness package)")
+	flag.StringVar(&c.gocolicFlags, "gocolic-flags", "", "more flags for gocolic fuzz, space-separated (e.g. '-maxlen 64')")
+	flag.DurationVar(&c.minimizeTime, "minimizetime", 0, "gocolic -minimizetime: time spent minimising each failing input after the budget")
+	flag.DurationVar(&c.slack, "slack", 60*time.Second, "time a tool may run past its budget (plus -minimizetime for gocolic) before it is killed and reported as hung")
+	flag.StringVar(&c.out, "out", "", "also write the Markdown report to this file")
+	flag.BoolVar(&c.keep, "keep", false, "keep the temporary workspace (logs, reports, corpora, cover profiles) and print its path")
+	flag.BoolVar(&c.noWarmup, "nowarmup", false, "skip the warm-up runs that put both tools' builds into the build cache")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: go run ./cmd/realbench [flags]   (from bench/real)\n\nRuns gocolic fuzz and go test -fuzz on every harness of the module and prints a Markdown comparison.\n\nFlags:")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() != 0 || c.budget <= 0 || c.workers <= 0 || c.runs <= 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	code, err := bench(ctx, c)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "realbench:", err)
+	}
+	os.Exit(code)
+}
+
+// harnessResult is everything measured on one harness.
+type harnessResult struct {
+	h        harness
+	version  string // module@version of the target
+	seeds    coverage
+	warmFuzz string // what went wrong in the fuzzer's warm-up, if anything
+	warmG    string // what went wrong in gocolic's warm-up, if anything
+	runs     []runResult
+}
+
+// runResult is one run of both tools on a harness.
+type runResult struct {
+	fuzz  fuzzRun
+	g     gocolicRun
+	fcov  coverage
+	gcov  coverage
+	union profile
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "realbench: "+format+"\n", args...)
+}
+
+func bench(ctx context.Context, c config) (int, error) {
+	root, err := findModuleRoot(modulePath)
+	if err != nil {
+		return 2, err
+	}
+	all, err := discover(root)
+	if err != nil {
+		return 2, err
+	}
+	hs, err := selectHarnesses(all, c.only)
+	if err != nil {
+		return 2, err
+	}
+	if len(hs) == 0 {
+		return 2, fmt.Errorf("no harnesses found under %s", root)
+	}
+	work, err := os.MkdirTemp("", "realbench-")
+	if err != nil {
+		return 1, err
+	}
+	if c.keep {
+		logf("workspace kept in %s", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	mod := filepath.Join(work, "mod")
+	if err := copyModule(root, mod); err != nil {
+		return 1, fmt.Errorf("copying the module: %w", err)
+	}
+	bin := c.gocolic
+	if bin == "" {
+		repo := filepath.Dir(filepath.Dir(root))
+		if !declares(filepath.Join(repo, "go.mod"), toolModulePath) {
+			return 2, fmt.Errorf("-gocolic not given and %s is not the gocolic repository", repo)
+		}
+		bin = filepath.Join(work, "bin", "gocolic")
+		logf("building gocolic")
+		r := run(ctx, 10*time.Minute, repo, filepath.Join(work, "build-gocolic.log"), nil, "go", "build", "-o", bin, "./cmd/gocolic")
+		if r.err != nil {
+			return 1, fmt.Errorf("building gocolic: %v\n%s", r.err, tail(r.out, 20))
+		}
+	} else if abs, err := filepath.Abs(bin); err == nil {
+		bin = abs
+	}
+	runsDir := filepath.Join(work, "runs")
+	versions := map[string]string{}
+	var results []harnessResult
+	for _, h := range hs {
+		if ctx.Err() != nil {
+			break
+		}
+		hr := harnessResult{h: h}
+		hdir := filepath.Join(runsDir, h.Name())
+		os.MkdirAll(hdir, 0o755)
+		if v, ok := versions[h.Target]; ok {
+			hr.version = v
+		} else {
+			hr.version = moduleVersion(ctx, mod, h.Target)
+			versions[h.Target] = hr.version
+		}
+		gflags := gocolicFlags(c, h)
+		if !c.noWarmup {
+			logf("%s: warming up", h.Name())
+			hr.warmFuzz, hr.warmG = warmUp(ctx, mod, bin, h, gflags, hdir)
+		}
+		hr.seeds = replay(ctx, mod, h, nil, hdir, "replay-seeds")
+		for i := 1; i <= c.runs && ctx.Err() == nil; i++ {
+			dir := filepath.Join(hdir, strconv.Itoa(i))
+			os.MkdirAll(dir, 0o755)
+			var rr runResult
+			logf("%s: run %d/%d: go test -fuzz (%v, %d workers)", h.Name(), i, c.runs, c.budget, c.workers)
+			rr.fuzz = runFuzz(ctx, mod, h, c.budget, c.budget+c.slack, c.workers, dir)
+			logf("%s: run %d/%d: gocolic fuzz (%v, %d workers)", h.Name(), i, c.runs, c.budget, c.workers)
+			rr.g = runGocolic(ctx, mod, bin, h, append(append([]string(nil), gflags...), "-budget", c.budget.String(), "-workers", strconv.Itoa(c.workers)),
+				c.budget+c.minimizeTime+c.slack, dir)
+			if rr.g.status != "ok" {
+				logf("%s: run %d/%d: gocolic: %s", h.Name(), i, c.runs, rr.g.status)
+			}
+			logf("%s: run %d/%d: replaying both corpora for coverage of %s", h.Name(), i, c.runs, h.Target)
+			rr.fcov = replay(ctx, mod, h, rr.fuzz.corpus, dir, "replay-fuzz")
+			rr.gcov = replay(ctx, mod, h, rr.g.corpus, dir, "replay-gocolic")
+			if rr.fcov.err == nil && rr.gcov.err == nil {
+				rr.union = union(rr.fcov.prof, rr.gcov.prof)
+			}
+			hr.runs = append(hr.runs, rr)
+		}
+		results = append(results, hr)
+	}
+	md := report(results, c, goModLine(root))
+	md = strings.ReplaceAll(md, work, "$WORK")
+	fmt.Print(md)
+	if c.out != "" {
+		if err := os.WriteFile(c.out, []byte(md), 0o644); err != nil {
+			return 1, err
+		}
+	}
+	if ctx.Err() != nil {
+		return 1, ctx.Err()
+	}
+	return 0, nil
+}
+
+// gocolicFlags are the flags every gocolic run on h gets, budget and
+// workers aside.
+func gocolicFlags(c config, h harness) []string {
+	flags := []string{"-minimizetime", c.minimizeTime.String()}
+	if c.instrument {
+		flags = append(flags, "-instrument", h.Target)
+	}
+	return append(flags, strings.Fields(c.gocolicFlags)...)
+}
+
+// moduleVersion returns module@version of the module that provides pkg.
+func moduleVersion(ctx context.Context, mod, pkg string) string {
+	r := run(ctx, 2*time.Minute, mod, "", nil, "go", "list", "-f", "{{with .Module}}{{.Path}}@{{.Version}}{{end}}", pkg)
+	if r.err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(r.out))
+}
+
+// warmUp puts the fuzzing build of h and gocolic's instrumented build
+// into the build cache: go test -fuzz with -fuzztime 1x and a throw-away
+// cache, and gocolic fuzz -runs 1 -nocorpus. It returns what went wrong in
+// each, "" if nothing.
+func warmUp(ctx context.Context, mod, bin string, h harness, gflags []string, dir string) (fuzzNote, gNote string) {
+	cache := filepath.Join(dir, "warm-fuzzcache")
+	r := run(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-fuzz.log"), nil, "go",
+		"test", "-run", "^$", "-fuzz", "^"+h.Fuzz+"$", "-fuzztime", "1x", "-parallel", "1", "./"+h.Dir, "-test.fuzzcachedir="+cache)
+	if r.err != nil && !failFileRE.Match(r.out) && !deadlineRace(r.out) {
+		fuzzNote = fmt.Sprintf("%v: %s", r.err, tail(r.out, 5))
+	}
+	os.RemoveAll(cache)
+	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
+	args := append([]string{"fuzz"}, gflags...)
+	args = append(args, "-runs", "1", "-workers", "1", "-nocorpus", "-json", filepath.Join(dir, "warmup-gocolic.json"), "./"+h.Dir, h.Fuzz)
+	r = run(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic.log"), nil, bin, args...)
+	if s := classify(r); s != "ok" {
+		gNote = s + ": " + tail(r.out, 8)
+	}
+	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
+	return fuzzNote, gNote
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseProfile(t *testing.T) {
+	in := `mode: set
+example.com/p/a.go:3.10,5.2 2 1
+example.com/p/a.go:5.2,7.3 3 0
+example.com/p/b.go:1.1,2.2 5 0
+example.com/p/b.go:1.1,2.2 5 1
+`
+	p, err := parseProfile(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cov, tot := p.counts(); cov != 7 || tot != 10 {
+		t.Fatalf("counts = %d/%d, want 7/10", cov, tot)
+	}
+	q, err := parseProfile(strings.NewReader("mode: set\nexample.com/p/a.go:5.2,7.3 3 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cov, tot := union(p, q).counts(); cov != 10 || tot != 10 {
+		t.Fatalf("union counts = %d/%d, want 10/10", cov, tot)
+	}
+	if _, err := parseProfile(strings.NewReader("a.go:1.1,2.2 1 1\n")); err == nil {
+		t.Fatal("a profile without a mode line was accepted")
+	}
+	if _, err := parseProfile(strings.NewReader("mode: set\na.go:1.1,2.2 x 1\n")); err == nil {
+		t.Fatal("a bad line was accepted")
+	}
+}
+
+func TestParseProgress(t *testing.T) {
+	out := []byte(`fuzz: elapsed: 0s, gathering baseline coverage: 0/2 completed
+fuzz: elapsed: 3s, execs: 90000 (30000/sec), new interesting: 4 (total: 6)
+fuzz: elapsed: 6s, execs: 190000 (33333/sec), new interesting: 5 (total: 7)
+fuzz: elapsed: 6s, execs: 190010 (0/sec), new interesting: 5 (total: 7)
+PASS`)
+	execs, r, ok := parseProgress(out)
+	if execs != 190010 || r != 190010.0/6 || !ok {
+		t.Fatalf("parseProgress = %d, %v, %v", execs, r, ok)
+	}
+	if _, r, _ := parseProgress([]byte("fuzz: elapsed: 1m0s, execs: 600 (7/sec), new interesting: 0 (total: 1)\n")); r != 10 {
+		t.Fatalf("rate over 1m0s = %v, want 10", r)
+	}
+	if _, _, ok := parseProgress([]byte("PASS\n")); ok {
+		t.Fatal("a rate without progress lines")
+	}
+}
+
+func TestDeadlineRace(t *testing.T) {
+	race := []byte("fuzz: elapsed: 10s, execs: 5 (0/sec)\n--- FAIL: FuzzX (10.01s)\n    context deadline exceeded\nFAIL\n")
+	if !deadlineRace(race) {
+		t.Fatal("the deadline race was not recognised")
+	}
+	real := append(append([]byte(nil), race...), "    Failing input written to testdata/fuzz/FuzzX/abc\n"...)
+	if deadlineRace(real) {
+		t.Fatal("a failure with a failing input was taken for the deadline race")
+	}
+}
+
+func TestParseFuzzFailure(t *testing.T) {
+	cases := []struct {
+		out  string
+		want finding
+	}{
+		{`fuzz: elapsed: 0s, gathering baseline coverage: 0/2 completed
+--- FAIL: FuzzParse (0.69s)
+    --- FAIL: FuzzParse (0.00s)
+        uuid_test.go:22: Parse("x") error <nil>, Validate error bad
+
+    Failing input written to testdata/fuzz/FuzzParse/42b4246d3ccdd8ae
+`, finding{"fail", `Parse("x") error <nil>, Validate error bad`}},
+		{`--- FAIL: FuzzFormatFloat (2.35s)
+    --- FAIL: FuzzFormatFloat (0.00s)
+        testing.go:1974: panic: runtime error: index out of range [10] with length 10 [recovered]
+            goroutine 25 [running]:
+`, finding{"panic", "runtime error: index out of range [10] with length 10"}},
+		{`--- FAIL: FuzzX (1.00s)
+    fuzzing process hung or terminated unexpectedly: exit status 2
+    Failing input written to testdata/fuzz/FuzzX/1
+`, finding{"crash", "fuzzing process hung or terminated unexpectedly: exit status 2"}},
+	}
+	for i, c := range cases {
+		fuzz := strings.Fields(c.out[strings.Index(c.out, "--- FAIL: "):])[2]
+		if got := parseFuzzFailure([]byte(c.out), fuzz); got != c.want {
+			t.Errorf("case %d: got %+v, want %+v", i, got, c.want)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		r    result
+		want string
+	}{
+		{result{exitCode: 0}, "ok"},
+		{result{exitCode: -1, timedOut: true}, "HANG"},
+		{result{exitCode: 2, out: []byte("panic: boom\n\ngoroutine 1 [running]:\n")}, "CRASH"},
+		{result{exitCode: 1, out: []byte("gocolic: build failed\n")}, "exit 1"},
+		{result{exitCode: -1}, "killed"},
+	}
+	for _, c := range cases {
+		if got := classify(c.r); got != c.want {
+			t.Errorf("classify(%+v) = %q, want %q", c.r, got, c.want)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	if m, _ := median([]float64{3, 1, 2}); m != 2 {
+		t.Errorf("median = %v", m)
+	}
+	if m, _ := median([]float64{4, 1, 2, 3}); m != 2.5 {
+		t.Errorf("median = %v", m)
+	}
+	if _, ok := median(nil); ok {
+		t.Error("median of nothing")
+	}
+}
+
+// TestHarnesses checks the module's harnesses: at least ten, over at least
+// six packages, each with a Target that is not the harness package.
+func TestHarnesses(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !declares(filepath.Join(root, "go.mod"), modulePath) {
+		t.Fatalf("%s is not the root of %s", root, modulePath)
+	}
+	hs, err := discover(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := map[string]bool{}
+	for _, h := range hs {
+		if h.Target == "" || strings.HasPrefix(h.Target, modulePath) {
+			t.Errorf("%s: bad target %q", h.Name(), h.Target)
+		}
+		targets[h.Target] = true
+	}
+	if len(hs) < 10 || len(targets) < 6 {
+		t.Errorf("%d harnesses over %d packages, want at least 10 over 6", len(hs), len(targets))
+	}
+	sel, err := selectHarnesses(hs, "semver,FuzzParse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range sel {
+		if h.Dir != "semver" && h.Fuzz != "FuzzParse" {
+			t.Errorf("-only selected %s", h.Name())
+		}
+	}
+	if _, err := selectHarnesses(hs, "nosuch"); err == nil {
+		t.Error("-only accepted an unknown harness")
+	}
+}
+
+func TestDiscoverSkipsNonTargets(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module "+modulePath+"\n")
+	write("a/a.go", "package a\n\nconst Target = \"example.com/x\"\n")
+	write("a/a_test.go", "package a\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {}\nfunc Fuzzy(f *testing.F) {}\nfunc FuzzC(t *testing.T) {}\n")
+	write("b/b.go", "package b\n")
+	write("b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc FuzzD(f *testing.F) {}\n")
+	hs, err := discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs) != 1 || hs[0].Name() != "a.FuzzB" || hs[0].Target != "example.com/x" {
+		t.Fatalf("discover = %+v", hs)
+	}
+}
+
+// TestReport checks the summary row of each harness: statement coverage
+// of the seeds and of each tool's corpus (medians and ranges over runs),
+// gocolic's divergences and both tools' execs/s (medians), the panics and
+// failures of each tool, and the list of findings.
+func TestReport(t *testing.T) {
+	cov := func(n int) coverage { return coverage{covered: n, total: 200} }
+	gRun := func(div int, rate float64, bugs ...string) gocolicRun {
+		g := gocolicRun{status: "ok", rep: &gocolicReport{Divergences: div, ExecsPerSec: rate}}
+		for _, m := range bugs {
+			g.rep.Bugs = append(g.rep.Bugs, struct {
+				Kind    string `json:"kind"`
+				Message string `json:"message"`
+				Count   int    `json:"count"`
+				FoundMS int64  `json:"found_ms"`
+			}{Kind: "panic", Message: m})
+		}
+		return g
+	}
+	fRun := func(rate float64, fail string) fuzzRun {
+		f := fuzzRun{execsPerSec: rate, haveRate: true}
+		if fail != "" {
+			f.finding = &finding{Kind: "fail", Message: fail}
+		}
+		return f
+	}
+	one := harnessResult{
+		h: harness{Dir: "a", Fuzz: "FuzzA", Target: "example.com/a"}, version: "example.com/a@v1.0.0", seeds: cov(20),
+		runs: []runResult{{g: gRun(3, 1234.4, "boom"), fuzz: fRun(20000, "bad"), gcov: cov(60), fcov: cov(80)}},
+	}
+	three := harnessResult{
+		h: harness{Dir: "b", Fuzz: "FuzzB", Target: "example.com/b"}, version: "example.com/b@v2.0.0", seeds: cov(10),
+		runs: []runResult{
+			{g: gRun(1, 100, "boom"), fuzz: fRun(900, ""), gcov: cov(40), fcov: cov(100)},
+			{g: gRun(5, 300), fuzz: fRun(1100, ""), gcov: cov(100), fcov: cov(100)},
+			{g: gRun(2, 200, "boom", "x"), fuzz: fRun(1000, ""), gcov: cov(60), fcov: coverage{err: os.ErrNotExist}},
+		},
+	}
+	md := report([]harnessResult{one, three}, config{budget: 5e9, workers: 2, runs: 3, instrument: true}, "1.26.0")
+	for _, want := range []string{
+		"| harness | package@version | stmt cov: seeds only | stmt cov: gocolic | stmt cov: go test -fuzz | gocolic divergences | gocolic execs/s | fuzz execs/s | gocolic panics/failures | fuzz panics/failures | gocolic status |",
+		"| a.FuzzA | example.com/a@v1.0.0 | 10.0% (20/200) | 30.0% (60/200) | 40.0% (80/200) | 3 | 1,234 | 20,000 | 1 (1 panic) | 1 (1 fail) | ok |",
+		"| b.FuzzB | example.com/b@v2.0.0 | 5.0% (10/200) | 30.0% [20.0–50.0] | 50.0% [50.0–50.0] (2 of 3 runs) | 2 | 200 | 1,000 | 2 (2 panic) | 0 | ok |",
+		"- a.FuzzA, gocolic (1 of 1 runs): panic: `boom`",
+		"- a.FuzzA, go test -fuzz (1 of 1 runs): fail: `bad`",
+		"- b.FuzzB, gocolic (2 of 3 runs): panic: `boom`",
+		"- b.FuzzB, gocolic (1 of 3 runs): panic: `x`",
+		"- b.FuzzB run 3: replay of the fuzz corpus: file does not exist",
+		"proxy for branch coverage",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks\n%s\nin\n%s", want, md)
+		}
+	}
+}

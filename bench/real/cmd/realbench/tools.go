@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// finding is a failure a tool reported.
+type finding struct {
+	Kind    string // panic, fail, or one of gocolic's crash kinds (timeout, memory, exit, fatal); crash for the fuzzer's "hung or terminated unexpectedly"
+	Message string
+}
+
+func (f finding) String() string { return f.Kind + ": " + f.Message }
+
+// fuzzRun is what one go test -fuzz run did.
+type fuzzRun struct {
+	err         error // the run failed for another reason than a finding
+	timedOut    bool
+	execs       int64
+	execsPerSec float64 // executions over elapsed time, from the last progress line
+	haveRate    bool
+	finding     *finding
+	failFile    string // the failing input it wrote (testdata/fuzz/FuzzXxx/NAME)
+	raceNote    bool   // ended by Go's -fuzztime deadline race, not a failure
+	corpus      []string
+	entries     int // corpus entries it left (cache and testdata)
+	wall        time.Duration
+}
+
+var (
+	progressRE = regexp.MustCompile(`elapsed: (\w+), execs: (\d+) \(`)
+	failFileRE = regexp.MustCompile(`Failing input written to (testdata/fuzz/\S+)`)
+	// deadlineRaceRE matches the whole failure report of a go test -fuzz
+	// run that Go's coordinator ended at its own -fuzztime deadline
+	// (go.dev/issue/75804, Go 1.26).
+	deadlineRaceRE = regexp.MustCompile(`(?m)^--- FAIL: Fuzz\w* \([0-9.]+s\)\n\s+context deadline exceeded\n`)
+	fileLineRE     = regexp.MustCompile(`^[\w.-]+\.go:\d+: `)
+)
+
+// deadlineRace reports whether the output of a failed go test -fuzz run
+// shows Go's end-of-fuzztime race rather than a failure of the target: the
+// coordinator reports its own deadline as a failure and writes no failing
+// input.
+func deadlineRace(out []byte) bool {
+	return deadlineRaceRE.Match(out) && !bytes.Contains(out, []byte("Failing input written to"))
+}
+
+// parseProgress returns the executions of the last progress line and the
+// rate over the whole run, executions over elapsed time, which is how
+// gocolic's report counts execs_per_sec. (The rate the line prints is that
+// of the last interval only, 0/sec on the line printed when fuzzing stops.)
+func parseProgress(out []byte) (execs int64, rate float64, haveRate bool) {
+	for _, m := range progressRE.FindAllSubmatch(out, -1) {
+		execs, _ = strconv.ParseInt(string(m[2]), 10, 64)
+		if d, err := time.ParseDuration(string(m[1])); err == nil && d > 0 {
+			rate, haveRate = float64(execs)/d.Seconds(), true
+		}
+	}
+	return execs, rate, haveRate
+}
+
+// parseFuzzFailure returns what failed in the output of a go test -fuzz
+// run that wrote a failing input: the first message under "--- FAIL:
+// FuzzXxx".
+func parseFuzzFailure(out []byte, fuzz string) finding {
+	s := string(out)
+	if strings.Contains(s, "fuzzing process hung or terminated unexpectedly") {
+		msg := "fuzzing process hung or terminated unexpectedly"
+		if i := strings.Index(s, msg); i >= 0 {
+			rest := s[i+len(msg):]
+			if l, _, _ := strings.Cut(strings.TrimLeft(rest, ": "), "\n"); strings.TrimSpace(l) != "" {
+				msg += ": " + strings.TrimSpace(l)
+			}
+		}
+		return finding{Kind: "crash", Message: msg}
+	}
+	i := strings.Index(s, "--- FAIL: "+fuzz+" (")
+	if i < 0 {
+		return finding{Kind: "fail", Message: "(no failure message found)"}
+	}
+	for _, l := range strings.Split(s[i:], "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "--- FAIL") {
+			continue
+		}
+		l = fileLineRE.ReplaceAllString(l, "")
+		if rest, ok := strings.CutPrefix(l, "panic: "); ok {
+			rest = strings.TrimSuffix(strings.TrimSuffix(rest, " [recovered, repanicked]"), " [recovered]")
+			return finding{Kind: "panic", Message: rest}
+		}
+		if strings.HasPrefix(l, "Failing input written") {
+			break
+		}
+		return finding{Kind: "fail", Message: l}
+	}
+	return finding{Kind: "fail", Message: "(no failure message found)"}
+}
+
+// runFuzz runs go test -fuzz on h with a fresh cache directory, moves its
+// corpus (cache entries and whatever it wrote to testdata) into dir, and
+// reads its output.
+func runFuzz(ctx context.Context, mod string, h harness, budget, limit time.Duration, workers int, dir string) fuzzRun {
+	var f fuzzRun
+	cache := filepath.Join(dir, "fuzzcache")
+	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
+	args := []string{"test", "-run", "^$", "-fuzz", "^" + h.Fuzz + "$", "-fuzztime", budget.String(),
+		"-parallel", strconv.Itoa(workers), "./" + h.Dir,
+		// A test-binary flag: after the package, with =.
+		"-test.fuzzcachedir=" + cache}
+	r := run(ctx, limit, mod, filepath.Join(dir, "fuzz.log"), nil, "go", args...)
+	f.wall, f.timedOut = r.wall, r.timedOut
+	f.execs, f.execsPerSec, f.haveRate = parseProgress(r.out)
+	fail := failFileRE.FindSubmatch(r.out)
+	switch {
+	case r.timedOut:
+		f.err = r.err
+	case fail != nil:
+		f.failFile = string(fail[1])
+		fd := parseFuzzFailure(r.out, h.Fuzz)
+		f.finding = &fd
+	case r.err != nil && deadlineRace(r.out):
+		f.raceNote = true
+	case r.err != nil:
+		f.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), r.err, tail(r.out, 12))
+	}
+	for _, src := range []struct{ from, to string }{
+		{filepath.Join(cache, h.Fuzz), filepath.Join(dir, "corpus-cache")},
+		{filepath.Join(mod, h.Dir, "testdata", "fuzz", h.Fuzz), filepath.Join(dir, "corpus-testdata")},
+	} {
+		n, err := moveDir(src.from, src.to)
+		if err != nil && f.err == nil {
+			f.err = err
+		}
+		f.entries += n
+		f.corpus = append(f.corpus, src.to)
+	}
+	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
+	os.RemoveAll(cache)
+	return f
+}
+
+// gocolicReport is the part of gocolic's JSON report (-json) the runner
+// reads.
+type gocolicReport struct {
+	Executions  int     `json:"executions"`
+	ExecsPerSec float64 `json:"execs_per_sec"`
+	Paths       int     `json:"paths"`
+	Branches    struct {
+		Covered int `json:"covered"`
+		Total   int `json:"total"`
+	} `json:"branches"`
+	Bugs []struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+		Count   int    `json:"count"`
+		FoundMS int64  `json:"found_ms"`
+	} `json:"bugs"`
+	Solver struct {
+		Queries int   `json:"queries"`
+		Sat     int   `json:"sat"`
+		Unsat   int   `json:"unsat"`
+		Unknown int   `json:"unknown"`
+		TimeMS  int64 `json:"time_ms"`
+	} `json:"solver"`
+	Divergences int    `json:"divergences"`
+	ElapsedMS   int64  `json:"elapsed_ms"`
+	Stopped     string `json:"stopped"`
+	Exhausted   bool   `json:"exhausted"`
+}
+
+// gocolicRun is what one gocolic fuzz run did.
+type gocolicRun struct {
+	status   string // ok, HANG, CRASH, exit N, no report
+	detail   string // the end of its output, when status is not ok
+	exitCode int
+	rep      *gocolicReport
+	repErr   error
+	corpus   []string
+	entries  int
+	wall     time.Duration
+}
+
+// goPanicRE matches the start of a Go panic or fatal error in gocolic's
+// own output (a crash of the tool, not of the target).
+var goPanicRE = regexp.MustCompile(`(?m)^(panic: |fatal error: )`)
+
+// classify names the outcome of a gocolic run from its exit status and
+// output.
+func classify(r result) string {
+	switch {
+	case r.timedOut:
+		return "HANG"
+	case r.exitCode == 0:
+		return "ok"
+	case goPanicRE.Match(r.out) && bytes.Contains(r.out, []byte("goroutine ")):
+		return "CRASH"
+	case r.exitCode < 0:
+		return "killed"
+	default:
+		return "exit " + strconv.Itoa(r.exitCode)
+	}
+}
+
+// runGocolic runs gocolic fuzz on h, moves the corpus it wrote into dir,
+// and reads its report.
+func runGocolic(ctx context.Context, mod, bin string, h harness, flags []string, limit time.Duration, dir string) gocolicRun {
+	var g gocolicRun
+	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
+	jsonPath := filepath.Join(dir, "gocolic.json")
+	os.Remove(jsonPath)
+	args := append([]string{"fuzz"}, flags...)
+	args = append(args, "-json", jsonPath, "./"+h.Dir, h.Fuzz)
+	r := run(ctx, limit, mod, filepath.Join(dir, "gocolic.log"), nil, bin, args...)
+	g.wall, g.exitCode = r.wall, r.exitCode
+	g.status = classify(r)
+	if data, err := os.ReadFile(jsonPath); err != nil {
+		g.repErr = err
+	} else {
+		var rep gocolicReport
+		if err := json.Unmarshal(data, &rep); err != nil {
+			g.repErr = err
+		} else {
+			g.rep = &rep
+		}
+	}
+	if g.status == "ok" && g.rep == nil {
+		g.status = "no report"
+	}
+	if g.status != "ok" {
+		g.detail = tail(r.out, 15)
+	}
+	to := filepath.Join(dir, "corpus-gocolic")
+	n, err := moveDir(filepath.Join(mod, h.Dir, "testdata", "fuzz", h.Fuzz), to)
+	if err != nil && g.detail == "" {
+		g.detail = "moving its corpus: " + err.Error()
+	}
+	g.entries = n
+	g.corpus = []string{to}
+	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
+	return g
+}
+
+// findings returns the bugs of a gocolic report.
+func (g gocolicRun) findings() []finding {
+	if g.rep == nil {
+		return nil
+	}
+	var out []finding
+	for _, b := range g.rep.Bugs {
+		out = append(out, finding{Kind: b.Kind, Message: b.Message})
+	}
+	return out
+}

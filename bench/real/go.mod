@@ -1,0 +1,21 @@
+module github.com/gocolic/gocolic/bench/real
+
+go 1.26.0
+
+require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/Masterminds/semver/v3 v3.5.0
+	github.com/dustin/go-humanize v1.1.0
+	github.com/golang/snappy v1.0.0
+	github.com/google/btree v1.1.3
+	github.com/google/uuid v1.6.0
+	github.com/shopspring/decimal v1.6.0
+	github.com/tidwall/gjson v1.20.0
+	golang.org/x/net v0.62.0
+)
+
+require (
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)
