@@ -214,7 +214,7 @@ func TestBadInput(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{
-		"ok/ok.go":       "package ok\n\nfunc F(x int) int { return x }\n\nfunc G(m map[string]int) int { return len(m) }\n\nfunc H(xs ...int) int { return len(xs) }\n",
+		"ok/ok.go":       "package ok\n\nfunc F(x int) int { return x }\n\nfunc G(f func() int) int { return f() }\n\nfunc H(v any) bool { return v == nil }\n",
 		"broken/b.go":    "package broken\n\nfunc F(x int) int { return y }\n",
 		"empty/empty.go": "package empty\n",
 	})
@@ -225,8 +225,9 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"does not build", []string{"./broken", "F"}, "undefined: y"},
 		{"unknown function", []string{"./ok", "Nope"}, "functions: F, G, H"},
-		{"unsupported parameter", []string{"./ok", "G"}, "parameter m of G has type map[string]int"},
-		{"variadic parameter", []string{"./ok", "H"}, "parameter xs of H is variadic"},
+		{"function parameter", []string{"./ok", "G"}, "parameter f of G has type func() int: functions are not supported"},
+		{"interface parameter", []string{"./ok", "H"}, "parameter v of H has type any: interfaces are not supported"},
+		{"no such method", []string{"./ok", "T.M"}, "has no type T"},
 		{"no such package", []string{"./missing", "F"}, "missing"},
 		{"no functions", []string{"./empty", "F"}, "no function F"},
 		{"bad strategy", []string{"-strategy", "astar", "./ok", "F"}, "unknown strategy"},
