@@ -111,6 +111,9 @@ type Report struct {
 	Findings    []*Finding
 	Tree        explore.Stats
 	Divergences int
+	// Concretised counts the values made concrete, per cause and site,
+	// and attributes the divergences to them (concrete.go).
+	Concretised Concretisations
 	SolverTime  time.Duration
 	Queries     map[string]int // sat, unsat, unknown
 	Timeline    []Point
@@ -475,6 +478,11 @@ func (d *coordinator) process(o outcome) {
 		}
 	}
 	out := d.tree.Record(path, o.job.env, o.job.origin)
+	divergedAt := -1
+	if out.Diverged {
+		divergedAt = out.DivergedAt
+	}
+	d.rep.Concretised.Add(resp.Concrete, divergedAt)
 	for _, t := range out.NewTargets {
 		o := t.Node.Site << 1
 		if t.Side {

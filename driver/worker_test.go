@@ -597,6 +597,35 @@ func TestRunStops(t *testing.T) {
 	}
 }
 
+// TestRunAttributesDivergences runs the branches mode with a solver whose
+// inputs never reach their targets: every run after the seed diverges at
+// its target's depth, and the worker concretises x after 32 branches, so
+// the divergences at depth 32 and deeper are attributed to that call and
+// the shallower ones to nothing.
+func TestRunAttributesDivergences(t *testing.T) {
+	cfg := runConfig(t, &countingSolver{}, modeBranches)
+	cfg.Runs = 1 + 64 // the seed, then one run per target
+	rep := runDriver(t, context.Background(), cfg)
+	c := &rep.Concretised
+	if rep.Execs != 65 || rep.Divergences != 64 || c.Divergences != 64 {
+		t.Fatalf("%d executions, %d divergences (%d seen by the attribution); want 65, 64", rep.Execs, rep.Divergences, c.Divergences)
+	}
+	want := ConcreteCount{Events: 65, Executions: 65, Divergences: 32}
+	if got := c.Causes[rt.CauseCall]; got != want {
+		t.Errorf("call: %+v, want %+v", got, want)
+	}
+	if c.Unattributed != 32 {
+		t.Errorf("%d unattributed divergences, want 32", c.Unattributed)
+	}
+	sites := c.Sites(rt.CauseCall, 0)
+	if len(sites) != 1 || sites[0].Site != 64 || sites[0].ConcreteCount != want {
+		t.Errorf("call sites %+v, want site 64 with %+v", sites, want)
+	}
+	if c.Events() != 65 {
+		t.Errorf("%d events of any cause, want 65", c.Events())
+	}
+}
+
 func TestRunWorkerStartError(t *testing.T) {
 	cfg := runConfig(t, &unsatSolver{})
 	cfg.Bin = filepath.Join(t.TempDir(), "missing")

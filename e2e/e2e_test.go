@@ -121,8 +121,23 @@ type report struct {
 		Inputs     map[string]string `json:"inputs"`
 		Minimized  bool              `json:"minimized"`
 	} `json:"bugs"`
-	Stopped string `json:"stopped"`
-	Tests   string `json:"tests"`
+	Stopped     string `json:"stopped"`
+	Tests       string `json:"tests"`
+	Divergences int    `json:"divergences"`
+	Concretised struct {
+		Divergences  int `json:"divergences"`
+		Unattributed int `json:"unattributed_divergences"`
+		Causes       []struct {
+			Cause       string `json:"cause"`
+			Events      int    `json:"events"`
+			Divergences int    `json:"divergences"`
+			Sites       []struct {
+				Pos         string `json:"pos"`
+				Events      int    `json:"events"`
+				Divergences int    `json:"divergences"`
+			} `json:"sites"`
+		} `json:"causes"`
+	} `json:"concretised"`
 }
 
 func readReport(t *testing.T, path string) report {

@@ -367,7 +367,7 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 			default:
 				if t := ins.typeOf(x.Args[0]); t != nil {
 					if _, isSlice := t.Underlying().(*types.Slice); isSlice {
-						return rtCall("LenSlice", ins.cx(x.Args[0])), true
+						return rtCall("LenSlice", siteLit(ins.newSite(SiteConcrete, x)), ins.cx(x.Args[0])), true
 					}
 				}
 				return ins.mk(x), true
@@ -597,7 +597,18 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 			}
 		}
 		nc.Args = make([]ast.Expr, len(x.Args))
+		cause, counted := ins.dropCause(x)
+		site := int64(-1)
 		for i, a := range x.Args {
+			if counted && ins.mayBeSymbolic(a) {
+				if va, ok := ins.vArg(a); ok {
+					if site < 0 {
+						site = int64(ins.newSite(SiteConcrete, x))
+					}
+					nc.Args[i] = rtCall("Concrete", siteLit(uint32(site)), rtSel(cause), va)
+					continue
+				}
+			}
 			nc.Args[i] = ins.cx(a)
 			if callee != nil && !x.Ellipsis.IsValid() {
 				nc.Args[i] = ins.passArg(a, nc.Args[i])
@@ -646,6 +657,60 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 		return ins.funcLit(x)
 	}
 	return e
+}
+
+// dropCause returns the name of the runtime's cause (rt.Cause) under
+// which the call x, rewritten structurally, drops the shadows of its
+// tracked arguments: a conversion the runtime does not model, or a call
+// that takes no shadows. It reports false for calls whose arguments go
+// nowhere a value could come back from (panic, print, println) and for
+// constant calls (unsafe.Sizeof).
+func (ins *instrumenter) dropCause(x *ast.CallExpr) (string, bool) {
+	if ins.isConst(x) {
+		return "", false
+	}
+	if tv, ok := ins.info.Types[x.Fun]; ok && tv.IsType() {
+		return "CauseConv", true
+	}
+	if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+		if b, ok := ins.info.Uses[id].(*types.Builtin); ok {
+			switch b.Name() {
+			case "panic", "print", "println":
+				return "", false
+			}
+		}
+	}
+	return "CauseCall", true
+}
+
+// mayBeSymbolic reports whether e is a tracked value that may carry a
+// shadow at run time: not a constant or nil, and not a variable without
+// a shadow variable.
+func (ins *instrumenter) mayBeSymbolic(e ast.Expr) bool {
+	tv, ok := ins.info.Types[e]
+	if !ok || tv.Value != nil || tv.IsNil() || tv.IsType() || ins.trackOfExpr(e) == notTracked {
+		return false
+	}
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		obj := ins.info.ObjectOf(id)
+		return obj != nil && ins.shadow[obj]
+	}
+	return true
+}
+
+// vArg returns the V of a call's argument whose shadow the call drops
+// (rt.Concrete). A location of the shadow memory is read with its cell
+// but without the bounds check or case split of rt.LoadIndex, which the
+// original argument did not record either.
+func (ins *instrumenter) vArg(a ast.Expr) (ast.Expr, bool) {
+	if k, ok := ins.memLoc(a); ok {
+		load := "Load"
+		if k == trackString {
+			load = "LoadString"
+		}
+		return rtCall(load, siteLit(ins.newSite(SiteConcrete, a)), addrOf(ins.lvalue(ast.Unparen(a)))), true
+	}
+	return ins.v(a)
 }
 
 // cxAddressable rewrites an operand that may have to stay addressable

@@ -53,6 +53,12 @@ const (
 	// target): explored like any other, but not part of the package's
 	// branch coverage.
 	SiteTest
+	// SiteConcrete is not a branch: it is a place where the runtime may
+	// drop a symbolic term and go on with the concrete value (a call that
+	// takes no shadows, a conversion it does not model, a load from the
+	// shadow memory, an opaque call), so that the concretisation events
+	// counted there (rt.Cause) have a position.
+	SiteConcrete
 )
 
 func (k SiteKind) String() string {
@@ -65,11 +71,14 @@ func (k SiteKind) String() string {
 		return "loop"
 	case SiteTest:
 		return "test"
+	case SiteConcrete:
+		return "concrete"
 	}
 	return "?"
 }
 
-// Site is a branch site of the instrumented package.
+// Site is a branch site of the instrumented package, or a place where
+// values may be made concrete (SiteConcrete).
 type Site struct {
 	ID   uint32
 	Kind SiteKind

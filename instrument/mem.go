@@ -86,7 +86,7 @@ func (ins *instrumenter) vMem(e ast.Expr, k track) ast.Expr {
 			}
 		}
 	}
-	return rtCall(load, addrOf(ins.lvalue(e)))
+	return rtCall(load, siteLit(ins.newSite(SiteConcrete, e)), addrOf(ins.lvalue(e)))
 }
 
 // storeMem rewrites lhs = rhs for a location lhs into rt.Store(v, &lhs).
@@ -120,7 +120,7 @@ func rtSelAt(name string, pos token.Pos) ast.Expr {
 }
 
 // applyMem rewrites lhs op= rhs (and lhs++) for a location lhs into
-// rt.Apply(&lhs, v, rt.Op[T]), which evaluates the address once.
+// rt.Apply(site, &lhs, v, rt.Op[T]), which evaluates the address once.
 func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast.Stmt, bool) {
 	k, ok := ins.memLoc(lhs)
 	if !ok {
@@ -160,7 +160,8 @@ func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 	if k == trackString {
 		apply = "ApplyString"
 	}
-	return &ast.ExprStmt{X: call(rtSelAt(apply, lhs.Pos()), addrOf(ins.lvalue(lhs)), ve, rtInst(name, te))}, true
+	site := siteLit(ins.newSite(SiteConcrete, lhs))
+	return &ast.ExprStmt{X: call(rtSelAt(apply, lhs.Pos()), site, addrOf(ins.lvalue(lhs)), ve, rtInst(name, te))}, true
 }
 
 // copyMem returns rt.CopyMem(&lhs, &rhs), to follow lhs = rhs for a struct

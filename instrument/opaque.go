@@ -96,7 +96,8 @@ func (ins *instrumenter) opaqueCall(x *ast.CallExpr) (ast.Expr, bool) {
 	}
 	ins.opaque[fn.FullName()] = fn
 	id := &ast.BasicLit{Value: fmt.Sprintf("%#x", sym.FuncID(fn.FullName()))}
-	return rtCall(fmt.Sprintf("Opaque%d", n), append([]ast.Expr{id, x.Fun}, args...)...), true
+	site := siteLit(ins.newSite(SiteConcrete, x))
+	return rtCall(fmt.Sprintf("Opaque%d", n), append([]ast.Expr{site, id, x.Fun}, args...)...), true
 }
 
 // calledPackageFunc returns the function x calls when x.Fun is a qualified

@@ -151,6 +151,8 @@ type page struct {
 	Source   *annotatedSource
 	AnyBugs  bool
 	AnyCover bool
+	// AnyConcrete says that some run's report counts concretisations.
+	AnyConcrete bool
 }
 
 type runView struct {
@@ -161,6 +163,53 @@ type runView struct {
 	Bugs      []bugView
 	CoverHTML string
 	CoverNote string
+	// Concrete is the run's account of concretisation, nil when its
+	// report has none.
+	Concrete *concreteView
+}
+
+type concreteView struct {
+	Events       int
+	Divergences  int
+	Unattributed int
+	Causes       []causeView
+}
+
+type causeView struct {
+	Cause       string
+	Description string
+	Events      int
+	Executions  int
+	Divergences int
+	Places      []string // file:line expr ×events, the file relative to the module
+}
+
+// concreteOf returns the view of a run's concretisations, nil when its
+// report predates them.
+func concreteOf(r *Report) *concreteView {
+	c := r.Concretised
+	if c == nil {
+		return nil
+	}
+	v := &concreteView{Events: c.Events, Divergences: c.Divergences, Unattributed: c.Unattributed}
+	for _, cs := range c.Causes {
+		cv := causeView{Cause: cs.Cause, Description: cs.Description, Events: cs.Events, Executions: cs.Executions, Divergences: cs.Divergences}
+		for _, s := range cs.Sites {
+			place := "(unknown place)"
+			if s.Pos != "" {
+				place = s.Pos
+				if i := strings.LastIndex(s.Pos, ":"); i > 0 {
+					place = relPath(s.Pos[:i], r.ModuleDir) + s.Pos[i:]
+				}
+				if s.Expr != "" {
+					place += " " + s.Expr
+				}
+			}
+			cv.Places = append(cv.Places, fmt.Sprintf("%s ×%s", place, commas(s.Events)))
+		}
+		v.Causes = append(v.Causes, cv)
+	}
+	return v
 }
 
 type bugView struct {
@@ -209,7 +258,8 @@ func buildPage(runs []*Run, opts Options) *page {
 	pg.Plot = layoutPlot(runs, labels)
 	for i, r := range runs {
 		rv := runView{Index: i, Label: labels[i], Color: palette[i%len(palette)], Dir: r.Dir,
-			CoverHTML: r.CoverHTML, CoverNote: r.CoverNote}
+			CoverHTML: r.CoverHTML, CoverNote: r.CoverNote, Concrete: concreteOf(&r.Report)}
+		pg.AnyConcrete = pg.AnyConcrete || rv.Concrete != nil
 		for k, b := range r.Report.Bugs {
 			bv := bugView{N: k + 1, Kind: b.Kind, Message: b.Message, Input: b.Call, Count: b.Count,
 				Found: formatMS(b.FoundMS), Minimized: b.Minimized, Reproducer: b.Reproducer, Stack: strings.TrimRight(b.Stack, "\n")}
@@ -278,7 +328,26 @@ func metrics(runs []*Run, labels []string) []metric {
 		row("execs/s", func(r *Run) cell { return text(commas(int(r.Report.ExecsPerSec + 0.5))) }),
 		row("paths", func(r *Run) cell { return text(commas(r.Report.Paths)) }),
 		row("findings", func(r *Run) cell { return text(strconv.Itoa(len(r.Report.Bugs))) }),
-		row("divergences", func(r *Run) cell { return text(commas(r.Report.Divergences)) }),
+		row("divergences", func(r *Run) cell {
+			if c := r.Report.Concretised; c != nil && r.Report.Divergences > 0 {
+				return text(fmt.Sprintf("%s (%s after no concretised value)", commas(r.Report.Divergences), commas(c.Unattributed)))
+			}
+			return text(commas(r.Report.Divergences))
+		}),
+		row("concretised values", func(r *Run) cell {
+			c := r.Report.Concretised
+			if c == nil {
+				return text("")
+			}
+			var parts []string
+			for _, cs := range c.Causes {
+				parts = append(parts, cs.Cause+" "+commas(cs.Events))
+			}
+			if len(parts) == 0 {
+				return text("none")
+			}
+			return text(commas(c.Events) + ": " + strings.Join(parts, ", "))
+		}),
 		row("elapsed", func(r *Run) cell { return text(formatMS(r.Report.ElapsedMS)) }),
 		row("stopped", func(r *Run) cell {
 			s := r.Report.Stopped

@@ -342,6 +342,67 @@ func TestFindings(t *testing.T) {
 	}
 }
 
+// TestConcretised checks the summary rows and the section of a run whose
+// report counts concretisations, next to one whose report predates them.
+func TestConcretised(t *testing.T) {
+	rep := Report{
+		ModuleDir: "/m", Divergences: 3,
+		Concretised: &Concretised{Events: 7, Divergences: 3, Unattributed: 1, Causes: []Cause{
+			{Cause: "call", Description: "symbolic argument <of> a call", Events: 6, Executions: 4, Divergences: 2, Sites: []ConcreteSite{
+				{Pos: "/m/p/p.go:9", Func: "F", Expr: "sha256.Sum256(b)", Events: 5, Executions: 4, Divergences: 2},
+				{Events: 1, Executions: 1},
+			}},
+			{Cause: "stale", Events: 1, Executions: 1, Sites: []ConcreteSite{{Pos: "/elsewhere/q.go:4", Expr: "s.n", Events: 1, Executions: 1}}},
+		}},
+	}
+	tests := []struct {
+		name   string
+		runs   []*Run
+		want   []string
+		absent []string
+	}{
+		{
+			name: "with concretisations",
+			runs: []*Run{run("r", "cover", rep), run("old", "dfs", Report{Divergences: 2})},
+			want: []string{
+				`id="concretised"`, `href="#concretised"`,
+				// The old run's divergences as they were, and no count.
+				`divergences</th><td>3 (1 after no concretised value)</td><td>2</td>`,
+				`concretised values</th><td>7: call 6, stale 1</td><td>–</td>`,
+				`title="symbolic argument &lt;of&gt; a call"`,
+				`<code>p/p.go:9 sha256.Sum256(b) ×5</code>`, `<code>(unknown place) ×1</code>`,
+				`<code>/elsewhere/q.go:4 s.n ×1</code>`,
+				`7 events, 3 divergences, 1 after no concretised value`,
+			},
+		},
+		{
+			name:   "reports that predate them",
+			runs:   []*Run{run("old", "dfs", Report{Divergences: 2})},
+			absent: []string{`id="concretised"`, `href="#concretised"`},
+		},
+		{
+			name: "nothing concretised",
+			runs: []*Run{run("r", "cover", Report{Concretised: &Concretised{}})},
+			want: []string{`<td>none</td>`, `No value was made concrete.`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := render(t, tt.runs, Options{})
+			for _, w := range tt.want {
+				if !strings.Contains(page, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+			for _, a := range tt.absent {
+				if strings.Contains(page, a) {
+					t.Errorf("page has %q", a)
+				}
+			}
+		})
+	}
+}
+
 // source is a small Go file; the sites below point into it.
 const source = `package p
 

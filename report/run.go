@@ -57,14 +57,49 @@ type Report struct {
 	Bugs        []Bug    `json:"bugs"`
 	Solver      Solver   `json:"solver"`
 	Divergences int      `json:"divergences"`
-	ElapsedMS   int64    `json:"elapsed_ms"`
-	Stopped     string   `json:"stopped"`
-	Exhausted   bool     `json:"exhausted"`
-	Tests       string   `json:"tests"`
-	Timeline    []Point  `json:"timeline"`
+	// Concretised counts the values the run made concrete, per cause,
+	// and relates its divergences to them; nil in reports that predate it.
+	Concretised *Concretised `json:"concretised"`
+	ElapsedMS   int64        `json:"elapsed_ms"`
+	Stopped     string       `json:"stopped"`
+	Exhausted   bool         `json:"exhausted"`
+	Tests       string       `json:"tests"`
+	Timeline    []Point      `json:"timeline"`
 	// Config holds the run's settings (strategy, workers, seed, budget,
 	// ...) as the JSON values they were written as; see [Report.Setting].
 	Config map[string]json.RawMessage `json:"config"`
+}
+
+// Concretised is a run's account of concretisation: the events of all
+// causes, the divergent executions, those with no event before their
+// divergent branch, and the causes that occurred.
+type Concretised struct {
+	Events       int     `json:"events"`
+	Divergences  int     `json:"divergences"`
+	Unattributed int     `json:"unattributed_divergences"`
+	Causes       []Cause `json:"causes"`
+}
+
+// Cause is one cause of concretisation in a run: its events, the
+// executions with one, the divergent executions with one before their
+// divergent branch, and the places with most events.
+type Cause struct {
+	Cause       string         `json:"cause"`
+	Description string         `json:"description"`
+	Events      int            `json:"events"`
+	Executions  int            `json:"executions"`
+	Divergences int            `json:"divergences"`
+	Sites       []ConcreteSite `json:"sites"`
+}
+
+// ConcreteSite is one place where a run made values concrete.
+type ConcreteSite struct {
+	Pos         string `json:"pos"` // file:line, the file an absolute path; "" when unknown
+	Func        string `json:"func"`
+	Expr        string `json:"expr"`
+	Events      int    `json:"events"`
+	Executions  int    `json:"executions"`
+	Divergences int    `json:"divergences"`
 }
 
 // Branches is the branch-outcome coverage of a run.

@@ -60,21 +60,37 @@ func addr[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }
 func pin(p unsafe.Pointer) { st.pins = append(st.pins, p) }
 
 // shadowAt returns the shadow of the scalar *p, nil when it has none or
-// the memory no longer holds the value the shadow was stored with.
-func shadowAt[T Scalar](p *T) *sym.Expr {
+// the memory no longer holds the value the shadow was stored with; stale
+// reports the latter, a concretisation the caller counts. It makes no
+// call, so that it stays inlined into the loads.
+func shadowAt[T Scalar](p *T) (s *sym.Expr, stale bool) {
 	if len(st.mem) == 0 {
-		return nil
+		return nil, false
 	}
 	c, ok := st.mem[addr(p)]
 	if !ok || c.bits != scalarBits(*p) {
-		return nil
+		return nil, ok // stale when there is a cell
 	}
-	return c.s
+	return c.s, false
 }
 
-// Load returns *p with its shadow.
-func Load[T Scalar](p *T) V[T] {
-	return V[T]{C: *p, S: shadowAt(p)}
+// Load returns *p with its shadow; site is where a stale shadow is
+// counted (CauseStale). The test for an empty shadow memory, the common
+// case, is small enough to be inlined at every load.
+func Load[T Scalar](site uint32, p *T) V[T] {
+	if len(st.mem) == 0 {
+		return V[T]{C: *p}
+	}
+	return loadCell(site, p)
+}
+
+// loadCell is Load when the shadow memory has cells.
+func loadCell[T Scalar](site uint32, p *T) V[T] {
+	s, stale := shadowAt(p)
+	if stale {
+		concretise(site, CauseStale)
+	}
+	return V[T]{C: *p, S: s}
 }
 
 // Store performs *p = v and records v's shadow at p. The value comes first
@@ -86,12 +102,18 @@ func Store[T Scalar](v V[T], p *T) {
 	setCell(addr(p), unsafe.Pointer(p), cell{bits: scalarBits(v.C), s: v.S})
 }
 
-// LoadString returns the string *p with its shadow.
-func LoadString[T ~string](p *T) V[T] {
-	if c, ok := cellAt(addr(p)); ok && c.str == string(*p) {
-		return V[T]{C: *p, S: c.s}
+// LoadString returns the string *p with its shadow; site is where a stale
+// shadow is counted.
+func LoadString[T ~string](site uint32, p *T) V[T] {
+	c, ok := cellAt(addr(p))
+	if !ok {
+		return V[T]{C: *p}
 	}
-	return V[T]{C: *p}
+	if c.str != string(*p) {
+		concretise(site, CauseStale)
+		return V[T]{C: *p}
+	}
+	return V[T]{C: *p, S: c.s}
 }
 
 // cellAt returns the cell at address a, if there is one.
@@ -113,11 +135,16 @@ func StoreString[T ~string](v V[T], p *T) {
 // copy of the bytes it was stored with: a write to an element that the
 // rewrite does not see (it leaves byte-slice elements alone) then makes
 // the shadow stale, and the load concrete.
-func LoadByteSlice[T ~[]byte](p *T) V[T] {
-	if c, ok := cellAt(addr(p)); ok && c.str == string(*p) {
-		return V[T]{C: *p, S: c.s}
+func LoadByteSlice[T ~[]byte](site uint32, p *T) V[T] {
+	c, ok := cellAt(addr(p))
+	if !ok {
+		return V[T]{C: *p}
 	}
-	return V[T]{C: *p}
+	if c.str != string(*p) {
+		concretise(site, CauseStale)
+		return V[T]{C: *p}
+	}
+	return V[T]{C: *p, S: c.s}
 }
 
 // StoreByteSlice performs *p = v and records v's shadow at p.
@@ -143,24 +170,25 @@ func setCell(a uintptr, p unsafe.Pointer, c cell) {
 // site. At a symbolic index the shadow is a case split over the elements
 // (their shadows, or their values as constants), so a lookup table or an
 // input slice read at an input index stays symbolic; beyond maxIndexSplit
-// elements the index is taken as the concrete one.
+// elements the index is taken as the concrete one (CauseIndex at site).
 func LoadIndex[T Scalar, I Integer](site uint32, s []T, i V[I]) V[T] {
 	n := len(s)
 	if i.S == nil {
-		if ls := lenShadow(s); ls != nil {
+		if ls := lenShadow(site, s); ls != nil {
 			in := i.C >= 0 && uint64(i.C) < uint64(n)
 			boundsCheck(site, st.b.Const(uint64(int64(i.C)), 64), ls, in)
 		}
-		return Load(&s[i.C])
+		return Load(site, &s[i.C])
 	}
 	in := i.C >= 0 && uint64(i.C) < uint64(n)
 	if _, signed := widthOf[I](); signed && i.C < 0 {
 		in = false
 	}
 	idx := index64(i)
-	boundsCheck(site, idx, lenTerm(s), in)
-	v := Load(&s[i.C]) // panics when out of range, as the original does
+	boundsCheck(site, idx, lenTerm(site, s), in)
+	v := Load(site, &s[i.C]) // panics when out of range, as the original does
 	if n > maxIndexSplit {
+		concretise(site, CauseIndex)
 		return v
 	}
 	// Constant elements are part of the split too: that is what makes a
@@ -168,7 +196,10 @@ func LoadIndex[T Scalar, I Integer](site uint32, s []T, i V[I]) V[T] {
 	w := scalarWidth[T]()
 	var t *sym.Expr
 	for k := n - 1; k >= 0; k-- {
-		e := shadowAt(&s[k])
+		e, stale := shadowAt(&s[k])
+		if stale {
+			concretise(site, CauseStale)
+		}
 		if e == nil {
 			e = constTerm(scalarBits(s[k]), w)
 		}
@@ -210,13 +241,14 @@ func CopyMem[T any](dst, src *T) {
 
 // Apply performs *p = op(*p, y), for x op= y and x++ on a location in
 // memory: the address is evaluated once, as the original statement does.
-func Apply[T Scalar](p *T, y V[T], op func(V[T], V[T]) V[T]) {
-	Store(op(Load(p), y), p)
+// site is where a stale shadow of *p is counted.
+func Apply[T Scalar](site uint32, p *T, y V[T], op func(V[T], V[T]) V[T]) {
+	Store(op(Load(site, p), y), p)
 }
 
 // ApplyString performs *p = op(*p, y) for a string location.
-func ApplyString[T ~string](p *T, y V[T], op func(V[T], V[T]) V[T]) {
-	StoreString(op(LoadString(p), y), p)
+func ApplyString[T ~string](site uint32, p *T, y V[T], op func(V[T], V[T]) V[T]) {
+	StoreString(op(LoadString(site, p), y), p)
 }
 
 // copyMem copies the cells of [s, s+size) to dst. The source is a uintptr

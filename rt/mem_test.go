@@ -31,10 +31,10 @@ func TestMemLoadStore(t *testing.T) {
 		got  *sym.Expr
 		want *sym.Expr
 	}{
-		{"int32", Load(&p.X).S, x},
-		{"bool", Load(&p.Ok).S, b},
-		{"string", LoadString(&p.Name).S, s},
-		{"float64", Load(&p.F).S, f},
+		{"int32", Load(0, &p.X).S, x},
+		{"bool", Load(0, &p.Ok).S, b},
+		{"string", LoadString(0, &p.Name).S, s},
+		{"float64", Load(0, &p.F).S, f},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
@@ -47,7 +47,7 @@ func TestMemLoadStore(t *testing.T) {
 	// Writes the rewrite does not see.
 	p.X, p.Ok, p.Name, p.F = 8, false, "ac", 2.5
 	for name, v := range map[string]*sym.Expr{
-		"int32": Load(&p.X).S, "bool": Load(&p.Ok).S, "string": LoadString(&p.Name).S, "float64": Load(&p.F).S,
+		"int32": Load(0, &p.X).S, "bool": Load(0, &p.Ok).S, "string": LoadString(0, &p.Name).S, "float64": Load(0, &p.F).S,
 	} {
 		if v != nil {
 			t.Errorf("%s: stale shadow %v survives an unseen write", name, v)
@@ -56,7 +56,7 @@ func TestMemLoadStore(t *testing.T) {
 	// A concrete store clears the cell.
 	Store(V[int32]{C: 9, S: x}, &p.X)
 	Store(V[int32]{C: 9}, &p.X)
-	if s := Load(&p.X).S; s != nil {
+	if s := Load(0, &p.X).S; s != nil {
 		t.Errorf("a concrete store left the shadow %v", s)
 	}
 	reset(0)
@@ -75,14 +75,14 @@ func TestCopyMem(t *testing.T) {
 	Store(V[int32]{C: 5, S: y}, &dst[0].X)
 	*dst = *src
 	CopyMem(dst, src)
-	if got := Load(&dst[1].X).S; got != x {
+	if got := Load(0, &dst[1].X).S; got != x {
 		t.Errorf("copied field: shadow %v, want %v", got, x)
 	}
 	dst[0].X = 5 // the old value again: only the copy's clearing removes y
-	if got := Load(&dst[0].X).S; got != nil {
+	if got := Load(0, &dst[0].X).S; got != nil {
 		t.Errorf("overwritten field kept shadow %v", got)
 	}
-	if got := Load(&src[1].X).S; got != x {
+	if got := Load(0, &src[1].X).S; got != x {
 		t.Errorf("source lost its shadow: %v", got)
 	}
 }
@@ -127,7 +127,7 @@ func TestLoadIndex(t *testing.T) {
 func memSum(ps []memPoint) int32 {
 	var s int32
 	for i := range ps {
-		s += Load(&ps[i].X).C
+		s += Load(0, &ps[i].X).C
 	}
 	return s
 }
@@ -178,11 +178,11 @@ func TestByteSliceCells(t *testing.T) {
 	a := st.b.String(st.b.Var(0, 64), []*sym.Expr{st.b.Var(1, 8), st.b.Var(2, 8)})
 	var rec struct{ Data []byte }
 	StoreByteSlice(V[[]byte]{C: []byte("hi"), S: a}, &rec.Data)
-	if got := LoadByteSlice(&rec.Data); got.S != a || string(got.C) != "hi" {
+	if got := LoadByteSlice(0, &rec.Data); got.S != a || string(got.C) != "hi" {
 		t.Errorf("load gives %q %v, want %q %v", got.C, got.S, "hi", a)
 	}
 	rec.Data[1] = 'o'
-	if s := LoadByteSlice(&rec.Data).S; s != nil {
+	if s := LoadByteSlice(0, &rec.Data).S; s != nil {
 		t.Errorf("an element written unseen left the shadow %v", s)
 	}
 }
@@ -213,7 +213,7 @@ func TestBoundedInputs(t *testing.T) {
 			if len(xs) != tt.len || cap(xs) < 1 {
 				t.Errorf("slice of len %d cap %d, want len %d and a backing array", len(xs), cap(xs), tt.len)
 			}
-			if l := LenSlice(xs); l.S != inputVar(0, 64) {
+			if l := LenSlice(0, xs); l.S != inputVar(0, 64) {
 				t.Errorf("length shadow %v, want the input variable", l.S)
 			}
 			if c := InputLen(in, 1).C; c != tt.ptr {

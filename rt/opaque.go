@@ -216,29 +216,46 @@ func term0[A any](v V[A]) *sym.Expr {
 }
 
 // Opaque1 calls f(a) and, with opaque terms on, shadows the result with
-// the term of function fn (a sym.FuncID) when a is symbolic.
-func Opaque1[A, R any](fn uint64, f func(A) R, a V[A]) V[R] {
+// the term of function fn (a sym.FuncID) when a is symbolic. A symbolic
+// argument whose call gets no term is a concretisation at site
+// (CauseOpaque).
+func Opaque1[A, R any](site uint32, fn uint64, f func(A) R, a V[A]) V[R] {
 	r := V[R]{C: f(a.C)}
-	if opaqueOn && a.S != nil {
-		r.S = callTerm[R](fn, term0(a))
+	if a.S != nil {
+		if opaqueOn {
+			r.S = callTerm[R](fn, term0(a))
+		}
+		if r.S == nil {
+			concretise(site, CauseOpaque)
+		}
 	}
 	return r
 }
 
 // Opaque2 is Opaque1 for functions of two arguments.
-func Opaque2[A, B, R any](fn uint64, f func(A, B) R, a V[A], b V[B]) V[R] {
+func Opaque2[A, B, R any](site uint32, fn uint64, f func(A, B) R, a V[A], b V[B]) V[R] {
 	r := V[R]{C: f(a.C, b.C)}
-	if opaqueOn && (a.S != nil || b.S != nil) {
-		r.S = callTerm[R](fn, term0(a), term0(b))
+	if a.S != nil || b.S != nil {
+		if opaqueOn {
+			r.S = callTerm[R](fn, term0(a), term0(b))
+		}
+		if r.S == nil {
+			concretise(site, CauseOpaque)
+		}
 	}
 	return r
 }
 
 // Opaque3 is Opaque1 for functions of three arguments.
-func Opaque3[A, B, C, R any](fn uint64, f func(A, B, C) R, a V[A], b V[B], c V[C]) V[R] {
+func Opaque3[A, B, C, R any](site uint32, fn uint64, f func(A, B, C) R, a V[A], b V[B], c V[C]) V[R] {
 	r := V[R]{C: f(a.C, b.C, c.C)}
-	if opaqueOn && (a.S != nil || b.S != nil || c.S != nil) {
-		r.S = callTerm[R](fn, term0(a), term0(b), term0(c))
+	if a.S != nil || b.S != nil || c.S != nil {
+		if opaqueOn {
+			r.S = callTerm[R](fn, term0(a), term0(b), term0(c))
+		}
+		if r.S == nil {
+			concretise(site, CauseOpaque)
+		}
 	}
 	return r
 }

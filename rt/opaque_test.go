@@ -16,7 +16,7 @@ func TestOpaqueTerms(t *testing.T) {
 	x := V[float64]{C: 16, S: st.b.Var(0, 64)}
 	for _, on := range []bool{false, true} {
 		opaqueOn = on
-		r := Opaque1(sym.FuncID("math.Sqrt"), math.Sqrt, x)
+		r := Opaque1(0, sym.FuncID("math.Sqrt"), math.Sqrt, x)
 		if r.C != 4 {
 			t.Fatalf("concrete result %v", r.C)
 		}
@@ -30,15 +30,15 @@ func TestOpaqueTerms(t *testing.T) {
 	defer func() { opaqueOn = false }()
 	// A concrete argument becomes a constant; all-concrete calls stay
 	// concrete.
-	p := Opaque2(sym.FuncID("math.Pow"), math.Pow, x, V[float64]{C: 0.5})
+	p := Opaque2(0, sym.FuncID("math.Pow"), math.Pow, x, V[float64]{C: 0.5})
 	if p.C != 4 || p.S == nil || p.S.Args[1].Kind != sym.KConst || p.S.Args[1].Val != math.Float64bits(0.5) {
 		t.Fatalf("pow: %v %v", p.C, p.S)
 	}
-	if c := Opaque2(sym.FuncID("math.Pow"), math.Pow, V[float64]{C: 2}, V[float64]{C: 3}); c.S != nil || c.C != 8 {
+	if c := Opaque2(0, sym.FuncID("math.Pow"), math.Pow, V[float64]{C: 2}, V[float64]{C: 3}); c.S != nil || c.C != 8 {
 		t.Fatalf("concrete pow: %v %v", c.C, c.S)
 	}
 	// A function that is not registered is never made a term.
-	if u := Opaque1(sym.FuncID("math.Cbrt"), math.Cbrt, x); u.S != nil {
+	if u := Opaque1(0, sym.FuncID("math.Cbrt"), math.Cbrt, x); u.S != nil {
 		t.Fatalf("unregistered function got term %v", u.S)
 	}
 	// Byte slices become aggregates; evaluating the term gives the
@@ -46,7 +46,7 @@ func TestOpaqueTerms(t *testing.T) {
 	data := []byte("abcd")
 	agg := aggOf(string(data))
 	in := V[[]byte]{C: data, S: st.b.String(st.b.Var(1, 64), agg.Args[1:])}
-	c := Opaque1(sym.FuncID("hash/crc32.ChecksumIEEE"), crc32.ChecksumIEEE, in)
+	c := Opaque1(0, sym.FuncID("hash/crc32.ChecksumIEEE"), crc32.ChecksumIEEE, in)
 	if c.S == nil || c.S.Width != 32 {
 		t.Fatalf("crc term %v", c.S)
 	}

@@ -25,28 +25,36 @@ func dataOf[T any](s []T) uintptr {
 }
 
 // lenShadow returns the shadow of len(s): the one recorded for s's
-// backing array, if s still has that length.
-func lenShadow[T any](s []T) *sym.Expr {
+// backing array, if s still has that length. A slice of that array with
+// another length (a reslice) is a concretisation at site (CauseStale).
+func lenShadow[T any](site uint32, s []T) *sym.Expr {
 	if len(st.lens) == 0 {
 		return nil
 	}
 	c, ok := st.lens[dataOf(s)]
-	if !ok || c.n != len(s) {
+	if !ok {
+		return nil
+	}
+	if c.n != len(s) {
+		concretise(site, CauseStale)
 		return nil
 	}
 	return c.s
 }
 
 // lenTerm is the term of len(s), a constant when it has no shadow.
-func lenTerm[T any](s []T) *sym.Expr {
-	if t := lenShadow(s); t != nil {
+func lenTerm[T any](site uint32, s []T) *sym.Expr {
+	if t := lenShadow(site, s); t != nil {
 		return t
 	}
 	return st.b.Const(uint64(len(s)), 64)
 }
 
-// LenSlice returns len(s) with its shadow.
-func LenSlice[T any](s []T) V[int] { return V[int]{C: len(s), S: lenShadow(s)} }
+// LenSlice returns len(s) with its shadow; site is where a stale length
+// shadow is counted.
+func LenSlice[T any](site uint32, s []T) V[int] {
+	return V[int]{C: len(s), S: lenShadow(site, s)}
+}
 
 // MakeSlice returns make(S, n), and records n's shadow as the shadow of
 // the slice's length. An empty slice has no backing array of its own to
@@ -78,7 +86,7 @@ func RangeSliceString[T ~string](site uint32, s []T) func(yield func(int, V[T]) 
 // as values (structs, pointers): the element is a plain copy, whose cells
 // the loop body installs in its variable with Take.
 func RangeSliceOf[T any](site uint32, s []T) func(yield func(int, T) bool) {
-	return rangeSlice(site, s, func(p *T) T {
+	return rangeSlice(site, s, func(_ uint32, p *T) T {
 		if len(st.mem) != 0 {
 			passArg(unsafe.Pointer(p), unsafe.Sizeof(*p))
 		}
@@ -86,16 +94,16 @@ func RangeSliceOf[T any](site uint32, s []T) func(yield func(int, T) bool) {
 	})
 }
 
-// rangeSlice iterates over s, yielding read(&s[i]) for each element and
-// recording the loop condition against the shadow of s's length.
-func rangeSlice[T, E any](site uint32, s []T, read func(*T) E) func(yield func(int, E) bool) {
+// rangeSlice iterates over s, yielding read(site, &s[i]) for each element
+// and recording the loop condition against the shadow of s's length.
+func rangeSlice[T, E any](site uint32, s []T, read func(uint32, *T) E) func(yield func(int, E) bool) {
 	return func(yield func(int, E) bool) {
-		n := lenShadow(s)
+		n := lenShadow(site, s)
 		for i := range s {
 			if n != nil {
 				sliceCheck(site, n, i, true)
 			}
-			if !yield(i, read(&s[i])) {
+			if !yield(i, read(site, &s[i])) {
 				return
 			}
 		}

@@ -41,6 +41,7 @@ var st struct {
 	objs      map[uintptr]*sym.Expr // objects of pointer inputs: "the pointer is nil" (target.go)
 	nils      *sym.Expr             // "some pointer input is nil", nil when none is (target.go)
 	passed    []passed              // struct arguments handed to a callee (slice.go)
+	conc      concTable             // concretisation events of this execution (concrete.go)
 }
 
 func init() {
@@ -63,6 +64,7 @@ func reset(sites int) {
 	clear(st.objs)
 	st.nils = nil
 	st.passed = st.passed[:0]
+	clearConcrete()
 	if len(st.cover) < sites {
 		st.cover = append(st.cover, make([]byte, sites-len(st.cover))...)
 		st.counts = append(st.counts, make([]uint32, 2*sites-len(st.counts))...)

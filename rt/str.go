@@ -222,13 +222,14 @@ func SliceStringFrom[T ~string, I Integer](site uint32, s V[T], lo V[I]) V[T] {
 
 // SliceBytes returns b[lo:hi]; site is the implicit bounds check. The
 // result's length is bounded by len(b), not cap(b): reslicing beyond the
-// length runs concretely.
+// length runs concretely (CauseIndex at site).
 func SliceBytes[T ~[]byte, I, J Integer](site uint32, b V[T], lo V[I], hi V[J]) V[T] {
 	if b.S == nil && lo.S == nil && hi.S == nil {
 		return V[T]{C: b.C[lo.C:hi.C]}
 	}
 	r := b.C[lo.C:hi.C]
 	if int(hi.C) > len(b.C) {
+		concretise(site, CauseIndex)
 		return V[T]{C: r}
 	}
 	a := sliceAgg(site, agg(b), index64(lo), index64(hi), int(lo.C), int(hi.C), len(b.C))
@@ -387,7 +388,7 @@ func RangeBytes[T ~[]byte](site uint32, b V[T]) func(yield func(int, V[byte]) bo
 
 // RangeString iterates over s as for i, r := range s does. ASCII bytes
 // stay symbolic, guarded by the branch "byte < 0x80" at asciiSite; a
-// multi-byte rune runs concretely.
+// multi-byte rune runs concretely (CauseRune at asciiSite).
 func RangeString[T ~string](site, asciiSite uint32, s V[T]) func(yield func(int, V[rune]) bool) {
 	return func(yield func(int, V[rune]) bool) {
 		var a *sym.Expr
@@ -403,6 +404,8 @@ func RangeString[T ~string](site, asciiSite uint32, s V[T]) func(yield func(int,
 					record(asciiSite, ascii, st.b.Cmp(sym.KULt, bt, st.b.Const(utf8.RuneSelf, 8)))
 					if ascii {
 						v.S = st.b.ZExt(bt, 32)
+					} else {
+						concretise(asciiSite, CauseRune)
 					}
 				}
 			}

@@ -56,6 +56,9 @@ type Response struct {
 	// Nanos is the time the worker spent on the execution, from reset to
 	// encoded trace: the cost of the instrumented run without the IPC.
 	Nanos uint64
+	// Concrete counts the execution's concretisation events per site and
+	// cause, in the order of their first events.
+	Concrete []Concretised
 }
 
 type writer struct{ buf []byte }
@@ -178,6 +181,13 @@ func AppendResponse(buf []byte, p *Response) []byte {
 	}
 	w.bool1(p.Truncated)
 	w.uv(p.Nanos)
+	w.uv(uint64(len(p.Concrete)))
+	for _, c := range p.Concrete {
+		w.uv(uint64(c.Site))
+		w.byte1(byte(c.Cause))
+		w.uv(uint64(c.Count))
+		w.uv(uint64(c.First))
+	}
 	return w.buf
 }
 
@@ -205,6 +215,14 @@ func ParseResponse(b []byte) (*Response, error) {
 	}
 	p.Truncated = r.byte1() == 1
 	p.Nanos = r.uv()
+	p.Concrete = make([]Concretised, r.count())
+	for i := range p.Concrete {
+		c := Concretised{Site: uint32(r.uv()), Cause: Cause(r.byte1()), Count: uint32(r.uv()), First: uint32(r.uv())}
+		if c.Cause >= NumCauses && r.err == nil {
+			r.err = fmt.Errorf("concretisation cause %d", c.Cause)
+		}
+		p.Concrete[i] = c
+	}
 	if r.err != nil {
 		return nil, fmt.Errorf("rt: bad response: %w", r.err)
 	}

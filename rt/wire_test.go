@@ -75,6 +75,14 @@ func sampleResponses() map[string]*Response {
 			},
 			Truncated: true,
 			Nanos:     math.MaxUint64,
+			Concrete: []Concretised{
+				{Site: 3, Cause: CauseCall, Count: 1, First: 0},
+				{Site: math.MaxUint32 - 1, Cause: NumCauses - 1, Count: math.MaxUint32, First: math.MaxUint32},
+				{Site: NoSite, Cause: CauseStale, Count: 7, First: 2},
+			},
+		},
+		"concretised only": {
+			Concrete: []Concretised{{Site: 0, Cause: CauseOpaque, Count: 2, First: 1}},
 		},
 		"panic": {
 			Status: StatusPanic,
@@ -91,7 +99,8 @@ func equalResponse(a, b *Response) bool {
 	return a.Status == b.Status && a.Panic == b.Panic && a.Stack == b.Stack &&
 		slices.Equal(a.Results, b.Results) && slices.Equal(a.Fresh, b.Fresh) &&
 		slices.Equal(a.Hits, b.Hits) && bytes.Equal(a.Exprs, b.Exprs) &&
-		slices.Equal(a.Path, b.Path) && a.Truncated == b.Truncated && a.Nanos == b.Nanos
+		slices.Equal(a.Path, b.Path) && a.Truncated == b.Truncated && a.Nanos == b.Nanos &&
+		slices.Equal(a.Concrete, b.Concrete)
 }
 
 func TestResponseRoundTrip(t *testing.T) {
@@ -169,7 +178,12 @@ func TestCorruptPayloads(t *testing.T) {
 		{name: "response huge exprs length", payload: append([]byte{0}, uvarints(0, 0, 0, 0, 0, 1<<40)...), wantFail: true},
 		{name: "response huge path count", payload: append([]byte{0}, uvarints(0, 0, 0, 0, 0, 0, 1<<40)...), wantFail: true},
 		{name: "response missing nanos", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0)...), wantFail: true},
-		{name: "response minimal", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0)...)},
+		{name: "response missing concretisations", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0)...), wantFail: true},
+		{name: "response huge concretisation count", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f)...), wantFail: true},
+		{name: "response unknown cause", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(NumCauses), 1, 0)...), wantFail: true},
+		{name: "response concretisation without first", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(CauseCall), 1)...), wantFail: true},
+		{name: "response one concretisation", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(CauseCall), 1, 0)...)},
+		{name: "response minimal", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0)...)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -121,6 +121,7 @@ func finish(resp *Response, enc *sym.Encoder) {
 	resp.Exprs = append([]byte(nil), enc.Bytes()...)
 	resp.Fresh = append([]uint32(nil), st.fresh...)
 	resp.Truncated = st.truncated
+	resp.Concrete = takeConcrete(nil)
 }
 
 // panicString prints a panic value as the Go runtime does in its

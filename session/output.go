@@ -102,19 +102,69 @@ type jsonReport struct {
 	Bugs        []jsonBug    `json:"bugs"`
 	Solver      jsonSolver   `json:"solver"`
 	Divergences int          `json:"divergences"`
-	Tree        any          `json:"tree"`
-	ElapsedMS   int64        `json:"elapsed_ms"`
-	Stopped     string       `json:"stopped"`
-	Exhausted   bool         `json:"exhausted"`
-	Tests       string       `json:"tests,omitempty"`
-	Profile     string       `json:"coverprofile,omitempty"`
-	Timeline    []jsonPoint  `json:"timeline"`
-	Cases       [][]string   `json:"cases"`
+	// Concretised counts the values made concrete per cause and relates
+	// the divergences to them.
+	Concretised jsonConcretised `json:"concretised"`
+	Tree        any             `json:"tree"`
+	ElapsedMS   int64           `json:"elapsed_ms"`
+	Stopped     string          `json:"stopped"`
+	Exhausted   bool            `json:"exhausted"`
+	Tests       string          `json:"tests,omitempty"`
+	Profile     string          `json:"coverprofile,omitempty"`
+	Timeline    []jsonPoint     `json:"timeline"`
+	Cases       [][]string      `json:"cases"`
 	// ExecNS is the time workers spent inside executions.
 	ExecNS int64          `json:"exec_ns"`
 	Config map[string]any `json:"config"`
 	// Hybrid counts the exchanges with go test -fuzz (-with-fuzzer).
 	Hybrid *HybridStats `json:"hybrid,omitempty"`
+}
+
+// jsonConcretised is the report's account of concretisation: the events
+// of all causes, the divergences, those with no event before their
+// divergent branch, and per cause its counts and busiest places.
+type jsonConcretised struct {
+	Events       int         `json:"events"`
+	Divergences  int         `json:"divergences"`
+	Unattributed int         `json:"unattributed_divergences"`
+	Causes       []jsonCause `json:"causes"`
+}
+
+type jsonCause struct {
+	Cause       string             `json:"cause"`
+	Description string             `json:"description"`
+	Events      int                `json:"events"`
+	Executions  int                `json:"executions"`
+	Divergences int                `json:"divergences"`
+	Sites       []jsonConcreteSite `json:"sites"`
+}
+
+type jsonConcreteSite struct {
+	Pos         string `json:"pos"` // file:line, "" when unknown
+	Func        string `json:"func"`
+	Expr        string `json:"expr"`
+	Events      int    `json:"events"`
+	Executions  int    `json:"executions"`
+	Divergences int    `json:"divergences"`
+}
+
+// concretisedJSON builds the report's concretised object.
+func concretisedJSON(t *Target, rep *driver.Report) jsonConcretised {
+	c := &rep.Concretised
+	j := jsonConcretised{Events: c.Events(), Divergences: c.Divergences, Unattributed: c.Unattributed, Causes: []jsonCause{}}
+	for _, cr := range Concretisations(t, rep) {
+		jc := jsonCause{Cause: cr.Cause.String(), Description: cr.Cause.Describe(),
+			Events: cr.Events, Executions: cr.Executions, Divergences: cr.Divergences, Sites: []jsonConcreteSite{}}
+		for _, s := range cr.Sites {
+			js := jsonConcreteSite{Func: s.Func, Expr: s.Expr, Events: s.Events, Executions: s.Executions, Divergences: s.Divergences}
+			if s.File != "" {
+				js.Pos = fmt.Sprintf("%s:%d", s.File, s.Line)
+			}
+			jc.Sites = append(jc.Sites, js)
+		}
+		j.Causes = append(j.Causes, jc)
+	}
+	return j
 }
 
 type jsonBranches struct {
@@ -175,7 +225,7 @@ func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, re
 	j := jsonReport{
 		Tool: "gocolic", Command: command, ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
 		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, Tree: rep.Tree,
-		ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
+		Concretised: concretisedJSON(t, rep), ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
 		Tests: out.TestFile, Profile: out.Profile,
 		Branches: jsonBranches{Covered: cov, Total: total, Sites: []jsonSite{}},
 		Bugs:     []jsonBug{},

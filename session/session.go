@@ -299,7 +299,13 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 	case len(cfg.Instrument) > 0:
 		fmt.Fprintf(cfg.Stderr, "gocolic: -instrument matches no package besides %s\n", pkg.PkgPath)
 	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", pkg.PkgPath, len(ins.Sites))
+	branchSites := 0
+	for _, s := range ins.Sites {
+		if s.Kind != instrument.SiteConcrete {
+			branchSites++
+		}
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", pkg.PkgPath, branchSites)
 	bin, err := build.Worker(build.Spec{
 		ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath,
 		PkgPath: pkg.PkgPath, PkgName: pkg.Name,

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -428,6 +429,8 @@ func TestWriteJSON(t *testing.T) {
 			{ID: 0, Kind: instrument.SiteCond, Pos: positionAt("p.go", 3, 5), Func: "F", Text: "n > 0"},
 			{ID: 1, Kind: instrument.SiteImplicit},
 			{ID: 2, Kind: instrument.SiteCond, Pos: positionAt("p.go", 7, 2), Func: "F", Text: "n == 9"},
+			{ID: 3, Kind: instrument.SiteConcrete, Pos: positionAt("p.go", 5, 8), Func: "F", Text: "hash(n)"},
+			{ID: 4, Kind: instrument.SiteConcrete, Pos: positionAt("p.go", 6, 3), Func: "F", Text: "s.n"},
 		},
 		rt:     []rt.Param{pInt64, pBool},
 		maxLen: 4,
@@ -441,6 +444,12 @@ func TestWriteJSON(t *testing.T) {
 		Queries:  map[string]int{"sat": 3, "unsat": 2, "unknown": 1, "error": 1},
 		Stopped:  "runs",
 	}
+	call := func(site, count, first uint32) rt.Concretised {
+		return rt.Concretised{Site: site, Cause: rt.CauseCall, Count: count, First: first}
+	}
+	rep.Concretised.Add([]rt.Concretised{call(3, 2, 0), {Site: 4, Cause: rt.CauseStale, Count: 1, First: 1}}, -1)
+	rep.Concretised.Add([]rt.Concretised{call(3, 1, 0), call(rt.NoSite, 1, 0)}, 0)
+	rep.Concretised.Add(nil, 2)
 	path := filepath.Join(t.TempDir(), "report.json")
 	cfg := Config{Package: "./p", Func: "F"}
 	if err := cfg.Validate(); err != nil {
@@ -462,6 +471,18 @@ func TestWriteJSON(t *testing.T) {
 	}
 	if s := j.Branches.Sites[1]; s.Pos != "p.go:7:2" || s.Cond != "n == 9" || s.True || !s.False {
 		t.Errorf("site %+v", s)
+	}
+	wantConc := jsonConcretised{Events: 5, Divergences: 2, Unattributed: 1, Causes: []jsonCause{
+		{Cause: "call", Description: rt.CauseCall.Describe(), Events: 4, Executions: 2, Divergences: 1, Sites: []jsonConcreteSite{
+			{Pos: "p.go:5", Func: "F", Expr: "hash(n)", Events: 3, Executions: 2, Divergences: 1},
+			{Events: 1, Executions: 1, Divergences: 1}, // a place the worker could not tell
+		}},
+		{Cause: "stale", Description: rt.CauseStale.Describe(), Events: 1, Executions: 1, Sites: []jsonConcreteSite{
+			{Pos: "p.go:6", Func: "F", Expr: "s.n", Events: 1, Executions: 1},
+		}},
+	}}
+	if !reflect.DeepEqual(j.Concretised, wantConc) {
+		t.Errorf("concretised\n got %+v\nwant %+v", j.Concretised, wantConc)
 	}
 	if len(j.Bugs) != 1 {
 		t.Fatalf("bugs %+v", j.Bugs)

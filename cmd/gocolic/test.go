@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -123,7 +124,7 @@ func runExplore(ctx context.Context, fs *flag.FlagSet, cfg *session.Config, args
 	cfg.Dir, _ = os.Getwd()
 	out, err := run(ctx, *cfg)
 	if out != nil {
-		summary(stderr, out)
+		summary(stderr, out, cfg.Dir)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gocolic: %v\n", err)
@@ -132,7 +133,8 @@ func runExplore(ctx context.Context, fs *flag.FlagSet, cfg *session.Config, args
 	return 0
 }
 
-func summary(w io.Writer, out *session.Outcome) {
+// summary prints the outcome of a run; file names are relative to dir.
+func summary(w io.Writer, out *session.Outcome, dir string) {
 	rep := out.Report
 	cov, total := rep.CondOutcomes(out.Target.Sites)
 	fmt.Fprintf(w, "gocolic: %d executions, %d paths, branches %d/%d, %d bugs, stopped: %s\n",
@@ -140,7 +142,45 @@ func summary(w io.Writer, out *session.Outcome) {
 	for _, f := range rep.SortedFindings() {
 		fmt.Fprintf(w, "  %s: %s\n    input: %s\n", f.Kind, f.Message, out.Target.Call(f.Input))
 	}
+	concretised(w, out, dir)
 	if out.TestFile != "" {
 		fmt.Fprintf(w, "gocolic: wrote %s\n", out.TestFile)
+	}
+}
+
+// concretisedTop bounds the places printed per cause.
+const concretisedTop = 3
+
+// concretised prints the divergences and the values made concrete, per
+// cause with its busiest places; nothing when there were neither.
+func concretised(w io.Writer, out *session.Outcome, dir string) {
+	c := &out.Report.Concretised
+	causes := session.Concretisations(out.Target, out.Report)
+	if len(causes) == 0 && c.Divergences == 0 {
+		return
+	}
+	if len(causes) == 0 {
+		fmt.Fprintf(w, "gocolic: divergences: %d; no value was made concrete\n", c.Divergences)
+		return
+	}
+	fmt.Fprintf(w, "gocolic: divergences: %d, %d of them after no concretised value; values made concrete, by cause:\n", c.Divergences, c.Unattributed)
+	for _, cr := range causes {
+		fmt.Fprintf(w, "  %s: %d times in %d executions, before %d of the divergences;", cr.Cause, cr.Events, cr.Executions, cr.Divergences)
+		for i, s := range cr.Sites[:min(len(cr.Sites), concretisedTop)] {
+			sep := ","
+			if i == 0 {
+				sep = " at"
+			}
+			place := "(unknown place)"
+			if s.File != "" {
+				file := s.File
+				if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+					file = rel
+				}
+				place = fmt.Sprintf("%s:%d %s", file, s.Line, s.Expr)
+			}
+			fmt.Fprintf(w, "%s %s ×%d", sep, place, s.Events)
+		}
+		fmt.Fprintln(w)
 	}
 }

@@ -99,15 +99,24 @@ func target(x rt.V[int64]) int64 {
 		panic(fmt.Sprintf("bad value %d", x.C))
 	}
 	// Any other value: 64 symbolic branches x == 1000+i, all of them
-	// open targets for the explorer.
+	// open targets for the explorer. Halfway, x is handed to a call that
+	// takes no shadow: a concretisation event after the first
+	// concretiseAfter branches.
 	hits := int64(0)
 	for i := range branchSites {
+		if i == concretiseAfter {
+			rt.Concrete(branchSites, rt.CauseCall, x)
+		}
 		if rt.Br(uint32(i), rt.Eq(x, rt.Mk[int64](1000+int64(i), nil))) {
 			hits++
 		}
 	}
 	return hits
 }
+
+// concretiseAfter is the number of branches before the concretisation of
+// the branches mode.
+const concretiseAfter = 32
 
 // twice is the function of the evaluator tests (evaluator_test.go): 2x,
 // except that -1 hangs, -2 exits and -3 panics.

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"go/token"
+	"strings"
+	"testing"
+
+	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/session"
+)
+
+// TestConcretisedSummary checks the lines the summary gives the
+// divergences and the values made concrete.
+func TestConcretisedSummary(t *testing.T) {
+	sites := []instrument.Site{
+		{ID: 0, Kind: instrument.SiteCond},
+		{ID: 1, Kind: instrument.SiteConcrete, Pos: token.Position{Filename: "/m/h/h.go", Line: 11}, Text: "sha256.Sum256(b)"},
+	}
+	tests := []struct {
+		name  string
+		execs [][]rt.Concretised // one per execution; the odd ones diverge at depth 0
+		want  []string
+	}{
+		{name: "nothing to say"},
+		{
+			name:  "divergences only",
+			execs: [][]rt.Concretised{nil, nil},
+			want:  []string{"gocolic: divergences: 1; no value was made concrete\n"},
+		},
+		{
+			name: "causes with their places",
+			execs: [][]rt.Concretised{
+				{{Site: 1, Cause: rt.CauseCall, Count: 2}},
+				{{Site: 1, Cause: rt.CauseCall, Count: 1}, {Site: rt.NoSite, Cause: rt.CauseStale, Count: 4}},
+			},
+			want: []string{
+				"gocolic: divergences: 1, 0 of them after no concretised value; values made concrete, by cause:\n",
+				// As many divergences: the cause with more events first.
+				"  stale: 4 times in 1 executions, before 1 of the divergences; at (unknown place) ×4\n",
+				"  call: 3 times in 2 executions, before 1 of the divergences; at h/h.go:11 sha256.Sum256(b) ×3\n",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := &driver.Report{}
+			for i, e := range tt.execs {
+				at := -1
+				if i%2 == 1 {
+					at = 0
+				}
+				rep.Concretised.Add(e, at)
+			}
+			var buf bytes.Buffer
+			concretised(&buf, &session.Outcome{Report: rep, Target: &session.Target{Sites: sites}}, "/m")
+			if got := buf.String(); got != strings.Join(tt.want, "") {
+				t.Errorf("summary\n%s\nwant\n%s", got, strings.Join(tt.want, ""))
+			}
+		})
+	}
+}

@@ -1,0 +1,117 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestConcreteCalls checks where the rewrite counts dropped shadows
+// (rt.Concrete): each tracked argument that may be symbolic, of a call
+// that takes no shadows or of a conversion the runtime does not model,
+// under the call's SiteConcrete site; never constants, variables without
+// shadows, or arguments of panic and print.
+func TestConcreteCalls(t *testing.T) {
+	src := `package u
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"strconv"
+)
+
+type P struct{ X int }
+
+func F(x int) int { return x }
+
+func g(x int, s string, b []byte, p *P) int {
+	h := sha256.Sum256(b)
+	n := strconv.Itoa(x)
+	r := []rune(s)
+	z := 5
+	_ = &z // no shadow
+	fmt.Println(x, 3, z)
+	m := min(x, 2)
+	_ = strconv.Itoa(p.X)
+	y := 4
+	_ = strconv.Itoa(y)
+	a := any(x)
+	_ = a
+	println(x)
+	if x > 9 {
+		panic(x)
+	}
+	return len(n) + len(r) + m + int(h[0])
+}
+`
+	_, res := rewrite(t, src, "F")
+	rw := recheck(t, res)
+	if len(rw.errs) > 0 {
+		t.Fatalf("rewritten code does not type-check: %v", rw.errs)
+	}
+	checkSiteLines(t, rw, res)
+	var got []string
+	for _, f := range rw.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := c.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Concrete" || len(c.Args) != 3 {
+				return true
+			}
+			site := res.Sites[siteOf(t, c.Args[0])]
+			if site.Kind != SiteConcrete {
+				t.Errorf("site %d of %s is a %v site", site.ID, site.Text, site.Kind)
+			}
+			cause := c.Args[1].(*ast.SelectorExpr).Sel.Name
+			got = append(got, strings.TrimPrefix(cause, "Cause")+" "+site.Text+" "+types.ExprString(c.Args[2]))
+			return true
+		})
+	}
+	slices.Sort(got)
+	want := []string{
+		"Call fmt.Println(x, 3, z) _gcl.Mk(x, _gcl_s_x)",
+		"Call min(x, 2) _gcl.Mk(x, _gcl_s_x)",
+		"Call sha256.Sum256(b) _gcl.Mk(b, _gcl_s_b)",
+		"Call strconv.Itoa(p.X) _gcl.Load(" + siteNumber(res, "p.X") + ", &p.X)",
+		"Call strconv.Itoa(x) _gcl.Mk(x, _gcl_s_x)",
+		"Call strconv.Itoa(y) _gcl.Mk(y, _gcl_s_y)",
+		"Conv []rune(s) _gcl.Mk(s, _gcl_s_s)",
+		"Conv any(x) _gcl.Mk(x, _gcl_s_x)",
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("concrete uses\n got %q\nwant %q", got, want)
+	}
+}
+
+// siteOf returns the site number of a site argument.
+func siteOf(t *testing.T, e ast.Expr) int {
+	t.Helper()
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || lit.Kind != token.INT {
+		t.Fatalf("site argument %s is not a number", types.ExprString(e))
+	}
+	n, err := strconv.Atoi(lit.Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// siteNumber returns the number of the concrete site of the expression
+// text, as the rewrite prints it.
+func siteNumber(res *Result, text string) string {
+	for _, s := range res.Sites {
+		if s.Kind == SiteConcrete && s.Text == text {
+			return strconv.Itoa(int(s.ID))
+		}
+	}
+	return "none"
+}

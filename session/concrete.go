@@ -1,0 +1,62 @@
+// This file turns a run's concretisation counts (driver.Concretisations)
+// into what the reports show: per cause, its totals and the places where
+// it happened most, with their source positions.
+
+package session
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/rt"
+)
+
+// MaxConcreteSites bounds the places listed per cause in the reports.
+const MaxConcreteSites = 10
+
+// CauseReport is what a run learnt about one cause of concretisation,
+// with the places where it happened most.
+type CauseReport struct {
+	Cause rt.Cause
+	driver.ConcreteCount
+	// Sites are the places, most events first, at most MaxConcreteSites.
+	Sites []SiteReport
+}
+
+// SiteReport is one place where values were made concrete.
+type SiteReport struct {
+	File string // the source file; "" when the place is unknown
+	Line int
+	Func string // the enclosing function
+	Expr string // the source of the expression, shortened
+	driver.ConcreteCount
+}
+
+// Concretisations returns the causes of concretisation that occurred in
+// the run, the one before most divergences first, then the one with most
+// events.
+func Concretisations(t *Target, rep *driver.Report) []CauseReport {
+	c := &rep.Concretised
+	var out []CauseReport
+	for cause := range rt.NumCauses {
+		n := c.Causes[cause]
+		if n.Events == 0 {
+			continue
+		}
+		cr := CauseReport{Cause: cause, ConcreteCount: n}
+		for _, s := range c.Sites(cause, MaxConcreteSites) {
+			sr := SiteReport{ConcreteCount: s.ConcreteCount}
+			if int(s.Site) < len(t.Sites) && t.Sites[s.Site].ID == s.Site {
+				is := t.Sites[s.Site]
+				sr.File, sr.Line, sr.Func, sr.Expr = is.Pos.Filename, is.Pos.Line, is.Func, is.Text
+			}
+			cr.Sites = append(cr.Sites, sr)
+		}
+		out = append(out, cr)
+	}
+	slices.SortStableFunc(out, func(a, b CauseReport) int {
+		return cmp.Or(cmp.Compare(b.Divergences, a.Divergences), cmp.Compare(b.Events, a.Events))
+	})
+	return out
+}
