@@ -105,15 +105,10 @@ func Store[T Scalar](v V[T], p *T) {
 // LoadString returns the string *p with its shadow; site is where a stale
 // shadow is counted.
 func LoadString[T ~string](site uint32, p *T) V[T] {
-	c, ok := cellAt(addr(p))
-	if !ok {
-		return V[T]{C: *p}
+	if c, ok := cellAt(addr(p)); ok {
+		return V[T]{C: *p, S: c.shadowIf(site, c.str == string(*p))}
 	}
-	if c.str != string(*p) {
-		concretise(site, CauseStale)
-		return V[T]{C: *p}
-	}
-	return V[T]{C: *p, S: c.s}
+	return V[T]{C: *p}
 }
 
 // cellAt returns the cell at address a, if there is one.
@@ -123,6 +118,18 @@ func cellAt(a uintptr) (cell, bool) {
 	}
 	c, ok := st.mem[a]
 	return c, ok
+}
+
+// shadowIf returns the shadow of a string or byte-slice cell if memory
+// still holds the value it was stored with (same), else nil, counted as
+// stale at site. The caller compares, so that string(b) of a byte slice
+// is a comparison, which does not copy the bytes.
+func (c cell) shadowIf(site uint32, same bool) *sym.Expr {
+	if !same {
+		concretise(site, CauseStale)
+		return nil
+	}
+	return c.s
 }
 
 // StoreString performs *p = v and records v's shadow at p.
@@ -136,15 +143,10 @@ func StoreString[T ~string](v V[T], p *T) {
 // rewrite does not see (it leaves byte-slice elements alone) then makes
 // the shadow stale, and the load concrete.
 func LoadByteSlice[T ~[]byte](site uint32, p *T) V[T] {
-	c, ok := cellAt(addr(p))
-	if !ok {
-		return V[T]{C: *p}
+	if c, ok := cellAt(addr(p)); ok {
+		return V[T]{C: *p, S: c.shadowIf(site, c.str == string(*p))}
 	}
-	if c.str != string(*p) {
-		concretise(site, CauseStale)
-		return V[T]{C: *p}
-	}
-	return V[T]{C: *p, S: c.s}
+	return V[T]{C: *p}
 }
 
 // StoreByteSlice performs *p = v and records v's shadow at p.

@@ -64,10 +64,16 @@ func MakeSlice[S ~[]T, T any, I Integer](n V[I]) S {
 	s := make(S, n.C)
 	if n.S != nil && cap(s) > 0 {
 		_, signed := widthOf[I]()
-		pin(unsafe.Pointer(unsafe.SliceData(s)))
-		st.lens[dataOf(s)] = lenCell{n: len(s), s: st.b.Convert(n.S, 64, signed)}
+		setLen(s, st.b.Convert(n.S, 64, signed))
 	}
 	return s
+}
+
+// setLen records t, a 64-bit term, as the shadow of len(s), keyed by s's
+// backing array (which must exist: cap(s) > 0).
+func setLen[T any](s []T, t *sym.Expr) {
+	pin(unsafe.Pointer(unsafe.SliceData(s)))
+	st.lens[dataOf(s)] = lenCell{n: len(s), s: t}
 }
 
 // RangeSlice iterates over s as for i, x := range s does, reading each

@@ -166,8 +166,7 @@ func NotNil[T any](p *T) V[bool] {
 func InputSlice[S ~[]T, T any](in *Input, i int) S {
 	n := InputLen(in, i)
 	s := make(S, n.C, max(n.C, 1))
-	pin(unsafe.Pointer(unsafe.SliceData(s)))
-	st.lens[dataOf(s)] = lenCell{n: n.C, s: n.S}
+	setLen(s, n.S)
 	return s
 }
 
