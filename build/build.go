@@ -161,8 +161,8 @@ func layRuntime(dir, importPath string, put func(string, []byte) error) error {
 // reflectPkgPath returns the import path of package rt in this module.
 func reflectPkgPath() string { return rt.ImportPath }
 
-// copySources lays the .go files of an embedded package (without tests and
-// without its embed.go) into dir.
+// copySources lays the .go files of an embedded package (without tests,
+// its embed.go and the files only gocolic's own build uses) into dir.
 func copySources(fsys fs.FS, dir string, edit func([]byte) []byte, put func(string, []byte) error) error {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
@@ -170,7 +170,7 @@ func copySources(fsys fs.FS, dir string, edit func([]byte) []byte, put func(stri
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || name == "embed.go" {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || name == "embed.go" || rt.OwnBuildOnly[name] {
 			continue
 		}
 		b, err := fs.ReadFile(fsys, name)

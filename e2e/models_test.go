@@ -123,3 +123,70 @@ func expectPanics(t *testing.T, dir, pkg string, fns []string) {
 		})
 	}
 }
+
+// resultModelTargets panic behind branches on the results of modelled
+// functions that return strings and slices: the rendering of an integer,
+// and the elements and length of a split string.
+const resultModelTargets = `package lr
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
+
+func Itoa(x int) {
+	if strconv.Itoa(x) == "1234" {
+		panic("found")
+	}
+}
+
+func FormatInt(x int64) {
+	if s := strconv.FormatInt(x, 10); len(s) == 6 && s[0] == '-' && s[5] == '7' {
+		panic("found")
+	}
+}
+
+func Split(s string) {
+	parts := strings.Split(s, ",")
+	if len(parts) == 3 && parts[1] == "magic" {
+		panic("found")
+	}
+}
+
+func SplitN(s string) {
+	kv := strings.SplitN(s, "=", 2)
+	if len(kv) == 2 && kv[0] == "key" && strings.HasPrefix(kv[1], "v=") {
+		panic("found")
+	}
+}
+
+func SplitRange(s string) {
+	n := 0
+	for _, f := range strings.Split(s, " ") {
+		if f == "go" {
+			n++
+		}
+	}
+	if n == 3 {
+		panic("found")
+	}
+}
+
+func BytesSplit(b []byte) {
+	parts := bytes.Split(b, []byte{';'})
+	if len(parts) == 2 && bytes.Equal(parts[1], []byte("ok")) && len(parts[0]) == 1 {
+		panic("found")
+	}
+}
+`
+
+// TestResultModels checks that Z3 alone reaches the branches on what the
+// models of Itoa, FormatInt, Split, SplitN and bytes.Split return.
+func TestResultModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"lr/lr.go": resultModelTargets})
+	expectPanics(t, dir, "./lr", []string{"Itoa", "FormatInt", "Split", "SplitN", "SplitRange", "BytesSplit"})
+}

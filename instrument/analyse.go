@@ -255,7 +255,8 @@ func (ins *instrumenter) rangeTracked(x ast.Expr) bool {
 }
 
 // scalarSlice reports whether x is a slice (not a byte slice) whose
-// elements the shadow memory holds: RangeSlice yields them as V values.
+// elements the shadow memory holds (scalars, strings, byte slices):
+// RangeSlice and its kin yield them as V values.
 func (ins *instrumenter) scalarSlice(x ast.Expr) bool {
 	t := ins.typeOf(x)
 	if t == nil || trackOf(t) == trackBytes {
@@ -265,8 +266,7 @@ func (ins *instrumenter) scalarSlice(x ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	k := trackOf(sl.Elem())
-	return k == trackInt || k == trackBool || k == trackFloat || k == trackString
+	return trackOf(sl.Elem()) != notTracked
 }
 
 // rootVar returns the variable at the root of an addressable expression

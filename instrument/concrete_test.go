@@ -21,7 +21,6 @@ func TestConcreteCalls(t *testing.T) {
 import (
 	"crypto/sha256"
 	"fmt"
-	"strconv"
 )
 
 type P struct{ X int }
@@ -30,15 +29,15 @@ func F(x int) int { return x }
 
 func g(x int, s string, b []byte, p *P) int {
 	h := sha256.Sum256(b)
-	n := strconv.Itoa(x)
+	n := fmt.Sprint(x)
 	r := []rune(s)
 	z := 5
 	_ = &z // no shadow
 	fmt.Println(x, 3, z)
 	m := min(x, 2)
-	_ = strconv.Itoa(p.X)
+	_ = fmt.Sprint(p.X)
 	y := 4
-	_ = strconv.Itoa(y)
+	_ = fmt.Sprint(y)
 	a := any(x)
 	_ = a
 	println(x)
@@ -79,9 +78,9 @@ func g(x int, s string, b []byte, p *P) int {
 		"Call fmt.Println(x, 3, z) _gcl.Mk(x, _gcl_s_x)",
 		"Call min(x, 2) _gcl.Mk(x, _gcl_s_x)",
 		"Call sha256.Sum256(b) _gcl.Mk(b, _gcl_s_b)",
-		"Call strconv.Itoa(p.X) _gcl.Load(" + siteNumber(res, "p.X") + ", &p.X)",
-		"Call strconv.Itoa(x) _gcl.Mk(x, _gcl_s_x)",
-		"Call strconv.Itoa(y) _gcl.Mk(y, _gcl_s_y)",
+		"Call fmt.Sprint(p.X) _gcl.Load(" + siteNumber(res, "p.X") + ", &p.X)",
+		"Call fmt.Sprint(x) _gcl.Mk(x, _gcl_s_x)",
+		"Call fmt.Sprint(y) _gcl.Mk(y, _gcl_s_y)",
 		"Conv []rune(s) _gcl.Mk(s, _gcl_s_s)",
 		"Conv any(x) _gcl.Mk(x, _gcl_s_x)",
 	}

@@ -743,6 +743,10 @@ func (ins *instrumenter) lvalue(e ast.Expr) ast.Expr {
 		return &ast.StarExpr{X: ins.cx(x.X)}
 	case *ast.CompositeLit:
 		return ins.structural(x)
+	case *ast.CallExpr:
+		// The slice or pointer a call returns: f()[i] and f().x are
+		// locations, and the call itself is rewritten like any other.
+		return ins.cx(x)
 	}
 	return e
 }

@@ -164,8 +164,11 @@ type Result struct {
 	// the runtime; DriverPath is where it goes in the overlay.
 	Driver     []byte
 	DriverPath string
-	Sites      []Site
-	Params     []Param
+	// Extra are the other files the package gets in the overlay, by
+	// absolute path: the goroutine identity for the runtime (GFile).
+	Extra  map[string][]byte
+	Sites  []Site
+	Params []Param
 	// RTParams are the parameters as the runtime's input layout sees them:
 	// one per scalar, string or []byte parameter, and one per leaf (or
 	// length, or pointer choice) of a composite one.
@@ -192,6 +195,16 @@ type Result struct {
 	// Opaque are the qualified names of the functions whose calls may
 	// become opaque terms (opaque.go), sorted.
 	Opaque []string
+}
+
+// Added returns the files the rewrite adds to the package, by absolute
+// path: the driver and Extra.
+func (r *Result) Added() map[string][]byte {
+	m := map[string][]byte{r.DriverPath: r.Driver}
+	for p, src := range r.Extra {
+		m[p] = src
+	}
+	return m
 }
 
 // Package rewrites pkg, which must have been loaded with syntax and types.

@@ -155,6 +155,11 @@ func recheckVersion(t *testing.T, res *Result, goVersion string) *rewritten {
 		parse(p, res.Files[p])
 	}
 	parse(res.DriverPath, res.Driver)
+	for p, src := range res.Extra {
+		if strings.HasSuffix(p, ".go") {
+			parse(p, src)
+		}
+	}
 	conf := types.Config{Importer: imp, GoVersion: goVersion, Error: func(err error) { out.errs = append(out.errs, err) }}
 	out.pkg, _ = conf.Check(testPkgPath, fset, files, out.info)
 	return out
@@ -371,6 +376,42 @@ func F(a int8, b uint, c Celsius, f Flag, s string, n Name, bs []byte, buf Buf, 
 	}
 	if !strings.Contains(driver, fmt.Sprintf("Sites: %d,", len(res.Sites))) {
 		t.Errorf("driver does not declare %d sites:\n%s", len(res.Sites), driver)
+	}
+}
+
+// TestGoroutineIDFiles checks the files that give the runtime the
+// identity of goroutines: a declaration the driver's package compiles on
+// amd64 and arm64, handed to rt.UseG, and its assembly for each.
+func TestGoroutineIDFiles(t *testing.T) {
+	pkg, res := rewrite(t, "package u\n\nfunc F(x int) int { return x }\n", "F")
+	dir := filepath.Dir(pkg.CompiledGoFiles[0])
+	want := []string{GFile + ".go"}
+	for _, arch := range rt.GArchs {
+		want = append(want, GFile+"_"+arch+".s")
+	}
+	if got := keys(res.Extra); len(got) != len(want) {
+		t.Fatalf("Extra has %v, want %v", got, want)
+	}
+	for _, name := range want {
+		src, ok := res.Extra[filepath.Join(dir, name)]
+		if !ok {
+			t.Errorf("no %s in the package's directory (Extra has %v)", name, keys(res.Extra))
+			continue
+		}
+		switch {
+		case strings.HasSuffix(name, ".s") && !strings.Contains(string(src), "TEXT ·_gclG(SB)"):
+			t.Errorf("%s does not define _gclG:\n%s", name, src)
+		case strings.HasSuffix(name, ".go") && (!strings.Contains(string(src), "//go:build amd64 || arm64") ||
+			!strings.Contains(string(src), "_gcl.UseG(_gclG)")):
+			t.Errorf("%s does not declare and install _gclG on amd64 and arm64:\n%s", name, src)
+		}
+	}
+	if added := res.Added(); len(added) != len(want)+1 || added[res.DriverPath] == nil {
+		t.Errorf("Added has %v, want the driver and Extra", keys(added))
+	}
+	rw := recheck(t, res)
+	for _, err := range rw.errs {
+		t.Errorf("rewritten package with its declaration: %v", err)
 	}
 }
 

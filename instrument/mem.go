@@ -13,8 +13,9 @@ import (
 
 // memLoc reports whether e is a location of the shadow memory: an
 // addressable field, element or indirection (not a variable, which has a
-// shadow variable instead) of a scalar or string type. String and byte
-// slice indexing keep their own aggregate shadows and are not locations.
+// shadow variable instead) of a scalar, string or byte-slice type. String
+// and byte-slice indexing keep their own aggregate shadows and are not
+// locations.
 func (ins *instrumenter) memLoc(e ast.Expr) (track, bool) {
 	e = ast.Unparen(e)
 	tv, ok := ins.info.Types[e]
@@ -69,8 +70,8 @@ func addrOf(e ast.Expr) ast.Expr { return &ast.UnaryExpr{Op: token.AND, X: e} }
 // split over the elements (rt.LoadIndex), with its bounds check a site.
 func (ins *instrumenter) vMem(e ast.Expr, k track) ast.Expr {
 	e = ast.Unparen(e)
-	load := memOp[k][0]
-	if x, ok := e.(*ast.IndexExpr); ok && k != trackString && k != trackBytes {
+	op := memOp[k]
+	if x, ok := e.(*ast.IndexExpr); ok {
 		// An element of a slice is read with its bounds check even at a
 		// constant index, since the slice's length may be symbolic; an
 		// array's length is not, so only an input index needs the split.
@@ -82,11 +83,11 @@ func (ins *instrumenter) vMem(e ast.Expr, k track) ast.Expr {
 				if isArray {
 					s = &ast.SliceExpr{X: s}
 				}
-				return rtCall("LoadIndex", siteLit(ins.newSite(SiteImplicit, x)), s, i)
+				return rtCall(op.loadIndex, siteLit(ins.newSite(SiteImplicit, x)), s, i)
 			}
 		}
 	}
-	return rtCall(load, siteLit(ins.newSite(SiteConcrete, e)), addrOf(ins.lvalue(e)))
+	return rtCall(op.load, siteLit(ins.newSite(SiteConcrete, e)), addrOf(ins.lvalue(e)))
 }
 
 // storeMem rewrites lhs = rhs for a location lhs into rt.Store(v, &lhs).
@@ -102,15 +103,19 @@ func (ins *instrumenter) storeMem(lhs, rhs ast.Expr) (ast.Stmt, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &ast.ExprStmt{X: call(rtSelAt(memOp[k][1], lhs.Pos()), ve, addrOf(ins.lvalue(lhs)))}, true
+	return &ast.ExprStmt{X: call(rtSelAt(memOp[k].store, lhs.Pos()), ve, addrOf(ins.lvalue(lhs)))}, true
 }
 
-// memOp names the runtime's load and store of a memory location by the
-// family of its type. Byte slices have cells of their own, holding the
-// aggregate shadow that a byte-slice variable has.
-var memOp = map[track][2]string{
-	trackInt: {"Load", "Store"}, trackBool: {"Load", "Store"}, trackFloat: {"Load", "Store"},
-	trackString: {"LoadString", "StoreString"}, trackBytes: {"LoadByteSlice", "StoreByteSlice"},
+// memOp names the runtime's load, store and load at an index of a memory
+// location by the family of its type. Strings and byte slices have cells
+// of their own, holding the aggregate shadow that a variable of their type
+// has.
+var memOp = map[track]struct{ load, store, loadIndex string }{
+	trackInt:    {"Load", "Store", "LoadIndex"},
+	trackBool:   {"Load", "Store", "LoadIndex"},
+	trackFloat:  {"Load", "Store", "LoadIndex"},
+	trackString: {"LoadString", "StoreString", "LoadIndexString"},
+	trackBytes:  {"LoadByteSlice", "StoreByteSlice", "LoadIndexBytes"},
 }
 
 // rtSelAt is rtSel placed at pos: a store's call takes the statement's
@@ -178,8 +183,9 @@ func (ins *instrumenter) copyMem(lhs, rhs ast.Expr) []ast.Stmt {
 	return []ast.Stmt{&ast.ExprStmt{X: rtCall("CopyMem", addrOf(ins.lvalue(lhs)), addrOf(ins.lvalue(rhs)))}}
 }
 
-// hasLeaves reports whether values of type t hold scalars or strings the
-// shadow memory tracks, in fields or elements (not behind pointers).
+// hasLeaves reports whether values of type t hold scalars, strings or byte
+// slices the shadow memory tracks, in fields or elements (not behind
+// pointers).
 func hasLeaves(t types.Type, depth int) bool {
 	if depth > 8 {
 		return false

@@ -35,9 +35,16 @@ var models = map[string]model{
 	"bytes.Equal":       {"BytesEqual", false},
 	"bytes.EqualFold":   {"BytesEqualFold", false},
 	"bytes.Index":       {"BytesIndex", false},
+	"strings.Split":     {"StringsSplit", false},
+	"strings.SplitN":    {"StringsSplitN", false},
+	"bytes.Split":       {"BytesSplit", false},
+	"bytes.SplitN":      {"BytesSplitN", false},
 
-	"strconv.Atoi":     {"StrconvAtoi", true},
-	"strconv.ParseInt": {"StrconvParseInt", true},
+	"strconv.Atoi":       {"StrconvAtoi", true},
+	"strconv.ParseInt":   {"StrconvParseInt", true},
+	"strconv.Itoa":       {"StrconvItoa", false},
+	"strconv.FormatInt":  {"StrconvFormatInt", false},
+	"strconv.FormatUint": {"StrconvFormatUint", false},
 
 	"unicode.IsDigit":                 {"UnicodeIsDigit", false},
 	"unicode.IsLetter":                {"UnicodeIsLetter", false},

@@ -22,6 +22,14 @@ var modelCalls = map[string]string{
 	"BytesEqual":       `bytes.Equal(b, b)`,
 	"BytesEqualFold":   `bytes.EqualFold(b, b)`,
 	"BytesIndex":       `bytes.Index(b, b) == 2`,
+	"StringsSplit":     `len(strings.Split(s, ",")) == 3`,
+	"StringsSplitN":    `strings.SplitN(s, ",", 2)[1] == "x"`,
+	"BytesSplit":       `len(bytes.Split(b, []byte(","))) == 3`,
+	"BytesSplitN":      `len(bytes.SplitN(b, []byte{','}, 2)[0]) == 1`,
+
+	"StrconvItoa":       `strconv.Itoa(int(u)) == "12"`,
+	"StrconvFormatInt":  `strconv.FormatInt(int64(u), 10) == "12"`,
+	"StrconvFormatUint": `strconv.FormatUint(u64, 10) == "12"`,
 
 	"UnicodeIsDigit":  `unicode.IsDigit(r)`,
 	"UnicodeIsLetter": `unicode.IsLetter(r)`,

@@ -227,7 +227,7 @@ func buildInstrumented(dir, work string) (bin string, res *instrument.Result, er
 	bin, err = build.Worker(build.Spec{
 		ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath,
 		PkgPath: pkg.ModulePath + "/orig", PkgName: "main",
-		Files: res.Files, Added: map[string][]byte{res.DriverPath: res.Driver},
+		Files: res.Files, Added: res.Added(),
 		WorkDir: work,
 	})
 	if err != nil {

@@ -753,8 +753,11 @@ func (ins *instrumenter) rangeSlice(s *ast.RangeStmt, body *ast.BlockStmt) (ast.
 	site := siteLit(ins.newSite(SiteLoop, s.X))
 	if ins.scalarSlice(s.X) {
 		name := "RangeSlice"
-		if trackOf(sl.Elem()) == trackString {
+		switch trackOf(sl.Elem()) {
+		case trackString:
 			name = "RangeSliceString"
+		case trackBytes:
+			name = "RangeSliceBytes"
 		}
 		return ins.rangeOver(s, rtCall(name, site, ins.cx(s.X)), body, false, false), true
 	}

@@ -125,6 +125,9 @@ var _ [1<<causeBits - int(NumCauses)]struct{}
 // concretise counts one event of cause c at site. It is called only where
 // a term is really dropped, off the common path where values are concrete.
 func concretise(site uint32, c Cause) {
+	if !tracking() {
+		return
+	}
 	t := &st.conc
 	if site >= maxSite {
 		t.lose(c)

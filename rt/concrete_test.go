@@ -21,6 +21,7 @@ func symStr(c string) V[string] {
 // and checks the counts the execution reports: site, cause, number of
 // events and the path depth of the first.
 func TestConcretisations(t *testing.T) {
+	own(t)
 	saved := opaqueOn
 	defer func() { opaqueOn = saved }()
 	tests := []struct {
@@ -168,6 +169,7 @@ func TestConcretisations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			own(t)
 			reset(4)
 			x := V[int]{C: 7, S: st.b.Var(0, 64)}
 			tt.run(x)
@@ -185,6 +187,7 @@ func TestConcretisations(t *testing.T) {
 // TestExecuteReportsConcretisations checks that a response carries the
 // counts of its own execution only.
 func TestExecuteReportsConcretisations(t *testing.T) {
+	own(t)
 	tg := Target{
 		Params: []Param{{Name: "x", Kind: ParamInt, Width: 64, Signed: true}},
 		Sites:  2,
@@ -210,6 +213,7 @@ func TestExecuteReportsConcretisations(t *testing.T) {
 // TestConcretiseDoesNotAllocate checks that counting events, new pairs
 // and repeated ones, costs no allocation once the worker has run.
 func TestConcretiseDoesNotAllocate(t *testing.T) {
+	own(t)
 	reset(4)
 	x := V[int]{C: 7, S: st.b.Var(0, 64)}
 	allocs := testing.AllocsPerRun(100, func() {
@@ -227,6 +231,7 @@ func TestConcretiseDoesNotAllocate(t *testing.T) {
 // BenchmarkConcretise measures counting one event at a site already in
 // the table, the cost a loop pays per dropped value.
 func BenchmarkConcretise(b *testing.B) {
+	own(b)
 	reset(4)
 	x := V[int]{C: 7, S: st.b.Var(0, 64)}
 	for b.Loop() {

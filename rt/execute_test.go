@@ -117,6 +117,7 @@ func BenchmarkExecute(b *testing.B) {
 // BenchmarkConcrete measures the instrumented target on concrete values:
 // the cost of instrumentation where no input flows, next to BenchmarkNative.
 func BenchmarkConcrete(b *testing.B) {
+	own(b)
 	in := []byte("abcdefghijklmnop")
 	reset(4)
 	for b.Loop() {

@@ -46,7 +46,7 @@ func fterm[T Float](v V[T]) *sym.Expr {
 }
 
 func fbin[T Float](k sym.Kind, r T, a, b V[T]) V[T] {
-	if a.S == nil && b.S == nil {
+	if a.S == nil && b.S == nil || !tracking() {
 		return V[T]{C: r}
 	}
 	return V[T]{C: r, S: st.b.FBin(k, fterm(a), fterm(b))}
@@ -68,14 +68,14 @@ func FQuo[T Float](a, b V[T]) V[T] { return fbin(sym.KFDiv, a.C/b.C, a, b) }
 
 // FNeg returns -a.
 func FNeg[T Float](a V[T]) V[T] {
-	if a.S == nil {
+	if a.S == nil || !tracking() {
 		return V[T]{C: -a.C}
 	}
 	return V[T]{C: -a.C, S: st.b.FNeg(a.S)}
 }
 
 func fcmp[T Float](k sym.Kind, r bool, a, b V[T]) V[bool] {
-	if a.S == nil && b.S == nil {
+	if a.S == nil && b.S == nil || !tracking() {
 		return V[bool]{C: r}
 	}
 	return V[bool]{C: r, S: st.b.FCmp(k, fterm(a), fterm(b))}
@@ -102,7 +102,7 @@ func FGe[T Float](a, b V[T]) V[bool] { return FLe(b, a) }
 // ConvFF returns the Go conversion To(a) between float types.
 func ConvFF[To, From Float](a V[From]) V[To] {
 	r := To(a.C)
-	if a.S == nil {
+	if a.S == nil || !tracking() {
 		return V[To]{C: r}
 	}
 	if floatWidth[To]() == floatWidth[From]() {
@@ -114,7 +114,7 @@ func ConvFF[To, From Float](a V[From]) V[To] {
 // ConvIF returns the Go conversion To(a) of an integer to a float.
 func ConvIF[To Float, From Integer](a V[From]) V[To] {
 	r := To(a.C)
-	if a.S == nil {
+	if a.S == nil || !tracking() {
 		return V[To]{C: r}
 	}
 	_, signed := widthOf[From]()
@@ -124,7 +124,7 @@ func ConvIF[To Float, From Integer](a V[From]) V[To] {
 // ConvFI returns the Go conversion To(a) of a float to an integer.
 func ConvFI[To Integer, From Float](a V[From]) V[To] {
 	r := To(a.C)
-	if a.S == nil {
+	if a.S == nil || !tracking() {
 		return V[To]{C: r}
 	}
 	w, signed := widthOf[To]()

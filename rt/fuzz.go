@@ -81,6 +81,10 @@ func executeFuzz(q *Request, enc *sym.Encoder, subType reflect.Type, runMethod r
 	var sub reflect.Value
 	body := reflect.MakeFunc(subType, func(args []reflect.Value) []reflect.Value {
 		sub = args[0]
+		// The subtest's goroutine runs the target: it owns the state until
+		// it returns (or calls runtime.Goexit, as t.FailNow does).
+		claim()
+		defer release()
 		defer func() {
 			// A panic is the target's; recovering it here keeps the testing
 			// package from ending the whole binary.
@@ -111,15 +115,21 @@ func executeFuzz(q *Request, enc *sym.Encoder, subType reflect.Type, runMethod r
 	return resp
 }
 
-// Report records the message of t.Error or t.Fatal, then calls it.
+// Report records the message of t.Error or t.Fatal, then calls it. A
+// message on a goroutine other than the execution's is not recorded (the
+// failure still is, as "test failed").
 func Report(m func(...any), args ...any) {
-	st.failed = append(st.failed, trimNewline(fmt.Sprintln(args...)))
+	if tracking() {
+		st.failed = append(st.failed, trimNewline(fmt.Sprintln(args...)))
+	}
 	m(args...)
 }
 
 // Reportf records the message of t.Errorf or t.Fatalf, then calls it.
 func Reportf(m func(string, ...any), format string, args ...any) {
-	st.failed = append(st.failed, trimNewline(fmt.Sprintf(format, args...)))
+	if tracking() {
+		st.failed = append(st.failed, trimNewline(fmt.Sprintf(format, args...)))
+	}
 	m(format, args...)
 }
 

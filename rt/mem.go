@@ -19,6 +19,7 @@ package rt
 
 import (
 	"reflect"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gocolic/gocolic/sym"
@@ -56,13 +57,24 @@ func scalarBits[T Scalar](v T) uint64 {
 
 func addr[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }
 
+// memUsed is set once the execution has made a cell, and cleared by
+// reset: the loads' fast path. It stands in for len(st.mem) there because
+// goroutines that do not own the state read it too (and then do not look
+// further), which must not race with the owner's map writes.
+var memUsed atomic.Bool
+
+// cells reports whether the calling goroutine may have cells to read: the
+// execution made some, and the goroutine owns the state.
+func cells() bool { return memUsed.Load() && tracking() }
+
 // pin keeps the object p points into alive until the execution ends.
 func pin(p unsafe.Pointer) { st.pins = append(st.pins, p) }
 
 // shadowAt returns the shadow of the scalar *p, nil when it has none or
 // the memory no longer holds the value the shadow was stored with; stale
-// reports the latter, a concretisation the caller counts. It makes no
-// call, so that it stays inlined into the loads.
+// reports the latter, a concretisation the caller counts. The caller has
+// checked cells(). It makes no call, so that it stays inlined into the
+// loads.
 func shadowAt[T Scalar](p *T) (s *sym.Expr, stale bool) {
 	if len(st.mem) == 0 {
 		return nil, false
@@ -78,14 +90,17 @@ func shadowAt[T Scalar](p *T) (s *sym.Expr, stale bool) {
 // counted (CauseStale). The test for an empty shadow memory, the common
 // case, is small enough to be inlined at every load.
 func Load[T Scalar](site uint32, p *T) V[T] {
-	if len(st.mem) == 0 {
+	if !memUsed.Load() {
 		return V[T]{C: *p}
 	}
 	return loadCell(site, p)
 }
 
-// loadCell is Load when the shadow memory has cells.
+// loadCell is Load when the execution has cells.
 func loadCell[T Scalar](site uint32, p *T) V[T] {
+	if !tracking() {
+		return V[T]{C: *p}
+	}
 	s, stale := shadowAt(p)
 	if stale {
 		concretise(site, CauseStale)
@@ -99,6 +114,9 @@ func loadCell[T Scalar](site uint32, p *T) V[T] {
 // the right side ran).
 func Store[T Scalar](v V[T], p *T) {
 	*p = v.C
+	if v.S == nil && !memUsed.Load() || !tracking() {
+		return
+	}
 	setCell(addr(p), unsafe.Pointer(p), cell{bits: scalarBits(v.C), s: v.S})
 }
 
@@ -111,9 +129,10 @@ func LoadString[T ~string](site uint32, p *T) V[T] {
 	return V[T]{C: *p}
 }
 
-// cellAt returns the cell at address a, if there is one.
+// cellAt returns the cell at address a, if there is one and the calling
+// goroutine owns the state.
 func cellAt(a uintptr) (cell, bool) {
-	if len(st.mem) == 0 {
+	if !cells() {
 		return cell{}, false
 	}
 	c, ok := st.mem[a]
@@ -135,6 +154,9 @@ func (c cell) shadowIf(site uint32, same bool) *sym.Expr {
 // StoreString performs *p = v and records v's shadow at p.
 func StoreString[T ~string](v V[T], p *T) {
 	*p = v.C
+	if v.S == nil && !memUsed.Load() || !tracking() {
+		return
+	}
 	setCell(addr(p), unsafe.Pointer(p), cell{str: string(v.C), s: v.S})
 }
 
@@ -152,9 +174,14 @@ func LoadByteSlice[T ~[]byte](site uint32, p *T) V[T] {
 // StoreByteSlice performs *p = v and records v's shadow at p.
 func StoreByteSlice[T ~[]byte](v V[T], p *T) {
 	*p = v.C
-	setCell(addr(p), unsafe.Pointer(p), cell{str: string(v.C), s: v.S})
+	if v.S == nil && !memUsed.Load() || !tracking() {
+		return
+	}
+	setBytesCell((*[]byte)(unsafe.Pointer(p)), v.S)
 }
 
+// setCell records c as the cell at a, which p points to; the caller has
+// checked that the goroutine tracks.
 func setCell(a uintptr, p unsafe.Pointer, c cell) {
 	if c.s == nil {
 		if len(st.mem) != 0 {
@@ -166,6 +193,9 @@ func setCell(a uintptr, p unsafe.Pointer, c cell) {
 		pin(p)
 	}
 	st.mem[a] = c
+	if !memUsed.Load() {
+		memUsed.Store(true)
+	}
 }
 
 // LoadIndex returns s[i] with its shadow, recording the bounds check at
@@ -175,7 +205,7 @@ func setCell(a uintptr, p unsafe.Pointer, c cell) {
 // elements the index is taken as the concrete one (CauseIndex at site).
 func LoadIndex[T Scalar, I Integer](site uint32, s []T, i V[I]) V[T] {
 	n := len(s)
-	if i.S == nil {
+	if i.S == nil || !tracking() {
 		if ls := lenShadow(site, s); ls != nil {
 			in := i.C >= 0 && uint64(i.C) < uint64(n)
 			boundsCheck(site, st.b.Const(uint64(int64(i.C)), 64), ls, in)
@@ -235,7 +265,7 @@ func constTerm(bits uint64, w uint8) *sym.Expr {
 // CopyMem copies the shadows of *src to *dst, after a copy of the value
 // itself (q = p for a struct or an array).
 func CopyMem[T any](dst, src *T) {
-	if len(st.mem) == 0 {
+	if !cells() {
 		return
 	}
 	copyMem(unsafe.Pointer(dst), uintptr(unsafe.Pointer(src)), unsafe.Sizeof(*src))
@@ -291,4 +321,73 @@ func copyMem(dst unsafe.Pointer, s, size uintptr) {
 	for k, off := range moved {
 		st.mem[d+off] = cells[k]
 	}
+}
+
+// setBytesCell records s as the shadow of the byte slice *p.
+func setBytesCell(p *[]byte, s *sym.Expr) {
+	c := cell{s: s}
+	if s != nil {
+		c.str = string(*p)
+	}
+	setCell(addr(p), unsafe.Pointer(p), c)
+}
+
+// maxAggSplit bounds the bytes of the elements a load at a symbolic index
+// splits over for slices of strings or byte slices, on top of
+// maxIndexSplit elements: each byte of the result is a case split.
+const maxAggSplit = 4096
+
+// LoadIndexString returns s[i] with its shadow for a slice of strings,
+// recording the bounds check at site, as LoadIndex does for scalars; at a
+// symbolic index the shadow is a case split over the elements'
+// aggregates, component by component.
+func LoadIndexString[T ~string, I Integer](site uint32, s []T, i V[I]) V[T] {
+	return loadIndexAgg(site, s, i, LoadString[T], func(x T) string { return string(x) })
+}
+
+// LoadIndexBytes is LoadIndexString for a slice of byte slices.
+func LoadIndexBytes[T ~[]byte, I Integer](site uint32, s []T, i V[I]) V[T] {
+	return loadIndexAgg(site, s, i, LoadByteSlice[T], func(x T) string { return string(x) })
+}
+
+func loadIndexAgg[T any, I Integer](site uint32, s []T, i V[I], load func(uint32, *T) V[T], str func(T) string) V[T] {
+	n := len(s)
+	in := i.C >= 0 && uint64(i.C) < uint64(n)
+	if _, signed := widthOf[I](); signed && i.C < 0 {
+		in = false
+	}
+	if i.S == nil || !tracking() {
+		if ls := lenShadow(site, s); ls != nil {
+			boundsCheck(site, st.b.Const(uint64(int64(i.C)), 64), ls, in)
+		}
+		return load(site, &s[i.C])
+	}
+	idx := index64(i)
+	boundsCheck(site, idx, lenTerm(site, s), in)
+	v := load(site, &s[i.C]) // panics when out of range, as the original does
+	if n > maxIndexSplit {
+		concretise(site, CauseIndex)
+		return v
+	}
+	total := 0
+	for k := range s {
+		total += len(str(s[k]))
+	}
+	if total > maxAggSplit {
+		concretise(site, CauseIndex)
+		return v
+	}
+	var t *sym.Expr
+	for k := n - 1; k >= 0; k-- {
+		e := load(site, &s[k]).S
+		if e == nil {
+			e = aggOf(str(s[k]))
+		}
+		if t == nil {
+			t = e
+			continue
+		}
+		t = aggIte(st.b.Eq(idx, st.b.Const(uint64(k), 64)), e, t)
+	}
+	return V[T]{C: v.C, S: t}
 }

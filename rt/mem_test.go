@@ -16,6 +16,7 @@ type memPoint struct {
 // TestMemLoadStore checks that a shadow stored at a field comes back on a
 // load, and that a write the rewrite did not see drops it.
 func TestMemLoadStore(t *testing.T) {
+	own(t)
 	reset(0)
 	x := st.b.Var(0, 32)
 	b := st.b.Var(1, 0)
@@ -68,6 +69,7 @@ func TestMemLoadStore(t *testing.T) {
 // TestCopyMem checks that a struct copy carries its fields' shadows and
 // replaces the destination's.
 func TestCopyMem(t *testing.T) {
+	own(t)
 	reset(0)
 	x, y := st.b.Var(0, 32), st.b.Var(1, 32)
 	src, dst := new([2]memPoint), new([2]memPoint)
@@ -90,6 +92,7 @@ func TestCopyMem(t *testing.T) {
 // TestLoadIndex checks the case split of a load at a symbolic index
 // against the concrete element at every index, and the bounds branch.
 func TestLoadIndex(t *testing.T) {
+	own(t)
 	reset(4)
 	table := []uint8{10, 20, 30, 40}
 	v := st.b.Var(1, 8)
@@ -152,6 +155,7 @@ func BenchmarkMemLoadNative(b *testing.B) {
 }
 
 func BenchmarkMemLoadEmpty(b *testing.B) {
+	own(b)
 	reset(0)
 	ps := make([]memPoint, 64)
 	for b.Loop() {
@@ -160,6 +164,7 @@ func BenchmarkMemLoadEmpty(b *testing.B) {
 }
 
 func BenchmarkMemLoadCells(b *testing.B) {
+	own(b)
 	reset(0)
 	ps := make([]memPoint, 64)
 	x := st.b.Var(0, 32)
@@ -174,6 +179,7 @@ func BenchmarkMemLoadCells(b *testing.B) {
 // TestByteSliceCells checks that a byte slice stored in memory keeps its
 // aggregate shadow, and loses it when an element changes unseen.
 func TestByteSliceCells(t *testing.T) {
+	own(t)
 	reset(0)
 	a := st.b.String(st.b.Var(0, 64), []*sym.Expr{st.b.Var(1, 8), st.b.Var(2, 8)})
 	var rec struct{ Data []byte }
@@ -191,6 +197,7 @@ func TestByteSliceCells(t *testing.T) {
 // choice) reads as at most its Max, that a slice input gets its length
 // shadow even when empty, and that DecodeInput agrees.
 func TestBoundedInputs(t *testing.T) {
+	own(t)
 	ps := []Param{
 		{Name: "xs.len", Kind: ParamInt, Width: 64, Max: 4},
 		{Name: "p.nil", Kind: ParamInt, Width: 64, Max: 1},
@@ -207,6 +214,7 @@ func TestBoundedInputs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			own(t)
 			reset(0)
 			in := &Input{env: tt.env, offs: Layout(ps, 4), maxLen: 4, params: ps}
 			xs := InputSlice[[]int32](in, 0)
@@ -230,6 +238,7 @@ func TestBoundedInputs(t *testing.T) {
 // TestIsNil checks the shadows of comparisons of pointer inputs with nil:
 // an object's is its choice, a nil's says that some pointer input is nil.
 func TestIsNil(t *testing.T) {
+	own(t)
 	ps := []Param{
 		{Name: "p.nil", Kind: ParamInt, Width: 64, Max: 1},
 		{Name: "q.nil", Kind: ParamInt, Width: 64, Max: 1},

@@ -129,7 +129,7 @@ func equalFold(x, y *sym.Expr) *sym.Expr {
 // pred is a two-operand predicate model: result r, term f of the operands'
 // aggregates when either is symbolic.
 func pred[T ~string | ~[]byte](r bool, s, p V[T], f func(s, p *sym.Expr) *sym.Expr) (bool, *sym.Expr) {
-	if s.S == nil && p.S == nil {
+	if s.S == nil && p.S == nil || !tracking() {
 		return r, nil
 	}
 	return r, f(agg(s), agg(p))
@@ -138,7 +138,7 @@ func pred[T ~string | ~[]byte](r bool, s, p V[T], f func(s, p *sym.Expr) *sym.Ex
 // indexOf is the Index model: result r, and the offset term when either
 // operand is symbolic.
 func indexOf[T ~string | ~[]byte](r int, s, p V[T]) (int, *sym.Expr) {
-	if s.S == nil && p.S == nil {
+	if s.S == nil && p.S == nil || !tracking() {
 		return r, nil
 	}
 	return r, index(agg(s), agg(p))
@@ -246,7 +246,7 @@ func trimSpace(a *sym.Expr) *sym.Expr {
 // StringsTrimSpace models strings.TrimSpace, exactly on ASCII strings.
 func StringsTrimSpace(s V[string]) (string, *sym.Expr) {
 	r := strings.TrimSpace(s.C)
-	if s.S == nil {
+	if s.S == nil || !tracking() {
 		return r, nil
 	}
 	b := st.b
@@ -336,7 +336,7 @@ const maxParseLen = 10
 // exact for strings of up to maxParseLen bytes.
 func StrconvAtoi(site uint32, s V[string]) (int, error, *sym.Expr) {
 	r, err := strconv.Atoi(s.C)
-	if s.S == nil {
+	if s.S == nil || !tracking() {
 		return r, err, nil
 	}
 	return r, err, parseShadow(site, s.S, maxParseLen, err == nil, uint64(r), intSize)
@@ -360,7 +360,7 @@ func parseIntLen(bitSize int) int {
 // size; site is its error check. Other bases run concretely.
 func StrconvParseInt(site uint32, s V[string], base, bitSize V[int]) (int64, error, *sym.Expr) {
 	r, err := strconv.ParseInt(s.C, base.C, bitSize.C)
-	if s.S == nil || base.S != nil || bitSize.S != nil || base.C != 10 {
+	if s.S == nil || base.S != nil || bitSize.S != nil || base.C != 10 || !tracking() {
 		return r, err, nil
 	}
 	switch bitSize.C {
@@ -374,7 +374,7 @@ func StrconvParseInt(site uint32, s V[string], base, bitSize V[int]) (int64, err
 // runeASCII wraps an ASCII-exact rune predicate: the term t of r holds on
 // 0 <= r < 0x80.
 func runeASCII(res bool, r V[rune], t func(x *sym.Expr) *sym.Expr) (bool, *sym.Expr) {
-	if r.S == nil {
+	if r.S == nil || !tracking() {
 		return res, nil
 	}
 	return res, boolShadow(ult(r.S, st.b.Const(0x80, 32)), t(r.S), res)
@@ -437,7 +437,7 @@ func decodeRune(a *sym.Expr) (dom, r, n *sym.Expr) {
 // ASCII and two-byte sequences.
 func Utf8DecodeRuneInString(s V[string]) (rune, int, *sym.Expr, *sym.Expr) {
 	r, n := utf8.DecodeRuneInString(s.C)
-	if s.S == nil {
+	if s.S == nil || !tracking() {
 		return r, n, nil, nil
 	}
 	dom, rterm, nt := decodeRune(s.S)
@@ -447,7 +447,7 @@ func Utf8DecodeRuneInString(s V[string]) (rune, int, *sym.Expr, *sym.Expr) {
 // Utf8DecodeRune models utf8.DecodeRune like Utf8DecodeRuneInString.
 func Utf8DecodeRune(p V[[]byte]) (rune, int, *sym.Expr, *sym.Expr) {
 	r, n := utf8.DecodeRune(p.C)
-	if p.S == nil {
+	if p.S == nil || !tracking() {
 		return r, n, nil, nil
 	}
 	dom, rterm, nt := decodeRune(p.S)
@@ -457,7 +457,7 @@ func Utf8DecodeRune(p V[[]byte]) (rune, int, *sym.Expr, *sym.Expr) {
 // Utf8RuneLen models utf8.RuneLen, exactly.
 func Utf8RuneLen(r V[rune]) (int, *sym.Expr) {
 	n := utf8.RuneLen(r.C)
-	if r.S == nil {
+	if r.S == nil || !tracking() {
 		return n, nil
 	}
 	b := st.b
@@ -514,7 +514,7 @@ func trailingZeros(x *sym.Expr) *sym.Expr {
 }
 
 func bitsInt[T unsigned](r int, x V[T], f func(*sym.Expr) *sym.Expr) (int, *sym.Expr) {
-	if x.S == nil {
+	if x.S == nil || !tracking() {
 		return r, nil
 	}
 	return r, f(x.S)
@@ -623,7 +623,7 @@ func rotateLeft(x *sym.Expr, k int) *sym.Expr {
 }
 
 func bitsRotate[T unsigned](r T, x V[T], k V[int]) (T, *sym.Expr) {
-	if x.S == nil || k.S != nil {
+	if x.S == nil || k.S != nil || !tracking() {
 		// A symbolic count runs concretely: rotation by a variable amount
 		// is rare in code that branches on the result.
 		return r, nil
@@ -669,7 +669,7 @@ func reverseBytes(x *sym.Expr) *sym.Expr {
 }
 
 func bitsSame[T unsigned](r T, x V[T], f func(*sym.Expr) *sym.Expr) (T, *sym.Expr) {
-	if x.S == nil {
+	if x.S == nil || !tracking() {
 		return r, nil
 	}
 	return r, f(x.S)
@@ -713,7 +713,7 @@ func readUint(site uint32, a *sym.Expr, n int, big bool, ok bool) *sym.Expr {
 }
 
 func byteOrder[T unsigned](site uint32, p V[[]byte], n int, big bool, read func([]byte) T) (T, *sym.Expr) {
-	if p.S == nil {
+	if p.S == nil || !tracking() {
 		return read(p.C), nil
 	}
 	s := readUint(site, p.S, n, big, len(p.C) >= n)
@@ -757,21 +757,25 @@ const signBit = uint64(1) << 63
 
 // MathFloat64bits models math.Float64bits: a float is held as its bits,
 // so the result shares the argument's shadow. So do its three kin.
-func MathFloat64bits(f V[float64]) (uint64, *sym.Expr) { return math.Float64bits(f.C), f.S }
+func MathFloat64bits(f V[float64]) (uint64, *sym.Expr) { return math.Float64bits(f.C), keep(f.S) }
 
 // MathFloat64frombits models math.Float64frombits.
-func MathFloat64frombits(b V[uint64]) (float64, *sym.Expr) { return math.Float64frombits(b.C), b.S }
+func MathFloat64frombits(b V[uint64]) (float64, *sym.Expr) {
+	return math.Float64frombits(b.C), keep(b.S)
+}
 
 // MathFloat32bits models math.Float32bits.
-func MathFloat32bits(f V[float32]) (uint32, *sym.Expr) { return math.Float32bits(f.C), f.S }
+func MathFloat32bits(f V[float32]) (uint32, *sym.Expr) { return math.Float32bits(f.C), keep(f.S) }
 
 // MathFloat32frombits models math.Float32frombits.
-func MathFloat32frombits(b V[uint32]) (float32, *sym.Expr) { return math.Float32frombits(b.C), b.S }
+func MathFloat32frombits(b V[uint32]) (float32, *sym.Expr) {
+	return math.Float32frombits(b.C), keep(b.S)
+}
 
 // MathAbs models math.Abs: the sign bit cleared.
 func MathAbs(x V[float64]) (float64, *sym.Expr) {
 	r := math.Abs(x.C)
-	if x.S == nil {
+	if x.S == nil || !tracking() {
 		return r, nil
 	}
 	return r, st.b.Bin(sym.KAnd, x.S, st.b.Const(^signBit, 64))
@@ -780,7 +784,7 @@ func MathAbs(x V[float64]) (float64, *sym.Expr) {
 // MathSignbit models math.Signbit.
 func MathSignbit(x V[float64]) (bool, *sym.Expr) {
 	r := math.Signbit(x.C)
-	if x.S == nil {
+	if x.S == nil || !tracking() {
 		return r, nil
 	}
 	return r, ule(st.b.Const(signBit, 64), x.S)
@@ -789,7 +793,7 @@ func MathSignbit(x V[float64]) (bool, *sym.Expr) {
 // MathIsNaN models math.IsNaN.
 func MathIsNaN(x V[float64]) (bool, *sym.Expr) {
 	r := math.IsNaN(x.C)
-	if x.S == nil {
+	if x.S == nil || !tracking() {
 		return r, nil
 	}
 	return r, st.b.Not(st.b.FCmp(sym.KFEq, x.S, x.S))
@@ -798,7 +802,7 @@ func MathIsNaN(x V[float64]) (bool, *sym.Expr) {
 // MathIsInf models math.IsInf.
 func MathIsInf(x V[float64], sign V[int]) (bool, *sym.Expr) {
 	r := math.IsInf(x.C, sign.C)
-	if x.S == nil || sign.S != nil {
+	if x.S == nil || sign.S != nil || !tracking() {
 		return r, nil
 	}
 	b := st.b

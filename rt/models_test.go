@@ -122,6 +122,7 @@ func TestStringModels(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			own(t)
 			// Both operands symbolic, then each one alone.
 			for _, mode := range []string{"both", "first", "second"} {
 				for range 20 {
@@ -240,6 +241,7 @@ func TestParseModels(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			own(t)
 			for range 30 {
 				s0 := digits(r)
 				x := newSymString(100)
@@ -309,6 +311,7 @@ func TestRuneModels(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			own(t)
 			for range 20 {
 				r0 := randRune()
 				x := st.b.Var(1, 32)
@@ -336,6 +339,7 @@ func runeB(f func(V[rune]) (bool, *sym.Expr)) func(V[rune]) (uint64, *sym.Expr) 
 }
 
 func TestDecodeRuneModels(t *testing.T) {
+	own(t)
 	rng := rand.New(rand.NewPCG(7, 8))
 	randUTF8 := func() string {
 		var sb strings.Builder
@@ -536,6 +540,7 @@ func TestBitsModels(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			own(t)
 			x := st.b.Var(1, tc.width)
 			x0 := randBits(tc.width)
 			c, term := tc.model(x0, x)
@@ -590,6 +595,7 @@ func TestByteOrderModels(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			own(t)
 			x := newSymString(100)
 			p0 := randBytes(modelMaxLen)
 			st.path = st.path[:0]
@@ -671,6 +677,7 @@ func TestMathModels(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			own(t)
 			x := st.b.Var(1, 64)
 			c, term := tc.model(V[float64]{C: -2.5, S: x})
 			if c != tc.real(-2.5) {
@@ -687,6 +694,7 @@ func TestMathModels(t *testing.T) {
 }
 
 func TestTrimSpaceModel(t *testing.T) {
+	own(t)
 	r := rand.New(rand.NewPCG(15, 16))
 	spacey := func() string {
 		const alphabet = " \t\n\v\f\rab\x85\xc2\xa0"
@@ -728,6 +736,7 @@ func TestTrimSpaceModel(t *testing.T) {
 }
 
 func TestFloat32BitsModels(t *testing.T) {
+	own(t)
 	rng := rand.New(rand.NewPCG(17, 18))
 	x := st.b.Var(1, 32)
 	c, term := MathFloat32bits(V[float32]{C: -1.5, S: x})

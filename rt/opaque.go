@@ -221,7 +221,7 @@ func term0[A any](v V[A]) *sym.Expr {
 // (CauseOpaque).
 func Opaque1[A, R any](site uint32, fn uint64, f func(A) R, a V[A]) V[R] {
 	r := V[R]{C: f(a.C)}
-	if a.S != nil {
+	if a.S != nil && tracking() {
 		if opaqueOn {
 			r.S = callTerm[R](fn, term0(a))
 		}
@@ -235,7 +235,7 @@ func Opaque1[A, R any](site uint32, fn uint64, f func(A) R, a V[A]) V[R] {
 // Opaque2 is Opaque1 for functions of two arguments.
 func Opaque2[A, B, R any](site uint32, fn uint64, f func(A, B) R, a V[A], b V[B]) V[R] {
 	r := V[R]{C: f(a.C, b.C)}
-	if a.S != nil || b.S != nil {
+	if (a.S != nil || b.S != nil) && tracking() {
 		if opaqueOn {
 			r.S = callTerm[R](fn, term0(a), term0(b))
 		}
@@ -249,7 +249,7 @@ func Opaque2[A, B, R any](site uint32, fn uint64, f func(A, B) R, a V[A], b V[B]
 // Opaque3 is Opaque1 for functions of three arguments.
 func Opaque3[A, B, C, R any](site uint32, fn uint64, f func(A, B, C) R, a V[A], b V[B], c V[C]) V[R] {
 	r := V[R]{C: f(a.C, b.C, c.C)}
-	if a.S != nil || b.S != nil || c.S != nil {
+	if (a.S != nil || b.S != nil || c.S != nil) && tracking() {
 		if opaqueOn {
 			r.S = callTerm[R](fn, term0(a), term0(b), term0(c))
 		}

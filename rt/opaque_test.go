@@ -10,6 +10,7 @@ import (
 )
 
 func TestOpaqueTerms(t *testing.T) {
+	own(t)
 	Func1("math.Sqrt", math.Sqrt)
 	Func2("math.Pow", math.Pow)
 	Func1("hash/crc32.ChecksumIEEE", crc32.ChecksumIEEE)

@@ -7,7 +7,7 @@ package rt
 import "github.com/gocolic/gocolic/sym"
 
 func bin[T Integer](k sym.Kind, r T, a, b V[T]) V[T] {
-	if a.S == nil && b.S == nil {
+	if a.S == nil && b.S == nil || !tracking() {
 		return V[T]{C: r}
 	}
 	return V[T]{C: r, S: st.b.Bin(k, term(a), term(b))}
@@ -34,7 +34,7 @@ func Xor[T Integer](a, b V[T]) V[T] { return bin(sym.KXor, a.C^b.C, a, b) }
 // AndNot returns a &^ b.
 func AndNot[T Integer](a, b V[T]) V[T] {
 	r := a.C &^ b.C
-	if a.S == nil && b.S == nil {
+	if a.S == nil && b.S == nil || !tracking() {
 		return V[T]{C: r}
 	}
 	return V[T]{C: r, S: st.b.Bin(sym.KAnd, term(a), st.b.Cpl(term(b)))}
@@ -44,7 +44,7 @@ func AndNot[T Integer](a, b V[T]) V[T] {
 // site; its true side panics.
 func zeroCheck[T Integer](site uint32, b V[T]) {
 	zero := b.C == 0
-	if b.S != nil {
+	if b.S != nil && tracking() {
 		w, _ := widthOf[T]()
 		record(site, zero, st.b.Eq(b.S, st.b.Const(0, w)))
 	}
@@ -74,6 +74,7 @@ func Rem[T Integer](site uint32, a, b V[T]) V[T] {
 
 // shiftCount records the implicit "negative shift amount" branch of a
 // signed shift count at site, and returns the count as an unsigned term.
+// The caller has checked that the goroutine tracks.
 func shiftCount[U Integer](site uint32, n V[U]) *sym.Expr {
 	w, signed := widthOf[U]()
 	if signed && n.S != nil {
@@ -84,22 +85,22 @@ func shiftCount[U Integer](site uint32, n V[U]) *sym.Expr {
 
 // Shl returns a << n; site is the implicit negative-count check.
 func Shl[T, U Integer](site uint32, a V[T], n V[U]) V[T] {
-	cnt := shiftCount(site, n)
-	r := a.C << n.C
-	if a.S == nil && n.S == nil {
-		return V[T]{C: r}
+	if a.S == nil && n.S == nil || !tracking() {
+		return V[T]{C: a.C << n.C}
 	}
+	cnt := shiftCount(site, n)
+	r := a.C << n.C // panics on a negative count, after the branch is recorded
 	return V[T]{C: r, S: st.b.Shift(sym.KShl, term(a), cnt)}
 }
 
 // Shr returns a >> n (arithmetic for signed a); site is the implicit
 // negative-count check.
 func Shr[T, U Integer](site uint32, a V[T], n V[U]) V[T] {
+	if a.S == nil && n.S == nil || !tracking() {
+		return V[T]{C: a.C >> n.C}
+	}
 	cnt := shiftCount(site, n)
 	r := a.C >> n.C
-	if a.S == nil && n.S == nil {
-		return V[T]{C: r}
-	}
 	k := sym.KLShr
 	if _, signed := widthOf[T](); signed {
 		k = sym.KAShr
@@ -109,7 +110,7 @@ func Shr[T, U Integer](site uint32, a V[T], n V[U]) V[T] {
 
 // Neg returns -a.
 func Neg[T Integer](a V[T]) V[T] {
-	if a.S == nil {
+	if a.S == nil || !tracking() {
 		return V[T]{C: -a.C}
 	}
 	return V[T]{C: -a.C, S: st.b.Neg(a.S)}
@@ -117,7 +118,7 @@ func Neg[T Integer](a V[T]) V[T] {
 
 // Cpl returns ^a.
 func Cpl[T Integer](a V[T]) V[T] {
-	if a.S == nil {
+	if a.S == nil || !tracking() {
 		return V[T]{C: ^a.C}
 	}
 	return V[T]{C: ^a.C, S: st.b.Cpl(a.S)}
@@ -126,7 +127,7 @@ func Cpl[T Integer](a V[T]) V[T] {
 // Conv returns the Go conversion To(a) between integer types.
 func Conv[To, From Integer](a V[From]) V[To] {
 	r := To(a.C)
-	if a.S == nil {
+	if a.S == nil || !tracking() {
 		return V[To]{C: r}
 	}
 	w, _ := widthOf[To]()
@@ -135,10 +136,10 @@ func Conv[To, From Integer](a V[From]) V[To] {
 }
 
 // ConvBool returns the Go conversion To(a) between boolean types.
-func ConvBool[To, From ~bool](a V[From]) V[To] { return V[To]{C: To(a.C), S: a.S} }
+func ConvBool[To, From ~bool](a V[From]) V[To] { return V[To]{C: To(a.C), S: keep(a.S)} }
 
 func cmp[T Integer](k sym.Kind, r bool, a, b V[T]) V[bool] {
-	if a.S == nil && b.S == nil {
+	if a.S == nil && b.S == nil || !tracking() {
 		return V[bool]{C: r}
 	}
 	return V[bool]{C: r, S: st.b.Cmp(k, term(a), term(b))}
@@ -175,7 +176,7 @@ func Ge[T Integer](a, b V[T]) V[bool] { return Le(b, a) }
 
 // Not returns !a.
 func Not[T ~bool](a V[T]) V[T] {
-	if a.S == nil {
+	if a.S == nil || !tracking() {
 		return V[T]{C: !a.C}
 	}
 	return V[T]{C: !a.C, S: st.b.Not(a.S)}
@@ -184,7 +185,7 @@ func Not[T ~bool](a V[T]) V[T] {
 // EqBool returns a == b on booleans.
 func EqBool[T ~bool](a, b V[T]) V[bool] {
 	r := a.C == b.C
-	if a.S == nil && b.S == nil {
+	if a.S == nil && b.S == nil || !tracking() {
 		return V[bool]{C: r}
 	}
 	return V[bool]{C: r, S: st.b.Eq(boolTerm(a), boolTerm(b))}

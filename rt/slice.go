@@ -5,6 +5,7 @@
 package rt
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gocolic/gocolic/sym"
@@ -14,6 +15,22 @@ import (
 type lenCell struct {
 	n int
 	s *sym.Expr
+}
+
+// lensUsed is set once the execution has recorded a length shadow, and
+// cleared by reset; like memUsed, it keeps goroutines that do not own the
+// state, and executions without length shadows, off the map.
+var lensUsed atomic.Bool
+
+// setLen records the shadow of len(s), keyed by s's backing array, which
+// it pins; the caller has checked that the goroutine tracks and that s
+// has a backing array.
+func setLen[T any](s []T, n *sym.Expr) {
+	pin(unsafe.Pointer(unsafe.SliceData(s)))
+	st.lens[dataOf(s)] = lenCell{n: len(s), s: n}
+	if !lensUsed.Load() {
+		lensUsed.Store(true)
+	}
 }
 
 // dataOf returns the address of s's backing array, 0 when it has none.
@@ -28,7 +45,7 @@ func dataOf[T any](s []T) uintptr {
 // backing array, if s still has that length. A slice of that array with
 // another length (a reslice) is a concretisation at site (CauseStale).
 func lenShadow[T any](site uint32, s []T) *sym.Expr {
-	if len(st.lens) == 0 {
+	if !lensUsed.Load() || !tracking() {
 		return nil
 	}
 	c, ok := st.lens[dataOf(s)]
@@ -62,18 +79,11 @@ func LenSlice[T any](site uint32, s []T) V[int] {
 // stays concrete.
 func MakeSlice[S ~[]T, T any, I Integer](n V[I]) S {
 	s := make(S, n.C)
-	if n.S != nil && cap(s) > 0 {
+	if n.S != nil && cap(s) > 0 && tracking() {
 		_, signed := widthOf[I]()
 		setLen(s, st.b.Convert(n.S, 64, signed))
 	}
 	return s
-}
-
-// setLen records t, a 64-bit term, as the shadow of len(s), keyed by s's
-// backing array (which must exist: cap(s) > 0).
-func setLen[T any](s []T, t *sym.Expr) {
-	pin(unsafe.Pointer(unsafe.SliceData(s)))
-	st.lens[dataOf(s)] = lenCell{n: len(s), s: t}
 }
 
 // RangeSlice iterates over s as for i, x := range s does, reading each
@@ -88,12 +98,17 @@ func RangeSliceString[T ~string](site uint32, s []T) func(yield func(int, V[T]) 
 	return rangeSlice(site, s, LoadString[T])
 }
 
+// RangeSliceBytes is RangeSlice for a slice of byte slices.
+func RangeSliceBytes[T ~[]byte](site uint32, s []T) func(yield func(int, V[T]) bool) {
+	return rangeSlice(site, s, LoadByteSlice[T])
+}
+
 // RangeSliceOf is RangeSlice for elements the shadow memory does not hold
 // as values (structs, pointers): the element is a plain copy, whose cells
 // the loop body installs in its variable with Take.
 func RangeSliceOf[T any](site uint32, s []T) func(yield func(int, T) bool) {
 	return rangeSlice(site, s, func(_ uint32, p *T) T {
-		if len(st.mem) != 0 {
+		if cells() {
 			passArg(unsafe.Pointer(p), unsafe.Sizeof(*p))
 		}
 		return *p
@@ -141,7 +156,7 @@ const maxPassed = 8
 // another package's function; a wrong match only copies cells whose
 // concrete check then fails at the first load.
 func Pass[T any](p *T, v T) T {
-	if len(st.mem) != 0 {
+	if cells() {
 		passArg(unsafe.Pointer(p), unsafe.Sizeof(v))
 	}
 	return v
@@ -159,7 +174,7 @@ func passArg(p unsafe.Pointer, size uintptr) {
 // Take installs, at the parameter p, the shadows of the argument its
 // caller handed over with Pass: the oldest one of the same size.
 func Take[T any](p *T) {
-	if len(st.passed) == 0 {
+	if !cells() || len(st.passed) == 0 {
 		return
 	}
 	size := unsafe.Sizeof(*p)

@@ -24,7 +24,8 @@ const maxEvents = 1 << 16
 // the instrumented code reaches it from every function of the target on the
 // hot path, where threading a context parameter through all calls would
 // change every signature and cost a register per call. A worker runs one
-// execution at a time, and only the worker resets it.
+// execution at a time, and only the worker resets it; during an execution
+// only the goroutine that runs it reads or writes it (goroutine.go).
 var st struct {
 	b         *sym.Builder
 	path      []Event
@@ -65,6 +66,8 @@ func reset(sites int) {
 	st.nils = nil
 	st.passed = st.passed[:0]
 	clearConcrete()
+	memUsed.Store(false)
+	lensUsed.Store(false)
 	if len(st.cover) < sites {
 		st.cover = append(st.cover, make([]byte, sites-len(st.cover))...)
 		st.counts = append(st.counts, make([]uint32, 2*sites-len(st.counts))...)
@@ -138,6 +141,9 @@ func record(site uint32, taken bool, cond *sym.Expr) {
 // operand of && and ||. It records the outcome and returns it.
 func Br[T ~bool](site uint32, v V[T]) bool {
 	c := bool(v.C)
+	if !tracking() {
+		return c
+	}
 	hit(site, c)
 	if v.S != nil {
 		record(site, c, v.S)

@@ -96,7 +96,7 @@ func indexAgg[I Integer](site uint32, a *sym.Expr, i V[I], n int, c byte, symbol
 
 // LenString returns len(s).
 func LenString[T ~string](s V[T]) V[int] {
-	if s.S == nil {
+	if s.S == nil || !tracking() {
 		return V[int]{C: len(s.C)}
 	}
 	return V[int]{C: len(s.C), S: aggLen(s.S)}
@@ -104,7 +104,7 @@ func LenString[T ~string](s V[T]) V[int] {
 
 // LenBytes returns len(b).
 func LenBytes[T ~[]byte](b V[T]) V[int] {
-	if b.S == nil {
+	if b.S == nil || !tracking() {
 		return V[int]{C: len(b.C)}
 	}
 	return V[int]{C: len(b.C), S: aggLen(b.S)}
@@ -112,7 +112,7 @@ func LenBytes[T ~[]byte](b V[T]) V[int] {
 
 // IndexString returns s[i]; site is the implicit bounds check.
 func IndexString[T ~string, I Integer](site uint32, s V[T], i V[I]) V[byte] {
-	if s.S == nil && i.S == nil {
+	if s.S == nil && i.S == nil || !tracking() {
 		return V[byte]{C: s.C[i.C]}
 	}
 	var c byte
@@ -126,7 +126,7 @@ func IndexString[T ~string, I Integer](site uint32, s V[T], i V[I]) V[byte] {
 
 // IndexBytes returns b[i]; site is the implicit bounds check.
 func IndexBytes[T ~[]byte, I Integer](site uint32, b V[T], i V[I]) V[byte] {
-	if b.S == nil && i.S == nil {
+	if b.S == nil && i.S == nil || !tracking() {
 		return V[byte]{C: b.C[i.C]}
 	}
 	var c byte
@@ -140,11 +140,17 @@ func IndexBytes[T ~[]byte, I Integer](site uint32, b V[T], i V[I]) V[byte] {
 
 // StoreBytes performs (*p)[i] = x and updates the shadow *sp of the slice
 // variable; site is the implicit bounds check. Other slices sharing the
-// backing array do not see the new shadow byte (a known limitation).
+// backing array do not see the new shadow byte (a known limitation). On a
+// goroutine that does not track, the slice becomes concrete.
 func StoreBytes[T ~[]byte, I Integer](site uint32, p *T, sp **sym.Expr, i V[I], x V[byte]) {
 	b := *p
 	if *sp == nil && i.S == nil && x.S == nil {
 		b[i.C] = x.C
+		return
+	}
+	if !tracking() {
+		b[i.C] = x.C
+		*sp = nil
 		return
 	}
 	a := agg(V[T]{C: b, S: *sp})
@@ -208,7 +214,7 @@ func sliceAgg(site uint32, a, lo, hi *sym.Expr, clo, chi, n int) *sym.Expr {
 
 // SliceString returns s[lo:hi]; site is the implicit bounds check.
 func SliceString[T ~string, I, J Integer](site uint32, s V[T], lo V[I], hi V[J]) V[T] {
-	if s.S == nil && lo.S == nil && hi.S == nil {
+	if s.S == nil && lo.S == nil && hi.S == nil || !tracking() {
 		return V[T]{C: s.C[lo.C:hi.C]}
 	}
 	a := sliceAgg(site, agg(s), index64(lo), index64(hi), int(lo.C), int(hi.C), len(s.C))
@@ -224,7 +230,7 @@ func SliceStringFrom[T ~string, I Integer](site uint32, s V[T], lo V[I]) V[T] {
 // result's length is bounded by len(b), not cap(b): reslicing beyond the
 // length runs concretely (CauseIndex at site).
 func SliceBytes[T ~[]byte, I, J Integer](site uint32, b V[T], lo V[I], hi V[J]) V[T] {
-	if b.S == nil && lo.S == nil && hi.S == nil {
+	if b.S == nil && lo.S == nil && hi.S == nil || !tracking() {
 		return V[T]{C: b.C[lo.C:hi.C]}
 	}
 	r := b.C[lo.C:hi.C]
@@ -244,7 +250,7 @@ func SliceBytesFrom[T ~[]byte, I Integer](site uint32, b V[T], lo V[I]) V[T] {
 // Concat returns a + b on strings.
 func Concat[T ~string](a, b V[T]) V[T] {
 	r := a.C + b.C
-	if a.S == nil && b.S == nil {
+	if a.S == nil && b.S == nil || !tracking() {
 		return V[T]{C: r}
 	}
 	x, y := agg(a), agg(b)
@@ -314,7 +320,7 @@ func aggLess(x, y *sym.Expr) *sym.Expr {
 }
 
 func strCmp[T ~string](r bool, a, b V[T], f func(x, y *sym.Expr) *sym.Expr) V[bool] {
-	if a.S == nil && b.S == nil {
+	if a.S == nil && b.S == nil || !tracking() {
 		return V[bool]{C: r}
 	}
 	return V[bool]{C: r, S: f(agg(a), agg(b))}
@@ -340,19 +346,19 @@ func GeString[T ~string](a, b V[T]) V[bool] { return Not(LtString(a, b)) }
 
 // StringOfBytes returns the conversion To(b) of a byte slice to a string.
 func StringOfBytes[To ~string, From ~[]byte](b V[From]) V[To] {
-	return V[To]{C: To(b.C), S: b.S}
+	return V[To]{C: To(b.C), S: keep(b.S)}
 }
 
 // BytesOfString returns the conversion To(s) of a string to a byte slice.
 func BytesOfString[To ~[]byte, From ~string](s V[From]) V[To] {
-	return V[To]{C: To(s.C), S: s.S}
+	return V[To]{C: To(s.C), S: keep(s.S)}
 }
 
 // ConvString returns the conversion To(s) between string types.
-func ConvString[To, From ~string](s V[From]) V[To] { return V[To]{C: To(s.C), S: s.S} }
+func ConvString[To, From ~string](s V[From]) V[To] { return V[To]{C: To(s.C), S: keep(s.S)} }
 
 // ConvBytes returns the conversion To(b) between byte-slice types.
-func ConvBytes[To, From ~[]byte](b V[From]) V[To] { return V[To]{C: To(b.C), S: b.S} }
+func ConvBytes[To, From ~[]byte](b V[From]) V[To] { return V[To]{C: To(b.C), S: keep(b.S)} }
 
 // rangeCheck records the implicit loop branch "i < len" of a range loop.
 func rangeCheck(site uint32, a *sym.Expr, i int, more bool) {
@@ -365,7 +371,7 @@ func rangeCheck(site uint32, a *sym.Expr, i int, more bool) {
 func RangeBytes[T ~[]byte](site uint32, b V[T]) func(yield func(int, V[byte]) bool) {
 	return func(yield func(int, V[byte]) bool) {
 		var a *sym.Expr
-		if b.S != nil {
+		if b.S != nil && tracking() {
 			a = b.S
 		}
 		for i, c := range b.C {
@@ -392,7 +398,7 @@ func RangeBytes[T ~[]byte](site uint32, b V[T]) func(yield func(int, V[byte]) bo
 func RangeString[T ~string](site, asciiSite uint32, s V[T]) func(yield func(int, V[rune]) bool) {
 	return func(yield func(int, V[rune]) bool) {
 		var a *sym.Expr
-		if s.S != nil {
+		if s.S != nil && tracking() {
 			a = s.S
 		}
 		for i, r := range string(s.C) {

@@ -91,11 +91,13 @@ func serveMsgs(in io.Reader, out io.Writer, handle func(msg, reply []byte) ([]by
 // execute runs the target once and reports what happened.
 func execute(t Target, q *Request, enc *sym.Encoder) (resp *Response) {
 	start := time.Now()
+	claim()
 	reset(t.Sites)
 	resetAll(t)
 	in := &Input{env: q.Env, offs: Layout(t.Params, q.MaxLen), maxLen: q.MaxLen, params: t.Params}
 	resp = &Response{}
 	defer func() {
+		release()
 		if r := recover(); r != nil {
 			resp.Status = StatusPanic
 			resp.Panic = panicString(r)

@@ -54,7 +54,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	added := map[string][]byte{ins.DriverPath: ins.Driver}
+	added := ins.Added()
 	sup.merge(ins, added)
 	if pkg.Under != nil {
 		// Paths and commands name the package under test, whose

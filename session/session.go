@@ -203,7 +203,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	added := map[string][]byte{ins.DriverPath: ins.Driver}
+	added := ins.Added()
 	sup.merge(ins, added)
 	tgt := newTarget(pkg, ins, cfg)
 	var seeds []sym.Env

@@ -86,7 +86,9 @@ func (s *support) add(q *packages.Package, impure []string) error {
 	for path, src := range res.Files {
 		s.files[path] = src
 	}
-	s.added[res.DriverPath] = res.Driver
+	for path, src := range res.Added() {
+		s.added[path] = src
+	}
 	s.paths = append(s.paths, q.PkgPath)
 	return nil
 }

@@ -52,7 +52,7 @@ func TestInstrumentSupport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	added := map[string][]byte{ins.DriverPath: ins.Driver}
+	added := ins.Added()
 	sup.merge(ins, added)
 
 	// Sites: c's, then b's, then a's, numbered without a gap.
@@ -69,8 +69,17 @@ func TestInstrumentSupport(t *testing.T) {
 	if got := strings.Join(order, " "); got != "c b a" {
 		t.Errorf("sites by package %q, want c b a", got)
 	}
-	if len(added) != 3 || len(ins.Files) != 3 {
-		t.Errorf("%d driver files and %d rewritten files, want 3 and 3", len(added), len(ins.Files))
+	drivers, gfiles := 0, 0
+	for path := range added {
+		switch filepath.Base(path) {
+		case instrument.DriverFile:
+			drivers++
+		case instrument.GFile + ".go":
+			gfiles++
+		}
+	}
+	if drivers != 3 || gfiles != 3 || len(ins.Files) != 3 {
+		t.Errorf("%d driver files, %d goroutine identities and %d rewritten files, want 3, 3 and 3", drivers, gfiles, len(ins.Files))
 	}
 	for file, want := range map[string]string{"a/a.go": "b.Gcl_B(", "b/b.go": "c.Gcl_C("} {
 		src := string(ins.Files[filepath.Join(dir, filepath.FromSlash(file))])

@@ -7,8 +7,10 @@
 package p
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -1085,4 +1087,84 @@ func MemNil(a int64) int {
 	}
 	p.X = int32(a)
 	return int(p.X)
+}
+
+// Models whose results are strings and slices, and byte slices in memory.
+
+func ModelStrings(a, b int64, s string, bs []byte) (int, string, []string, int) {
+	n := 0
+	t := strconv.Itoa(int(a))
+	if t == "-7" {
+		n++
+	}
+	if strconv.FormatInt(b, 10)+"x" == "2x" {
+		n += 2
+	}
+	if len(strconv.FormatUint(uint64(a), 10)) > 3 {
+		n += 4
+	}
+	parts := strings.Split(s, " ")
+	if len(parts) == 2 && parts[1] == "y!" {
+		n += 8
+	}
+	for _, p := range parts {
+		if p == "x" {
+			n += 16
+		}
+	}
+	if k := int(uint(b) % 3); k < len(parts) && parts[k] != "" {
+		n += 32
+	}
+	fields := strings.SplitN(s, "l", 2)
+	if fields[0] == "hé" {
+		n += 64
+	}
+	pieces := bytes.Split(bs, []byte{' '})
+	if len(pieces) > 1 && string(pieces[1]) == "world" {
+		n += 128
+	}
+	for _, p := range pieces {
+		if len(p) > 0 && p[0] == 'h' {
+			n += 256
+		}
+	}
+	return n, t, parts, parts2(parts, int(a))
+}
+
+// parts2 reads an element at an input index: a bounds check that panics.
+func parts2(parts []string, i int) int { return len(parts[i&3]) }
+
+type memBuf struct {
+	Head []byte
+	Tail [2][]byte
+}
+
+func MemBytes(a int64, s string, bs []byte) (int, memBuf) {
+	var m memBuf
+	m.Head = bs
+	m.Tail[0] = []byte(s)
+	m.Tail[1] = bs[:len(bs)/2]
+	n := 0
+	if len(m.Head) > 3 && m.Head[3] == 'l' {
+		n++
+	}
+	c := m
+	if string(c.Tail[0]) == "abc" {
+		n += 2
+	}
+	bs2 := c.Tail[1]
+	if len(bs2) == 1 {
+		n += 4
+	}
+	all := [][]byte{m.Head, c.Tail[0]}
+	for _, p := range all {
+		if len(p) == 2 {
+			n += 8
+		}
+	}
+	m.Head[0] = byte(a) // the cell of m.Head is stale: its bytes changed
+	if m.Head[0] == 5 {
+		n += 16
+	}
+	return n, c
 }

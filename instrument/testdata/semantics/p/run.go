@@ -27,6 +27,7 @@ var names = [...]string{
 	"OrderGlobal", "OrderClosure", "OrderReturn", "OrderAssign",
 	"FloatArith", "Float32Ops", "FloatBranches", "FloatConvEdge", "FloatFromUnsigned",
 	"MemFields", "MemOps", "MemCopy", "MemIndex", "MemNil",
+	"ModelStrings", "MemBytes",
 }
 
 // N is the number of functions Run dispatches to.
@@ -232,6 +233,10 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(MemIndex(a, b))
 	case 92:
 		return show(MemNil(a))
+	case 93:
+		return show(ModelStrings(a, b, s, bs))
+	case 94:
+		return show(MemBytes(a, s, bs))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }

@@ -1,0 +1,309 @@
+package rt
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// decodeAgg returns the string an aggregate holds at env.
+func decodeAgg(a *sym.Expr, env sym.Env) string {
+	ev := sym.Evaluator{Env: env}
+	value := func(e *sym.Expr) uint64 {
+		v, err := ev.Value(e)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+	n := value(aggLen(a))
+	var out []byte
+	for k := uint64(0); k < n && int(k) < len(aggBytes(a)); k++ {
+		out = append(out, byte(value(aggBytes(a)[k])))
+	}
+	if n > uint64(len(out)) {
+		return string(out) + "<short>" // more bytes than the term knows
+	}
+	return string(out)
+}
+
+// randDecimal draws integers whose renderings have every length: powers
+// of ten and their neighbours, small values, the extremes, uniform bits.
+func randDecimal(r *rand.Rand) uint64 {
+	switch r.IntN(5) {
+	case 0:
+		p := pow10(r.IntN(maxDigits))
+		return p + uint64(r.IntN(3)) - 1
+	case 1:
+		return uint64(r.IntN(2000)) - 1000
+	case 2:
+		return []uint64{0, math.MaxUint64, math.MaxInt64, 1 << 63, math.MaxUint32}[r.IntN(5)]
+	case 3:
+		return r.Uint64() >> r.IntN(64)
+	}
+	return r.Uint64()
+}
+
+func TestFormatModels(t *testing.T) {
+	tests := []struct {
+		name  string
+		width uint8 // of the integer
+		real  func(x uint64) string
+		model func(x V[uint64]) (string, *sym.Expr)
+	}{
+		{"strconv.Itoa", intSize, func(x uint64) string { return strconv.Itoa(int(sym.SignExtend(x, intSize))) },
+			func(x V[uint64]) (string, *sym.Expr) { return StrconvItoa(V[int]{C: int(x.C), S: x.S}) }},
+		{"strconv.FormatInt 10", 64, func(x uint64) string { return strconv.FormatInt(int64(x), 10) },
+			func(x V[uint64]) (string, *sym.Expr) {
+				return StrconvFormatInt(V[int64]{C: int64(x.C), S: x.S}, V[int]{C: 10})
+			}},
+		{"strconv.FormatUint 10", 64, func(x uint64) string { return strconv.FormatUint(x, 10) },
+			func(x V[uint64]) (string, *sym.Expr) { return StrconvFormatUint(x, V[int]{C: 10}) }},
+	}
+	r := rand.New(rand.NewPCG(19, 20))
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			own(t)
+			for range 10 {
+				x0 := randDecimal(r) & sym.Mask(tc.width)
+				x := st.b.Var(1, tc.width)
+				c, term := tc.model(V[uint64]{C: x0, S: x})
+				if c != tc.real(x0) {
+					t.Fatalf("%d: concrete %q, want %q", x0, c, tc.real(x0))
+				}
+				for range 2000 {
+					v := randDecimal(r) & sym.Mask(tc.width)
+					if got, want := decodeAgg(term, sym.Env{1: v}), tc.real(v); got != want {
+						t.Fatalf("built at %d: term at %#x = %q, want %q", x0, v, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFormatModelsOtherBases checks that bases other than 10 run
+// concretely, with the library's result.
+func TestFormatModelsOtherBases(t *testing.T) {
+	own(t)
+	x := st.b.Var(1, 64)
+	for _, base := range []int{2, 16, 36} {
+		if r, s := StrconvFormatInt(V[int64]{C: -300, S: x}, V[int]{C: base}); s != nil || r != strconv.FormatInt(-300, base) {
+			t.Errorf("FormatInt base %d: (%q, %v)", base, r, s)
+		}
+		if r, s := StrconvFormatUint(V[uint64]{C: 300, S: x}, V[int]{C: base}); s != nil || r != strconv.FormatUint(300, base) {
+			t.Errorf("FormatUint base %d: (%q, %v)", base, r, s)
+		}
+	}
+}
+
+// newSymStringN is newSymString with n byte variables.
+func newSymStringN(base uint64, n int) (*sym.Expr, func(env sym.Env, s string)) {
+	bs := make([]*sym.Expr, n)
+	for i := range bs {
+		bs[i] = st.b.Var(base+1+uint64(i), 8)
+	}
+	set := func(env sym.Env, s string) {
+		env[base] = uint64(len(s))
+		for i := 0; i < n; i++ {
+			env[base+1+uint64(i)] = 0
+			if i < len(s) {
+				env[base+1+uint64(i)] = uint64(s[i])
+			}
+		}
+	}
+	return st.b.String(st.b.Var(base, 64), bs), set
+}
+
+// randFields draws strings of at most n bytes that are mostly separators
+// and short fields, so that every element count occurs.
+func randFields(r *rand.Rand, n int) string {
+	const alphabet = ",,, ab\xff"
+	b := make([]byte, r.IntN(n+1))
+	for i := range b {
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+// splitModel runs one Split model on a symbolic string and returns the
+// concrete result with the shadows it left: the length's and the
+// elements' (nil where an element has none).
+type splitModel func(s V[string], sep string, n int) ([]string, *sym.Expr, []*sym.Expr)
+
+func stringsSplitModel(s V[string], sep string, n int) ([]string, *sym.Expr, []*sym.Expr) {
+	r := StringsSplitN(s, V[string]{C: sep}, V[int]{C: n})
+	if n == -1 {
+		r = StringsSplit(s, V[string]{C: sep})
+	}
+	sh := make([]*sym.Expr, len(r))
+	for j := range r {
+		sh[j] = LoadString(0, &r[j]).S
+	}
+	return r, LenSlice(0, r).S, sh
+}
+
+func bytesSplitModel(s V[string], sep string, n int) ([]string, *sym.Expr, []*sym.Expr) {
+	in := V[[]byte]{C: []byte(s.C), S: s.S}
+	r := BytesSplitN(in, V[[]byte]{C: []byte(sep)}, V[int]{C: n})
+	if n == -1 {
+		r = BytesSplit(in, V[[]byte]{C: []byte(sep)})
+	}
+	strs := make([]string, len(r))
+	sh := make([]*sym.Expr, len(r))
+	for j := range r {
+		strs[j] = string(r[j])
+		sh[j] = LoadByteSlice(0, &r[j]).S
+	}
+	return strs, LenSlice(0, r).S, sh
+}
+
+func TestSplitModels(t *testing.T) {
+	tests := []struct {
+		name   string
+		limit  int // -1: Split; otherwise SplitN's n
+		model  splitModel
+		length int // byte variables of the symbolic string
+		builds int // points the terms are built at
+	}{
+		{"strings.Split", -1, stringsSplitModel, modelMaxLen, 25},
+		{"strings.SplitN 1", 1, stringsSplitModel, modelMaxLen, 25},
+		{"strings.SplitN 3", 3, stringsSplitModel, modelMaxLen, 25},
+		{"strings.SplitN -5", -5, stringsSplitModel, modelMaxLen, 25},
+		{"bytes.Split", -1, bytesSplitModel, modelMaxLen, 25},
+		{"bytes.SplitN 2", 2, bytesSplitModel, modelMaxLen, 25},
+		// Past maxSplitLen the terms give the concrete result.
+		{"strings.Split long", -1, stringsSplitModel, maxSplitLen + 6, 4},
+		{"bytes.SplitN 4 long", 4, bytesSplitModel, maxSplitLen + 6, 4},
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			own(t)
+			for range tc.builds {
+				reset(0)
+				agg, set := newSymStringN(100, tc.length)
+				s0 := randFields(r, tc.length)
+				got, n, elems := tc.model(V[string]{C: s0, S: agg}, ",", tc.limit)
+				want := strings.SplitN(s0, ",", tc.limit)
+				if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+					t.Fatalf("%q: concrete %q, want %q", s0, got, want)
+				}
+				if n == nil {
+					t.Fatalf("%q: no shadow of the length", s0)
+				}
+				for j := range got {
+					if (elems[j] != nil) != (j < maxSplitParts) {
+						t.Fatalf("%q: element %d shadowed %v", s0, j, elems[j] != nil)
+					}
+				}
+				for range 300 {
+					s := randFields(r, tc.length)
+					env := sym.Env{}
+					set(env, s)
+					real := strings.SplitN(s, ",", tc.limit)
+					if len(s) > maxSplitLen {
+						real = want
+					}
+					if c := int(sym.Eval(n, env)); c != len(real) {
+						t.Fatalf("built at %q: count at %q = %d, want %d", s0, s, c, len(real))
+					}
+					for j, e := range elems {
+						if e == nil || j >= len(real) {
+							continue
+						}
+						if got := decodeAgg(e, env); got != real[j] {
+							t.Fatalf("built at %q: element %d at %q = %q, want %q", s0, j, s, got, real[j])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSplitConcrete checks the cases the Split models leave concrete: a
+// separator that is not one byte or is symbolic, a symbolic limit, and
+// SplitN with n == 0.
+func TestSplitConcrete(t *testing.T) {
+	own(t)
+	agg, _ := newSymStringN(100, modelMaxLen)
+	s := V[string]{C: "a,b,,c", S: agg}
+	tests := []struct {
+		name string
+		sep  V[string]
+		n    V[int]
+	}{
+		{"empty separator", V[string]{C: ""}, V[int]{C: -1}},
+		{"two bytes", V[string]{C: ",b"}, V[int]{C: -1}},
+		{"symbolic separator", V[string]{C: ",", S: agg}, V[int]{C: -1}},
+		{"symbolic limit", V[string]{C: ","}, V[int]{C: 2, S: st.b.Var(1, 64)}},
+		{"limit 0", V[string]{C: ","}, V[int]{C: 0}},
+	}
+	for _, tc := range tests {
+		reset(0)
+		r := StringsSplitN(s, tc.sep, tc.n)
+		if want := strings.SplitN(s.C, tc.sep.C, tc.n.C); strings.Join(r, "|") != strings.Join(want, "|") || len(r) != len(want) {
+			t.Errorf("%s: %q, want %q", tc.name, r, want)
+		}
+		if len(st.mem) != 0 || len(st.lens) != 0 {
+			t.Errorf("%s: shadows recorded: %d cells, %d lengths", tc.name, len(st.mem), len(st.lens))
+		}
+		b := BytesSplitN(V[[]byte]{C: []byte(s.C), S: agg}, V[[]byte]{C: []byte(tc.sep.C), S: tc.sep.S}, tc.n)
+		if want := bytes.SplitN([]byte(s.C), []byte(tc.sep.C), tc.n.C); len(b) != len(want) {
+			t.Errorf("bytes %s: %q, want %q", tc.name, b, want)
+		}
+		if len(st.mem) != 0 || len(st.lens) != 0 {
+			t.Errorf("bytes %s: shadows recorded", tc.name)
+		}
+	}
+}
+
+// TestLoadIndexAgg checks loads of string and byte-slice elements: the
+// bounds check against the length shadow at a constant index, and the case
+// split over the elements at a symbolic one.
+func TestLoadIndexAgg(t *testing.T) {
+	own(t)
+	reset(8)
+	agg, set := newSymStringN(100, modelMaxLen)
+	parts := StringsSplit(V[string]{C: "ab,c,", S: agg}, V[string]{C: ","})
+	i := st.b.Var(1, 64)
+	v := LoadIndexString(3, parts, V[int]{C: 1})
+	if v.C != "c" || v.S == nil || len(st.path) != 1 || st.path[0].Site != 3 || !st.path[0].Taken {
+		t.Fatalf("constant index: %q, shadow %v, path %+v", v.C, v.S, st.path)
+	}
+	w := LoadIndexString(4, parts, V[int]{C: 0, S: i})
+	if w.C != "ab" || w.S == nil || len(st.path) != 2 {
+		t.Fatalf("symbolic index: %q, shadow %v, path %+v", w.C, w.S, st.path)
+	}
+	for _, tc := range []struct {
+		s   string
+		idx int
+	}{{"ab,c,", 0}, {"ab,c,", 1}, {"ab,c,", 2}, {"x,yy,z", 2}, {"x,yy,z", 1}, {"q,,w", 1}} {
+		env := sym.Env{1: uint64(tc.idx)}
+		set(env, tc.s)
+		real := strings.Split(tc.s, ",")
+		inBounds := sym.Holds(st.path[1].Cond, env)
+		if inBounds != (tc.idx < len(real)) {
+			t.Errorf("%q[%d]: bounds check %v", tc.s, tc.idx, inBounds)
+		}
+		if got := decodeAgg(w.S, env); inBounds && got != real[tc.idx] {
+			t.Errorf("%q[%d] = %q, want %q", tc.s, tc.idx, got, real[tc.idx])
+		}
+	}
+	// A byte slice element whose bytes changed behind the shadow's back
+	// is concrete.
+	pieces := BytesSplit(V[[]byte]{C: []byte("hello world"), S: agg}, V[[]byte]{C: []byte(" ")})
+	if LoadIndexBytes(5, pieces, V[int]{C: 1}).S == nil {
+		t.Fatalf("byte slice element has no shadow")
+	}
+	pieces[1][0] = 'W'
+	if s := LoadIndexBytes(5, pieces, V[int]{C: 1}).S; s != nil {
+		t.Errorf("changed element kept its shadow %v", s)
+	}
+}
