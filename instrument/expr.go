@@ -704,11 +704,7 @@ func (ins *instrumenter) mayBeSymbolic(e ast.Expr) bool {
 // original argument did not record either.
 func (ins *instrumenter) vArg(a ast.Expr) (ast.Expr, bool) {
 	if k, ok := ins.memLoc(a); ok {
-		load := "Load"
-		if k == trackString {
-			load = "LoadString"
-		}
-		return rtCall(load, siteLit(ins.newSite(SiteConcrete, a)), addrOf(ins.lvalue(ast.Unparen(a)))), true
+		return rtCall(memOp[k].load, siteLit(ins.newSite(SiteConcrete, a)), addrOf(ins.lvalue(ast.Unparen(a)))), true
 	}
 	return ins.v(a)
 }

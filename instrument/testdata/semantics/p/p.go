@@ -1166,5 +1166,9 @@ func MemBytes(a int64, s string, bs []byte) (int, memBuf) {
 	if m.Head[0] == 5 {
 		n += 16
 	}
+	// Byte-slice fields as arguments of calls that take no shadows.
+	if cap(m.Head)-len(c.Tail[0]) > 2 || bytes.Equal(c.Head, m.Tail[1]) {
+		n += 32
+	}
 	return n, c
 }
