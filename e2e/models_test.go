@@ -131,6 +131,7 @@ const resultModelTargets = `package lr
 
 import (
 	"bytes"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -179,14 +180,30 @@ func BytesSplit(b []byte) {
 		panic("found")
 	}
 }
+
+func ReadAll(s string) {
+	data, err := io.ReadAll(strings.NewReader(s))
+	if err == nil && string(data) == "toml" {
+		panic("found")
+	}
+}
+
+func ReadAllBytes(b []byte) {
+	r := bytes.NewReader(b)
+	data, _ := io.ReadAll(r)
+	if len(data) == 3 && data[2] == 'z' {
+		panic("found")
+	}
+}
 `
 
 // TestResultModels checks that Z3 alone reaches the branches on what the
-// models of Itoa, FormatInt, Split, SplitN and bytes.Split return.
+// models of Itoa, FormatInt, Split, SplitN and bytes.Split return, and
+// the bytes io.ReadAll reads from a strings or bytes reader.
 func TestResultModels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"lr/lr.go": resultModelTargets})
-	expectPanics(t, dir, "./lr", []string{"Itoa", "FormatInt", "Split", "SplitN", "SplitRange", "BytesSplit"})
+	expectPanics(t, dir, "./lr", []string{"Itoa", "FormatInt", "Split", "SplitN", "SplitRange", "BytesSplit", "ReadAll", "ReadAllBytes"})
 }

@@ -40,6 +40,10 @@ var models = map[string]model{
 	"bytes.Split":       {"BytesSplit", false},
 	"bytes.SplitN":      {"BytesSplitN", false},
 
+	"strings.NewReader": {"StringsNewReader", false},
+	"bytes.NewReader":   {"BytesNewReader", false},
+	"io.ReadAll":        {"IoReadAll", false},
+
 	"strconv.Atoi":       {"StrconvAtoi", true},
 	"strconv.ParseInt":   {"StrconvParseInt", true},
 	"strconv.Itoa":       {"StrconvItoa", false},

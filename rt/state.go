@@ -32,17 +32,18 @@ var st struct {
 	truncated bool   // the path hit maxEvents
 	cover     []byte // per site: bit 0 false seen, bit 1 true seen; cumulative per worker
 	fresh     []uint32
-	counts    []uint32              // per site outcome (site<<1|outcome): hits in this execution
-	touched   []uint32              // outcomes with non-zero counts
-	vars      []*sym.Expr           // input variables by number, kept across executions
-	failed    []string              // messages of t.Error and t.Fatal in this execution
-	mem       map[uintptr]cell      // the shadow memory (mem.go)
-	pins      []unsafe.Pointer      // what the cells of mem point into
-	lens      map[uintptr]lenCell   // shadows of slice lengths (slice.go)
-	objs      map[uintptr]*sym.Expr // objects of pointer inputs: "the pointer is nil" (target.go)
-	nils      *sym.Expr             // "some pointer input is nil", nil when none is (target.go)
-	passed    []passed              // struct arguments handed to a callee (slice.go)
-	conc      concTable             // concretisation events of this execution (concrete.go)
+	counts    []uint32               // per site outcome (site<<1|outcome): hits in this execution
+	touched   []uint32               // outcomes with non-zero counts
+	vars      []*sym.Expr            // input variables by number, kept across executions
+	failed    []string               // messages of t.Error and t.Fatal in this execution
+	mem       map[uintptr]cell       // the shadow memory (mem.go)
+	pins      []unsafe.Pointer       // what the cells of mem point into
+	lens      map[uintptr]lenCell    // shadows of slice lengths (slice.go)
+	objs      map[uintptr]*sym.Expr  // objects of pointer inputs: "the pointer is nil" (target.go)
+	nils      *sym.Expr              // "some pointer input is nil", nil when none is (target.go)
+	readers   map[uintptr]readerCell // readers made from shadowed values (models_io.go)
+	passed    []passed               // struct arguments handed to a callee (slice.go)
+	conc      concTable              // concretisation events of this execution (concrete.go)
 }
 
 func init() {
@@ -50,6 +51,7 @@ func init() {
 	st.mem = make(map[uintptr]cell)
 	st.lens = make(map[uintptr]lenCell)
 	st.objs = make(map[uintptr]*sym.Expr)
+	st.readers = make(map[uintptr]readerCell)
 }
 
 // reset prepares the state for a new execution.
@@ -63,6 +65,7 @@ func reset(sites int) {
 	st.pins = st.pins[:0]
 	clear(st.lens)
 	clear(st.objs)
+	clear(st.readers)
 	st.nils = nil
 	st.passed = st.passed[:0]
 	clearConcrete()

@@ -1,0 +1,81 @@
+// This file models the way many parsers take their input: as an io.Reader
+// made from a string or a byte slice (strings.NewReader, bytes.NewReader)
+// and read whole with io.ReadAll. Without a model the reader is an opaque
+// object, and everything the parser does with the bytes is concrete.
+//
+// A reader made from a value with a shadow is remembered, by its address,
+// with that shadow and the content it was made with. io.ReadAll of such a
+// reader returns the bytes with the shadow when they are that content.
+// Anything else — a reader already partly read, bytes that changed in
+// between, any other io.Reader — reads concretely, as before.
+
+package rt
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"unsafe"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// readerCell is what a modelled reader was made with.
+type readerCell struct {
+	content string // the concrete content, to detect a change
+	s       *sym.Expr
+}
+
+// StringsNewReader models strings.NewReader: the reader remembers the
+// shadow of s for io.ReadAll.
+func StringsNewReader(s V[string]) *strings.Reader {
+	r := strings.NewReader(s.C)
+	if s.S != nil && tracking() {
+		remember(unsafe.Pointer(r), s.C, s.S)
+	}
+	return r
+}
+
+// BytesNewReader models bytes.NewReader, like StringsNewReader.
+func BytesNewReader(b V[[]byte]) *bytes.Reader {
+	r := bytes.NewReader(b.C)
+	if b.S != nil && tracking() {
+		remember(unsafe.Pointer(r), string(b.C), b.S)
+	}
+	return r
+}
+
+func remember(p unsafe.Pointer, content string, s *sym.Expr) {
+	pin(p)
+	st.readers[uintptr(p)] = readerCell{content: content, s: s}
+}
+
+// IoReadAll models io.ReadAll: the bytes of a modelled reader have the
+// shadow it was made with when they are its whole content. A reader read
+// from before gives fewer bytes, so it reads concretely.
+func IoReadAll(r io.Reader) ([]byte, error, *sym.Expr) {
+	b, err := io.ReadAll(r)
+	c, ok := readerCellOf(r)
+	if !ok || err != nil || string(b) != c.content {
+		return b, err, nil
+	}
+	return b, err, c.s
+}
+
+// readerCellOf returns the cell of r when r is a modelled reader.
+func readerCellOf(r io.Reader) (readerCell, bool) {
+	if len(st.readers) == 0 || !tracking() {
+		return readerCell{}, false
+	}
+	var p unsafe.Pointer
+	switch r := r.(type) {
+	case *strings.Reader:
+		p = unsafe.Pointer(r)
+	case *bytes.Reader:
+		p = unsafe.Pointer(r)
+	default:
+		return readerCell{}, false
+	}
+	c, ok := st.readers[uintptr(p)]
+	return c, ok
+}

@@ -1,0 +1,80 @@
+package rt
+
+import (
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// TestReadAllModel checks the reader models against the real functions on
+// random contents: the bytes are io.ReadAll's, and the shadow, where there
+// is one, holds them at every other content the solver might choose.
+func TestReadAllModel(t *testing.T) {
+	tests := []struct {
+		name string
+		// read makes a reader of s (with shadow x) and reads it, the way
+		// the program under test would.
+		read   func(s V[string]) ([]byte, error, *Expr)
+		shadow bool // whether the result must have a shadow
+		skip   int  // bytes read before io.ReadAll
+	}{
+		{"strings reader", func(s V[string]) ([]byte, error, *Expr) {
+			return IoReadAll(StringsNewReader(s))
+		}, true, 0},
+		{"bytes reader", func(s V[string]) ([]byte, error, *Expr) {
+			return IoReadAll(BytesNewReader(V[[]byte]{C: []byte(s.C), S: s.S}))
+		}, true, 0},
+		{"reader already read from", func(s V[string]) ([]byte, error, *Expr) {
+			r := StringsNewReader(s)
+			var one [1]byte
+			_, _ = r.Read(one[:])
+			return IoReadAll(r)
+		}, false, 1},
+		{"bytes changed after the reader was made", func(s V[string]) ([]byte, error, *Expr) {
+			b := []byte(s.C)
+			r := BytesNewReader(V[[]byte]{C: b, S: s.S})
+			b[0]++
+			data, err, sh := IoReadAll(r)
+			b[0]-- // the content the test compares with
+			copy(data, b[:min(1, len(data))])
+			return data, err, sh
+		}, false, 0},
+		{"another reader", func(s V[string]) ([]byte, error, *Expr) {
+			return IoReadAll(iotest.HalfReader(strings.NewReader(s.C)))
+		}, false, 0},
+		{"input without a shadow", func(s V[string]) ([]byte, error, *Expr) {
+			return IoReadAll(StringsNewReader(V[string]{C: s.C}))
+		}, false, 0},
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			for range 50 {
+				reset(0)
+				x := newSymString(100)
+				// A leading byte, so that every content has one to change.
+				s0, s1 := "<"+randString(rng), randString(rng)
+				data, err, term := tt.read(V[string]{C: s0, S: x.agg})
+				want, werr := io.ReadAll(strings.NewReader(s0[tt.skip:]))
+				if !bytes.Equal(data, want) || (err == nil) != (werr == nil) {
+					t.Fatalf("read %q: got %q, %v; want %q, %v", s0, data, err, want, werr)
+				}
+				if (term != nil) != tt.shadow {
+					t.Fatalf("read %q: shadow %v, want one: %v", s0, term, tt.shadow)
+				}
+				if term == nil {
+					continue
+				}
+				env := map[uint64]uint64{}
+				x.set(env, s1)
+				if got := decodeAgg(term, env); got != s1 {
+					t.Fatalf("shadow of the bytes read at content %q is %q", s1, got)
+				}
+			}
+		})
+	}
+}
