@@ -27,6 +27,10 @@ var modelCalls = map[string]string{
 	"BytesSplit":       `len(bytes.Split(b, []byte(","))) == 3`,
 	"BytesSplitN":      `len(bytes.SplitN(b, []byte{','}, 2)[0]) == 1`,
 
+	"StringsNewReader": `strings.NewReader(s).Len() == 2`,
+	"BytesNewReader":   `bytes.NewReader(b).Len() == 2`,
+	"IoReadAll":        `func() bool { d, _ := io.ReadAll(os.Stdin); return len(d) == 2 }()`,
+
 	"StrconvItoa":       `strconv.Itoa(int(u)) == "12"`,
 	"StrconvFormatInt":  `strconv.FormatInt(int64(u), 10) == "12"`,
 	"StrconvFormatUint": `strconv.FormatUint(u64, 10) == "12"`,
@@ -116,8 +120,10 @@ func TestModelCalls(t *testing.T) {
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"math"
 	"math/bits"
+	"os"
 	"strconv"
 	"strings"
 	"unicode"
