@@ -68,6 +68,12 @@ func Bytes(b []byte) {
 	}
 }
 
+func Varint(b []byte) {
+	if v, n := binary.Uvarint(b); n == 3 && v == 300000 {
+		panic("found")
+	}
+}
+
 func ByteOrder(b []byte) {
 	if len(b) >= 8 && binary.BigEndian.Uint32(b) == 0xCAFEBABE && binary.LittleEndian.Uint16(b[4:]) == 0x0102 {
 		panic("found")
@@ -101,7 +107,7 @@ func TestModels(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"lm/lm.go": modelTargets})
-	expectPanics(t, dir, "./lm", []string{"Atoi", "ParseInt", "Affixes", "Trim", "Index", "Fold", "Bytes", "ByteOrder", "Runes", "Bits", "Abs"})
+	expectPanics(t, dir, "./lm", []string{"Atoi", "ParseInt", "Affixes", "Trim", "Index", "Fold", "Bytes", "Varint", "ByteOrder", "Runes", "Bits", "Abs"})
 }
 
 // expectPanics runs gocolic with Z3 alone on each function of pkg in dir

@@ -88,6 +88,7 @@ var models = map[string]model{
 	"math/bits.ReverseBytes32":  {"BitsReverseBytes32", false},
 	"math/bits.ReverseBytes64":  {"BitsReverseBytes64", false},
 
+	"encoding/binary.Uvarint":               {"BinaryUvarint", false},
 	"(encoding/binary.bigEndian).Uint16":    {"BinaryBigEndianUint16", true},
 	"(encoding/binary.bigEndian).Uint32":    {"BinaryBigEndianUint32", true},
 	"(encoding/binary.bigEndian).Uint64":    {"BinaryBigEndianUint64", true},

@@ -27,6 +27,7 @@ var modelCalls = map[string]string{
 	"BytesSplit":       `len(bytes.Split(b, []byte(","))) == 3`,
 	"BytesSplitN":      `len(bytes.SplitN(b, []byte{','}, 2)[0]) == 1`,
 
+	"BinaryUvarint":    `func() bool { v, n := binary.Uvarint(b); return v == 3 && n == 1 }()`,
 	"StringsNewReader": `strings.NewReader(s).Len() == 2`,
 	"BytesNewReader":   `bytes.NewReader(b).Len() == 2`,
 	"IoReadAll":        `func() bool { d, _ := io.ReadAll(os.Stdin); return len(d) == 2 }()`,

@@ -816,3 +816,57 @@ func MathIsInf(x V[float64], sign V[int]) (bool, *sym.Expr) {
 	}
 	return r, b.Or(pos, neg)
 }
+
+// BinaryUvarint models binary.Uvarint, exactly when the aggregate knows
+// every byte the decoding may read (the first MaxVarintLen64+1, or all
+// that the slice can hold). Each result is a case split on where the
+// first byte without the continuation bit is, and on the slice's length.
+func BinaryUvarint(b V[[]byte]) (uint64, int, *sym.Expr, *sym.Expr) {
+	v, n := binary.Uvarint(b.C)
+	if b.S == nil || !tracking() {
+		return v, n, nil, nil
+	}
+	sv, sn := uvarintTerms(b.S)
+	return v, n, sv, sn
+}
+
+// uvarintTerms returns the terms of binary.Uvarint's results for the
+// bytes of aggregate a, nil when a does not know enough of its bytes.
+func uvarintTerms(a *sym.Expr) (v, n *sym.Expr) {
+	b := st.b
+	bs, l := aggBytes(a), aggLen(a)
+	const maxLen = binary.MaxVarintLen64
+	if len(bs) <= maxLen && l.Max() > uint64(len(bs)) {
+		return nil, nil
+	}
+	c64 := func(x int64) *sym.Expr { return b.Const(uint64(x), 64) }
+	cInt := func(x int64) *sym.Expr { return b.Const(uint64(x), intSize) }
+	longer := func(k int) *sym.Expr { return ult(c64(int64(k)), l) } // len > k
+	// Past the last byte: (0, 0); an 11th byte: overflow (0, -11).
+	v, n = c64(0), cInt(0)
+	if len(bs) > maxLen {
+		n = b.Ite(longer(maxLen), cInt(-(maxLen + 1)), n)
+	}
+	// The bits of the bytes before k, continuation bits cleared.
+	lows := make([]*sym.Expr, maxLen)
+	acc := c64(0)
+	for k := 0; k < maxLen && k < len(bs); k++ {
+		lows[k] = acc
+		low := b.Bin(sym.KAnd, b.ZExt(bs[k], 64), c64(0x7f))
+		acc = b.Bin(sym.KOr, acc, b.Shift(sym.KShl, low, c64(int64(7*k))))
+	}
+	for k := min(maxLen, len(bs)) - 1; k >= 0; k-- {
+		bk := bs[k]
+		stopV := b.Bin(sym.KOr, lows[k], b.Shift(sym.KShl, b.ZExt(bk, 64), c64(int64(7*k))))
+		stopN := cInt(int64(k + 1))
+		if k == maxLen-1 { // the tenth byte may hold one bit only
+			over := ult(k8(1), bk)
+			stopV = b.Ite(over, c64(0), stopV)
+			stopN = b.Ite(over, cInt(-maxLen), stopN)
+		}
+		last := ult(bk, k8(0x80))
+		v = b.Ite(longer(k), b.Ite(last, stopV, v), c64(0))
+		n = b.Ite(longer(k), b.Ite(last, stopN, n), cInt(0))
+	}
+	return v, n
+}

@@ -2,11 +2,14 @@ package rt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/gocolic/gocolic/sym"
 )
 
 // TestReadAllModel checks the reader models against the real functions on
@@ -76,5 +79,56 @@ func TestReadAllModel(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUvarintModel checks the terms of binary.Uvarint against the real
+// function: at the input that ran, and at random other byte strings of
+// every length up to 12, drawn so that continuation bits, the ten-byte
+// limit and its overflow all occur.
+func TestUvarintModel(t *testing.T) {
+	own(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	draw := func() []byte {
+		b := make([]byte, rng.IntN(modelMaxLen+1))
+		conts := 0
+		if rng.IntN(2) == 0 { // near the ten-byte limit
+			conts = 8 + rng.IntN(4)
+		}
+		for i := range b {
+			if i < conts {
+				b[i] = byte(0x80 + rng.IntN(0x80))
+				continue
+			}
+			switch rng.IntN(4) {
+			case 0:
+				b[i] = byte(rng.IntN(4)) // a small last byte, around the limit of the tenth
+			case 1:
+				b[i] = byte(rng.IntN(0x80))
+			default:
+				b[i] = byte(0x80 + rng.IntN(0x80)) // a continuation
+			}
+		}
+		return b
+	}
+	for range 300 {
+		reset(0)
+		x := newSymString(100)
+		b0, b1 := draw(), draw()
+		v, n, sv, sn := BinaryUvarint(V[[]byte]{C: b0, S: x.agg})
+		if wv, wn := binary.Uvarint(b0); v != wv || n != wn {
+			t.Fatalf("Uvarint(%x) = %d, %d; want %d, %d", b0, v, n, wv, wn)
+		}
+		if sv == nil || sn == nil {
+			t.Fatalf("Uvarint(%x): no terms", b0)
+		}
+		for _, b := range [][]byte{b0, b1} {
+			env := map[uint64]uint64{}
+			x.set(env, string(b))
+			wv, wn := binary.Uvarint(b)
+			if gv, gn := sym.Eval(sv, env), int(int64(sym.Eval(sn, env))); gv != wv || gn != wn {
+				t.Fatalf("terms of Uvarint at %x: %d, %d; want %d, %d", b, gv, gn, wv, wn)
+			}
+		}
 	}
 }
