@@ -120,6 +120,10 @@ type Report struct {
 	Exhausted   bool // every open branch was tried: the search is complete
 	Stopped     string
 	Restarts    int
+	// SlowTracked counts the executions that exceeded the time limit
+	// with symbolic tracking but ended in time without it: the cost of
+	// tracking, not a hang of the target, so they are not findings.
+	SlowTracked int
 	// ExecTime is the time workers spent inside executions, without
 	// the coordinator, the solver and the pipes.
 	ExecTime time.Duration
@@ -139,6 +143,9 @@ type outcome struct {
 	resp  *rt.Response
 	crash *Crash
 	err   error
+	// slow: the execution timed out under tracking and resp is its run
+	// without tracking (confirmTimeout).
+	slow bool
 }
 
 // Run explores the target until the budget is spent, the search space is
@@ -390,10 +397,46 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 					results <- outcome{job: j, err: errors.New(crash.Message)}
 					return
 				}
+				if crash.Kind == CrashTimeout {
+					var slow bool
+					if w, resp, crash, slow, err = d.confirmTimeout(w, q, crash); err != nil {
+						results <- outcome{job: j, err: err}
+						return
+					}
+					results <- outcome{job: j, resp: resp, crash: crash, slow: slow}
+					continue
+				}
 			}
 			results <- outcome{job: j, resp: resp, crash: crash, err: err}
 		}
 	}
+}
+
+// confirmTimeout runs the input of an execution that timed out again,
+// on the fresh worker w, without symbolic tracking. If that run ends in
+// time, the timeout was the cost of tracking, not a hang of the target:
+// slow is true and resp is the concrete run's (a panic in it is still a
+// finding). Otherwise the timeout stands, and the worker is replaced
+// again.
+func (d *coordinator) confirmTimeout(w *worker, q *rt.Request, timeout *Crash) (_ *worker, resp *rt.Response, crash *Crash, slow bool, err error) {
+	cq := *q
+	cq.Concrete = true
+	resp, crash, err = w.run(&cq)
+	if err != nil {
+		return w, nil, nil, false, err
+	}
+	if crash == nil {
+		return w, resp, nil, true, nil
+	}
+	w.kill()
+	nw, err := startWorker(d.spec())
+	if err != nil {
+		return w, nil, nil, false, err
+	}
+	if crash.Kind != CrashTimeout {
+		return nw, nil, crash, false, nil // it crashed otherwise, concretely
+	}
+	return nw, nil, timeout, false, nil
 }
 
 // nextJob asks the strategy for targets until one is solved into an input.
@@ -445,6 +488,10 @@ func (d *coordinator) process(o outcome) {
 			// The run left no path; its target stays unreached.
 			d.tree.Resolve(o.job.origin, solver.Unknown)
 		}
+		return
+	}
+	if o.slow {
+		d.processSlow(o, elapsed)
 		return
 	}
 	resp := o.resp
@@ -520,6 +567,27 @@ func (d *coordinator) process(o outcome) {
 	}
 	if newCover {
 		d.sample()
+	}
+}
+
+// processSlow takes in an execution that only the run without tracking
+// finished in time: it has no path, so its target stays unreached, but a
+// panic or failure of the target in it is a finding.
+func (d *coordinator) processSlow(o outcome, elapsed time.Duration) {
+	d.rep.SlowTracked++
+	d.rep.ExecTime += time.Duration(o.resp.Nanos)
+	if o.job.origin != nil {
+		d.tree.Resolve(o.job.origin, solver.Unknown)
+	}
+	n := len(d.rep.Findings)
+	switch o.resp.Status {
+	case rt.StatusPanic:
+		d.addFinding("panic", o.resp.Panic, o.resp.Stack, o.job.env, elapsed)
+	case rt.StatusFail:
+		d.addFinding("fail", o.resp.Panic, o.resp.Stack, o.job.env, elapsed)
+	}
+	if d.cfg.OnKeep != nil && len(d.rep.Findings) > n {
+		d.cfg.OnKeep(o.job.env, true)
 	}
 }
 

@@ -124,6 +124,7 @@ type report struct {
 	Stopped     string `json:"stopped"`
 	Tests       string `json:"tests"`
 	Divergences int    `json:"divergences"`
+	SlowTracked int    `json:"slow_tracked"`
 	Concretised struct {
 		Divergences  int `json:"divergences"`
 		Unattributed int `json:"unattributed_divergences"`

@@ -76,15 +76,17 @@ func executeFuzz(q *Request, enc *sym.Encoder, subType reflect.Type, runMethod r
 	reset(tg.Sites)
 	st.failed = st.failed[:0]
 	resetAll(tg)
-	in := &Input{env: q.Env, offs: Layout(tg.Params, q.MaxLen), maxLen: q.MaxLen, params: tg.Params}
+	in := &Input{env: q.Env, offs: Layout(tg.Params, q.MaxLen), maxLen: q.MaxLen, params: tg.Params, concrete: q.Concrete}
 	resp := &Response{}
 	var sub reflect.Value
 	body := reflect.MakeFunc(subType, func(args []reflect.Value) []reflect.Value {
 		sub = args[0]
 		// The subtest's goroutine runs the target: it owns the state until
 		// it returns (or calls runtime.Goexit, as t.FailNow does).
-		claim()
-		defer release()
+		if !q.Concrete {
+			claim()
+			defer release()
+		}
 		defer func() {
 			// A panic is the target's; recovering it here keeps the testing
 			// package from ending the whole binary.

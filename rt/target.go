@@ -95,15 +95,27 @@ type Input struct {
 	offs   []int
 	maxLen int
 	params []Param
+	// concrete: the execution runs without tracking (Request.Concrete),
+	// so the inputs have no shadows, and nothing downstream builds terms.
+	concrete bool
 }
 
 func (in *Input) base(i int) uint64 { return uint64(in.offs[i]) }
+
+// inputVar returns the term of input variable n, or nil when the
+// execution is concrete.
+func (in *Input) inputVar(n uint64, w uint8) *sym.Expr {
+	if in.concrete {
+		return nil
+	}
+	return inputVar(n, w)
+}
 
 // InputInt returns parameter i as a symbolic integer.
 func InputInt[T Integer](in *Input, i int) V[T] {
 	w, _ := widthOf[T]()
 	n := in.base(i)
-	return V[T]{C: T(in.env[n]), S: inputVar(n, w)}
+	return V[T]{C: T(in.env[n]), S: in.inputVar(n, w)}
 }
 
 // InputLen returns parameter i, a bounded length or choice (Param.Max),
@@ -111,7 +123,7 @@ func InputInt[T Integer](in *Input, i int) V[T] {
 // constraint), so the shadow is the variable itself.
 func InputLen(in *Input, i int) V[int] {
 	n := in.base(i)
-	return V[int]{C: int(in.params[i].bits(in.env[n])), S: inputVar(n, 64)}
+	return V[int]{C: int(in.params[i].bits(in.env[n])), S: in.inputVar(n, 64)}
 }
 
 // InputObject records p, the object a pointer input points to, as made
@@ -120,12 +132,18 @@ func InputLen(in *Input, i int) V[int] {
 // so the solver can make the pointer nil. A nil pointer has no address to
 // key its choice by: see IsNil.
 func InputObject[T any](in *Input, i int, p *T) {
+	if in.concrete {
+		return
+	}
 	pin(unsafe.Pointer(p))
 	st.objs[uintptr(unsafe.Pointer(p))] = st.b.Not(st.b.Eq(inputVar(in.base(i), 64), st.b.Const(0, 64)))
 }
 
 // InputNil records that parameter i, a pointer's choice, made it nil.
 func InputNil(in *Input, i int) {
+	if in.concrete {
+		return
+	}
 	isNil := st.b.Not(st.b.Eq(inputVar(in.base(i), 64), st.b.Const(0, 64)))
 	if st.nils == nil {
 		st.nils = isNil
@@ -166,14 +184,16 @@ func NotNil[T any](p *T) V[bool] {
 func InputSlice[S ~[]T, T any](in *Input, i int) S {
 	n := InputLen(in, i)
 	s := make(S, n.C, max(n.C, 1))
-	setLen(s, n.S)
+	if n.S != nil {
+		setLen(s, n.S)
+	}
 	return s
 }
 
 // InputBool returns parameter i as a symbolic boolean.
 func InputBool[T ~bool](in *Input, i int) V[T] {
 	n := in.base(i)
-	return V[T]{C: in.env[n]&1 == 1, S: inputVar(n, 0)}
+	return V[T]{C: in.env[n]&1 == 1, S: in.inputVar(n, 0)}
 }
 
 // inputBytes returns the concrete bytes of a string or byte-slice
@@ -182,6 +202,12 @@ func (in *Input) inputBytes(i int) ([]byte, *sym.Expr) {
 	n := in.base(i)
 	l := int(min(in.env[n], uint64(in.maxLen)))
 	buf := make([]byte, l)
+	if in.concrete {
+		for k := range buf {
+			buf[k] = byte(in.env[n+1+uint64(k)])
+		}
+		return buf, nil
+	}
 	bs := make([]*sym.Expr, in.maxLen)
 	for k := range bs {
 		v := n + 1 + uint64(k)

@@ -15,6 +15,10 @@ import (
 type Request struct {
 	Env    map[uint64]uint64
 	MaxLen int
+	// Concrete runs the target without symbolic tracking: the coordinator
+	// asks for it to tell whether an execution that timed out is slow in
+	// itself or only under tracking.
+	Concrete bool
 }
 
 // Status says how an execution ended inside the worker.
@@ -132,6 +136,7 @@ func (r *reader) count() int {
 func AppendRequest(buf []byte, q *Request) []byte {
 	w := writer{buf: buf}
 	w.uv(uint64(q.MaxLen))
+	w.bool1(q.Concrete)
 	w.uv(uint64(len(q.Env)))
 	for k, v := range q.Env {
 		w.uv(k)
@@ -144,6 +149,7 @@ func AppendRequest(buf []byte, q *Request) []byte {
 func ParseRequest(b []byte) (*Request, error) {
 	r := reader{buf: b}
 	q := &Request{MaxLen: int(r.uv())}
+	q.Concrete = r.byte1() != 0
 	n := r.count()
 	q.Env = make(map[uint64]uint64, n)
 	for i := 0; i < n && r.err == nil; i++ {

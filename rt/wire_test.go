@@ -15,9 +15,10 @@ import (
 
 func sampleRequests() map[string]*Request {
 	return map[string]*Request{
-		"empty":   {},
-		"nil env": {Env: nil, MaxLen: 32},
-		"one":     {Env: map[uint64]uint64{0: 7}, MaxLen: 1},
+		"empty":    {},
+		"nil env":  {Env: nil, MaxLen: 32},
+		"one":      {Env: map[uint64]uint64{0: 7}, MaxLen: 1},
+		"concrete": {Env: map[uint64]uint64{3: 9}, MaxLen: 8, Concrete: true},
 		"extremes": {Env: map[uint64]uint64{
 			0:              0,
 			1:              math.MaxUint64,

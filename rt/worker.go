@@ -91,10 +91,12 @@ func serveMsgs(in io.Reader, out io.Writer, handle func(msg, reply []byte) ([]by
 // execute runs the target once and reports what happened.
 func execute(t Target, q *Request, enc *sym.Encoder) (resp *Response) {
 	start := time.Now()
-	claim()
+	if !q.Concrete {
+		claim() // else no goroutine tracks: the run records nothing
+	}
 	reset(t.Sites)
 	resetAll(t)
-	in := &Input{env: q.Env, offs: Layout(t.Params, q.MaxLen), maxLen: q.MaxLen, params: t.Params}
+	in := &Input{env: q.Env, offs: Layout(t.Params, q.MaxLen), maxLen: q.MaxLen, params: t.Params, concrete: q.Concrete}
 	resp = &Response{}
 	defer func() {
 		release()

@@ -102,6 +102,8 @@ type jsonReport struct {
 	Bugs        []jsonBug    `json:"bugs"`
 	Solver      jsonSolver   `json:"solver"`
 	Divergences int          `json:"divergences"`
+	// SlowTracked counts the executions that timed out only with tracking.
+	SlowTracked int `json:"slow_tracked"`
 	// Concretised counts the values made concrete per cause and relates
 	// the divergences to them.
 	Concretised jsonConcretised `json:"concretised"`
@@ -224,7 +226,7 @@ func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, re
 	cov, total := rep.CondOutcomes(t.Sites)
 	j := jsonReport{
 		Tool: "gocolic", Command: command, ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
-		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, Tree: rep.Tree,
+		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, Tree: rep.Tree,
 		Concretised: concretisedJSON(t, rep), ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
 		Tests: out.TestFile, Profile: out.Profile,
 		Branches: jsonBranches{Covered: cov, Total: total, Sites: []jsonSite{}},

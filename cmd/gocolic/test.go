@@ -142,6 +142,9 @@ func summary(w io.Writer, out *session.Outcome, dir string) {
 	for _, f := range rep.SortedFindings() {
 		fmt.Fprintf(w, "  %s: %s\n    input: %s\n", f.Kind, f.Message, out.Target.Call(f.Input))
 	}
+	if rep.SlowTracked > 0 {
+		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it: not reported as bugs, and their paths are unexplored\n", rep.SlowTracked)
+	}
 	concretised(w, out, dir)
 	if out.TestFile != "" {
 		fmt.Fprintf(w, "gocolic: wrote %s\n", out.TestFile)

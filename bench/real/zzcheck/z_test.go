@@ -1,0 +1,14 @@
+package zzcheck
+
+import (
+	"testing"
+
+	"github.com/golang/snappy"
+)
+
+func FuzzZ(f *testing.F) {
+	f.Add([]byte("\x80\x90\x80\x00\xf0\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		snappy.Decode(nil, b)
+	})
+}

@@ -1,0 +1,68 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// timeoutTargets time out in two ways: Spin hangs at one input, Heavy is
+// fast but builds a term per iteration of a long loop, so that only its
+// run with symbolic tracking exceeds the time limit.
+const timeoutTargets = `package tm
+
+func Spin(x int) int {
+	if x == 123456789 {
+		for {
+		}
+	}
+	return x
+}
+
+func Heavy(x int) int {
+	h := x
+	for i := 0; i < 5000000; i++ {
+		h = h*31 + x
+	}
+	if h == 7 {
+		return 1
+	}
+	return 0
+}
+`
+
+// TestTimeouts checks that a hang is a timeout finding, and that an
+// execution that exceeds -timeout only with symbolic tracking is not:
+// gocolic runs it again without tracking, counts it, and reports no bug.
+func TestTimeouts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"tm/tm.go": timeoutTargets})
+	tests := []struct {
+		fn       string
+		wantBug  bool // a timeout finding
+		wantSlow bool // executions slow only under tracking
+	}{
+		{"Spin", true, false},
+		{"Heavy", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fn, func(t *testing.T) {
+			js := filepath.Join(t.TempDir(), "r.json")
+			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "10s", "-workers", "1", "-seed", "1",
+				"-maxbugs", "1", "-notests", "-minimizetime", "0", "-timeout", "1500ms", "-solver", "z3", "-json", js, "./tm", tt.fn)
+			if res.code != 0 {
+				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+			}
+			rep := readReport(t, js)
+			gotBug := len(rep.Bugs) > 0 && rep.Bugs[0].Kind == "timeout"
+			if gotBug != tt.wantBug || len(rep.Bugs) > 1 || len(rep.Bugs) == 1 && !gotBug {
+				t.Errorf("bugs %+v, want a timeout: %v\n%s", rep.Bugs, tt.wantBug, res.stderr)
+			}
+			if (rep.SlowTracked > 0) != tt.wantSlow {
+				t.Errorf("%d executions slow only under tracking, want some: %v\n%s", rep.SlowTracked, tt.wantSlow, res.stderr)
+			}
+		})
+	}
+}
