@@ -27,6 +27,20 @@ type harness struct {
 	Dir    string // package directory, relative to the module root ("semver")
 	Fuzz   string // FuzzXxx
 	Target string // import path of the package under test (its Target constant)
+	// Tags are the build tags gocolic builds with (the package's
+	// GocolicTags constant): "noasm" where the package under test has a
+	// pure-Go version of what it otherwise does in assembly, which the
+	// instrumenter cannot see into.
+	Tags string
+}
+
+// gocolicEnv is the environment a gocolic run on h adds: its build tags,
+// through GOFLAGS, which the go commands gocolic runs all read.
+func (h harness) gocolicEnv() []string {
+	if h.Tags == "" {
+		return nil
+	}
+	return []string{"GOFLAGS=-tags=" + h.Tags}
 }
 
 func (h harness) Name() string { return h.Dir + "." + h.Fuzz }
@@ -104,7 +118,7 @@ func packageHarnesses(dir string) ([]harness, error) {
 		return nil, err
 	}
 	fset := token.NewFileSet()
-	target := ""
+	target, tags := "", ""
 	var fuzz []string
 	for _, e := range entries {
 		n := e.Name()
@@ -116,8 +130,11 @@ func packageHarnesses(dir string) ([]harness, error) {
 			return nil, err
 		}
 		if !strings.HasSuffix(n, "_test.go") {
-			if t := targetConst(f); t != "" {
+			if t := stringConst(f, "Target"); t != "" {
 				target = t
+			}
+			if t := stringConst(f, "GocolicTags"); t != "" {
+				tags = t
 			}
 			continue
 		}
@@ -135,14 +152,14 @@ func packageHarnesses(dir string) ([]harness, error) {
 	}
 	var hs []harness
 	for _, fz := range fuzz {
-		hs = append(hs, harness{Fuzz: fz, Target: target})
+		hs = append(hs, harness{Fuzz: fz, Target: target, Tags: tags})
 	}
 	return hs, nil
 }
 
-// targetConst returns the value of a package-level `const Target =
-// "..."` of f, or "".
-func targetConst(f *ast.File) string {
+// stringConst returns the value of the package-level string constant
+// named want of f (`const Target = "..."`), or "".
+func stringConst(f *ast.File, want string) string {
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.CONST {
@@ -151,7 +168,7 @@ func targetConst(f *ast.File) string {
 		for _, s := range gd.Specs {
 			vs := s.(*ast.ValueSpec)
 			for i, name := range vs.Names {
-				if name.Name != "Target" || i >= len(vs.Values) {
+				if name.Name != want || i >= len(vs.Values) {
 					continue
 				}
 				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {

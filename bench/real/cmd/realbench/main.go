@@ -256,7 +256,7 @@ func warmUp(ctx context.Context, mod, bin string, h harness, gflags []string, di
 	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
 	args := append([]string{"fuzz"}, gflags...)
 	args = append(args, "-runs", "1", "-workers", "1", "-nocorpus", "-json", filepath.Join(dir, "warmup-gocolic.json"), "./"+h.Dir, h.Fuzz)
-	r = run(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic.log"), nil, bin, args...)
+	r = run(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic.log"), h.gocolicEnv(), bin, args...)
 	if s := classify(r); s != "ok" {
 		gNote = s + ": " + tail(r.out, 8)
 	}

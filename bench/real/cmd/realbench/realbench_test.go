@@ -173,7 +173,7 @@ func TestDiscoverSkipsNonTargets(t *testing.T) {
 		}
 	}
 	write("go.mod", "module "+modulePath+"\n")
-	write("a/a.go", "package a\n\nconst Target = \"example.com/x\"\n")
+	write("a/a.go", "package a\n\nconst Target = \"example.com/x\"\n\nconst GocolicTags = \"noasm\"\n")
 	write("a/a_test.go", "package a\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {}\nfunc Fuzzy(f *testing.F) {}\nfunc FuzzC(t *testing.T) {}\n")
 	write("b/b.go", "package b\n")
 	write("b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc FuzzD(f *testing.F) {}\n")
@@ -181,8 +181,11 @@ func TestDiscoverSkipsNonTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hs) != 1 || hs[0].Name() != "a.FuzzB" || hs[0].Target != "example.com/x" {
+	if len(hs) != 1 || hs[0].Name() != "a.FuzzB" || hs[0].Target != "example.com/x" || hs[0].Tags != "noasm" {
 		t.Fatalf("discover = %+v", hs)
+	}
+	if env := hs[0].gocolicEnv(); len(env) != 1 || env[0] != "GOFLAGS=-tags=noasm" {
+		t.Errorf("gocolic's environment %q, want the tags in GOFLAGS", env)
 	}
 }
 

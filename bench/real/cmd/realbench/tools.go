@@ -219,7 +219,7 @@ func runGocolic(ctx context.Context, mod, bin string, h harness, flags []string,
 	os.Remove(jsonPath)
 	args := append([]string{"fuzz"}, flags...)
 	args = append(args, "-json", jsonPath, "./"+h.Dir, h.Fuzz)
-	r := run(ctx, limit, mod, filepath.Join(dir, "gocolic.log"), nil, bin, args...)
+	r := run(ctx, limit, mod, filepath.Join(dir, "gocolic.log"), h.gocolicEnv(), bin, args...)
 	g.wall, g.exitCode = r.wall, r.exitCode
 	g.status = classify(r)
 	if data, err := os.ReadFile(jsonPath); err != nil {
