@@ -242,7 +242,7 @@ func TestBadInput(t *testing.T) {
 		{"does not build", []string{"./broken", "F"}, "undefined: y"},
 		{"unknown function", []string{"./ok", "Nope"}, "functions: F, G, H"},
 		{"function parameter", []string{"./ok", "G"}, "parameter f of G has type func() int: functions are not supported"},
-		{"interface parameter", []string{"./ok", "H"}, "parameter v of H has type any: interfaces are not supported"},
+		{"interface without implementations", []string{"./ok", "H"}, "parameter v of H has type any: no type declared in package ok implements the interface"},
 		{"no such method", []string{"./ok", "T.M"}, "has no type T"},
 		{"no such package", []string{"./missing", "F"}, "missing"},
 		{"no functions", []string{"./empty", "F"}, "no function F"},

@@ -201,6 +201,13 @@ func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
 	if x.Op == token.LAND || x.Op == token.LOR {
 		return ins.asType(rtCall("Mk", ins.cond(x), nilIdent()), x, "ConvBool")
 	}
+	if p := ins.nilComparedIface(x); p != nil {
+		name := "IfaceIsNil"
+		if x.Op == token.NEQ {
+			name = "IfaceNotNil"
+		}
+		return ins.asType(rtCall(name, ins.cx(p)), x, "ConvBool")
+	}
 	if p := ins.nilCompared(x); p != nil {
 		name := "IsNil"
 		if x.Op == token.NEQ {
@@ -591,9 +598,13 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 			nc.Fun = ins.cx(x.Fun)
 		}
 		callee := ins.localCallee(x)
-		if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && callee != nil {
+		if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
 			if nsel, ok := nc.Fun.(*ast.SelectorExpr); ok {
-				nc.Fun = &ast.SelectorExpr{X: ins.passRecv(callee, sel.X, nsel.X), Sel: nsel.Sel}
+				rx := nsel.X
+				if callee != nil {
+					rx = ins.passRecv(callee, sel.X, rx)
+				}
+				nc.Fun = &ast.SelectorExpr{X: ins.passIface(sel, rx), Sel: nsel.Sel}
 			}
 		}
 		nc.Args = make([]ast.Expr, len(x.Args))
@@ -633,7 +644,7 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 	case *ast.StarExpr:
 		return &ast.StarExpr{X: ins.cx(x.X)}
 	case *ast.TypeAssertExpr:
-		return &ast.TypeAssertExpr{X: ins.cx(x.X), Type: x.Type}
+		return ins.typeAssert(x, false)
 	case *ast.CompositeLit:
 		n := *x
 		n.Elts = make([]ast.Expr, len(x.Elts))

@@ -237,10 +237,10 @@ var Gamma = 3
 			wants: []string{"parameter c of F has type chan int: channels are not supported"},
 		},
 		{
-			name:  "an interface parameter",
+			name:  "an interface no type of the package implements",
 			src:   "package u\ntype Shape interface{ Area() int }\nfunc F(s Shape) {}\n",
 			entry: "F",
-			wants: []string{"parameter s of F has type Shape: interfaces are not supported"},
+			wants: []string{"parameter s of F has type Shape: no type declared in package u implements the interface"},
 		},
 		{
 			name:  "unsupported unnamed parameter is numbered",
@@ -252,7 +252,7 @@ var Gamma = 3
 			name:  "a type declared in a function",
 			src:   "package u\nfunc F(p any) {}\n",
 			entry: "F",
-			wants: []string{"parameter p of F has type any: interfaces are not supported"},
+			wants: []string{"parameter p of F has type any: no type declared in package u implements the interface"},
 		},
 		{
 			name:  "no such type",

@@ -28,6 +28,7 @@ const (
 	ShapePointer                      // Leaf is the choice: 0 a new object, 1 nil; Elems[0] the object
 	ShapeMap                          // Leaf is the number of entries; Elems alternate key and value
 	ShapeZero                         // the zero value: nothing of it comes from the input
+	ShapeIface                        // Leaf is the choice: k < len(Elems) candidate k, len(Elems) nil; Elems the candidates
 )
 
 // Shape says how the value of an entry parameter is assembled from the
@@ -95,7 +96,9 @@ func (ins *instrumenter) unsupported(t types.Type) string {
 	case *types.Chan:
 		return "channels are not supported as inputs"
 	case *types.Interface:
-		return "interfaces are not supported as inputs"
+		if len(ins.candidates(t)) == 0 {
+			return fmt.Sprintf("no type declared in package %s implements the interface", ins.pkg.Types.Name())
+		}
 	case *types.Basic:
 		if u.Kind() == types.UnsafePointer || u.Info()&types.IsComplex != 0 {
 			return fmt.Sprintf("%s is not supported as input", u)
@@ -283,6 +286,8 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 		s.printf("if _gcl.InputLen(in, %[1]d).C == 0 {\n%[2]s = new(%[3]s)\n_gcl.InputObject(in, %[1]d, %[2]s)\n", sh.Leaf, loc, s.name(u.Elem()))
 		sh.Elems = []*Shape{s.build(u.Elem(), "(*"+loc+")", path)}
 		s.printf("} else {\n_gcl.InputNil(in, %d)\n}\n", sh.Leaf)
+	case *types.Interface:
+		return s.iface(t, sh, loc, path)
 	case *types.Map:
 		sh.Kind = ShapeMap
 		sh.Leaf = s.bounded(path+".len", s.maxElems)
@@ -331,6 +336,8 @@ func (sh *Shape) String() string {
 		fmt.Fprintf(&b, "[#%d:", sh.Leaf)
 	case ShapeMap:
 		fmt.Fprintf(&b, "map#%d[", sh.Leaf)
+	case ShapeIface:
+		fmt.Fprintf(&b, "%s#%d(", sh.Type, sh.Leaf)
 	}
 	for i, e := range sh.Elems {
 		if i > 0 {
@@ -338,6 +345,10 @@ func (sh *Shape) String() string {
 		}
 		b.WriteString(e.String())
 	}
-	b.WriteString("]")
+	if sh.Kind == ShapeIface {
+		b.WriteString(")")
+	} else {
+		b.WriteString("]")
+	}
 	return b.String()
 }

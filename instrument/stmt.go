@@ -101,15 +101,18 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 		switch a := s.Assign.(type) {
 		case *ast.AssignStmt:
 			ta := a.Rhs[0].(*ast.TypeAssertExpr)
-			assign = &ast.AssignStmt{Lhs: a.Lhs, Tok: a.Tok, Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ins.cx(ta.X)}}}
+			assign = &ast.AssignStmt{Lhs: a.Lhs, Tok: a.Tok, Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ins.typeSwitchX(s, ta.X)}}}
 		case *ast.ExprStmt:
 			ta := a.X.(*ast.TypeAssertExpr)
-			assign = &ast.ExprStmt{X: &ast.TypeAssertExpr{X: ins.cx(ta.X)}}
+			assign = &ast.ExprStmt{X: &ast.TypeAssertExpr{X: ins.typeSwitchX(s, ta.X)}}
 		}
 		n := &ast.TypeSwitchStmt{Switch: s.Switch, Init: init, Assign: assign, Body: &ast.BlockStmt{}}
 		for i, c := range s.Body.List {
 			cc := c.(*ast.CaseClause)
 			body := ins.stmts(cc.Body)
+			if u := ins.unboxCase(s, cc); u != nil {
+				body = append([]ast.Stmt{u}, body...)
+			}
 			if i == 0 {
 				body = append(uses(defined), body...)
 			}
@@ -212,7 +215,7 @@ func (ins *instrumenter) simple(s ast.Stmt) (ast.Stmt, []string) {
 
 func (ins *instrumenter) ifStmt(s *ast.IfStmt) *ast.IfStmt {
 	init, defined := ins.simple(s.Init)
-	n := &ast.IfStmt{If: s.If, Init: init, Cond: ins.cond(s.Cond), Body: ins.block(s.Body)}
+	n := &ast.IfStmt{If: s.If, Init: init, Cond: ins.unboxIfInit(s.Init, ins.cond(s.Cond)), Body: ins.block(s.Body)}
 	n.Body.List = append(uses(defined), n.Body.List...)
 	switch e := s.Else.(type) {
 	case *ast.IfStmt:
@@ -347,6 +350,9 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs)}}}
 	if ctx == ctxBlock {
 		out = append(out, ins.copyMem(lhs, rhs)...)
+		if u := ins.unboxAssign(lhs, rhs); u != nil {
+			out = append(out, &ast.ExprStmt{X: u})
+		}
 	}
 	return append(out, ins.invalidate(lhs, ctx)...), nil
 }
@@ -483,6 +489,9 @@ func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt
 	if ctx != ctxBlock {
 		return out, nil
 	}
+	if u := ins.unboxAssign(s.Lhs[0], rhs); u != nil {
+		out = append(out, &ast.ExprStmt{X: u})
+	}
 	for _, l := range s.Lhs {
 		id, obj := ins.shadowedIdent(l)
 		if id == nil {
@@ -508,7 +517,7 @@ func (ins *instrumenter) cxMulti(e ast.Expr) ast.Expr {
 	case *ast.IndexExpr:
 		return &ast.IndexExpr{X: ins.cx(x.X), Index: ins.cx(x.Index)}
 	case *ast.TypeAssertExpr:
-		return &ast.TypeAssertExpr{X: ins.cx(x.X), Type: x.Type}
+		return ins.typeAssert(x, true)
 	case *ast.UnaryExpr:
 		return ins.recvExpr(x)
 	case *ast.CallExpr:

@@ -43,6 +43,7 @@ var st struct {
 	nils      *sym.Expr              // "some pointer input is nil", nil when none is (target.go)
 	readers   map[uintptr]readerCell // readers made from shadowed values (models_io.go)
 	passed    []passed               // struct arguments handed to a callee (slice.go)
+	iface     ifaceState             // interface inputs (iface.go)
 	conc      concTable              // concretisation events of this execution (concrete.go)
 }
 
@@ -67,6 +68,7 @@ func reset(sites int) {
 	clear(st.objs)
 	clear(st.readers)
 	st.nils = nil
+	clearIfaces()
 	st.passed = st.passed[:0]
 	clearConcrete()
 	memUsed.Store(false)

@@ -54,6 +54,8 @@ func shapeLiteral(sh *instrument.Shape, ps []rt.Param, args []rt.Arg) string {
 			lits = append(lits, k+": "+vals[k])
 		}
 		return elems(lits)
+	case instrument.ShapeIface:
+		return ifaceLiteral(sh, ps, args)
 	case instrument.ShapePointer:
 		if sh.Leaf >= 0 && args[sh.Leaf].Bits != 0 {
 			return "nil"
@@ -70,4 +72,21 @@ func shapeLiteral(sh *instrument.Shape, ps []rt.Param, args []rt.Arg) string {
 		return "func() " + sh.Type + " { v := " + elem + "(" + shapeLiteral(e, ps, args) + "); return &v }()"
 	}
 	return "*new(" + sh.Type + ")"
+}
+
+// ifaceLiteral writes the value of an interface input: nil, or the
+// literal of the candidate its choice selects. A candidate that is a
+// scalar, a string or a []byte is converted to its type, which an untyped
+// constant in an interface would not have.
+func ifaceLiteral(sh *instrument.Shape, ps []rt.Param, args []rt.Arg) string {
+	k := args[sh.Leaf].Bits
+	if k >= uint64(len(sh.Elems)) {
+		return "nil"
+	}
+	e := sh.Elems[k]
+	lit := shapeLiteral(e, ps, args)
+	if e.Kind == instrument.ShapeLeaf {
+		return e.Type + "(" + lit + ")"
+	}
+	return lit
 }

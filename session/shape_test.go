@@ -65,3 +65,48 @@ func TestShapeArgs(t *testing.T) {
 		})
 	}
 }
+
+// TestIfaceArgs checks the literals written for interface inputs: the
+// candidate the choice selects (a value, a pointer, a scalar converted to
+// its type, a zero value), and nil for the choice past the candidates,
+// as a parameter and inside a struct.
+func TestIfaceArgs(t *testing.T) {
+	// Inputs: 0 the choice among 4 candidates, 1 Circle.R, 2 Square.Side,
+	// 3 Kind, 4 a second choice, for the field of a Holder.
+	ps := []rt.Param{
+		{Kind: rt.ParamInt, Width: 64, Max: 4}, {Kind: rt.ParamInt, Width: 64, Signed: true},
+		{Kind: rt.ParamInt, Width: 32}, {Kind: rt.ParamInt, Width: 8, Signed: true},
+		{Kind: rt.ParamInt, Width: 64, Max: 4},
+	}
+	cands := func(choice int) *instrument.Shape {
+		return &instrument.Shape{Kind: instrument.ShapeIface, Type: "Shape", Leaf: choice, Elems: []*instrument.Shape{
+			{Kind: instrument.ShapeStruct, Type: "Circle", Fields: []string{"R"}, Elems: []*instrument.Shape{{Kind: instrument.ShapeLeaf, Type: "int64", Leaf: 1}}},
+			{Kind: instrument.ShapePointer, Type: "*Square", Leaf: -1, Elems: []*instrument.Shape{
+				{Kind: instrument.ShapeStruct, Type: "Square", Fields: []string{"Side"}, Elems: []*instrument.Shape{{Kind: instrument.ShapeLeaf, Type: "uint32", Leaf: 2}}}}},
+			{Kind: instrument.ShapeLeaf, Type: "Kind", Leaf: 3},
+			{Kind: instrument.ShapeZero, Type: "Unit"},
+		}}
+	}
+	holder := &instrument.Shape{Kind: instrument.ShapeStruct, Type: "Holder", Fields: []string{"S"}, Elems: []*instrument.Shape{cands(4)}}
+	tgt := &Target{Func: "F", rt: ps, maxLen: 4, Params: []instrument.Param{{Shape: cands(0)}, {Shape: holder}}}
+	tests := []struct {
+		name   string
+		choice uint64
+		want   string
+	}{
+		{"a value", 0, "Circle{R: -2}"},
+		{"a pointer", 1, "&Square{Side: 7}"},
+		{"a scalar, converted", 2, "Kind(-1)"},
+		{"a zero value", 3, "*new(Unit)"},
+		{"nil", 4, "nil"},
+		{"a choice past the bound is nil", 9, "nil"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tgt.Args(sym.Env{0: tt.choice, 1: 0xfffffffffffffffe, 2: 7, 3: 0xff, 4: tt.choice})
+			if got[0] != tt.want || got[1] != "Holder{S: "+tt.want+"}" {
+				t.Errorf("Args = %q, want %s and Holder{S: %[2]s}", got, tt.want)
+			}
+		})
+	}
+}
