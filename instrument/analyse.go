@@ -326,7 +326,7 @@ func (ins *instrumenter) assignTracked(as *ast.AssignStmt, ctx stmtCtx) bool {
 				return false
 			}
 		}
-		if ins.twinCall(as.Rhs[0]) != nil {
+		if ins.twinCall(as.Rhs[0]) != nil || ins.mapOKTracked(as) {
 			return true
 		}
 		return ctx == ctxBlock

@@ -139,8 +139,15 @@ func (ins *instrumenter) v(e ast.Expr) (ast.Expr, bool) {
 				return ins.asType(rtCall(name, siteLit(ins.newSite(SiteImplicit, x)), s, i), x, "Conv")
 			}
 		}
+		if r, ok := ins.mapIndex(x, "MapIndex"); ok {
+			return r, true
+		}
 		if k, ok := ins.memLoc(x); ok {
 			return ins.vMem(x, k), true
+		}
+	case *ast.CompositeLit:
+		if r, ok := ins.bytesLit(x); ok {
+			return r, true
 		}
 	case *ast.SelectorExpr, *ast.StarExpr:
 		if k, ok := ins.memLoc(x); ok {
@@ -372,6 +379,9 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 			case trackBytes:
 				name = "LenBytes"
 			default:
+				if r, ok := ins.lenMap(x.Args[0]); ok {
+					return r, true
+				}
 				if t := ins.typeOf(x.Args[0]); t != nil {
 					if _, isSlice := t.Underlying().(*types.Slice); isSlice {
 						return rtCall("LenSlice", siteLit(ins.newSite(SiteConcrete, x)), ins.cx(x.Args[0])), true
@@ -385,6 +395,12 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 			}
 			return rtCall(name, a), true
 		}
+	}
+	if c, ok := ins.appendBytes(x); ok {
+		return c, true
+	}
+	if c, ok := ins.copyCall(x); ok {
+		return c, true
 	}
 	if t := ins.twinCall(x); t != nil && len(t.results) == 1 && t.nShadow == 1 {
 		if c, ok := ins.callTwin(x, t); ok {
@@ -593,6 +609,9 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 		if c, ok := ins.makeSlice(x); ok {
 			return c
 		}
+		if c, ok := ins.builtinCall(x); ok {
+			return c
+		}
 		nc := *x
 		if tv, ok := ins.info.Types[x.Fun]; !ok || !tv.IsType() {
 			nc.Fun = ins.cx(x.Fun)
@@ -646,24 +665,10 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 	case *ast.TypeAssertExpr:
 		return ins.typeAssert(x, false)
 	case *ast.CompositeLit:
-		n := *x
-		n.Elts = make([]ast.Expr, len(x.Elts))
-		_, isStruct := types.Unalias(ins.typeOf(x)).Underlying().(*types.Struct)
-		if p, ok := types.Unalias(ins.typeOf(x)).Underlying().(*types.Pointer); ok {
-			_, isStruct = p.Elem().Underlying().(*types.Struct)
+		if c, ok := ins.compositeLit(x); ok {
+			return c
 		}
-		for i, el := range x.Elts {
-			if kv, ok := el.(*ast.KeyValueExpr); ok {
-				key := kv.Key
-				if !isStruct {
-					key = ins.cx(key)
-				}
-				n.Elts[i] = &ast.KeyValueExpr{Key: key, Value: ins.cx(kv.Value)}
-				continue
-			}
-			n.Elts[i] = ins.cx(el)
-		}
-		return &n
+		return ins.plainLit(x)
 	case *ast.FuncLit:
 		return ins.funcLit(x)
 	}
@@ -749,7 +754,7 @@ func (ins *instrumenter) lvalue(e ast.Expr) ast.Expr {
 	case *ast.StarExpr:
 		return &ast.StarExpr{X: ins.cx(x.X)}
 	case *ast.CompositeLit:
-		return ins.structural(x)
+		return ins.plainLit(x)
 	case *ast.CallExpr:
 		// The slice or pointer a call returns: f()[i] and f().x are
 		// locations, and the call itself is rewritten like any other.
@@ -781,4 +786,27 @@ func (ins *instrumenter) cond(e ast.Expr) ast.Expr {
 		ve = ins.mk(e)
 	}
 	return rtCall("Br", siteLit(site), ve)
+}
+
+// plainLit rewrites the parts of a composite literal, keeping it a
+// literal (addressable with &).
+func (ins *instrumenter) plainLit(x *ast.CompositeLit) ast.Expr {
+	n := *x
+	n.Elts = make([]ast.Expr, len(x.Elts))
+	_, isStruct := types.Unalias(ins.typeOf(x)).Underlying().(*types.Struct)
+	if p, ok := types.Unalias(ins.typeOf(x)).Underlying().(*types.Pointer); ok {
+		_, isStruct = p.Elem().Underlying().(*types.Struct)
+	}
+	for i, el := range x.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			key := kv.Key
+			if !isStruct {
+				key = ins.cx(key)
+			}
+			n.Elts[i] = &ast.KeyValueExpr{Key: key, Value: ins.cx(kv.Value)}
+			continue
+		}
+		n.Elts[i] = ins.cx(el)
+	}
+	return &n
 }

@@ -292,6 +292,9 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 		sh.Kind = ShapeMap
 		sh.Leaf = s.bounded(path+".len", s.maxElems)
 		s.printf("%s = make(%s)\n", loc, tn)
+		if s.flatMap(u, sh, loc, path) {
+			break
+		}
 		for i := 0; i < s.maxElems; i++ {
 			s.tmp++
 			k, v := fmt.Sprintf("_gcl_k%d", s.tmp), fmt.Sprintf("_gcl_v%d", s.tmp)
@@ -351,4 +354,28 @@ func (sh *Shape) String() string {
 		b.WriteString("]")
 	}
 	return b.String()
+}
+
+// flatMap writes the entries of a map input whose keys and values are
+// leaves the runtime tracks in maps (rt.MapInput): every entry up to the
+// bound is logged, those past the length input guarded by it, so that the
+// solver can make an entry present as well as choose its key and value.
+// It reports false, writing nothing, for other maps.
+func (s *shaper) flatMap(u *types.Map, sh *Shape, loc, path string) bool {
+	if _, ok := mapOf(u); !ok || paramKind(u.Key()) == 0 || paramKind(u.Elem()) == 0 {
+		return false
+	}
+	if s.leaves+2*s.maxElems > maxLeaves {
+		return false
+	}
+	for i := 0; i < s.maxElems; i++ {
+		ki := s.leaf(fmt.Sprintf("%s.key%d", path, i), u.Key())
+		vi := s.leaf(fmt.Sprintf("%s.value%d", path, i), u.Elem())
+		s.printf("_gcl.MapInput(%s, _gcl.InputLen(in, %d), %d, _gcl.%s[%s](in, %d), _gcl.%s[%s](in, %d))\n",
+			loc, sh.Leaf, i, inputCtor[paramKind(u.Key())], s.name(u.Key()), ki, inputCtor[paramKind(u.Elem())], s.name(u.Elem()), vi)
+		sh.Elems = append(sh.Elems,
+			&Shape{Kind: ShapeLeaf, Type: s.testType(u.Key()), Leaf: ki},
+			&Shape{Kind: ShapeLeaf, Type: s.testType(u.Elem()), Leaf: vi})
+	}
+	return true
 }

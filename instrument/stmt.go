@@ -251,6 +251,9 @@ func (ins *instrumenter) incDec(s *ast.IncDecStmt) ast.Stmt {
 	}); ok {
 		return st
 	}
+	if st, ok := ins.mapApply(s.X, op, nil); ok {
+		return st
+	}
 	if st, ok := ins.applyMem(s.X, op, nil); ok {
 		return st
 	}
@@ -343,8 +346,16 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 		}); ok {
 			return []ast.Stmt{st}, nil
 		}
+		if st, ok := ins.mapStore(lhs, rhs); ok {
+			return []ast.Stmt{st}, nil
+		}
 		if st, ok := ins.storeMem(lhs, rhs); ok {
 			return []ast.Stmt{st}, nil
+		}
+	}
+	if ctx == ctxBlock {
+		if out, ok := ins.litAssign(s); ok {
+			return out, nil
 		}
 	}
 	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs)}}}
@@ -409,6 +420,9 @@ func (ins *instrumenter) opAssignStmt(s *ast.AssignStmt, op token.Token) []ast.S
 			return []ast.Stmt{st}
 		}
 	}
+	if st, ok := ins.mapApply(lhs, op, rhs); ok {
+		return []ast.Stmt{st}
+	}
 	if st, ok := ins.applyMem(lhs, op, rhs); ok {
 		return []ast.Stmt{st}
 	}
@@ -461,6 +475,9 @@ func (ins *instrumenter) assignParallel(s *ast.AssignStmt, ctx stmtCtx) ([]ast.S
 // assignMulti rewrites a, b = f() and the comma-ok forms.
 func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []string) {
 	rhs := s.Rhs[0]
+	if st, defined, ok := ins.mapIndexOK(s); ok {
+		return []ast.Stmt{st}, defined
+	}
 	var defined []string
 	if t := ins.twinCall(rhs); t != nil {
 		if c, ok := ins.callTwin(ast.Unparen(rhs).(*ast.CallExpr), t); ok {

@@ -18,8 +18,8 @@ const (
 	// shadows: a function of a package that is not instrumented (unless
 	// the call is modelled or opaque), a method of another package, a
 	// function value, an interface method, a wrapper of an instrumented
-	// function called where its twin cannot be, or a builtin (append,
-	// copy, min, max, ...).
+	// function called where its twin cannot be, or a builtin (min, max,
+	// ...; append and copy on what rt/append.go does not track).
 	CauseCall Cause = iota
 	// CauseOpaque is an opaque call with a symbolic argument whose result
 	// stays concrete: opaque terms are off (-solver z3), or the function
@@ -37,7 +37,8 @@ const (
 	CauseStale
 	// CauseIndex is an index or bound taken at its concrete value: a
 	// symbolic index into an array or slice longer than the case split's
-	// bound (maxIndexSplit), or a byte slice resliced past its length.
+	// bound (maxIndexSplit), a map too large for its log (maxMapSplit),
+	// or a byte slice resliced past its length.
 	CauseIndex
 	// CauseRune is a multi-byte rune of a symbolic string in a for range
 	// loop: only ASCII runes stay symbolic.
@@ -53,7 +54,7 @@ var causeDocs = [NumCauses]string{
 	"opaque call whose result stays concrete (opaque terms off, or the function cannot be re-run)",
 	"conversion the runtime does not model (to an untracked type, or string(rune))",
 	"shadow memory no longer matches memory (a write the rewrite did not see, or a reslice)",
-	"index taken at its concrete value (array or slice longer than the case split, byte slice resliced past its length)",
+	"index taken at its concrete value (array, slice or map longer than the case split, byte slice resliced past its length)",
 	"multi-byte rune of a symbolic string in a range loop",
 }
 

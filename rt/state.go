@@ -39,6 +39,7 @@ var st struct {
 	mem       map[uintptr]cell       // the shadow memory (mem.go)
 	pins      []unsafe.Pointer       // what the cells of mem point into
 	lens      map[uintptr]lenCell    // shadows of slice lengths (slice.go)
+	maps      map[uintptr]*mapShadow // logs of maps, by header (map.go)
 	objs      map[uintptr]*sym.Expr  // objects of pointer inputs: "the pointer is nil" (target.go)
 	nils      *sym.Expr              // "some pointer input is nil", nil when none is (target.go)
 	readers   map[uintptr]readerCell // readers made from shadowed values (models_io.go)
@@ -51,6 +52,7 @@ func init() {
 	st.b = sym.NewBuilder()
 	st.mem = make(map[uintptr]cell)
 	st.lens = make(map[uintptr]lenCell)
+	st.maps = make(map[uintptr]*mapShadow)
 	st.objs = make(map[uintptr]*sym.Expr)
 	st.readers = make(map[uintptr]readerCell)
 }
@@ -65,6 +67,7 @@ func reset(sites int) {
 	clear(st.pins)
 	st.pins = st.pins[:0]
 	clear(st.lens)
+	clear(st.maps)
 	clear(st.objs)
 	clear(st.readers)
 	st.nils = nil
@@ -73,6 +76,7 @@ func reset(sites int) {
 	clearConcrete()
 	memUsed.Store(false)
 	lensUsed.Store(false)
+	mapsUsed.Store(false)
 	if len(st.cover) < sites {
 		st.cover = append(st.cover, make([]byte, sites-len(st.cover))...)
 		st.counts = append(st.counts, make([]uint32, 2*sites-len(st.counts))...)

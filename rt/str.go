@@ -253,7 +253,12 @@ func Concat[T ~string](a, b V[T]) V[T] {
 	if a.S == nil && b.S == nil || !tracking() {
 		return V[T]{C: r}
 	}
-	x, y := agg(a), agg(b)
+	return V[T]{C: r, S: concatAgg(agg(a), agg(b), len(a.C))}
+}
+
+// concatAgg returns the aggregate of x followed by y, where x is ca bytes
+// long at this input.
+func concatAgg(x, y *sym.Expr, ca int) *sym.Expr {
 	lx, ly := aggLen(x), aggLen(y)
 	var out []*sym.Expr
 	if lx.Kind == sym.KConst {
@@ -262,7 +267,7 @@ func Concat[T ~string](a, b V[T]) V[T] {
 		n := len(aggBytes(x)) + len(aggBytes(y))
 		for k := 0; k < n; k++ {
 			kk := st.b.Const(uint64(k), 64)
-			fromY := byteAt(y, st.b.Sub(kk, lx), k-len(a.C))
+			fromY := byteAt(y, st.b.Sub(kk, lx), k-ca)
 			fromX := byteAt(x, kk, k)
 			switch {
 			case fromX == nil && fromY == nil:
@@ -276,7 +281,7 @@ func Concat[T ~string](a, b V[T]) V[T] {
 			}
 		}
 	}
-	return V[T]{C: r, S: st.b.String(st.b.Add(lx, ly), out)}
+	return st.b.String(st.b.Add(lx, ly), out)
 }
 
 // aggEq returns the condition that two aggregates hold equal strings.

@@ -1172,3 +1172,50 @@ func MemBytes(a int64, s string, bs []byte) (int, memBuf) {
 	}
 	return n, c
 }
+
+// Maps reads, writes, deletes and counts a map of tracked keys and
+// values, at keys derived from the inputs (rt/map.go).
+func Maps(a, b int64, s string) (int, int64, bool, int, string) {
+	m := map[int64]int64{a: b, 3: 4}
+	m[b] = a - 1
+	m[a]++
+	m[7] += b
+	v, ok := m[b+1]
+	if x, found := m[a]; found && x > 2 {
+		v += x
+	}
+	delete(m, a*2)
+	n := len(m)
+	names := map[string]int32{s: int32(a), "k": 9}
+	names[s+"!"] = int32(b)
+	w := names["k"] + names[s]
+	var nilMap map[int64]int64
+	_, inNil := nilMap[a]
+	return n, v + m[3] + int64(w), ok || inNil, len(names), s
+}
+
+type litPoint struct {
+	X, Y int32
+	Tag  string
+	In   [2]uint8
+}
+
+// Containers appends, copies and builds composite literals from the
+// inputs (rt/append.go, instrument/maps.go).
+func Containers(a, b int64, s string, bs []byte) (litPoint, *litPoint, []int64, int, []byte, [3]int16, []string) {
+	xs := []int64{a, b}
+	xs = append(xs, a+b, a*b)
+	xs = append(xs, xs[:2]...)
+	dst := make([]int64, int(b&3))
+	n := copy(dst, xs)
+	p := litPoint{X: int32(a), Tag: s, In: [2]uint8{uint8(b), 2}}
+	q := &litPoint{int32(b), int32(a), s + "?", [2]uint8{1, uint8(a)}}
+	if p.X == q.Y && p.In[0] == uint8(b) {
+		n += 10
+	}
+	arr := [3]int16{2: int16(a), 0: int16(b)}
+	out := append([]byte{byte(a), 'x'}, bs...)
+	out = append(out, byte(b))
+	strs := append([]string{s}, s+s)
+	return p, q, dst, n, out, arr, strs
+}

@@ -27,7 +27,7 @@ var names = [...]string{
 	"OrderGlobal", "OrderClosure", "OrderReturn", "OrderAssign",
 	"FloatArith", "Float32Ops", "FloatBranches", "FloatConvEdge", "FloatFromUnsigned",
 	"MemFields", "MemOps", "MemCopy", "MemIndex", "MemNil",
-	"ModelStrings", "MemBytes",
+	"ModelStrings", "MemBytes", "Maps", "Containers",
 }
 
 // N is the number of functions Run dispatches to.
@@ -237,6 +237,10 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(ModelStrings(a, b, s, bs))
 	case 94:
 		return show(MemBytes(a, s, bs))
+	case 95:
+		return show(Maps(a, b, s))
+	case 96:
+		return show(Containers(a, b, s, bs))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }

@@ -1,0 +1,576 @@
+// This file rewrites the operations on maps of tracked keys and values
+// (rt/map.go), the builtins append and copy on tracked slices
+// (rt/append.go), and composite literals with tracked parts, so that
+// their shadows survive.
+
+package instrument
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// mapOf returns the map type of t when the runtime tracks its entries:
+// integer, boolean or string keys (not floats, whose map equality is not
+// bit equality) and integer, boolean, float or string values.
+func mapOf(t types.Type) (*types.Map, bool) {
+	if t == nil {
+		return nil, false
+	}
+	m, ok := t.Underlying().(*types.Map)
+	if !ok {
+		return nil, false
+	}
+	switch trackOf(m.Key()) {
+	case trackInt, trackBool, trackString:
+	default:
+		return nil, false
+	}
+	switch trackOf(m.Elem()) {
+	case trackInt, trackBool, trackFloat, trackString:
+		return m, true
+	}
+	return nil, false
+}
+
+// trackedMap returns the map type of the index expression x, when x reads
+// or writes an entry of a tracked map.
+func (ins *instrumenter) trackedMap(x ast.Expr) (*ast.IndexExpr, *types.Map, bool) {
+	ix, ok := ast.Unparen(x).(*ast.IndexExpr)
+	if !ok {
+		return nil, nil, false
+	}
+	m, ok := mapOf(ins.typeOf(ix.X))
+	return ix, m, ok
+}
+
+// vAs returns the V of e as a value of type t: an untyped constant takes
+// t, another expression must have type t.
+func (ins *instrumenter) vAs(e ast.Expr, t types.Type) (ast.Expr, bool) {
+	if ins.isConst(e) {
+		te, ok := ins.typeExpr(t)
+		if !ok {
+			return nil, false
+		}
+		return call(rtInst("Mk", te), e, nilIdent()), true
+	}
+	if !types.Identical(ins.typeOf(e), t) {
+		return nil, false
+	}
+	return ins.v(e)
+}
+
+// mapIndex returns rt.MapIndex(site, m, k) for the read m[k] of a tracked
+// map (name MapIndexOK for the comma-ok form).
+func (ins *instrumenter) mapIndex(e ast.Expr, name string) (ast.Expr, bool) {
+	ix, m, ok := ins.trackedMap(e)
+	if !ok {
+		return nil, false
+	}
+	k, ok := ins.vAs(ix.Index, m.Key())
+	if !ok {
+		return nil, false
+	}
+	return rtCall(name, siteLit(ins.newSite(SiteConcrete, ix)), ins.cx(ix.X), k), true
+}
+
+// mapStore rewrites m[k] = v into rt.MapStore(site, m, k, v).
+func (ins *instrumenter) mapStore(lhs, rhs ast.Expr) (ast.Stmt, bool) {
+	ix, m, ok := ins.trackedMap(lhs)
+	if !ok {
+		return nil, false
+	}
+	k, ok1 := ins.vAs(ix.Index, m.Key())
+	v, ok2 := ins.vAs(rhs, m.Elem())
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(SiteConcrete, ix))
+	return &ast.ExprStmt{X: call(rtSelAt("MapStore", lhs.Pos()), site, ins.cx(ix.X), k, v)}, true
+}
+
+// mapApply rewrites m[k] op= y and m[k]++ into rt.MapApply, which
+// evaluates the map and the key once.
+func (ins *instrumenter) mapApply(lhs ast.Expr, op token.Token, y ast.Expr) (ast.Stmt, bool) {
+	ix, m, ok := ins.trackedMap(lhs)
+	if !ok {
+		return nil, false
+	}
+	var name string
+	switch trackOf(m.Elem()) {
+	case trackInt:
+		name = arith[op]
+	case trackFloat:
+		name = floatArith[op]
+	case trackString:
+		if op == token.ADD {
+			name = "Concat"
+		}
+	}
+	te, tok := ins.typeExpr(m.Elem())
+	if name == "" || !tok {
+		return nil, false
+	}
+	k, ok := ins.vAs(ix.Index, m.Key())
+	if !ok {
+		return nil, false
+	}
+	var v ast.Expr = call(rtInst("Mk", te), &ast.BasicLit{Kind: token.INT, Value: "1"}, nilIdent())
+	if y != nil {
+		if v, ok = ins.vAs(y, m.Elem()); !ok {
+			return nil, false
+		}
+	}
+	site := siteLit(ins.newSite(SiteConcrete, ix))
+	return &ast.ExprStmt{X: call(rtSelAt("MapApply", lhs.Pos()), site, ins.cx(ix.X), k, v, rtInst(name, te))}, true
+}
+
+// mapOKTracked reports whether mapIndexOK rewrites the comma-ok read s,
+// which the pre-pass asks before it gives its variables shadows.
+func (ins *instrumenter) mapOKTracked(s *ast.AssignStmt) bool {
+	if len(s.Lhs) != 2 || len(s.Rhs) != 1 {
+		return false
+	}
+	ix, m, ok := ins.trackedMap(s.Rhs[0])
+	if !ok {
+		return false
+	}
+	if ins.isConst(ix.Index) {
+		if _, ok := ins.typeExpr(m.Key()); !ok {
+			return false
+		}
+	} else if !types.Identical(ins.typeOf(ix.Index), m.Key()) {
+		return false
+	}
+	want := []types.Type{m.Elem(), types.Typ[types.Bool]}
+	for i, l := range s.Lhs {
+		id, isId := ast.Unparen(l).(*ast.Ident)
+		if !isId || id.Name != "_" && !types.Identical(ins.typeOf(id), want[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// mapIndexOK rewrites v, ok := m[k] (and =) on a tracked map into
+// v, ok, sv, sok := rt.MapIndexOK(...), one statement, so that it serves
+// as the init statement of an if.
+func (ins *instrumenter) mapIndexOK(s *ast.AssignStmt) (ast.Stmt, []string, bool) {
+	if !ins.mapOKTracked(s) {
+		return nil, nil, false
+	}
+	lhs := append([]ast.Expr{}, s.Lhs...)
+	var defined []string
+	for _, l := range s.Lhs {
+		id, obj := ins.shadowedIdent(l)
+		if id == nil {
+			lhs = append(lhs, ast.NewIdent("_"))
+			continue
+		}
+		lhs = append(lhs, ast.NewIdent(ins.shadowName(obj)))
+		if ins.defines(s, id) {
+			defined = append(defined, ins.shadowName(obj))
+		}
+	}
+	r, ok := ins.mapIndex(s.Rhs[0], "MapIndexOK")
+	if !ok {
+		return nil, nil, false
+	}
+	return &ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{r}}, defined, true
+}
+
+// builtin returns the name of the builtin function x calls, if any.
+func (ins *instrumenter) builtin(x *ast.CallExpr) string {
+	id, ok := ast.Unparen(x.Fun).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	if b, ok := ins.info.Uses[id].(*types.Builtin); ok {
+		return b.Name()
+	}
+	return ""
+}
+
+// builtinCall rewrites the calls of delete, append and copy that the
+// runtime tracks; it reports false for the others.
+func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
+	switch ins.builtin(x) {
+	case "delete":
+		m, ok := mapOf(ins.typeOf(x.Args[0]))
+		if !ok {
+			return nil, false
+		}
+		k, ok := ins.vAs(x.Args[1], m.Key())
+		if !ok {
+			return nil, false
+		}
+		return call(rtSelAt("MapDelete", x.Pos()), siteLit(ins.newSite(SiteConcrete, x)), ins.cx(x.Args[0]), k), true
+	case "append":
+		return ins.appendCall(x)
+	case "copy":
+		if c, ok := ins.copyCall(x); ok {
+			return field(c, "C"), true
+		}
+	}
+	return nil, false
+}
+
+// elemSlice returns the element type of the slice type of e, when the
+// shadow memory holds its elements as values (not a byte slice, whose
+// aggregate shadow is the variable's).
+func (ins *instrumenter) elemSlice(e ast.Expr) (types.Type, bool) {
+	t := ins.typeOf(e)
+	if t == nil || trackOf(t) == trackBytes {
+		return nil, false
+	}
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return nil, false
+	}
+	return s.Elem(), true
+}
+
+// appendCall rewrites append on a slice other than a byte slice: each
+// appended scalar or string is stored with its shadow (rt.Append), and a
+// slice appended with ... brings its elements' cells (rt.AppendSlice).
+func (ins *instrumenter) appendCall(x *ast.CallExpr) (ast.Expr, bool) {
+	elem, ok := ins.elemSlice(x)
+	if !ok || len(x.Args) == 0 || !types.Identical(ins.typeOf(x.Args[0]), ins.typeOf(x)) {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(SiteConcrete, x))
+	if x.Ellipsis.IsValid() {
+		if !types.Identical(ins.typeOf(x.Args[1]), ins.typeOf(x)) {
+			return nil, false
+		}
+		return rtCall("AppendSlice", site, ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
+	}
+	name := "Append"
+	switch trackOf(elem) {
+	case trackInt, trackBool, trackFloat:
+	case trackString:
+		name = "AppendString"
+	default:
+		return nil, false
+	}
+	args := []ast.Expr{site, ins.cx(x.Args[0])}
+	for _, a := range x.Args[1:] {
+		va, ok := ins.vAs(a, elem)
+		if !ok {
+			return nil, false
+		}
+		args = append(args, va)
+	}
+	return rtCall(name, args...), true
+}
+
+// appendBytes returns the V of append on a byte slice: the aggregate of
+// the slice followed by the bytes, or by the string or slice after ....
+func (ins *instrumenter) appendBytes(x *ast.CallExpr) (ast.Expr, bool) {
+	if ins.builtin(x) != "append" || len(x.Args) == 0 || trackOf(ins.typeOf(x)) != trackBytes {
+		return nil, false
+	}
+	b, ok := ins.v(x.Args[0])
+	if !ok || !types.Identical(ins.typeOf(x.Args[0]), ins.typeOf(x)) {
+		return nil, false
+	}
+	if x.Ellipsis.IsValid() {
+		k := ins.trackOfExpr(x.Args[1])
+		if k != trackString && k != trackBytes || ins.isConst(x.Args[1]) {
+			return nil, false
+		}
+		t, ok := ins.v(x.Args[1])
+		if !ok {
+			return nil, false
+		}
+		return rtCall("AppendBytesOf", b, t), true
+	}
+	args := []ast.Expr{b}
+	for _, a := range x.Args[1:] {
+		va, ok := ins.vAs(a, types.Typ[types.Byte])
+		if !ok {
+			return nil, false
+		}
+		args = append(args, va)
+	}
+	return rtCall("AppendBytes", args...), true
+}
+
+// copyCall returns the V of copy(dst, src) on slices other than byte
+// slices: rt.Copy moves the cells and gives the count's term.
+func (ins *instrumenter) copyCall(x *ast.CallExpr) (ast.Expr, bool) {
+	if ins.builtin(x) != "copy" {
+		return nil, false
+	}
+	if _, ok := ins.elemSlice(x.Args[0]); !ok || !types.Identical(ins.typeOf(x.Args[0]), ins.typeOf(x.Args[1])) {
+		return nil, false
+	}
+	return rtCall("Copy", siteLit(ins.newSite(SiteConcrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
+}
+
+// lenMap returns rt.LenMap(site, m) for len of a tracked map.
+func (ins *instrumenter) lenMap(e ast.Expr) (ast.Expr, bool) {
+	if _, ok := mapOf(ins.typeOf(e)); !ok {
+		return nil, false
+	}
+	return rtCall("LenMap", siteLit(ins.newSite(SiteConcrete, e)), ins.cx(e)), true
+}
+
+// symbolicParts reports whether a composite literal has an element (or
+// key) that may carry a shadow, directly or in a nested literal.
+func (ins *instrumenter) symbolicParts(x *ast.CompositeLit) bool {
+	for _, el := range x.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if ins.mayBeSymbolic(kv.Key) {
+				return true
+			}
+			el = kv.Value
+		}
+		if lit, ok := ast.Unparen(el).(*ast.CompositeLit); ok && ins.symbolicParts(lit) {
+			return true
+		}
+		if ins.mayBeSymbolic(el) {
+			return true
+		}
+	}
+	return false
+}
+
+// litType returns the type expression of a composite literal (elided
+// inside an outer literal).
+func (ins *instrumenter) litType(x *ast.CompositeLit) (ast.Expr, bool) {
+	if x.Type != nil {
+		return x.Type, true
+	}
+	return ins.typeExpr(ins.typeOf(x))
+}
+
+// compositeLit rewrites a literal of a tracked map (rt.MapLit), of a
+// slice of scalars or strings (rt.SliceOf) or of a byte slice's elements
+// when one of its parts may be symbolic. Struct and array literals are
+// values without a location: assignments fill them with litStores.
+func (ins *instrumenter) compositeLit(x *ast.CompositeLit) (ast.Expr, bool) {
+	if !ins.symbolicParts(x) {
+		return nil, false
+	}
+	te, ok := ins.litType(x)
+	if !ok {
+		return nil, false
+	}
+	t := ins.typeOf(x)
+	if m, ok := mapOf(t); ok {
+		// gc inserts the entries whose key and value are constants first,
+		// then the others in order; with equal keys the order decides.
+		var consts, others []ast.Expr
+		for _, el := range x.Elts {
+			kv := el.(*ast.KeyValueExpr)
+			k, ok1 := ins.vAs(kv.Key, m.Key())
+			v, ok2 := ins.vAs(kv.Value, m.Elem())
+			if !ok1 || !ok2 {
+				return nil, false
+			}
+			if ins.isConst(kv.Key) && ins.isConst(kv.Value) {
+				consts = append(consts, rtCall("MkKV", k, v))
+			} else {
+				others = append(others, rtCall("MkKV", k, v))
+			}
+		}
+		args := append([]ast.Expr{siteLit(ins.newSite(SiteConcrete, x)), &ast.CompositeLit{Type: te}}, consts...)
+		return rtCall("MapLit", append(args, others...)...), true
+	}
+	elem, ok := ins.elemSlice(x)
+	if !ok {
+		return nil, false
+	}
+	name := "SliceOf"
+	switch trackOf(elem) {
+	case trackInt, trackBool, trackFloat:
+	case trackString:
+		name = "SliceOfString"
+	default:
+		return nil, false
+	}
+	args := []ast.Expr{}
+	for _, el := range x.Elts {
+		if _, keyed := el.(*ast.KeyValueExpr); keyed {
+			return nil, false
+		}
+		v, ok := ins.vAs(el, elem)
+		if !ok {
+			return nil, false
+		}
+		args = append(args, v)
+	}
+	return call(rtInst(name, te), args...), true
+}
+
+// bytesLit returns the V of a []byte literal with symbolic elements: the
+// aggregate of their terms (rt.BytesOf).
+func (ins *instrumenter) bytesLit(x *ast.CompositeLit) (ast.Expr, bool) {
+	if trackOf(ins.typeOf(x)) != trackBytes || !ins.symbolicParts(x) {
+		return nil, false
+	}
+	te, ok := ins.litType(x)
+	if !ok {
+		return nil, false
+	}
+	var args []ast.Expr
+	for _, el := range x.Elts {
+		if _, keyed := el.(*ast.KeyValueExpr); keyed {
+			return nil, false
+		}
+		v, ok := ins.vAs(el, types.Typ[types.Byte])
+		if !ok {
+			return nil, false
+		}
+		args = append(args, v)
+	}
+	return call(rtInst("BytesOf", te), args...), true
+}
+
+// litAssign rewrites lhs = T{...} and lhs = &T{...} (also :=) in a block,
+// for a struct or array literal with symbolic parts: each non-constant
+// element is evaluated first, in order, into a temporary, the literal is
+// built from the temporaries, and the tracked ones are then stored with
+// their shadows at their places in lhs. Elements that are not constants
+// all become temporaries, so the order of evaluation stays the literal's.
+func (ins *instrumenter) litAssign(s *ast.AssignStmt) ([]ast.Stmt, bool) {
+	if len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+		return nil, false
+	}
+	rhs := ast.Unparen(s.Rhs[0])
+	ptr := false
+	if u, ok := rhs.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		rhs, ptr = ast.Unparen(u.X), true
+	}
+	lit, ok := rhs.(*ast.CompositeLit)
+	if !ok || !ins.symbolicParts(lit) || !ins.pure(s.Lhs[0]) {
+		return nil, false
+	}
+	if id, ok := s.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
+		return nil, false
+	}
+	var pre, post []ast.Stmt
+	nlit, ok := ins.litParts(lit, ins.lvalue(s.Lhs[0]), &pre, &post)
+	if !ok {
+		return nil, false
+	}
+	var r ast.Expr = nlit
+	if ptr {
+		r = &ast.UnaryExpr{Op: token.AND, X: nlit}
+	}
+	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(s.Lhs[0])}, Tok: s.Tok, Rhs: []ast.Expr{r}})
+	return append(out, post...), true
+}
+
+// litParts returns the struct or array literal x with its non-constant
+// elements replaced by temporaries, adding their definitions to pre and
+// the stores of the tracked ones at their places in loc to post. Nested
+// struct and array literals are filled the same way.
+func (ins *instrumenter) litParts(x *ast.CompositeLit, loc ast.Expr, pre, post *[]ast.Stmt) (*ast.CompositeLit, bool) {
+	t := ins.typeOf(x)
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	var st *types.Struct
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		st = u
+	case *types.Array:
+		elem = u.Elem()
+	default:
+		return nil, false
+	}
+	n := *x
+	n.Elts = make([]ast.Expr, len(x.Elts))
+	idx := int64(0)
+	for i, el := range x.Elts {
+		var key ast.Expr
+		val := el
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			key, val = kv.Key, kv.Value
+		}
+		// The place of the element in loc.
+		var place ast.Expr
+		if st != nil {
+			name := ""
+			if key != nil {
+				name = key.(*ast.Ident).Name
+			} else if i < st.NumFields() {
+				name = st.Field(i).Name()
+			}
+			if name == "" || name == "_" {
+				return nil, false
+			}
+			elem = fieldType(st, name)
+			place = &ast.SelectorExpr{X: loc, Sel: ast.NewIdent(name)}
+		} else {
+			if key != nil {
+				c := ins.info.Types[key].Value
+				if c == nil {
+					return nil, false
+				}
+				idx, _ = constant.Int64Val(constant.ToInt(c))
+			}
+			place = &ast.IndexExpr{X: loc, Index: &ast.BasicLit{Kind: token.INT, Value: constant.MakeInt64(idx).String()}}
+			idx++
+		}
+		nv, ok := ins.litElem(val, elem, place, pre, post)
+		if !ok {
+			return nil, false
+		}
+		if key != nil {
+			n.Elts[i] = &ast.KeyValueExpr{Key: key, Value: nv}
+		} else {
+			n.Elts[i] = nv
+		}
+	}
+	return &n, true
+}
+
+// litElem returns the expression that stands for the element val of a
+// literal, at place: a constant stays, a nested struct or array literal
+// is filled in turn, a tracked value becomes a V temporary stored at
+// place afterwards, and anything else a plain temporary.
+func (ins *instrumenter) litElem(val ast.Expr, elem types.Type, place ast.Expr, pre, post *[]ast.Stmt) (ast.Expr, bool) {
+	if ins.isConst(val) || isNil(val, ins) {
+		return val, true
+	}
+	if lit, ok := ast.Unparen(val).(*ast.CompositeLit); ok {
+		if _, isPtr := ins.typeOf(lit).Underlying().(*types.Pointer); !isPtr {
+			switch ins.typeOf(lit).Underlying().(type) {
+			case *types.Struct, *types.Array:
+				return ins.litParts(lit, place, pre, post)
+			}
+		}
+	}
+	if _, isFunc := ast.Unparen(val).(*ast.FuncLit); isFunc {
+		return ins.cx(val), true
+	}
+	tmp := ins.newTemp("t")
+	k := ins.trackOfExpr(val)
+	if op, ok := memOp[k]; ok && ins.mayBeSymbolic(val) && elem != nil && types.Identical(ins.typeOf(val), elem) {
+		v, ok := ins.v(val)
+		if !ok {
+			return nil, false
+		}
+		*pre = append(*pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{v}})
+		*post = append(*post, &ast.ExprStmt{X: rtCall(op.store, tmp, addrOf(place))})
+		return field(tmp, "C"), true
+	}
+	*pre = append(*pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{ins.cx(val)}})
+	return tmp, true
+}
+
+// fieldType returns the type of st's field name, nil if it has none.
+func fieldType(st *types.Struct, name string) types.Type {
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == name {
+			return st.Field(i).Type()
+		}
+	}
+	return nil
+}

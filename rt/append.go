@@ -1,0 +1,161 @@
+// This file implements append and copy on tracked slices: the elements'
+// cells follow the values into the result (or the destination), and the
+// length of the result has a term when the operands' lengths have.
+
+package rt
+
+import (
+	"unsafe"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// Append returns append(s, xs...) for a slice of scalars, storing the
+// shadows of the new elements in the result's cells.
+func Append[S ~[]T, T Scalar](site uint32, s S, xs ...V[T]) S {
+	return appendEach(site, s, xs, Store[T])
+}
+
+// AppendString is Append for a slice of strings.
+func AppendString[S ~[]T, T ~string](site uint32, s S, xs ...V[T]) S {
+	return appendEach(site, s, xs, StoreString[T])
+}
+
+// appendEach appends the concrete values of xs to s and stores each with
+// store, which records its cell.
+func appendEach[S ~[]T, T any](site uint32, s S, xs []V[T], store func(V[T], *T)) S {
+	cs := make([]T, len(xs))
+	for i, x := range xs {
+		cs[i] = x.C
+	}
+	r := append(s, cs...)
+	if !tracking() {
+		return r
+	}
+	followCells(s, r)
+	for i, x := range xs {
+		if x.S != nil || memUsed.Load() {
+			store(x, &r[len(s)+i])
+		}
+	}
+	appendLen(site, s, r, nil, len(xs))
+	return r
+}
+
+// AppendSlice returns append(s, t...): the cells of s's elements (when
+// the result has a new backing array) and of t's follow them.
+func AppendSlice[S ~[]T, T any](site uint32, s, t S) S {
+	r := append(s, t...)
+	if !tracking() {
+		return r
+	}
+	followCells(s, r)
+	if len(t) > 0 && cells() {
+		var z T
+		copyMem(unsafe.Pointer(&r[len(s)]), uintptr(unsafe.Pointer(&t[0])), uintptr(len(t))*unsafe.Sizeof(z))
+	}
+	appendLen(site, s, r, lenShadow(site, t), len(t))
+	return r
+}
+
+// followCells copies the cells of s's elements to r when append moved
+// them to a new backing array.
+func followCells[S ~[]T, T any](s, r S) {
+	if len(s) == 0 || !cells() || unsafe.SliceData(s) == unsafe.SliceData(r) {
+		return
+	}
+	var z T
+	copyMem(unsafe.Pointer(unsafe.SliceData(r)), uintptr(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(z))
+}
+
+// appendLen records the length of r = append(s, n elements) as len(s) + n
+// (or + nt, the term of n), when either term is symbolic.
+func appendLen[S ~[]T, T any](site uint32, s, r S, nt *sym.Expr, n int) {
+	ls := lenShadow(site, s)
+	if ls == nil && nt == nil || cap(r) == 0 {
+		return
+	}
+	if ls == nil {
+		ls = st.b.Const(uint64(len(s)), 64)
+	}
+	if nt == nil {
+		nt = st.b.Const(uint64(n), 64)
+	}
+	setLen(r, st.b.Add(ls, nt))
+}
+
+// Copy performs copy(dst, src) for slices other than byte slices: the
+// cells of the copied elements follow them, and the count is the term
+// min(len(dst), len(src)) when a length is symbolic.
+func Copy[S ~[]T, T any](site uint32, dst, src S) V[int] {
+	n := copy(dst, src)
+	if !tracking() {
+		return V[int]{C: n}
+	}
+	if n > 0 && cells() {
+		var z T
+		copyMem(unsafe.Pointer(&dst[0]), uintptr(unsafe.Pointer(&src[0])), uintptr(n)*unsafe.Sizeof(z))
+	}
+	ld, ls := lenShadow(site, dst), lenShadow(site, src)
+	if ld == nil && ls == nil {
+		return V[int]{C: n}
+	}
+	a, b := lenTerm(site, dst), lenTerm(site, src)
+	return V[int]{C: n, S: st.b.Ite(st.b.Cmp(sym.KULt, a, b), a, b)}
+}
+
+// AppendBytes returns append(b, xs...) for a byte slice: the aggregate of
+// b followed by the bytes' terms.
+func AppendBytes[T ~[]byte](b V[T], xs ...V[byte]) V[T] {
+	cs := make([]byte, len(xs))
+	sym := false
+	for i, x := range xs {
+		cs[i] = x.C
+		sym = sym || x.S != nil
+	}
+	r := append(b.C, cs...)
+	if b.S == nil && !sym || !tracking() {
+		return V[T]{C: r}
+	}
+	ts := make([]*Expr, len(xs))
+	for i, x := range xs {
+		ts[i] = termOf(kind{w: 8, size: 1}, x)
+	}
+	tail := st.b.String(st.b.Const(uint64(len(xs)), 64), ts)
+	return V[T]{C: r, S: concatAgg(agg(b), tail, len(b.C))}
+}
+
+// AppendBytesOf returns append(b, t...) for a byte slice b and a string or
+// byte slice t: the concatenation of their aggregates.
+func AppendBytesOf[T ~[]byte, U ~string | ~[]byte](b V[T], t V[U]) V[T] {
+	r := append(b.C, t.C...)
+	if b.S == nil && t.S == nil || !tracking() {
+		return V[T]{C: r}
+	}
+	return V[T]{C: r, S: concatAgg(agg(b), agg(t), len(b.C))}
+}
+
+// SliceOf returns the slice literal S{xs...} of scalars, with the
+// elements' shadows in its cells (its length is a constant).
+func SliceOf[S ~[]T, T Scalar](xs ...V[T]) S {
+	return sliceOf[S](xs, Store[T])
+}
+
+// SliceOfString is SliceOf for a slice of strings.
+func SliceOfString[S ~[]T, T ~string](xs ...V[T]) S {
+	return sliceOf[S](xs, StoreString[T])
+}
+
+func sliceOf[S ~[]T, T any](xs []V[T], store func(V[T], *T)) S {
+	s := make(S, len(xs))
+	for i, x := range xs {
+		store(x, &s[i])
+	}
+	return s
+}
+
+// BytesOf returns the byte-slice literal T{xs...} with the aggregate of
+// the bytes' terms.
+func BytesOf[T ~[]byte](xs ...V[byte]) V[T] {
+	return AppendBytes(V[T]{C: T{}}, xs...)
+}
