@@ -131,6 +131,9 @@ type Report struct {
 	MinimizeExecs int
 	// Injected counts the inputs taken from Config.Inject.
 	Injected int
+	// AliasFallbacks counts the models whose pointer choices stayed the
+	// solver's: their canonical form broke the query (alias.go).
+	AliasFallbacks int
 }
 
 type job struct {
@@ -181,6 +184,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	d.strat = strat
 	d.offs = rt.Layout(cfg.Params, cfg.MaxLen)
 	d.domain()
+	d.alias = newAliasGraph(d.b, cfg.Params, d.offs)
 	for _, s := range cfg.Sites {
 		if s.Kind == instrument.SiteCond {
 			d.condSites++
@@ -210,6 +214,7 @@ type coordinator struct {
 	start     time.Time
 	offs      []int
 	limits    []*sym.Expr // domain constraints of the inputs
+	alias     *aliasGraph // decides which pointer inputs alias (alias.go)
 	seen      map[string]*Finding
 	buckets   map[uint32]bool   // hit-count buckets seen: outcome<<3 | bucket
 	counts    map[uint32]uint32 // hit counts of the execution being processed
@@ -466,6 +471,8 @@ func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
 			env = sym.Env{}
 		}
 		maps.Copy(env, res.Model)
+		env = d.alias.canonical(q, env, res.Model)
+		d.rep.AliasFallbacks = d.alias.Fallbacks
 		return job{env: env, origin: t}, true
 	}
 	return job{}, false

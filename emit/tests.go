@@ -104,6 +104,11 @@ type Case struct {
 	// Note is an optional one-line comment, e.g. which branches the case
 	// covered first.
 	Note string
+	// Build, when set, is a function literal returning every parameter,
+	// in order; the case then takes its arguments from it rather than
+	// from Args. Literals cannot share an object, a builder can: pointer
+	// parameters that alias, or a structure with a cycle.
+	Build string
 }
 
 // Crash is an input that made the function crash.
@@ -115,6 +120,8 @@ type Crash struct {
 	Message string
 	// Args holds one Go literal per parameter, as in Case.Args.
 	Args []string
+	// Build is as in Case.Build.
+	Build string
 }
 
 // Suite is everything needed to generate the test file of one function.
@@ -323,12 +330,14 @@ type row struct {
 	args    []string
 	results []string // indexed like plan.results; "" where not pinned
 	note    string
+	build   string // a builder of the arguments, or ""
 }
 
 // crashRow is a validated Crash with its subtest name.
 type crashRow struct {
 	name, kind, msg string
 	args            []string
+	build           string
 }
 
 // plan is a validated Suite, ready to be written out.
@@ -340,6 +349,7 @@ type plan struct {
 	cases   []row
 	crashes []crashRow
 	timeout time.Duration
+	build   bool // some row has a builder: the tables get a build field
 	// locals expands the placeholders of put. A generated local that is in
 	// scope where the function is called must not shadow it, so a local
 	// named like the function gets a trailing underscore.
@@ -429,7 +439,11 @@ func newPlan(s Suite) (*plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("case %d: %w", i, err)
 		}
-		rw := row{args: args, results: make([]string, len(p.results)), note: c.Note}
+		build, err := p.builder(c.Build)
+		if err != nil {
+			return nil, fmt.Errorf("case %d: %w", i, err)
+		}
+		rw := row{args: args, results: make([]string, len(p.results)), note: c.Note, build: build}
 		for j, r := range p.results {
 			if !r.pinned {
 				continue
@@ -460,9 +474,30 @@ func newPlan(s Suite) (*plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("crash %d: %w", i, err)
 		}
-		p.crashes = append(p.crashes, crashRow{name: names[i], kind: c.Kind, msg: c.Message, args: args})
+		build, err := p.builder(c.Build)
+		if err != nil {
+			return nil, fmt.Errorf("crash %d: %w", i, err)
+		}
+		p.crashes = append(p.crashes, crashRow{name: names[i], kind: c.Kind, msg: c.Message, args: args, build: build})
 	}
 	return p, nil
+}
+
+// builder validates and normalises a Build function literal, and notes
+// that the tables need a build field.
+func (p *plan) builder(src string) (string, error) {
+	if src == "" {
+		return "", nil
+	}
+	e, norm, err := parseNode(src)
+	if err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	if _, ok := e.(*ast.FuncLit); !ok {
+		return "", fmt.Errorf("build: %q is not a function literal", src)
+	}
+	p.build = true
+	return norm, nil
 }
 
 // literals validates and normalises one literal per parameter.
@@ -672,20 +707,44 @@ func (p *plan) recoverBlock(w *strings.Builder) {
 	w.WriteString("}\n}()\n")
 }
 
-// writeFields writes the table fields holding the arguments.
+// writeFields writes the table fields holding the arguments, and the
+// builder's when some row has one.
 func (p *plan) writeFields(w *strings.Builder) {
-	for _, prm := range p.params {
+	types := make([]string, len(p.params))
+	for i, prm := range p.params {
 		fmt.Fprintf(w, "%s %s\n", prm.field, prm.typ)
+		types[i] = prm.typ
+	}
+	if p.build {
+		fmt.Fprintf(w, "build func() (%s) // when set, the arguments\n", strings.Join(types, ", "))
 	}
 }
 
-// writeRow writes one table entry from its leading fields and arguments.
-func (p *plan) writeRow(w *strings.Builder, fields, args []string, trailing ...string) {
-	for j, prm := range p.params {
-		fields = append(fields, prm.field+": "+args[j])
+// writeRow writes one table entry from its leading fields and arguments,
+// or its builder.
+func (p *plan) writeRow(w *strings.Builder, fields, args []string, build string, trailing ...string) {
+	if build != "" {
+		fields = append(fields, "build: "+build)
+	} else {
+		for j, prm := range p.params {
+			fields = append(fields, prm.field+": "+args[j])
+		}
 	}
 	fields = append(fields, trailing...)
 	fmt.Fprintf(w, "{%s},\n", strings.Join(fields, ", "))
+}
+
+// writeBuild writes the statement that takes a subtest's arguments from
+// its row's builder, if the tables have builders.
+func (p *plan) writeBuild(w *strings.Builder) {
+	if !p.build {
+		return
+	}
+	fields := make([]string, len(p.params))
+	for i, prm := range p.params {
+		fields[i] = p.field(prm.field)
+	}
+	p.put(w, "if $tt.build != nil {\n%s = $tt.build()\n}\n", strings.Join(fields, ", "))
 }
 
 // writeCases writes TestGocolic<Func>, the table of regression cases.
@@ -715,7 +774,7 @@ func (p *plan) writeCases(w *strings.Builder) {
 				wants = append(wants, fmt.Sprintf("want%d: %s", j, c.results[j]))
 			}
 		}
-		p.writeRow(w, []string{fmt.Sprintf("name: %q", "case_"+strconv.Itoa(i))}, c.args, wants...)
+		p.writeRow(w, []string{fmt.Sprintf("name: %q", "case_"+strconv.Itoa(i))}, c.args, c.build, wants...)
 	}
 	w.WriteString("}\n")
 	if hasErr {
@@ -724,6 +783,7 @@ func (p *plan) writeCases(w *strings.Builder) {
 	}
 	p.put(w, "for _, $tt := range $tests {\n$t.Run($tt.name, func($t *testing.T) {\n")
 	p.recoverBlock(w)
+	p.writeBuild(w)
 
 	gots := make([]string, len(p.results))
 	anyPinned := false
@@ -801,7 +861,7 @@ func (p *plan) writeCrashes(w *strings.Builder) {
 			"name: " + strconv.Quote(c.name),
 			"kind: " + strconv.Quote(c.kind),
 			"msg: " + strconv.Quote(c.msg),
-		}, c.args)
+		}, c.args, c.build)
 	}
 	w.WriteString("}\n")
 	p.put(w, "for _, $tt := range $tests {\n")
@@ -809,6 +869,7 @@ func (p *plan) writeCrashes(w *strings.Builder) {
 		p.put(w, "$tt := $tt // each iteration needs its own copy: parallel subtests outlive it\n")
 	}
 	p.put(w, "$t.Run($tt.name, func($t *testing.T) {\n")
+	p.writeBuild(w)
 
 	if hasPanic {
 		if hasChild {

@@ -385,6 +385,34 @@ func collapseBlanks(s string) string {
 	return regexp.MustCompile(`[ \t]+`).ReplaceAllString(s, " ")
 }
 
+// TestTestFileBuild checks that a case with a builder takes its arguments
+// from it, in both tables, and that other cases keep their literals.
+func TestTestFileBuild(t *testing.T) {
+	build := "func() (a0 *T, a1 *T) { p := new(T); return p, p }"
+	src, err := TestFile(Suite{
+		Package: "p", Func: "F",
+		Params:  []Param{{"a", "*T"}, {"b", "*T"}},
+		Cases:   []Case{{Args: []string{"nil", "nil"}}, {Args: []string{"&T{}", "&T{}"}, Build: build}},
+		Crashes: []Crash{{Kind: "panic", Message: "same", Args: []string{"&T{}", "&T{}"}, Build: build}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"func() (*T, *T) // when set, the arguments",
+		`{name: "case_0", in_a: nil, in_b: nil}`,
+		"build: func() (a0 *T, a1 *T) {",
+		"if tt.build != nil {\n\t\t\t\ttt.in_a, tt.in_b = tt.build()",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("output lacks %q:\n%s", want, src)
+		}
+	}
+	if n := strings.Count(string(src), "= tt.build()"); n != 2 {
+		t.Errorf("%d subtests take the builder's arguments, want 2:\n%s", n, src)
+	}
+}
+
 func TestTestFileErrors(t *testing.T) {
 	valid := func(edit func(*Suite)) Suite {
 		s := Suite{
@@ -424,6 +452,8 @@ func TestTestFileErrors(t *testing.T) {
 		{"missing pinned result", valid(func(s *Suite) { s.Cases[0].Results = nil })},
 		{"bad result literal", valid(func(s *Suite) { s.Cases[0].Results = []string{"}"} })},
 		{"crash argument count", valid(func(s *Suite) { s.Crashes = []Crash{{Kind: "panic", Message: "boom"}} })},
+		{"builder that is no function literal", valid(func(s *Suite) { s.Cases[0].Build = "build()" })},
+		{"bad builder", valid(func(s *Suite) { s.Cases[0].Build = "func() (int) {" })},
 		{"function named like a used import", valid(func(s *Suite) { s.Func = "testing" })},
 		{"function named like a used import of a crash test", valid(func(s *Suite) {
 			s.Func = "exec"

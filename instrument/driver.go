@@ -257,7 +257,11 @@ func rtParam(name string, t types.Type) rt.Param {
 
 // paramLit is the rt.Param literal of q, a line of a driver file.
 func paramLit(q rt.Param) string {
-	return fmt.Sprintf("\t\t{Name: %q, Kind: _gcl.%s, Width: %d, Signed: %v, Max: %d},\n", q.Name, paramKindName[q.Kind], q.Width, q.Signed, q.Max)
+	refs := ""
+	if q.Ref {
+		refs = fmt.Sprintf(", Ref: true, Refs: %#v", q.Refs)
+	}
+	return fmt.Sprintf("\t\t{Name: %q, Kind: _gcl.%s, Width: %d, Signed: %v, Max: %d%s},\n", q.Name, paramKindName[q.Kind], q.Width, q.Signed, q.Max, refs)
 }
 
 // paramKindName names the runtime's parameter kinds in generated code.

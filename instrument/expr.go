@@ -222,6 +222,13 @@ func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
 		}
 		return ins.asType(rtCall(name, ins.cx(p)), x, "ConvBool")
 	}
+	if ins.ptrCompared(x) {
+		name := "PtrEq"
+		if x.Op == token.NEQ {
+			name = "PtrNe"
+		}
+		return ins.asType(rtCall(name, ins.cx(x.X), ins.cx(x.Y)), x, "ConvBool")
+	}
 	l, r := ins.trackOfExpr(x.X), ins.trackOfExpr(x.Y)
 	if l == notTracked || (r == notTracked && x.Op != token.SHL && x.Op != token.SHR) {
 		return ins.mk(x), true
@@ -245,6 +252,27 @@ func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
 		}
 	}
 	return ins.binop(x.Op, a, b, l, x)
+}
+
+// ptrCompared reports whether x is p == q or p != q on two pointers to
+// one type, which rt.PtrEq compares through the pointer inputs' identities.
+func (ins *instrumenter) ptrCompared(x *ast.BinaryExpr) bool {
+	if x.Op != token.EQL && x.Op != token.NEQ {
+		return false
+	}
+	elem := func(e ast.Expr) types.Type {
+		if ins.info.Types[e].IsNil() {
+			return nil
+		}
+		if t := ins.typeOf(e); t != nil {
+			if p, ok := t.Underlying().(*types.Pointer); ok {
+				return p.Elem()
+			}
+		}
+		return nil
+	}
+	a, b := elem(x.X), elem(x.Y)
+	return a != nil && b != nil && types.Identical(a, b)
 }
 
 // nilCompared returns p when x is p == nil or p != nil (either way round)

@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -341,7 +342,7 @@ func F(a int8, b uint, c Celsius, f Flag, s string, n Name, bs []byte, buf Buf, 
 		}
 		gotRT := rt.Param{Name: rp.Name, Kind: rp.Kind, Width: rp.Width, Signed: rp.Signed}
 		wantRT := rt.Param{Name: w.name, Kind: w.kind, Width: w.width, Signed: w.signed}
-		if gotRT != wantRT {
+		if !reflect.DeepEqual(gotRT, wantRT) {
 			t.Errorf("runtime param %d = %+v, want %+v", i, gotRT, wantRT)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -333,7 +334,7 @@ func semLayout(ps []rt.Param) ([]int, error) {
 		return nil, fmt.Errorf("entry parameters %+v, want %+v", ps, want)
 	}
 	for i := range want {
-		if ps[i] != want[i] {
+		if !reflect.DeepEqual(ps[i], want[i]) {
 			return nil, fmt.Errorf("entry parameter %d is %+v, want %+v", i, ps[i], want[i])
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/types"
+	"slices"
 	"strconv"
 
 	"github.com/gocolic/gocolic/rt"
@@ -25,7 +26,7 @@ const (
 	ShapeStruct                       // Fields and Elems, one per field set from the input
 	ShapeArray                        // Elems, one per element
 	ShapeSlice                        // Leaf is the length (at most Max); Elems the first Max elements
-	ShapePointer                      // Leaf is the choice: 0 a new object, 1 nil; Elems[0] the object
+	ShapePointer                      // Leaf is the choice (rt.Param.Ref): 0 a new object, 1 nil, 2+k an alias; Elems[0] the object
 	ShapeMap                          // Leaf is the number of entries; Elems alternate key and value
 	ShapeZero                         // the zero value: nothing of it comes from the input
 	ShapeIface                        // Leaf is the choice: k < len(Elems) candidate k, len(Elems) nil; Elems the candidates
@@ -56,6 +57,12 @@ const (
 	maxLeaves = 512
 )
 
+// maxRefs bounds the earlier pointer inputs a pointer input may alias
+// (rt.Param.Refs): the nearest ones in layout order, which include its
+// ancestors on a small structure. Each is a case of the input's identity
+// term, which every comparison of the pointer carries to the solver.
+const maxRefs = 16
+
 // DefaultMaxElems is the default number of elements of slice, map and
 // variadic inputs (Config.MaxElems).
 const DefaultMaxElems = 4
@@ -71,6 +78,13 @@ type shaper struct {
 	leaves   int
 	tmp      int
 	onPath   map[types.Type]int
+	ptrs     []ptrChoice // the pointer inputs so far, in layout order
+}
+
+// ptrChoice is a pointer input: its choice's parameter and pointee type.
+type ptrChoice struct {
+	leaf int
+	elem types.Type
 }
 
 // newShaper returns a shaper that writes driver code to src.
@@ -207,6 +221,22 @@ func (s *shaper) bounded(path string, max int) int {
 	return len(s.res.RTParams) - 1
 }
 
+// pointer adds the choice of a pointer input to elem (rt.Param.Ref): it
+// may alias the nearest maxRefs earlier pointer inputs to the same type.
+func (s *shaper) pointer(path string, elem types.Type) int {
+	var refs []int
+	for k := len(s.ptrs) - 1; k >= 0 && len(refs) < maxRefs; k-- {
+		if types.Identical(s.ptrs[k].elem, elem) {
+			refs = append(refs, s.ptrs[k].leaf)
+		}
+	}
+	slices.Reverse(refs)
+	i := s.bounded(path+".nil", 1+len(refs))
+	s.res.RTParams[i].Ref, s.res.RTParams[i].Refs = true, refs
+	s.ptrs = append(s.ptrs, ptrChoice{leaf: i, elem: elem})
+	return i
+}
+
 func (s *shaper) printf(format string, args ...any) { fmt.Fprintf(s.src, format, args...) }
 
 // build returns the shape of a value of type t and writes the statements
@@ -218,6 +248,9 @@ func (s *shaper) build(t types.Type, loc, path string) *Shape {
 	if sh == nil {
 		s.src.Truncate(mark)
 		s.res.RTParams, s.leaves = s.res.RTParams[:nparams], leaves
+		for len(s.ptrs) > 0 && s.ptrs[len(s.ptrs)-1].leaf >= nparams {
+			s.ptrs = s.ptrs[:len(s.ptrs)-1]
+		}
 		sh = &Shape{Kind: ShapeZero}
 		if s.ins.nameable(t, 0) {
 			sh.Type = s.testType(t)
@@ -282,10 +315,12 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 		s.onPath[u.Elem()]++
 		defer func() { s.onPath[u.Elem()]-- }()
 		sh.Kind = ShapePointer
-		sh.Leaf = s.bounded(path+".nil", 1)
-		s.printf("if _gcl.InputLen(in, %[1]d).C == 0 {\n%[2]s = new(%[3]s)\n_gcl.InputObject(in, %[1]d, %[2]s)\n", sh.Leaf, loc, s.name(u.Elem()))
+		sh.Leaf = s.pointer(path, u.Elem())
+		// The object is registered before its fields are filled, so that
+		// a pointer inside it may alias it: that closes a cycle.
+		s.printf("if _gcl_p, _gcl_new := _gcl.InputPtr[%[3]s](in, %[1]d); _gcl_new {\n%[2]s = new(%[3]s)\n_gcl.InputObject(in, %[1]d, %[2]s)\n", sh.Leaf, loc, s.name(u.Elem()))
 		sh.Elems = []*Shape{s.build(u.Elem(), "(*"+loc+")", path)}
-		s.printf("} else {\n_gcl.InputNil(in, %d)\n}\n", sh.Leaf)
+		s.printf("} else {\n%s = _gcl_p\n}\n", loc)
 	case *types.Interface:
 		return s.iface(t, sh, loc, path)
 	case *types.Map:

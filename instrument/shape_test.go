@@ -10,7 +10,8 @@ import (
 )
 
 // TestShapes checks how composite parameters are laid out as inputs: the
-// shape of each parameter, the names and bounds of the runtime inputs,
+// shape of each parameter, the names, bounds and alias candidates (Refs)
+// of the runtime inputs,
 // and the imports the written types need.
 func TestShapes(t *testing.T) {
 	const decls = `package u
@@ -63,7 +64,16 @@ func (n *Node) Len() int { return 0 }
 			name: "recursive pointer unfolded three times",
 			sig:  "func F(n *Node) {}", entry: "F",
 			shapes: []string{"*#0Node{Val:#1 Next:*#2Node{Val:#3 Next:*#4Node{Val:#5}}}"},
-			inputs: []string{"n.nil<=1", "n.Val", "n.Next.nil<=1", "n.Next.Val", "n.Next.Next.nil<=1", "n.Next.Next.Val"},
+			inputs: []string{"n.nil<=1[]", "n.Val", "n.Next.nil<=2[0]", "n.Next.Val", "n.Next.Next.nil<=3[0 2]", "n.Next.Next.Val"},
+		},
+		{
+			name: "pointers may alias earlier pointers to the same type",
+			sig:  "func F(l1 *Node, x *int, l2 *Node) {}", entry: "F",
+			shapes: []string{"*#0Node{Val:#1 Next:*#2Node{Val:#3 Next:*#4Node{Val:#5}}}", "*#6#7",
+				"*#8Node{Val:#9 Next:*#10Node{Val:#11 Next:*#12Node{Val:#13}}}"},
+			inputs: []string{"l1.nil<=1[]", "l1.Val", "l1.Next.nil<=2[0]", "l1.Next.Val", "l1.Next.Next.nil<=3[0 2]", "l1.Next.Next.Val",
+				"x.nil<=1[]", "x", "l2.nil<=4[0 2 4]", "l2.Val", "l2.Next.nil<=5[0 2 4 8]", "l2.Next.Val",
+				"l2.Next.Next.nil<=6[0 2 4 8 10]", "l2.Next.Next.Val"},
 		},
 		{
 			name: "map entries alternate keys and values",
@@ -75,7 +85,7 @@ func (n *Node) Len() int { return 0 }
 			name: "nothing to fill is the zero value",
 			sig:  "func F(e Empty, p *Empty) {}", entry: "F",
 			shapes: []string{"0", "*#0" + "0"},
-			inputs: []string{"p.nil<=1"},
+			inputs: []string{"p.nil<=1[]"},
 		},
 		{
 			name: "a type of another package",
@@ -94,7 +104,7 @@ func (n *Node) Len() int { return 0 }
 			name: "pointer receiver is never nil",
 			sig:  "", entry: "(*Node).Len",
 			shapes: []string{"*#-1Node{Val:#0 Next:*#1Node{Val:#2 Next:*#3Node{Val:#4}}}"},
-			inputs: []string{"receiver.Val", "receiver.Next.nil<=1", "receiver.Next.Val", "receiver.Next.Next.nil<=1", "receiver.Next.Next.Val"},
+			inputs: []string{"receiver.Val", "receiver.Next.nil<=1[]", "receiver.Next.Val", "receiver.Next.Next.nil<=2[1]", "receiver.Next.Next.Val"},
 		},
 	}
 	for _, tt := range tests {
@@ -120,6 +130,9 @@ func (n *Node) Len() int { return 0 }
 				s := q.Name
 				if q.Max != 0 {
 					s += fmt.Sprintf("<=%d", q.Max)
+				}
+				if q.Ref {
+					s += fmt.Sprint(q.Refs)
 				}
 				inputs = append(inputs, s)
 			}
@@ -151,5 +164,54 @@ func TestShapeLeavesBounded(t *testing.T) {
 		if q.Kind != rt.ParamInt || q.Width != 8 {
 			t.Errorf("input %+v, want int8", q)
 		}
+	}
+}
+
+// TestPtrCompared checks which comparisons become rt.PtrEq and rt.PtrNe:
+// two pointers to one type, either way round, but not a comparison with
+// nil (IsNil) nor one of other types; and that the rewrite type-checks,
+// driver included (its Refs literals).
+func TestPtrCompared(t *testing.T) {
+	const src = `package u
+
+type List struct {
+	Value int
+	Next  *List
+}
+type P *List
+
+func F(l1, l2 *List, p P, a, b *int) int {
+	n := 0
+	if l1 == l2 {
+		n++
+	}
+	if l1.Next != l2 {
+		n++
+	}
+	if l1 == nil || nil != l2 {
+		n++
+	}
+	if p == l1 {
+		n++
+	}
+	if a == b {
+		n++
+	}
+	if any(l1) == any(l2) {
+		n++
+	}
+	return n
+}
+`
+	pkg, res := rewrite(t, src, "F")
+	out := string(res.Files[pkg.CompiledGoFiles[0]])
+	for name, want := range map[string]int{"PtrEq(": 3, "PtrNe(": 1, "IsNil(": 1, "NotNil(": 1} {
+		if got := strings.Count(out, "_gcl."+name); got != want {
+			t.Errorf("%d calls of _gcl.%s, want %d", got, name, want)
+		}
+	}
+	rw := recheck(t, res)
+	for _, err := range rw.errs {
+		t.Errorf("rewritten code does not type-check: %s", rw.describe(err))
 	}
 }

@@ -40,8 +40,8 @@ var st struct {
 	pins      []unsafe.Pointer       // what the cells of mem point into
 	lens      map[uintptr]lenCell    // shadows of slice lengths (slice.go)
 	maps      map[uintptr]*mapShadow // logs of maps, by header (map.go)
-	objs      map[uintptr]*sym.Expr  // objects of pointer inputs: "the pointer is nil" (target.go)
-	nils      *sym.Expr              // "some pointer input is nil", nil when none is (target.go)
+	objs      map[uintptr]ptrObj     // objects of pointer inputs, by address (alias.go)
+	nils      *sym.Expr              // "some pointer input is nil", nil when none is (alias.go)
 	readers   map[uintptr]readerCell // readers made from shadowed values (models_io.go)
 	passed    []passed               // struct arguments handed to a callee (slice.go)
 	iface     ifaceState             // interface inputs (iface.go)
@@ -53,7 +53,7 @@ func init() {
 	st.mem = make(map[uintptr]cell)
 	st.lens = make(map[uintptr]lenCell)
 	st.maps = make(map[uintptr]*mapShadow)
-	st.objs = make(map[uintptr]*sym.Expr)
+	st.objs = make(map[uintptr]ptrObj)
 	st.readers = make(map[uintptr]readerCell)
 }
 

@@ -4,8 +4,6 @@
 package rt
 
 import (
-	"unsafe"
-
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -31,6 +29,13 @@ type Param struct {
 	// length of a slice or map input, or the choice of a pointer input.
 	// Values above it read as Max.
 	Max uint64
+	// Ref marks the choice of a pointer input: 0 makes a new object, 1
+	// makes the pointer nil, and 2+k makes it the pointer input Refs[k]
+	// made (an alias). Max is then 1+len(Refs).
+	Ref bool
+	// Refs are the earlier pointer inputs (lower parameter numbers) of the
+	// same pointee type that a Ref choice may alias.
+	Refs []int
 }
 
 // bits returns the value of a ParamInt or ParamFloat variable as the
@@ -95,6 +100,8 @@ type Input struct {
 	offs   []int
 	maxLen int
 	params []Param
+	ptrs   []madePtr // by parameter: the pointer each pointer input made (alias.go)
+	ids    *Idents   // identity terms of pointer inputs, made on first use (alias.go)
 	// concrete: the execution runs without tracking (Request.Concrete),
 	// so the inputs have no shadows, and nothing downstream builds terms.
 	concrete bool
@@ -124,57 +131,6 @@ func InputInt[T Integer](in *Input, i int) V[T] {
 func InputLen(in *Input, i int) V[int] {
 	n := in.base(i)
 	return V[int]{C: int(in.params[i].bits(in.env[n])), S: in.inputVar(n, 64)}
-}
-
-// InputObject records p, the object a pointer input points to, as made
-// because parameter i, the pointer's choice (0: an object, 1: nil), is 0.
-// A comparison of p with nil (IsNil) then has the choice as its shadow,
-// so the solver can make the pointer nil. A nil pointer has no address to
-// key its choice by: see IsNil.
-func InputObject[T any](in *Input, i int, p *T) {
-	if in.concrete {
-		return
-	}
-	pin(unsafe.Pointer(p))
-	st.objs[uintptr(unsafe.Pointer(p))] = st.b.Not(st.b.Eq(inputVar(in.base(i), 64), st.b.Const(0, 64)))
-}
-
-// InputNil records that parameter i, a pointer's choice, made it nil.
-func InputNil(in *Input, i int) {
-	if in.concrete {
-		return
-	}
-	isNil := st.b.Not(st.b.Eq(inputVar(in.base(i), 64), st.b.Const(0, 64)))
-	if st.nils == nil {
-		st.nils = isNil
-		return
-	}
-	st.nils = st.b.Or(st.nils, isNil)
-}
-
-// IsNil returns p == nil, with the shadow of an input object's choice.
-// A nil pointer has no address to key its choice by; its shadow says that
-// some pointer input is nil, true now and false once every one is an
-// object, which is what makes a pointer input that was nil an object
-// again (a nil the code made, not an input, then diverges).
-func IsNil[T any](p *T) V[bool] {
-	if p == nil {
-		return V[bool]{C: true, S: st.nils}
-	}
-	if len(st.objs) == 0 {
-		return V[bool]{}
-	}
-	return V[bool]{S: st.objs[uintptr(unsafe.Pointer(p))]}
-}
-
-// NotNil returns p != nil, with the shadow of an input object's choice.
-func NotNil[T any](p *T) V[bool] {
-	v := IsNil(p)
-	v.C = !v.C
-	if v.S != nil {
-		v.S = st.b.Not(v.S)
-	}
-	return v
 }
 
 // InputSlice returns a slice whose length is parameter i (InputLen), with

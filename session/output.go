@@ -27,13 +27,13 @@ func suite(t *Target, rep *driver.Report) emit.Suite {
 	}
 	seen := map[string]bool{}
 	for _, c := range rep.Cases {
-		args := t.Args(c.Input)
-		key := strings.Join(args, "\x00")
+		args, build := t.Args(c.Input), t.Build(c.Input)
+		key := strings.Join(append(args, build), "\x00")
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
-		ec := emit.Case{Args: args}
+		ec := emit.Case{Args: args, Build: build}
 		for i := range t.Results {
 			lit := ""
 			if i < len(c.Results) && c.Results[i].Pinned {
@@ -46,7 +46,7 @@ func suite(t *Target, rep *driver.Report) emit.Suite {
 		s.Cases = append(s.Cases, ec)
 	}
 	for _, f := range rep.SortedFindings() {
-		s.Crashes = append(s.Crashes, emit.Crash{Kind: f.Kind, Message: f.Message, Args: t.Args(f.Input)})
+		s.Crashes = append(s.Crashes, emit.Crash{Kind: f.Kind, Message: f.Message, Args: t.Args(f.Input), Build: t.Build(f.Input)})
 	}
 	return s
 }

@@ -434,6 +434,16 @@ func (t *Target) Args(env sym.Env) []string {
 	return out
 }
 
+// Build returns a function literal that returns the parameters for input
+// env, for a case whose pointer parameters alias (emit.Case.Build), or ""
+// when the literals of Args say it all.
+func (t *Target) Build(env sym.Env) string {
+	if !slices.ContainsFunc(t.Params, func(p instrument.Param) bool { return p.Shape != nil }) {
+		return ""
+	}
+	return buildLiteral(t.Params, t.rt, rt.DecodeInput(t.rt, t.maxLen, env))
+}
+
 // leafLiteral writes the value a of an input p of type typ.
 func leafLiteral(p rt.Param, a rt.Arg, typ string) string {
 	switch p.Kind {

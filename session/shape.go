@@ -4,6 +4,8 @@
 package session
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gocolic/gocolic/instrument"
@@ -89,4 +91,109 @@ func ifaceLiteral(sh *instrument.Shape, ps []rt.Param, args []rt.Arg) string {
 		return e.Type + "(" + lit + ")"
 	}
 	return lit
+}
+
+// builder writes the statements that assemble composite parameters the
+// way the generated driver does, for inputs whose pointers alias: each
+// object a pointer input makes is a variable, declared before its fields
+// are filled, and an alias is a reference to it, so shared objects and
+// cycles survive into a generated test, where literals could not.
+type builder struct {
+	ps      []rt.Param
+	args    []rt.Arg
+	b       strings.Builder
+	ptrs    map[int]string // pointer inputs made so far: their variable, or "nil"
+	n       int
+	aliased bool // some pointer is an alias of another
+}
+
+// fill writes the statements that set the location loc to the value of
+// shape sh.
+func (bd *builder) fill(sh *instrument.Shape, loc string) {
+	switch sh.Kind {
+	case instrument.ShapeLeaf:
+		bd.printf("%s = %s\n", loc, leafLiteral(bd.ps[sh.Leaf], bd.args[sh.Leaf], sh.Type))
+	case instrument.ShapeStruct:
+		for i, e := range sh.Elems {
+			bd.fill(e, loc+"."+sh.Fields[i])
+		}
+	case instrument.ShapeArray:
+		for i, e := range sh.Elems {
+			bd.fill(e, loc+"["+strconv.Itoa(i)+"]")
+		}
+	case instrument.ShapeSlice:
+		n := min(int(bd.args[sh.Leaf].Bits), len(sh.Elems))
+		bd.printf("%s = make(%s, %d)\n", loc, sh.Type, n)
+		for i, e := range sh.Elems[:n] {
+			bd.fill(e, loc+"["+strconv.Itoa(i)+"]")
+		}
+	case instrument.ShapeMap, instrument.ShapeZero, instrument.ShapeIface:
+		// Map entries and interface values are written as literals:
+		// pointers inside them do not alias (see the README).
+		bd.printf("%s = %s\n", loc, shapeLiteral(sh, bd.ps, bd.args))
+	case instrument.ShapePointer:
+		bd.pointer(sh, loc)
+	}
+}
+
+// pointer writes a pointer input as the driver assembles it (rt.InputPtr):
+// nil, an earlier input's pointer, or a new object, which is also what an
+// alias of an input not assembled gets.
+func (bd *builder) pointer(sh *instrument.Shape, loc string) {
+	c := uint64(0)
+	if sh.Leaf >= 0 {
+		c = bd.args[sh.Leaf].Bits
+	}
+	switch {
+	case c == 1:
+		bd.ptrs[sh.Leaf] = "nil"
+		return
+	case c >= 2:
+		if v, ok := bd.ptrs[bd.ps[sh.Leaf].Refs[c-2]]; ok {
+			bd.ptrs[sh.Leaf] = v
+			bd.aliased = true
+			if v != "nil" {
+				bd.printf("%s = %s\n", loc, v)
+			}
+			return
+		}
+	}
+	bd.n++
+	v := "p" + strconv.Itoa(bd.n)
+	bd.printf("%s := new(%s)\n%s = %s\n", v, strings.TrimPrefix(sh.Type, "*"), loc, v)
+	if sh.Leaf >= 0 {
+		bd.ptrs[sh.Leaf] = v
+	}
+	bd.fill(sh.Elems[0], "(*"+v+")")
+}
+
+func (bd *builder) printf(format string, args ...any) { fmt.Fprintf(&bd.b, format, args...) }
+
+// buildLiteral returns a function literal that returns the values of the
+// parameters params under the decoded inputs args, or "" when no pointer
+// aliases another: literals then say the same, more readably.
+func buildLiteral(params []instrument.Param, ps []rt.Param, args []rt.Arg) string {
+	bd := &builder{ps: ps, args: args, ptrs: map[int]string{}}
+	types := make([]string, len(params))
+	for i, p := range params {
+		typ := p.TypeString
+		if elem, ok := strings.CutPrefix(typ, "..."); ok {
+			typ = "[]" + elem
+		}
+		types[i] = typ
+		loc := "a" + strconv.Itoa(i)
+		if p.Shape == nil {
+			bd.printf("%s = %s\n", loc, leafLiteral(ps[p.Leaf], args[p.Leaf], typ))
+		} else {
+			bd.fill(p.Shape, loc)
+		}
+	}
+	if !bd.aliased {
+		return ""
+	}
+	var results []string
+	for i, typ := range types {
+		results = append(results, "a"+strconv.Itoa(i)+" "+typ)
+	}
+	return "func() (" + strings.Join(results, ", ") + ") {\n" + bd.b.String() + "return\n}"
 }

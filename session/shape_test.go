@@ -110,3 +110,53 @@ func TestIfaceArgs(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildLiteral checks the builders written for inputs whose pointers
+// alias: none without an alias, a shared object across parameters, a
+// cycle, and an alias of a nil input.
+func TestBuildLiteral(t *testing.T) {
+	leaf := func(i int, typ string) *instrument.Shape {
+		return &instrument.Shape{Kind: instrument.ShapeLeaf, Leaf: i, Type: typ}
+	}
+	// Inputs: 0 l1's choice, 1 l1.Value, 2 l1.Next's choice (may alias l1),
+	// 3 l1.Next.Value, 4 l2's choice (may alias l1 or l1.Next), 5 l2.Value.
+	ps := []rt.Param{
+		{Kind: rt.ParamInt, Width: 64, Max: 1, Ref: true}, {Kind: rt.ParamInt, Width: 64, Signed: true},
+		{Kind: rt.ParamInt, Width: 64, Max: 2, Ref: true, Refs: []int{0}}, {Kind: rt.ParamInt, Width: 64, Signed: true},
+		{Kind: rt.ParamInt, Width: 64, Max: 3, Ref: true, Refs: []int{0, 2}}, {Kind: rt.ParamInt, Width: 64, Signed: true},
+	}
+	node := func(choice, value int, next *instrument.Shape) *instrument.Shape {
+		fields, elems := []string{"Value"}, []*instrument.Shape{leaf(value, "int")}
+		if next != nil {
+			fields, elems = append(fields, "Next"), append(elems, next)
+		}
+		return &instrument.Shape{Kind: instrument.ShapePointer, Type: "*List", Leaf: choice, Elems: []*instrument.Shape{
+			{Kind: instrument.ShapeStruct, Type: "List", Fields: fields, Elems: elems}}}
+	}
+	tgt := &Target{Func: "F", rt: ps, maxLen: 4, Params: []instrument.Param{
+		{Shape: node(0, 1, node(2, 3, nil)), TypeString: "*List"},
+		{Shape: node(4, 5, nil), TypeString: "*List"},
+	}}
+	offs := rt.Layout(ps, 4)
+	tests := []struct {
+		name string
+		env  sym.Env // by input
+		want string
+	}{
+		{"no alias", sym.Env{1: 7}, ""},
+		{"l2 is l1", sym.Env{4: 2, 1: 7}, "func() (a0 *List, a1 *List) {\np1 := new(List)\na0 = p1\n(*p1).Value = 7\np2 := new(List)\n(*p1).Next = p2\n(*p2).Value = 0\na1 = p1\nreturn\n}"},
+		{"a cycle", sym.Env{2: 2, 4: 1}, "func() (a0 *List, a1 *List) {\np1 := new(List)\na0 = p1\n(*p1).Value = 0\n(*p1).Next = p1\nreturn\n}"},
+		{"l2 is l1.Next, which is nil", sym.Env{2: 1, 4: 3}, "func() (a0 *List, a1 *List) {\np1 := new(List)\na0 = p1\n(*p1).Value = 0\nreturn\n}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := sym.Env{}
+			for i, v := range tt.env {
+				env[uint64(offs[i])] = v
+			}
+			if got := tgt.Build(env); got != tt.want {
+				t.Errorf("builder\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
