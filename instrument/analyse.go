@@ -7,13 +7,16 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 )
 
 // twinInfo describes the twin of a function or method.
 type twinInfo struct {
-	decl    *ast.FuncDecl
-	fn      *types.Func
+	decl *ast.FuncDecl
+	fn   *types.Func
+	// sig is the signature of a function literal's twin (lit), whose fn
+	// is nil; signature() is the one to read.
+	sig     *types.Signature
+	lit     *ast.FuncLit
 	name    string
 	params  []track // per parameter of the signature; notTracked for the variadic one
 	results []track // per result
@@ -21,6 +24,14 @@ type twinInfo struct {
 	// model: the twin is a library model in the runtime (models.go),
 	// called as rt.name without the receiver; site: it takes a site first.
 	model, site bool
+}
+
+// signature returns the signature of the function t is the twin of.
+func (t *twinInfo) signature() *types.Signature {
+	if t.sig != nil {
+		return t.sig
+	}
+	return t.fn.Type().(*types.Signature)
 }
 
 // setTracks fills t.params, t.results and t.nShadow from sig. A variadic
@@ -74,12 +85,12 @@ func (ins *instrumenter) analyse() {
 				t.name = "Gcl_" + fd.Name.Name
 			}
 			t.setTracks(sig)
-			any := t.nShadow > 0 || slices.ContainsFunc(t.params, func(k track) bool { return k != notTracked })
-			if any {
+			if t.any() {
 				ins.twins[fn] = t
 			}
 		}
 	}
+	ins.analyseLits()
 
 	cand := make(map[types.Object]bool)
 	// Package-level variables.
@@ -89,9 +100,9 @@ func (ins *instrumenter) analyse() {
 			cand[v] = true
 		}
 	}
-	// Parameters and named results of twins.
-	for _, t := range ins.twins {
-		sig := t.fn.Type().(*types.Signature)
+	// Parameters and named results of twins, of functions and literals.
+	for _, t := range ins.allTwins() {
+		sig := t.signature()
 		for i := 0; i < sig.Params().Len(); i++ {
 			if t.params[i] != notTracked {
 				cand[sig.Params().At(i)] = true
@@ -107,8 +118,8 @@ func (ins *instrumenter) analyse() {
 	for _, obj := range ins.fuzzParamObjects() {
 		cand[obj] = true
 	}
-	// Local variables declared in function bodies (not parameters of
-	// function literals, which stay concrete).
+	// Local variables declared in function bodies (parameters of
+	// function literals are a twin's or stay concrete).
 	for _, f := range ins.pkg.Syntax {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -348,16 +359,22 @@ func calledFunc(call *ast.CallExpr) ast.Expr {
 }
 
 // twinCall returns the twin called by e, if e is a static call of a
-// function or method of this package that has a twin.
+// function or method of this package that has a twin (also as a method
+// expression T.M), a call of a function literal with a twin, or a call of
+// a local variable bound to a twin (varTwins).
 func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return nil
 	}
 	var obj types.Object
+	var t *twinInfo
 	switch f := calledFunc(call).(type) {
+	case *ast.FuncLit:
+		t = ins.litTwins[f]
 	case *ast.Ident:
 		obj = ins.info.Uses[f]
+		t = ins.varTwins[obj]
 	case *ast.SelectorExpr:
 		sel, ok := ins.info.Selections[f]
 		if !ok {
@@ -371,7 +388,7 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 			}
 			return nil
 		}
-		if sel.Kind() != types.MethodVal {
+		if sel.Kind() != types.MethodVal && sel.Kind() != types.MethodExpr {
 			return nil
 		}
 		if _, isIface := sel.Recv().Underlying().(*types.Interface); isIface {
@@ -381,26 +398,44 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 	default:
 		return nil
 	}
-	fn, ok := obj.(*types.Func)
-	if !ok {
-		return nil
+	if fn, ok := obj.(*types.Func); ok && t == nil {
+		t = ins.twins[fn.Origin()]
+		if t == nil {
+			t = ins.cfg.Imported.twins[fn.Origin()]
+		}
+		if t == nil {
+			t = ins.modelTwin(fn)
+		}
 	}
-	t := ins.twins[fn.Origin()]
-	if t == nil {
-		t = ins.cfg.Imported.twins[fn.Origin()]
+	nargs := len(call.Args)
+	if ins.methodExpr(call) {
+		nargs-- // the receiver
+		if t != nil && t.model {
+			return nil
+		}
 	}
-	if t == nil {
-		t = ins.modelTwin(fn)
-	}
-	if t == nil || len(call.Args) == 0 && len(t.params) > 0 {
+	if t == nil || nargs == 0 && len(t.params) > 0 {
 		return nil
 	}
 	// A single multi-valued argument cannot be split into V parameters.
-	if len(call.Args) == 1 && len(t.params) > 1 {
+	if nargs == 1 && len(t.params) > 1 {
 		return nil
 	}
 	if call.Ellipsis.IsValid() {
 		return nil
 	}
 	return t
+}
+
+// allTwins returns the twins of the package's functions and of its
+// function literals.
+func (ins *instrumenter) allTwins() []*twinInfo {
+	var out []*twinInfo
+	for _, t := range ins.twins {
+		out = append(out, t)
+	}
+	for _, t := range ins.litTwins {
+		out = append(out, t)
+	}
+	return out
 }

@@ -490,46 +490,23 @@ func (ins *instrumenter) vIndex(e ast.Expr) (ast.Expr, bool) {
 }
 
 // callTwin builds the call of twin t for the original call x, with V
-// arguments for tracked parameters.
+// arguments for tracked parameters. The arguments are rewritten before
+// the function, so that a literal's twin is built only when the call
+// goes to it.
 func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool) {
-	fun := ast.Unparen(x.Fun)
-	var nf ast.Expr
-	rename := func(e ast.Expr) ast.Expr {
-		if t.model {
-			ins.keepImportUsed(e)
-			return rtSel(t.name)
-		}
-		switch f := e.(type) {
-		case *ast.Ident:
-			return ast.NewIdent(t.name)
-		case *ast.SelectorExpr:
-			x := ins.cx(f.X)
-			if sel, ok := ins.info.Selections[f]; ok && sel.Kind() == types.MethodVal {
-				x = ins.passRecv(t.fn, f.X, x)
-			}
-			return &ast.SelectorExpr{X: x, Sel: ast.NewIdent(t.name)}
-		}
-		return nil
-	}
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		if inner := rename(ast.Unparen(f.X)); inner != nil {
-			nf = &ast.IndexExpr{X: inner, Index: f.Index}
-		}
-	case *ast.IndexListExpr:
-		if inner := rename(ast.Unparen(f.X)); inner != nil {
-			nf = &ast.IndexListExpr{X: inner, Indices: f.Indices}
-		}
-	default:
-		nf = rename(f)
-	}
-	if nf == nil {
+	// The signature as called: instantiated, when the callee is generic,
+	// and with the receiver first for a method expression T.M.
+	sig, ok := ins.typeOf(x.Fun).(*types.Signature)
+	if !ok {
 		return nil, false
 	}
-	sig := t.fn.Type().(*types.Signature)
+	off := 0
+	if ins.methodExpr(x) {
+		off = 1
+	}
 	args := make([]ast.Expr, len(x.Args))
 	for i, a := range x.Args {
-		if i < len(t.params) && t.params[i] != notTracked {
+		if j := i - off; j >= 0 && j < len(t.params) && t.params[j] != notTracked {
 			pt := sig.Params().At(i).Type()
 			untyped := ins.isConst(a) || isNil(a, ins)
 			if !untyped && !types.Identical(ins.typeOf(a), pt) {
@@ -554,10 +531,57 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 			args[i] = ins.passArg(a, args[i])
 		}
 	}
+	nf := ins.twinFun(ast.Unparen(x.Fun), t)
+	if nf == nil {
+		return nil, false
+	}
 	if t.site {
 		args = append([]ast.Expr{siteLit(ins.newSite(SiteImplicit, x))}, args...)
 	}
 	return &ast.CallExpr{Fun: nf, Args: args}, true
+}
+
+// twinFun returns the function expression that calls twin t in place of
+// fun, the original's (instantiated, if generic); nil if there is none.
+func (ins *instrumenter) twinFun(fun ast.Expr, t *twinInfo) ast.Expr {
+	rename := func(e ast.Expr) ast.Expr {
+		if t.model {
+			ins.keepImportUsed(e)
+			return rtSel(t.name)
+		}
+		switch f := e.(type) {
+		case *ast.Ident:
+			return ast.NewIdent(t.name)
+		case *ast.FuncLit:
+			return ins.twinLit(f, t)
+		case *ast.SelectorExpr:
+			sel, ok := ins.info.Selections[f]
+			if ok && sel.Kind() == types.MethodExpr {
+				return &ast.SelectorExpr{X: f.X, Sel: ast.NewIdent(t.name)}
+			}
+			x := ins.cx(f.X)
+			if ok && sel.Kind() == types.MethodVal {
+				// The method as selected: of the instantiated type, when
+				// the receiver's type is generic.
+				x = ins.passRecv(sel.Obj().(*types.Func), f.X, x)
+			}
+			return &ast.SelectorExpr{X: x, Sel: ast.NewIdent(t.name)}
+		}
+		return nil
+	}
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		if inner := rename(ast.Unparen(f.X)); inner != nil {
+			return &ast.IndexExpr{X: inner, Index: f.Index}
+		}
+		return nil
+	case *ast.IndexListExpr:
+		if inner := rename(ast.Unparen(f.X)); inner != nil {
+			return &ast.IndexListExpr{X: inner, Indices: f.Indices}
+		}
+		return nil
+	}
+	return rename(fun)
 }
 
 // compound reports whether e is a tracked expression worth evaluating

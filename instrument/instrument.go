@@ -218,14 +218,16 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 		}
 	}
 	ins := &instrumenter{
-		pkg:     pkg,
-		info:    pkg.TypesInfo,
-		fset:    pkg.Fset,
-		cfg:     cfg,
-		shadow:  make(map[types.Object]bool),
-		twins:   make(map[*types.Func]*twinInfo),
-		noTwin:  make(map[types.Object]bool),
-		objName: make(map[types.Object]string),
+		pkg:      pkg,
+		info:     pkg.TypesInfo,
+		fset:     pkg.Fset,
+		cfg:      cfg,
+		shadow:   make(map[types.Object]bool),
+		twins:    make(map[*types.Func]*twinInfo),
+		noTwin:   make(map[types.Object]bool),
+		litTwins: make(map[*ast.FuncLit]*twinInfo),
+		varTwins: make(map[types.Object]*twinInfo),
+		objName:  make(map[types.Object]string),
 	}
 	var entry *types.Func
 	var err error
@@ -282,6 +284,10 @@ type instrumenter struct {
 	// twins maps each function or method with a twin to its description.
 	twins  map[*types.Func]*twinInfo
 	noTwin map[types.Object]bool
+	// litTwins are the twins of function literals; varTwins the twins
+	// that local function variables are bound to (closure.go).
+	litTwins map[*ast.FuncLit]*twinInfo
+	varTwins map[types.Object]*twinInfo
 	// objName caches generated shadow names.
 	objName map[types.Object]string
 
@@ -359,7 +365,10 @@ func (ins *instrumenter) findEntry(name string) (*types.Func, error) {
 	}
 	sig := fn.Type().(*types.Signature)
 	if sig.TypeParams().Len() > 0 || sig.RecvTypeParams().Len() > 0 {
-		return nil, fmt.Errorf("function %s is generic; gocolic tests only non-generic functions", name)
+		// An instance (Max[int]) would need the instantiation in the
+		// driver, the generated tests and the report; a non-generic
+		// function that calls it tests the same code, tracked.
+		return nil, fmt.Errorf("function %s is generic; gocolic tests only non-generic functions (test a function that calls an instance of it)", name)
 	}
 	qual := types.RelativeTo(ins.pkg.Types)
 	if r := sig.Recv(); r != nil {

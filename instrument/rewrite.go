@@ -159,9 +159,14 @@ func (ins *instrumenter) genDecl(d *ast.GenDecl) ast.Decl {
 	return &nd
 }
 
-// funcLit rewrites the body of a function literal. Its parameters stay
-// concrete (they have no shadows), and so do its results.
+// funcLit rewrites a function literal used as a value. One with tracked
+// parameters or results becomes a wrapper around its twin (twinLit), so
+// that its body sees its parameters as twins' bodies do; one without
+// keeps its form, with its body rewritten.
 func (ins *instrumenter) funcLit(fl *ast.FuncLit) *ast.FuncLit {
+	if t := ins.litTwins[fl]; t != nil {
+		return ins.wrapperLit(fl, t, ins.twinLit(fl, t))
+	}
 	saved := ins.fn
 	ins.fn = &funcCtx{parent: saved}
 	body := ins.block(fl.Body)
@@ -215,10 +220,22 @@ func flatten(fl *ast.FieldList) []*ast.Field {
 // bound to the original names (and shadows) on entry, and a shadow result
 // follows the ordinary results for each tracked result.
 func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
-	sig := t.fn.Type().(*types.Signature)
+	ft, prologue := ins.twinType(fd.Type, t)
+	ins.fn = &funcCtx{twin: t}
+	body := ins.block(fd.Body)
+	ins.fn = nil
+	body.List = append(append(prologue, ins.takes(fd)...), body.List...)
+	return &ast.FuncDecl{Recv: fd.Recv, Name: ast.NewIdent(t.name), Type: ft, Body: body}
+}
+
+// twinType returns the type of the twin of a function of type ft, a
+// declaration's or a literal's, and the prologue that binds its V
+// parameters to the original names.
+func (ins *instrumenter) twinType(ft *ast.FuncType, t *twinInfo) (*ast.FuncType, []ast.Stmt) {
+	sig := t.signature()
 	var params []*ast.Field
 	var prologue []ast.Stmt
-	for i, p := range flatten(fd.Type.Params) {
+	for i, p := range flatten(ft.Params) {
 		name := "_"
 		if len(p.Names) > 0 {
 			name = p.Names[0].Name
@@ -238,10 +255,10 @@ func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
 		prologue = append(prologue, ins.bindParam(sig.Params().At(i), name, pname)...)
 	}
 	var results []*ast.Field
-	if fd.Type.Results != nil {
-		results = append(results, fd.Type.Results.List...)
-		named := len(fd.Type.Results.List) > 0 && len(fd.Type.Results.List[0].Names) > 0
-		for i, r := range flatten(fd.Type.Results) {
+	if ft.Results != nil {
+		results = append(results, ft.Results.List...)
+		named := len(ft.Results.List) > 0 && len(ft.Results.List[0].Names) > 0
+		for i, r := range flatten(ft.Results) {
 			if t.results[i] == notTracked {
 				continue
 			}
@@ -256,15 +273,11 @@ func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
 			results = append(results, f)
 		}
 	}
-	ins.fn = &funcCtx{twin: t}
-	body := ins.block(fd.Body)
-	ins.fn = nil
-	body.List = append(append(prologue, ins.takes(fd)...), body.List...)
-	ft := &ast.FuncType{Func: fd.Type.Func, TypeParams: fd.Type.TypeParams, Params: &ast.FieldList{List: params}}
+	nt := &ast.FuncType{Func: ft.Func, TypeParams: ft.TypeParams, Params: &ast.FieldList{List: params}}
 	if len(results) > 0 {
-		ft.Results = &ast.FieldList{List: results}
+		nt.Results = &ast.FieldList{List: results}
 	}
-	return &ast.FuncDecl{Recv: fd.Recv, Name: ast.NewIdent(t.name), Type: ft, Body: body}
+	return nt, prologue
 }
 
 // wrapperDecl turns fd into a wrapper that calls the twin with concrete
@@ -272,22 +285,6 @@ func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
 func (ins *instrumenter) wrapperDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
 	nd := *fd
 	nd.Doc = nil
-	// Name every parameter so the wrapper can pass it on.
-	ps := flatten(fd.Type.Params)
-	var params []*ast.Field
-	var args []ast.Expr
-	for i, p := range ps {
-		name := fmt.Sprintf("_gcl_a%d", i)
-		if len(p.Names) > 0 && p.Names[0].Name != "_" {
-			name = p.Names[0].Name
-		}
-		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(name)}, Type: p.Type})
-		var a ast.Expr = ast.NewIdent(name)
-		if t.params[i] != notTracked {
-			a = rtCall("Mk", a, nilIdent())
-		}
-		args = append(args, a)
-	}
 	var fun ast.Expr = ast.NewIdent(t.name)
 	if fd.Recv != nil && len(fd.Recv.List) > 0 {
 		recv := *fd.Recv.List[0]
@@ -310,37 +307,58 @@ func (ins *instrumenter) wrapperDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDec
 			fun = &ast.IndexListExpr{X: fun, Indices: targs}
 		}
 	}
-	c := &ast.CallExpr{Fun: fun, Args: args}
-	if ft := fd.Type; ft.Params != nil && len(ft.Params.List) > 0 {
-		last := ft.Params.List[len(ft.Params.List)-1]
-		if _, ok := last.Type.(*ast.Ellipsis); ok {
-			c.Ellipsis = 1
+	// Name every parameter so the wrapper can pass it on.
+	params, body := wrapperBody(flatten(fd.Type.Params), t, fun, func(i int, p *ast.Field) string {
+		if len(p.Names) > 0 && p.Names[0].Name != "_" {
+			return p.Names[0].Name
 		}
-	}
+		return fmt.Sprintf("_gcl_a%d", i)
+	})
 	nt := *fd.Type
 	nt.Params = &ast.FieldList{List: params}
 	nd.Type = &nt
-	var body []ast.Stmt
-	nres := len(t.results)
-	if nres == 0 {
-		body = []ast.Stmt{&ast.ExprStmt{X: c}}
-	} else {
-		var lhs, rets []ast.Expr
-		for i := 0; i < nres; i++ {
-			n := fmt.Sprintf("_gcl_r%d", i)
-			lhs = append(lhs, ast.NewIdent(n))
-			rets = append(rets, ast.NewIdent(n))
-		}
-		for i := 0; i < t.nShadow; i++ {
-			lhs = append(lhs, ast.NewIdent("_"))
-		}
-		body = []ast.Stmt{
-			&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: []ast.Expr{c}},
-			&ast.ReturnStmt{Results: rets},
-		}
-	}
 	nd.Body = &ast.BlockStmt{List: body}
 	return &nd
+}
+
+// wrapperBody returns the parameters (ps, each named by name) and the
+// body of a wrapper that calls fun, a twin described by t, with concrete
+// values and returns its ordinary results.
+func wrapperBody(ps []*ast.Field, t *twinInfo, fun ast.Expr, name func(int, *ast.Field) string) ([]*ast.Field, []ast.Stmt) {
+	var params []*ast.Field
+	var args []ast.Expr
+	for i, p := range ps {
+		n := name(i, p)
+		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(n)}, Type: p.Type})
+		var a ast.Expr = ast.NewIdent(n)
+		if t.params[i] != notTracked {
+			a = rtCall("Mk", a, nilIdent())
+		}
+		args = append(args, a)
+	}
+	c := &ast.CallExpr{Fun: fun, Args: args}
+	if len(ps) > 0 {
+		if _, ok := ps[len(ps)-1].Type.(*ast.Ellipsis); ok {
+			c.Ellipsis = 1
+		}
+	}
+	nres := len(t.results)
+	if nres == 0 {
+		return params, []ast.Stmt{&ast.ExprStmt{X: c}}
+	}
+	var lhs, rets []ast.Expr
+	for i := 0; i < nres; i++ {
+		n := fmt.Sprintf("_gcl_r%d", i)
+		lhs = append(lhs, ast.NewIdent(n))
+		rets = append(rets, ast.NewIdent(n))
+	}
+	for i := 0; i < t.nShadow; i++ {
+		lhs = append(lhs, ast.NewIdent("_"))
+	}
+	return params, []ast.Stmt{
+		&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: []ast.Expr{c}},
+		&ast.ReturnStmt{Results: rets},
+	}
 }
 
 // bindParam returns the statements that bind the V parameter pname to the

@@ -53,6 +53,9 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 	}
 	switch s := s.(type) {
 	case *ast.AssignStmt:
+		if out, ok := ins.boundStmt(s); ok {
+			return out
+		}
 		out, defined := ins.assign(s, ctxBlock)
 		for _, name := range defined {
 			out = append(out, use(name))

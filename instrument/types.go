@@ -44,8 +44,45 @@ func trackOf(t types.Type) track {
 		if b, ok := u.Elem().(*types.Basic); ok && b.Kind() == types.Uint8 {
 			return trackBytes
 		}
+	case *types.Interface:
+		if tp, ok := t.(*types.TypeParam); ok && integerSet(tp.Constraint(), 0) {
+			return trackInt
+		}
 	}
 	return notTracked
+}
+
+// integerSet reports whether every type in the type set of the
+// constraint c is an integer type. Generic code over such a type
+// parameter T runs on rt.V[T] with the runtime's generic integer
+// operators, which read T's width and signedness at run time, so one
+// twin serves every instantiation. Other type parameters (any,
+// comparable, cmp.Ordered, mixed unions) stay concrete: their operators
+// differ between instantiations.
+func integerSet(c types.Type, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch u := c.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsInteger != 0
+	case *types.Union:
+		for i := 0; i < u.Len(); i++ {
+			if !integerSet(u.Term(i).Type(), depth+1) {
+				return false
+			}
+		}
+		return u.Len() > 0
+	case *types.Interface:
+		// The type set is the intersection of the embedded elements':
+		// one element of integers is enough.
+		for i := 0; i < u.NumEmbeddeds(); i++ {
+			if integerSet(u.EmbeddedType(i), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (ins *instrumenter) typeOf(e ast.Expr) types.Type {
@@ -149,6 +186,10 @@ func (ins *instrumenter) typeExpr(t types.Type) (ast.Expr, bool) {
 			return nil, false
 		}
 		return &ast.SelectorExpr{X: ast.NewIdent(name), Sel: ast.NewIdent(obj.Name())}, true
+	case *types.TypeParam:
+		// Named only inside its generic function, the only code whose
+		// types mention it.
+		return ast.NewIdent(t.Obj().Name()), true
 	case *types.Slice:
 		elem, ok := ins.typeExpr(t.Elem())
 		if !ok {

@@ -28,6 +28,7 @@ var names = [...]string{
 	"FloatArith", "Float32Ops", "FloatBranches", "FloatConvEdge", "FloatFromUnsigned",
 	"MemFields", "MemOps", "MemCopy", "MemIndex", "MemNil",
 	"ModelStrings", "MemBytes", "Maps", "Containers",
+	"LitCalls", "LitFallback", "LitGoDefer", "LitPanic", "LitPanicLine", "MethodVals", "LitGeneric", "LitGenericType",
 }
 
 // N is the number of functions Run dispatches to.
@@ -241,6 +242,22 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(Maps(a, b, s))
 	case 96:
 		return show(Containers(a, b, s, bs))
+	case 97:
+		return show(LitCalls(int(a), s))
+	case 98:
+		return show(LitFallback(s))
+	case 99:
+		return show(LitGoDefer(int(a)))
+	case 100:
+		return show(LitPanic(int(a), int(b)))
+	case 101:
+		return show(LitPanicLine(int(a)))
+	case 102:
+		return show(MethodVals(int(a)))
+	case 103:
+		return show(LitGeneric(int(a)))
+	case 104:
+		return show(LitGenericType(int(a), int(b)))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
@@ -266,8 +283,8 @@ func where() string {
 		f, more := frames.Next()
 		if f.Function == "runtime.gopanic" {
 			panicking = true
-		} else if panicking && filepath.Base(f.File) == "p.go" {
-			return fmt.Sprintf("p.go:%d", f.Line)
+		} else if base := filepath.Base(f.File); panicking && (base == "p.go" || base == "lits.go") {
+			return fmt.Sprintf("%s:%d", base, f.Line)
 		}
 		if !more {
 			return "?"
