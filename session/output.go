@@ -104,6 +104,9 @@ type jsonReport struct {
 	Divergences int          `json:"divergences"`
 	// SlowTracked counts the executions that timed out only with tracking.
 	SlowTracked int `json:"slow_tracked"`
+	// AliasFallbacks counts the solver models whose pointer choices could
+	// not be put into the form of the equivalence graph (driver/alias.go).
+	AliasFallbacks int `json:"alias_fallbacks"`
 	// Concretised counts the values made concrete per cause and relates
 	// the divergences to them.
 	Concretised jsonConcretised `json:"concretised"`
@@ -226,7 +229,7 @@ func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, re
 	cov, total := rep.CondOutcomes(t.Sites)
 	j := jsonReport{
 		Tool: "gocolic", Command: command, ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
-		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, Tree: rep.Tree,
+		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, AliasFallbacks: rep.AliasFallbacks, Tree: rep.Tree,
 		Concretised: concretisedJSON(t, rep), ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
 		Tests: out.TestFile, Profile: out.Profile,
 		Branches: jsonBranches{Covered: cov, Total: total, Sites: []jsonSite{}},
