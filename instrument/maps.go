@@ -98,17 +98,7 @@ func (ins *instrumenter) mapApply(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 	if !ok {
 		return nil, false
 	}
-	var name string
-	switch trackOf(m.Elem()) {
-	case trackInt:
-		name = arith[op]
-	case trackFloat:
-		name = floatArith[op]
-	case trackString:
-		if op == token.ADD {
-			name = "Concat"
-		}
-	}
+	name := applyOp(trackOf(m.Elem()), op)
 	te, tok := ins.typeExpr(m.Elem())
 	if name == "" || !tok {
 		return nil, false

@@ -124,6 +124,22 @@ func rtSelAt(name string, pos token.Pos) ast.Expr {
 	return &ast.SelectorExpr{X: &ast.Ident{Name: rtName, NamePos: pos}, Sel: ast.NewIdent(name)}
 }
 
+// applyOp names the runtime operator of x op= y for a value of family k,
+// "" when there is none.
+func applyOp(k track, op token.Token) string {
+	switch k {
+	case trackInt:
+		return arith[op]
+	case trackFloat:
+		return floatArith[op]
+	case trackString:
+		if op == token.ADD {
+			return "Concat"
+		}
+	}
+	return ""
+}
+
 // applyMem rewrites lhs op= rhs (and lhs++) for a location lhs into
 // rt.Apply(site, &lhs, v, rt.Op[T]), which evaluates the address once.
 func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast.Stmt, bool) {
@@ -131,17 +147,7 @@ func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 	if !ok {
 		return nil, false
 	}
-	var name string
-	switch k {
-	case trackInt:
-		name = arith[op]
-	case trackFloat:
-		name = floatArith[op]
-	case trackString:
-		if op == token.ADD {
-			name = "Concat"
-		}
-	}
+	name := applyOp(k, op)
 	te, tok := ins.typeExpr(ins.typeOf(lhs))
 	if name == "" || !tok {
 		return nil, false
