@@ -297,7 +297,9 @@ func (ins *instrumenter) copyCall(x *ast.CallExpr) (ast.Expr, bool) {
 	if _, ok := ins.elemSlice(x.Args[0]); !ok || !types.Identical(ins.typeOf(x.Args[0]), ins.typeOf(x.Args[1])) {
 		return nil, false
 	}
-	return rtCall("Copy", siteLit(ins.newSite(SiteConcrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
+	// Placed at the call, so that a panic in its arguments is reported on
+	// the call's line.
+	return call(rtSelAt("Copy", x.Pos()), siteLit(ins.newSite(SiteConcrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
 }
 
 // lenMap returns rt.LenMap(site, m) for len of a tracked map.

@@ -1208,6 +1208,7 @@ func Containers(a, b int64, s string, bs []byte) (litPoint, *litPoint, []int64, 
 	xs = append(xs, xs[:2]...)
 	dst := make([]int64, int(b&3))
 	n := copy(dst, xs)
+	copy(dst[1:], xs[2:]) // a statement: its count is discarded
 	p := litPoint{X: int32(a), Tag: s, In: [2]uint8{uint8(b), 2}}
 	q := &litPoint{int32(b), int32(a), s + "?", [2]uint8{1, uint8(a)}}
 	if p.X == q.Y && p.In[0] == uint8(b) {
