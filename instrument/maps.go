@@ -441,6 +441,15 @@ func (ins *instrumenter) litAssign(s *ast.AssignStmt) ([]ast.Stmt, bool) {
 	if !ok || !ins.symbolicParts(lit) || !ins.pure(s.Lhs[0]) {
 		return nil, false
 	}
+	// The stores go to lhs's fields and elements: lhs must have the
+	// literal's type, not an interface type the literal converts to.
+	want := ins.typeOf(lit)
+	if ptr {
+		want = types.NewPointer(want)
+	}
+	if lt := ins.typeOf(s.Lhs[0]); lt == nil || want == nil || !types.Identical(lt, want) {
+		return nil, false
+	}
 	if id, ok := s.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
 		return nil, false
 	}

@@ -1218,5 +1218,17 @@ func Containers(a, b int64, s string, bs []byte) (litPoint, *litPoint, []int64, 
 	out := append([]byte{byte(a), 'x'}, bs...)
 	out = append(out, byte(b))
 	strs := append([]string{s}, s+s)
+	var err error
+	err = litErr{int(a), s} // a literal converted to an interface
+	if e, ok := err.(litErr); ok && e.code == 3 {
+		n += 20
+	}
 	return p, q, dst, n, out, arr, strs
 }
+
+type litErr struct {
+	code int
+	msg  string
+}
+
+func (e litErr) Error() string { return e.msg }
