@@ -208,26 +208,12 @@ func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
 	if x.Op == token.LAND || x.Op == token.LOR {
 		return ins.asType(rtCall("Mk", ins.cond(x), nilIdent()), x, "ConvBool")
 	}
-	if p := ins.nilComparedIface(x); p != nil {
-		name := "IfaceIsNil"
-		if x.Op == token.NEQ {
-			name = "IfaceNotNil"
+	if name, ops := ins.refCompared(x); name != "" {
+		args := make([]ast.Expr, len(ops))
+		for i, o := range ops {
+			args[i] = ins.cx(o)
 		}
-		return ins.asType(rtCall(name, ins.cx(p)), x, "ConvBool")
-	}
-	if p := ins.nilCompared(x); p != nil {
-		name := "IsNil"
-		if x.Op == token.NEQ {
-			name = "NotNil"
-		}
-		return ins.asType(rtCall(name, ins.cx(p)), x, "ConvBool")
-	}
-	if ins.ptrCompared(x) {
-		name := "PtrEq"
-		if x.Op == token.NEQ {
-			name = "PtrNe"
-		}
-		return ins.asType(rtCall(name, ins.cx(x.X), ins.cx(x.Y)), x, "ConvBool")
+		return ins.asType(rtCall(name, args...), x, "ConvBool")
 	}
 	l, r := ins.trackOfExpr(x.X), ins.trackOfExpr(x.Y)
 	if l == notTracked || (r == notTracked && x.Op != token.SHL && x.Op != token.SHR) {
@@ -254,46 +240,49 @@ func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
 	return ins.binop(x.Op, a, b, l, x)
 }
 
-// ptrCompared reports whether x is p == q or p != q on two pointers to
-// one type, which rt.PtrEq compares through the pointer inputs' identities.
-func (ins *instrumenter) ptrCompared(x *ast.BinaryExpr) bool {
+// refCompared returns the runtime function that evaluates x, an == or !=
+// of references whose shadows come from the inputs' choices, and the
+// operands it takes: p == nil for a pointer p (rt.IsNil, either way
+// round), x == nil for an interface x (rt.IfaceIsNil), and p == q for two
+// pointers to one type (rt.PtrEq, through the pointer inputs'
+// identities). The name is "" for any other x.
+func (ins *instrumenter) refCompared(x *ast.BinaryExpr) (string, []ast.Expr) {
 	if x.Op != token.EQL && x.Op != token.NEQ {
-		return false
+		return "", nil
 	}
-	elem := func(e ast.Expr) types.Type {
-		if ins.info.Types[e].IsNil() {
-			return nil
+	pick := func(eq, ne string) string {
+		if x.Op == token.NEQ {
+			return ne
 		}
-		if t := ins.typeOf(e); t != nil {
+		return eq
+	}
+	isNil := func(e ast.Expr) bool { return ins.info.Types[e].IsNil() }
+	elem := func(e ast.Expr) types.Type {
+		if t := ins.typeOf(e); t != nil && !isNil(e) {
 			if p, ok := t.Underlying().(*types.Pointer); ok {
 				return p.Elem()
 			}
 		}
 		return nil
 	}
-	a, b := elem(x.X), elem(x.Y)
-	return a != nil && b != nil && types.Identical(a, b)
-}
-
-// nilCompared returns p when x is p == nil or p != nil (either way round)
-// for a pointer p, else nil.
-func (ins *instrumenter) nilCompared(x *ast.BinaryExpr) ast.Expr {
-	if x.Op != token.EQL && x.Op != token.NEQ {
-		return nil
-	}
 	p, n := x.X, x.Y
-	if ins.info.Types[p].IsNil() {
+	if isNil(p) {
 		p, n = n, p
 	}
-	if !ins.info.Types[n].IsNil() {
-		return nil
+	if isNil(n) {
+		switch t := ins.typeOf(p); {
+		case t == nil:
+		case types.IsInterface(t):
+			return pick("IfaceIsNil", "IfaceNotNil"), []ast.Expr{p}
+		case elem(p) != nil:
+			return pick("IsNil", "NotNil"), []ast.Expr{p}
+		}
+		return "", nil
 	}
-	if t := ins.typeOf(p); t == nil {
-		return nil
-	} else if _, ok := t.Underlying().(*types.Pointer); !ok {
-		return nil
+	if a, b := elem(x.X), elem(x.Y); a != nil && b != nil && types.Identical(a, b) {
+		return pick("PtrEq", "PtrNe"), []ast.Expr{x.X, x.Y}
 	}
-	return p
+	return "", nil
 }
 
 // binop builds the V expression of a op b for operands of family k; at is

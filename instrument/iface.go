@@ -195,25 +195,6 @@ func (ins *instrumenter) unboxIfInit(init ast.Stmt, cond ast.Expr) ast.Expr {
 	return &ast.BinaryExpr{X: u, Op: token.LAND, Y: cond}
 }
 
-// nilComparedIface returns x when e is x == nil or x != nil (either way
-// round) for an interface x, else nil.
-func (ins *instrumenter) nilComparedIface(e *ast.BinaryExpr) ast.Expr {
-	if e.Op != token.EQL && e.Op != token.NEQ {
-		return nil
-	}
-	x, n := e.X, e.Y
-	if ins.info.Types[x].IsNil() {
-		x, n = n, x
-	}
-	if !ins.info.Types[n].IsNil() {
-		return nil
-	}
-	if t := ins.typeOf(x); t == nil || !types.IsInterface(t) {
-		return nil
-	}
-	return x
-}
-
 // passIface wraps the receiver rx of a call of a method of an interface
 // (rt.PassIface), so that a value receiver gets the shadows of the box.
 func (ins *instrumenter) passIface(sel *ast.SelectorExpr, rx ast.Expr) ast.Expr {
