@@ -205,20 +205,11 @@ func setCell(a uintptr, p unsafe.Pointer, c cell) {
 // elements the index is taken as the concrete one (CauseIndex at site).
 func LoadIndex[T Scalar, I Integer](site uint32, s []T, i V[I]) V[T] {
 	n := len(s)
-	if i.S == nil || !tracking() {
-		if ls := lenShadow(site, s); ls != nil {
-			in := i.C >= 0 && uint64(i.C) < uint64(n)
-			boundsCheck(site, st.b.Const(uint64(int64(i.C)), 64), ls, in)
-		}
-		return Load(site, &s[i.C])
-	}
-	in := i.C >= 0 && uint64(i.C) < uint64(n)
-	if _, signed := widthOf[I](); signed && i.C < 0 {
-		in = false
-	}
-	idx := index64(i)
-	boundsCheck(site, idx, lenTerm(site, s), in)
+	idx := checkIndex(site, s, i)
 	v := Load(site, &s[i.C]) // panics when out of range, as the original does
+	if idx == nil {
+		return v
+	}
 	if n > maxIndexSplit {
 		concretise(site, CauseIndex)
 		return v
@@ -242,6 +233,23 @@ func LoadIndex[T Scalar, I Integer](site uint32, s []T, i V[I]) V[T] {
 		t = st.b.Ite(st.b.Eq(idx, st.b.Const(uint64(k), 64)), e, t)
 	}
 	return V[T]{C: v.C, S: t}
+}
+
+// checkIndex records the bounds check of s[i] at site: against the
+// shadow of len(s) at the concrete index, or, when i is symbolic (and the
+// goroutine tracks), at i's term, which it returns for the case split of
+// the load; nil otherwise.
+func checkIndex[T any, I Integer](site uint32, s []T, i V[I]) *sym.Expr {
+	in := i.C >= 0 && uint64(i.C) < uint64(len(s))
+	if i.S == nil || !tracking() {
+		if ls := lenShadow(site, s); ls != nil {
+			boundsCheck(site, st.b.Const(uint64(int64(i.C)), 64), ls, in)
+		}
+		return nil
+	}
+	idx := index64(i)
+	boundsCheck(site, idx, lenTerm(site, s), in)
+	return idx
 }
 
 // scalarWidth returns the width of T's terms: 0 for a boolean type, else
@@ -352,19 +360,11 @@ func LoadIndexBytes[T ~[]byte, I Integer](site uint32, s []T, i V[I]) V[T] {
 
 func loadIndexAgg[T any, I Integer](site uint32, s []T, i V[I], load func(uint32, *T) V[T], str func(T) string) V[T] {
 	n := len(s)
-	in := i.C >= 0 && uint64(i.C) < uint64(n)
-	if _, signed := widthOf[I](); signed && i.C < 0 {
-		in = false
-	}
-	if i.S == nil || !tracking() {
-		if ls := lenShadow(site, s); ls != nil {
-			boundsCheck(site, st.b.Const(uint64(int64(i.C)), 64), ls, in)
-		}
-		return load(site, &s[i.C])
-	}
-	idx := index64(i)
-	boundsCheck(site, idx, lenTerm(site, s), in)
+	idx := checkIndex(site, s, i)
 	v := load(site, &s[i.C]) // panics when out of range, as the original does
+	if idx == nil {
+		return v
+	}
 	if n > maxIndexSplit {
 		concretise(site, CauseIndex)
 		return v
