@@ -3,7 +3,6 @@ package e2e
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -106,15 +105,10 @@ func TestAlias(t *testing.T) {
 				t.Errorf("%s: the test file has no builder:\n%s", fn, src)
 			}
 		}
-		res := run(t, dir, 2*time.Minute, "go", "test", "-count=1", "-v", "./al")
-		var names []string
-		for _, m := range regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`).FindAllStringSubmatch(res.stderr, -1) {
-			names = append(names, m[1])
-		}
-		slices.Sort(names)
+		names, out := failingTests(t, dir, "./al")
 		want := []string{"TestGocolicCycleCrashes", "TestGocolicCycleCrashes/panic_found", "TestGocolicFigure12Crashes", "TestGocolicFigure12Crashes/panic_found"}
 		if !slices.Equal(names, want) {
-			t.Errorf("failing tests %q, want only %q:\n%s", names, want, res.stderr)
+			t.Errorf("failing tests %q, want only %q:\n%s", names, want, out)
 		}
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -140,6 +141,21 @@ type report struct {
 		} `json:"causes"`
 	} `json:"concretised"`
 }
+
+// failingTests runs go test -v on pkg in dir and returns the names of the
+// tests and subtests that failed, sorted, with go test's output.
+func failingTests(t *testing.T, dir, pkg string) ([]string, string) {
+	t.Helper()
+	res := run(t, dir, 2*time.Minute, "go", "test", "-count=1", "-v", pkg)
+	var names []string
+	for _, m := range failLine.FindAllStringSubmatch(res.stderr, -1) {
+		names = append(names, m[1])
+	}
+	slices.Sort(names)
+	return names, res.stderr
+}
+
+var failLine = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
 
 func readReport(t *testing.T, path string) report {
 	t.Helper()

@@ -3,7 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -176,18 +176,13 @@ func TestParamsGeneratedTests(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "lit", "grid_trace_gocolic_test.go")); err != nil {
 		t.Errorf("no test file for the method Grid.Trace: %v", err)
 	}
-	res := run(t, dir, 2*time.Minute, "go", "test", "-count=1", "-v", "./lit")
 	// The crash reproducer fails, as it must while the panic is there;
 	// everything else passes.
-	failed := regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`).FindAllStringSubmatch(res.stderr, -1)
-	var names []string
-	for _, m := range failed {
-		names = append(names, m[1])
+	names, out := failingTests(t, dir, "./lit")
+	if want := []string{"TestGocolicConfigureCrashes", "TestGocolicConfigureCrashes/panic_limit"}; !slices.Equal(names, want) {
+		t.Errorf("failing tests %q, want only %q:\n%s", names, want, out)
 	}
-	if want := []string{"TestGocolicConfigureCrashes", "TestGocolicConfigureCrashes/panic_limit"}; strings.Join(names, " ") != strings.Join(want, " ") {
-		t.Errorf("failing tests %q, want only %q:\n%s", names, want, res.stderr)
-	}
-	if !strings.Contains(res.stderr, "--- PASS: TestGocolicGrid_Trace") || !strings.Contains(res.stderr, "--- PASS: TestGocolicConfigure ") {
-		t.Errorf("the regression tables did not pass:\n%s", res.stderr)
+	if !strings.Contains(out, "--- PASS: TestGocolicGrid_Trace") || !strings.Contains(out, "--- PASS: TestGocolicConfigure ") {
+		t.Errorf("the regression tables did not pass:\n%s", out)
 	}
 }
