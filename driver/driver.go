@@ -403,12 +403,12 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 					return
 				}
 				if crash.Kind == CrashTimeout {
-					var slow bool
-					if w, resp, crash, slow, err = d.confirmTimeout(w, q, crash); err != nil {
-						results <- outcome{job: j, err: err}
+					var o outcome
+					w, o = d.confirmTimeout(w, j, q, crash)
+					results <- o
+					if o.err != nil {
 						return
 					}
-					results <- outcome{job: j, resp: resp, crash: crash, slow: slow}
 					continue
 				}
 			}
@@ -417,31 +417,31 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 	}
 }
 
-// confirmTimeout runs the input of an execution that timed out again,
+// confirmTimeout runs the input of job j, whose execution timed out, again
 // on the fresh worker w, without symbolic tracking. If that run ends in
 // time, the timeout was the cost of tracking, not a hang of the target:
-// slow is true and resp is the concrete run's (a panic in it is still a
-// finding). Otherwise the timeout stands, and the worker is replaced
+// the outcome is slow, with the concrete run's response (a panic in it is
+// still a finding). Otherwise the outcome is the crash, the timeout
+// unless the concrete run crashed otherwise, and the worker is replaced
 // again.
-func (d *coordinator) confirmTimeout(w *worker, q *rt.Request, timeout *Crash) (_ *worker, resp *rt.Response, crash *Crash, slow bool, err error) {
+func (d *coordinator) confirmTimeout(w *worker, j job, q *rt.Request, timeout *Crash) (*worker, outcome) {
 	cq := *q
 	cq.Concrete = true
-	resp, crash, err = w.run(&cq)
-	if err != nil {
-		return w, nil, nil, false, err
-	}
-	if crash == nil {
-		return w, resp, nil, true, nil
+	resp, crash, err := w.run(&cq)
+	switch {
+	case err != nil:
+		return w, outcome{job: j, err: err}
+	case crash == nil:
+		return w, outcome{job: j, resp: resp, slow: true}
+	case crash.Kind == CrashTimeout:
+		crash = timeout
 	}
 	w.kill()
 	nw, err := startWorker(d.spec())
 	if err != nil {
-		return w, nil, nil, false, err
+		return w, outcome{job: j, err: err}
 	}
-	if crash.Kind != CrashTimeout {
-		return nw, nil, crash, false, nil // it crashed otherwise, concretely
-	}
-	return nw, nil, timeout, false, nil
+	return nw, outcome{job: j, crash: crash}
 }
 
 // nextJob asks the strategy for targets until one is solved into an input.
