@@ -382,3 +382,110 @@ func TestInstrumentBadInput(t *testing.T) {
 		t.Errorf("bad input left files: %v", m)
 	}
 }
+
+// TestInstrumentMethods checks that exported methods of an instrumented
+// package keep their arguments symbolic when another package calls them:
+// each case's hard branch is a 32-bit equality on a scramble computed
+// inside a method of b, reached through one form of call. Without the
+// forwarders the arguments reach b's methods concretely and no case is
+// found.
+func TestInstrumentMethods(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	b := `package b
+
+// Mixer scrambles with a key.
+type Mixer struct{ K uint32 }
+
+func mix(k, x uint32) uint32 {
+	x ^= k
+	return (x ^ (x >> 15)) * 0x9e3779b1
+}
+
+// Mix has a pointer receiver.
+func (m *Mixer) Mix(x uint32) uint32 { return mix(m.K, x) }
+
+// MixV has a value receiver.
+func (m Mixer) MixV(x uint32) uint32 { return mix(m.K, x) + 1 }
+
+// Pair has two results.
+func (m *Mixer) Pair(x uint32) (uint32, bool) { return mix(m.K, x) + 2, x != 0 }
+
+type hidden struct{ k uint32 }
+
+// New returns a value of an unexported type.
+func New() *hidden { return &hidden{k: 5} }
+
+// Mix of an unexported type, exported.
+func (h *hidden) Mix(x uint32) uint32 { return mix(h.k, x) + 3 }
+`
+	a := `package a
+
+import "example.com/m/b"
+
+func F(x uint32, sel uint8) int {
+	switch sel {
+	case 0:
+		var m b.Mixer
+		if m.Mix(x) == 0x1234abcd {
+			panic("pointer method on a value")
+		}
+	case 1:
+		m := &b.Mixer{K: 9}
+		if m.Mix(x) == 0x2345bcde {
+			panic("pointer method on a pointer")
+		}
+	case 2:
+		m := b.Mixer{K: 3}
+		if m.MixV(x) == 0x3456cdef {
+			panic("value method on a value")
+		}
+	case 3:
+		m := &b.Mixer{K: 4}
+		if m.MixV(x) == 0x4567def0 {
+			panic("value method on a pointer")
+		}
+	case 4:
+		if b.New().Mix(x) == 0x5678ef01 {
+			panic("method of an unexported type")
+		}
+	case 5:
+		var m b.Mixer
+		if (*b.Mixer).Mix(&m, x) == 0x6789f012 {
+			panic("method expression")
+		}
+	case 6:
+		var m b.Mixer
+		if y, ok := m.Pair(x); ok && y == 0x789a0123 {
+			panic("two results")
+		}
+	case 7:
+		m := b.Mixer{K: x}
+		if m.MixV(11) == 0x89ab1234 {
+			panic("symbolic field of a value receiver")
+		}
+	}
+	return 0
+}
+`
+	dir := module(t, map[string]string{"a/a.go": a, "b/b.go": b})
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", "20s", "-workers", "1", "-seed", "1", "-notests", "-json", js, "-instrument", "./b", "./a", "F")
+	if res.code != 0 {
+		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+	}
+	rep := readInstrReport(t, js)
+	for _, msg := range []string{
+		"pointer method on a value", "pointer method on a pointer", "value method on a value",
+		"value method on a pointer", "method of an unexported type", "method expression",
+		"two results", "symbolic field of a value receiver",
+	} {
+		if !rep.found(msg) {
+			t.Errorf("%q not found", msg)
+		}
+	}
+	if t.Failed() {
+		t.Logf("gocolic:\n%s", res.stderr)
+	}
+}

@@ -15,9 +15,12 @@ type twinInfo struct {
 	fn   *types.Func
 	// sig is the signature of a function literal's twin (lit), whose fn
 	// is nil; signature() is the one to read.
-	sig     *types.Signature
-	lit     *ast.FuncLit
-	name    string
+	sig  *types.Signature
+	lit  *ast.FuncLit
+	name string
+	// xname is the exported forwarder of a method twin in a Support
+	// package, which other packages call (xmethod.go); "" if none.
+	xname   string
 	params  []track // per parameter of the signature; notTracked for the variadic one
 	results []track // per result
 	nShadow int     // number of tracked results, i.e. of shadow results
@@ -79,10 +82,13 @@ func (ins *instrumenter) analyse() {
 			sig := fn.Type().(*types.Signature)
 			t := &twinInfo{decl: fd, fn: fn, name: "_gcl_" + fd.Name.Name}
 			if ins.cfg.Support && fd.Recv == nil && fn.Exported() {
-				// Callable from the other packages of the build. Methods
-				// keep unexported twins: an exported one would change
-				// what reflection sees of the type.
+				// Callable from the other packages of the build.
 				t.name = "Gcl_" + fd.Name.Name
+			}
+			if ins.cfg.Support {
+				// Methods keep unexported twins, reached from other
+				// packages through an exported forwarder (xmethod.go).
+				t.xname = forwarderName(fn)
 			}
 			t.setTracks(sig)
 			if t.any() {
@@ -402,6 +408,9 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 		t = ins.twins[fn.Origin()]
 		if t == nil {
 			t = ins.cfg.Imported.twins[fn.Origin()]
+			if t != nil && ins.foreignMethod(t) && !ins.forwardable(call, t) {
+				return nil
+			}
 		}
 		if t == nil {
 			t = ins.modelTwin(fn)

@@ -339,7 +339,7 @@ func (ins *instrumenter) supportDriver(res *Result) error {
 	}
 	res.Exports = Exports{twins: map[*types.Func]*twinInfo{}}
 	for fn, t := range ins.twins {
-		if t.decl.Recv == nil && fn.Exported() {
+		if t.decl.Recv == nil && fn.Exported() || t.xname != "" {
 			res.Exports.twins[fn] = t
 		}
 	}

@@ -520,8 +520,14 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 			args[i] = ins.passArg(a, args[i])
 		}
 	}
-	nf := ins.twinFun(ast.Unparen(x.Fun), t)
-	if nf == nil {
+	var nf ast.Expr
+	if ins.foreignMethod(t) {
+		var recv ast.Expr
+		nf, recv = ins.forwarderCall(x, t)
+		if recv != nil {
+			args = append([]ast.Expr{recv}, args...)
+		}
+	} else if nf = ins.twinFun(ast.Unparen(x.Fun), t); nf == nil {
 		return nil, false
 	}
 	if t.site {

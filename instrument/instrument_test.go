@@ -1602,15 +1602,28 @@ func (T) M(x int) int { return x + V }
 	}
 	var exported []string
 	for fn, tw := range res.Exports.twins {
-		exported = append(exported, fn.Name()+"="+tw.name)
+		exported = append(exported, fn.Name()+"="+tw.name+"/"+tw.xname)
 	}
-	if want := []string{"F=Gcl_F"}; !slices.Equal(exported, want) {
+	slices.Sort(exported)
+	if want := []string{"F=Gcl_F/", "M=_gcl_M/Gclm1_T_M"}; !slices.Equal(exported, want) {
 		t.Errorf("Exports %v, want %v", exported, want)
 	}
-	for _, c := range []struct{ recv, name string }{{"", "Gcl_F"}, {"", "_gcl_g"}, {"T", "_gcl_M"}} {
+	for _, c := range []struct{ recv, name string }{{"", "Gcl_F"}, {"", "_gcl_g"}, {"T", "_gcl_M"}, {"", "Gclm1_T_M"}} {
 		if lookup(rw.pkg, c.recv, c.name) == nil {
 			t.Errorf("rewritten package lacks %s.%s", c.recv, c.name)
 		}
+	}
+	// The forwarder leaves T's exported method set as it was.
+	tn := rw.pkg.Scope().Lookup("T").(*types.TypeName)
+	ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+	var methods []string
+	for i := 0; i < ms.Len(); i++ {
+		if m := ms.At(i).Obj(); m.Exported() {
+			methods = append(methods, m.Name())
+		}
+	}
+	if !slices.Equal(methods, []string{"M"}) {
+		t.Errorf("exported methods of *T after the rewrite: %v, want [M]", methods)
 	}
 	if len(res.Sites) != 2 || res.Sites[0].ID != 7 || res.Sites[1].ID != 8 {
 		t.Errorf("sites %s, want ids 7 and 8", dumpSites(res.Sites))

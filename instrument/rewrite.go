@@ -194,6 +194,9 @@ func (ins *instrumenter) funcDecl(fd *ast.FuncDecl) []ast.Decl {
 	}
 	twin := ins.twinDecl(fd, t)
 	wrapper := ins.wrapperDecl(fd, t)
+	if t.xname != "" {
+		return []ast.Decl{wrapper, twin, forwarderDecl(fd, twin, t)}
+	}
 	return []ast.Decl{wrapper, twin}
 }
 
