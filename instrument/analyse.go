@@ -27,6 +27,9 @@ type twinInfo struct {
 	// model: the twin is a library model in the runtime (models.go),
 	// called as rt.name without the receiver; site: it takes a site first.
 	model, site bool
+	// dyn: the call goes through a function value (dyn.go); sig is the
+	// value's signature, and the twin is found at run time.
+	dyn bool
 }
 
 // signature returns the signature of the function t is the twin of.
@@ -373,6 +376,11 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 	if !ok {
 		return nil
 	}
+	if id, isID := ast.Unparen(call.Fun).(*ast.Ident); !isID || ins.varTwins[ins.info.Uses[id]] == nil {
+		if t := ins.dynTwin(call); t != nil {
+			return ins.checkArgs(call, t)
+		}
+	}
 	var obj types.Object
 	var t *twinInfo
 	switch f := calledFunc(call).(type) {
@@ -416,6 +424,12 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 			t = ins.modelTwin(fn)
 		}
 	}
+	return ins.checkArgs(call, t)
+}
+
+// checkArgs returns t if call passes its arguments one by one, as a
+// twin's V parameters need, nil otherwise.
+func (ins *instrumenter) checkArgs(call *ast.CallExpr, t *twinInfo) *twinInfo {
 	nargs := len(call.Args)
 	if ins.methodExpr(call) {
 		nargs-- // the receiver

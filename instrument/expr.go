@@ -485,7 +485,11 @@ func (ins *instrumenter) vIndex(e ast.Expr) (ast.Expr, bool) {
 func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool) {
 	// The signature as called: instantiated, when the callee is generic,
 	// and with the receiver first for a method expression T.M.
-	sig, ok := ins.typeOf(x.Fun).(*types.Signature)
+	ft := ins.typeOf(x.Fun)
+	if ft == nil {
+		return nil, false
+	}
+	sig, ok := ft.Underlying().(*types.Signature)
 	if !ok {
 		return nil, false
 	}
@@ -521,7 +525,11 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 		}
 	}
 	var nf ast.Expr
-	if ins.foreignMethod(t) {
+	if t.dyn {
+		if nf, ok = ins.dynFun(x, t); !ok {
+			return nil, false
+		}
+	} else if ins.foreignMethod(t) {
 		var recv ast.Expr
 		nf, recv = ins.forwarderCall(x, t)
 		if recv != nil {

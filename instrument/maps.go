@@ -336,6 +336,9 @@ func (ins *instrumenter) litType(x *ast.CompositeLit) (ast.Expr, bool) {
 	if x.Type != nil {
 		return x.Type, true
 	}
+	if _, ptr := ins.typeOf(x).(*types.Pointer); ptr {
+		return nil, false // an elided &T{...}: its type is *T, not T
+	}
 	return ins.typeExpr(ins.typeOf(x))
 }
 

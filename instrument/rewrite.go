@@ -193,11 +193,14 @@ func (ins *instrumenter) funcDecl(fd *ast.FuncDecl) []ast.Decl {
 		return []ast.Decl{&nd}
 	}
 	twin := ins.twinDecl(fd, t)
-	wrapper := ins.wrapperDecl(fd, t)
+	decls := []ast.Decl{ins.wrapperDecl(fd, t), twin}
 	if t.xname != "" {
-		return []ast.Decl{wrapper, twin, forwarderDecl(fd, twin, t)}
+		decls = append(decls, forwarderDecl(fd, twin, t))
 	}
-	return []ast.Decl{wrapper, twin}
+	if r := registerTwin(fd, t); r != nil {
+		decls = append(decls, r)
+	}
+	return decls
 }
 
 // paramNames returns the parameters of a field list flattened, with the

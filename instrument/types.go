@@ -4,6 +4,7 @@ package instrument
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 
@@ -196,6 +197,60 @@ func (ins *instrumenter) typeExpr(t types.Type) (ast.Expr, bool) {
 			return nil, false
 		}
 		return &ast.ArrayType{Elt: elem}, true
+	case *types.Pointer:
+		elem, ok := ins.typeExpr(t.Elem())
+		if !ok {
+			return nil, false
+		}
+		return &ast.StarExpr{X: elem}, true
+	case *types.Array:
+		elem, ok := ins.typeExpr(t.Elem())
+		if !ok {
+			return nil, false
+		}
+		return &ast.ArrayType{Len: &ast.BasicLit{Kind: token.INT, Value: strconv.FormatInt(t.Len(), 10)}, Elt: elem}, true
+	case *types.Map:
+		k, ok1 := ins.typeExpr(t.Key())
+		v, ok2 := ins.typeExpr(t.Elem())
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return &ast.MapType{Key: k, Value: v}, true
+	case *types.Interface:
+		if t.Empty() {
+			return &ast.InterfaceType{Methods: &ast.FieldList{}}, true
+		}
+	case *types.Signature:
+		if t.Recv() != nil || t.TypeParams().Len() > 0 {
+			return nil, false
+		}
+		ft := &ast.FuncType{Params: &ast.FieldList{}}
+		for i := 0; i < t.Params().Len(); i++ {
+			pt := t.Params().At(i).Type()
+			variadic := t.Variadic() && i == t.Params().Len()-1
+			if variadic {
+				pt = pt.(*types.Slice).Elem()
+			}
+			e, ok := ins.typeExpr(pt)
+			if !ok {
+				return nil, false
+			}
+			if variadic {
+				e = &ast.Ellipsis{Elt: e}
+			}
+			ft.Params.List = append(ft.Params.List, &ast.Field{Type: e})
+		}
+		if t.Results().Len() > 0 {
+			ft.Results = &ast.FieldList{}
+		}
+		for i := 0; i < t.Results().Len(); i++ {
+			e, ok := ins.typeExpr(t.Results().At(i).Type())
+			if !ok {
+				return nil, false
+			}
+			ft.Results.List = append(ft.Results.List, &ast.Field{Type: e})
+		}
+		return ft, true
 	}
 	return nil, false
 }

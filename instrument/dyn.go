@@ -1,0 +1,153 @@
+// This file rewrites calls through function values (a parameter, a
+// field, a variable, an element) whose signature has tracked parameters
+// or results. Which function such a call reaches is known only at run
+// time, so the call asks the runtime (rt.Dyn) for the twin of the value
+// it holds: every package-level function with a twin is registered under
+// its code pointer (rt.RegisterTwin). A value that is not registered is
+// called through an adapter with the twin's signature, which drops the
+// arguments' shadows, counted as CauseCall.
+
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// dynTwin returns the twin signature of the call through a function
+// value call, nil when call is a static call (a function, a method, a
+// function literal, a builtin, a conversion), a call of an interface
+// method, or its signature tracks nothing.
+func (ins *instrumenter) dynTwin(call *ast.CallExpr) *twinInfo {
+	fun := ast.Unparen(call.Fun)
+	if _, lit := fun.(*ast.FuncLit); lit {
+		return nil
+	}
+	if tv, ok := ins.info.Types[fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+		return nil
+	}
+	switch ins.callee(call).(type) {
+	case nil, *types.Var:
+	default:
+		return nil
+	}
+	sig, ok := ins.typeOf(fun).Underlying().(*types.Signature)
+	if !ok || sig.TypeParams().Len() > 0 {
+		return nil
+	}
+	t := &twinInfo{sig: sig, dyn: true}
+	t.setTracks(sig)
+	if !t.any() {
+		return nil
+	}
+	return t
+}
+
+// callee returns the function or variable call names, nil for any other
+// function expression.
+func (ins *instrumenter) callee(call *ast.CallExpr) types.Object {
+	return typeutil.Callee(ins.info, call)
+}
+
+// dynFun returns rt.Dyn(f, adapter), the function expression that calls
+// the twin of the function value f = x.Fun: f's registered twin, or f
+// through an adapter of the twin's type. It reports false when a type of
+// the signature cannot be named in this file.
+func (ins *instrumenter) dynFun(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool) {
+	sig := t.sig
+	ftype, ok := ins.typeExpr(ins.typeOf(x.Fun))
+	if !ok {
+		return nil, false
+	}
+	twinType := &ast.FuncType{Params: &ast.FieldList{}}
+	var args []ast.Expr
+	site := int64(-1)
+	for i := 0; i < sig.Params().Len(); i++ {
+		pt := sig.Params().At(i).Type()
+		variadic := sig.Variadic() && i == sig.Params().Len()-1
+		if variadic {
+			pt = pt.(*types.Slice).Elem()
+		}
+		te, ok := ins.typeExpr(pt)
+		if !ok {
+			return nil, false
+		}
+		name := fmt.Sprintf("_gcl_a%d", i)
+		var arg ast.Expr = ast.NewIdent(name)
+		switch {
+		case variadic:
+			te = &ast.Ellipsis{Elt: te}
+		case t.params[i] != notTracked:
+			te = &ast.IndexExpr{X: rtSel("V"), Index: te}
+			if site < 0 {
+				site = int64(ins.newSite(SiteConcrete, x))
+			}
+			arg = rtCall("Concrete", siteLit(uint32(site)), rtSel("CauseCall"), arg)
+		}
+		twinType.Params.List = append(twinType.Params.List, &ast.Field{Names: []*ast.Ident{ast.NewIdent(name)}, Type: te})
+		args = append(args, arg)
+	}
+	var results, shadows []ast.Expr
+	for i := 0; i < sig.Results().Len(); i++ {
+		te, ok := ins.typeExpr(sig.Results().At(i).Type())
+		if !ok {
+			return nil, false
+		}
+		if twinType.Results == nil {
+			twinType.Results = &ast.FieldList{}
+		}
+		twinType.Results.List = append(twinType.Results.List, &ast.Field{Type: te})
+		results = append(results, ast.NewIdent(fmt.Sprintf("_gcl_r%d", i)))
+		if t.results[i] != notTracked {
+			shadows = append(shadows, nilIdent())
+		}
+	}
+	for range shadows {
+		twinType.Results.List = append(twinType.Results.List, &ast.Field{Type: &ast.StarExpr{X: rtSel("Expr")}})
+	}
+	// The adapter: call f with concrete arguments, return no shadows.
+	c := &ast.CallExpr{Fun: ast.NewIdent("_gcl_f"), Args: args}
+	if sig.Variadic() {
+		c.Ellipsis = 1
+	}
+	var body []ast.Stmt
+	switch {
+	case len(results) == 0:
+		body = []ast.Stmt{&ast.ExprStmt{X: c}}
+	case len(shadows) == 0:
+		body = []ast.Stmt{&ast.ReturnStmt{Results: []ast.Expr{c}}}
+	default:
+		body = []ast.Stmt{
+			&ast.AssignStmt{Lhs: results, Tok: token.DEFINE, Rhs: []ast.Expr{c}},
+			&ast.ReturnStmt{Results: append(append([]ast.Expr{}, results...), shadows...)},
+		}
+	}
+	adapter := &ast.FuncLit{
+		Type: &ast.FuncType{
+			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{ast.NewIdent("_gcl_f")}, Type: ftype}}},
+			Results: &ast.FieldList{List: []*ast.Field{{Type: twinType}}},
+		},
+		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ReturnStmt{Results: []ast.Expr{
+			&ast.FuncLit{Type: twinType, Body: &ast.BlockStmt{List: body}},
+		}}}},
+	}
+	return rtCall("Dyn", ins.cx(x.Fun), adapter), true
+}
+
+// registerTwin returns the declaration that registers the twin of the
+// package-level function fd for calls through function values (rt.Dyn);
+// nil for a method or a generic function, which no function value holds
+// as such.
+func registerTwin(fd *ast.FuncDecl, t *twinInfo) ast.Decl {
+	if fd.Recv != nil || fd.Type.TypeParams != nil && len(fd.Type.TypeParams.List) > 0 {
+		return nil
+	}
+	return &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
+		Names:  []*ast.Ident{ast.NewIdent("_")},
+		Values: []ast.Expr{rtCall("RegisterTwin", ast.NewIdent(fd.Name.Name), ast.NewIdent(t.name))},
+	}}}
+}
