@@ -201,15 +201,30 @@ func ReadAllBytes(b []byte) {
 		panic("found")
 	}
 }
+
+func Replace(s string) {
+	t := strings.ReplaceAll(s, "\u2212", "-")
+	if t == "-4.25" {
+		panic("found")
+	}
+}
+
+func ReplaceHas(s string) {
+	// Found only by the branch the model records: s must contain ",,".
+	if strings.Replace(s, ",,", ",", -1) != s && len(s) == 5 && s[0] == 'q' {
+		panic("found")
+	}
+}
 `
 
 // TestResultModels checks that Z3 alone reaches the branches on what the
-// models of Itoa, FormatInt, Split, SplitN and bytes.Split return, and
-// the bytes io.ReadAll reads from a strings or bytes reader.
+// models of Itoa, FormatInt, Split, SplitN, bytes.Split and ReplaceAll
+// return, the branch the Replace model records, and the bytes io.ReadAll
+// reads from a strings or bytes reader.
 func TestResultModels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"lr/lr.go": resultModelTargets})
-	expectPanics(t, dir, "./lr", []string{"Itoa", "FormatInt", "Split", "SplitN", "SplitRange", "BytesSplit", "ReadAll", "ReadAllBytes"})
+	expectPanics(t, dir, "./lr", []string{"Itoa", "FormatInt", "Split", "SplitN", "SplitRange", "BytesSplit", "ReadAll", "ReadAllBytes", "Replace", "ReplaceHas"})
 }

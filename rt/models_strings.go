@@ -343,3 +343,48 @@ func BytesSplitN(s, sep V[[]byte], n V[int]) [][]byte {
 	})
 	return r
 }
+
+// StringsReplaceAll models strings.ReplaceAll on the path where s does
+// not contain old, the common one when a parser normalises a rare
+// spelling (decimal replaces U+2212 with '-'): the result is then s, with
+// its shadow. Whether s contains old is a branch at site, so the search
+// also tries inputs that do; on those the result is concrete, counted as
+// call.
+func StringsReplaceAll(site uint32, s, old, new V[string]) (string, *sym.Expr) {
+	return replaceModel(site, strings.ReplaceAll(s.C, old.C, new.C), s, old)
+}
+
+// StringsReplace models strings.Replace as StringsReplaceAll. A constant
+// n of 0 replaces nothing: the result is s, with no branch.
+func StringsReplace(site uint32, s, old, new V[string], n V[int]) (string, *sym.Expr) {
+	r := strings.Replace(s.C, old.C, new.C, n.C)
+	if n.C == 0 && n.S == nil {
+		return r, s.S
+	}
+	return replaceModel(site, r, s, old)
+}
+
+// BytesReplaceAll models bytes.ReplaceAll as StringsReplaceAll. The
+// result is a copy even when nothing is replaced, which the shadow, a
+// value, does not need to know.
+func BytesReplaceAll(site uint32, s, old, new V[[]byte]) ([]byte, *sym.Expr) {
+	return replaceModel(site, bytes.ReplaceAll(s.C, old.C, new.C), s, old)
+}
+
+// replaceModel returns the result r of a replacement of old in s, with
+// s's shadow when s does not contain old (r is then s), after recording
+// that condition at site.
+func replaceModel[T ~string | ~[]byte](site uint32, r T, s, old V[T]) (T, *sym.Expr) {
+	if s.S == nil && old.S == nil || !tracking() {
+		return r, nil
+	}
+	has := strings.Contains(string(s.C), string(old.C))
+	record(site, has, contains(agg(s), agg(old)))
+	if has {
+		if s.S != nil {
+			concretise(site, CauseCall)
+		}
+		return r, nil
+	}
+	return r, s.S
+}

@@ -307,3 +307,83 @@ func TestLoadIndexAgg(t *testing.T) {
 		t.Errorf("changed element kept its shadow %v", s)
 	}
 }
+
+// TestReplaceModels checks the Replace models against the real functions
+// on random strings: the concrete result; the branch recorded at the
+// site, whose condition must be "s contains old" wherever it is
+// evaluated; and, where s does not contain old, a shadow that gives the
+// real result at every string that does not contain old either.
+func TestReplaceModels(t *testing.T) {
+	const site = 7
+	tests := []struct {
+		name     string
+		old, new string
+		n        int  // -2: ReplaceAll; -3: bytes.ReplaceAll
+		noBranch bool // the condition is constant: n == 0 or old == ""
+	}{
+		{name: "strings.ReplaceAll", old: ",,", new: "-", n: -2},
+		{name: "strings.ReplaceAll one byte", old: "a", new: "", n: -2},
+		{name: "strings.Replace all", old: " a", new: "xyz", n: -1},
+		{name: "strings.Replace 1", old: ",", new: ";", n: 1},
+		{name: "strings.Replace 0", old: ",", new: ";", n: 0, noBranch: true},
+		{name: "strings.ReplaceAll empty old", old: "", new: "+", n: -2, noBranch: true},
+		{name: "bytes.ReplaceAll", old: "\xff", new: "?", n: -3},
+	}
+	r := rand.New(rand.NewPCG(31, 32))
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			own(t)
+			real := func(s string) string {
+				switch tc.n {
+				case -2:
+					return strings.ReplaceAll(s, tc.old, tc.new)
+				case -3:
+					return string(bytes.ReplaceAll([]byte(s), []byte(tc.old), []byte(tc.new)))
+				}
+				return strings.Replace(s, tc.old, tc.new, tc.n)
+			}
+			model := func(s V[string]) (string, *sym.Expr) {
+				o, w := V[string]{C: tc.old}, V[string]{C: tc.new}
+				switch tc.n {
+				case -2:
+					return StringsReplaceAll(site, s, o, w)
+				case -3:
+					b, sh := BytesReplaceAll(site, V[[]byte]{C: []byte(s.C), S: s.S}, V[[]byte]{C: []byte(tc.old)}, V[[]byte]{C: []byte(tc.new)})
+					return string(b), sh
+				}
+				return StringsReplace(site, s, o, w, V[int]{C: tc.n})
+			}
+			for range 25 {
+				reset(0)
+				agg, set := newSymStringN(100, modelMaxLen)
+				s0 := randFields(r, modelMaxLen)
+				got, shadow := model(V[string]{C: s0, S: agg})
+				if got != real(s0) {
+					t.Fatalf("%q: %q, want %q", s0, got, real(s0))
+				}
+				has := strings.Contains(s0, tc.old) && tc.n != 0
+				if (shadow != nil) == has {
+					t.Fatalf("%q: shadow %v, want one exactly when s does not contain %q", s0, shadow != nil, tc.old)
+				}
+				if tc.noBranch != (len(st.path) == 0) {
+					t.Fatalf("%q: %d branches recorded", s0, len(st.path))
+				}
+				for range 200 {
+					s := randFields(r, modelMaxLen)
+					env := sym.Env{}
+					set(env, s)
+					if !tc.noBranch {
+						if ev := st.path[0]; ev.Site != site || ev.Taken != has || (sym.Eval(ev.Cond, env) != 0) != strings.Contains(s, tc.old) {
+							t.Fatalf("built at %q: branch %+v at %q, want contains = %v", s0, ev, s, strings.Contains(s, tc.old))
+						}
+					}
+					if shadow != nil && (tc.n == 0 || !strings.Contains(s, tc.old)) {
+						if got := decodeAgg(shadow, env); got != real(s) {
+							t.Fatalf("built at %q: result at %q = %q, want %q", s0, s, got, real(s))
+						}
+					}
+				}
+			}
+		})
+	}
+}
