@@ -5,8 +5,8 @@ import "testing"
 // funcValueTargets panic behind an equality on 32 bits or more of input
 // that is computed by a package-level function reached through a
 // function value: a parameter, a struct field, a package variable, a
-// slice element, a value of a named function type, and one with two
-// results. Z3 reaches each panic only if the call goes to the function's
+// slice element, a value of a named function type, a map element with a
+// variadic signature, and one with two results. Z3 reaches each panic only if the call goes to the function's
 // twin, which the runtime finds from the value (rt.Dyn).
 const funcValueTargets = `package fv
 
@@ -64,6 +64,21 @@ func Named(x uint64) {
 	}
 }
 
+func sum(base uint32, xs ...uint32) uint32 {
+	for _, x := range xs {
+		base = base*31 + x
+	}
+	return base
+}
+
+var folds = map[string]func(uint32, ...uint32) uint32{"sum": sum}
+
+func Variadic(x uint32) {
+	if folds["sum"](x, 1, 2) == 0x12345678 {
+		panic("found")
+	}
+}
+
 func split(x uint32) (uint32, uint32) { return x >> 16, x & 0xffff }
 
 func TwoResults(x uint32) {
@@ -83,5 +98,5 @@ func TestFuncValues(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"fv/fv.go": funcValueTargets})
-	expectPanics(t, dir, "./fv", []string{"Param", "Field", "PkgVar", "Slice", "Named", "TwoResults"})
+	expectPanics(t, dir, "./fv", []string{"Param", "Field", "PkgVar", "Slice", "Named", "Variadic", "TwoResults"})
 }

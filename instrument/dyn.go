@@ -58,60 +58,45 @@ func (ins *instrumenter) callee(call *ast.CallExpr) types.Object {
 // through an adapter of the twin's type. It reports false when a type of
 // the signature cannot be named in this file.
 func (ins *instrumenter) dynFun(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool) {
-	sig := t.sig
 	ftype, ok := ins.typeExpr(ins.typeOf(x.Fun))
 	if !ok {
 		return nil, false
 	}
-	twinType := &ast.FuncType{Params: &ast.FieldList{}}
+	// The twin's type: the signature's, with V for tracked parameters and
+	// a shadow after the results for each tracked result.
+	te, ok := ins.typeExpr(t.sig)
+	if !ok {
+		return nil, false
+	}
+	twinType := te.(*ast.FuncType)
 	var args []ast.Expr
 	site := int64(-1)
-	for i := 0; i < sig.Params().Len(); i++ {
-		pt := sig.Params().At(i).Type()
-		variadic := sig.Variadic() && i == sig.Params().Len()-1
-		if variadic {
-			pt = pt.(*types.Slice).Elem()
-		}
-		te, ok := ins.typeExpr(pt)
-		if !ok {
-			return nil, false
-		}
+	for i, f := range twinType.Params.List {
 		name := fmt.Sprintf("_gcl_a%d", i)
+		f.Names = []*ast.Ident{ast.NewIdent(name)}
 		var arg ast.Expr = ast.NewIdent(name)
-		switch {
-		case variadic:
-			te = &ast.Ellipsis{Elt: te}
-		case t.params[i] != notTracked:
-			te = &ast.IndexExpr{X: rtSel("V"), Index: te}
+		if _, variadic := f.Type.(*ast.Ellipsis); !variadic && t.params[i] != notTracked {
+			f.Type = &ast.IndexExpr{X: rtSel("V"), Index: f.Type}
 			if site < 0 {
 				site = int64(ins.newSite(SiteConcrete, x))
 			}
 			arg = rtCall("Concrete", siteLit(uint32(site)), rtSel("CauseCall"), arg)
 		}
-		twinType.Params.List = append(twinType.Params.List, &ast.Field{Names: []*ast.Ident{ast.NewIdent(name)}, Type: te})
 		args = append(args, arg)
 	}
 	var results, shadows []ast.Expr
-	for i := 0; i < sig.Results().Len(); i++ {
-		te, ok := ins.typeExpr(sig.Results().At(i).Type())
-		if !ok {
-			return nil, false
+	if twinType.Results != nil {
+		for i := range twinType.Results.List {
+			results = append(results, ast.NewIdent(fmt.Sprintf("_gcl_r%d", i)))
+			if t.results[i] != notTracked {
+				shadows = append(shadows, nilIdent())
+				twinType.Results.List = append(twinType.Results.List, &ast.Field{Type: &ast.StarExpr{X: rtSel("Expr")}})
+			}
 		}
-		if twinType.Results == nil {
-			twinType.Results = &ast.FieldList{}
-		}
-		twinType.Results.List = append(twinType.Results.List, &ast.Field{Type: te})
-		results = append(results, ast.NewIdent(fmt.Sprintf("_gcl_r%d", i)))
-		if t.results[i] != notTracked {
-			shadows = append(shadows, nilIdent())
-		}
-	}
-	for range shadows {
-		twinType.Results.List = append(twinType.Results.List, &ast.Field{Type: &ast.StarExpr{X: rtSel("Expr")}})
 	}
 	// The adapter: call f with concrete arguments, return no shadows.
 	c := &ast.CallExpr{Fun: ast.NewIdent("_gcl_f"), Args: args}
-	if sig.Variadic() {
+	if t.sig.Variadic() {
 		c.Ellipsis = 1
 	}
 	var body []ast.Stmt
