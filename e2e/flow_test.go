@@ -192,13 +192,107 @@ func Init(x uint32) {
 }
 `
 
-// flowCases are the targets of flowTargets.
+// orderedTargets panic behind branches on the results of generic
+// functions whose type parameters admit floats and strings: cmp.Ordered
+// at int, float64 (a branch only Z3's floating-point theory decides) and
+// string, a union of an integer and a float type, a generic function
+// calling others, and float-only and string-only constraints. The
+// solver reaches each only if the generic code keeps its terms.
+const orderedTargets = `package flow
+
+import "cmp"
+
+func OMax[T cmp.Ordered](a, b T) T {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func OMin[T cmp.Ordered](a, b T) T {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func Clamp[T cmp.Ordered](x, lo, hi T) T { return OMax(lo, OMin(x, hi)) }
+
+func OrderedInt(x, y int) {
+	if OMax(x, y) == 98765432 && x < y {
+		panic("found")
+	}
+}
+
+func OrderedFloat(x, y float64) {
+	if OMax(x, y)+0.1 == 0.30000000000000004 && x > y {
+		panic("found")
+	}
+}
+
+func OrderedString(s, t string) {
+	if OMax(s, t) == "gopher" && s < t {
+		panic("found")
+	}
+}
+
+type Num interface{ ~int32 | ~float32 }
+
+func Scale[T Num](x, k T) T { return x*k + 1 }
+
+func UnionInt(x int32) {
+	if Scale(x, 3) == 0x1234567 {
+		panic("found")
+	}
+}
+
+func UnionFloat(x float32) {
+	if Scale(x, 3) == 8.5 {
+		panic("found")
+	}
+}
+
+func Nested(x int64) {
+	if Clamp(x*7, -1<<40, 1<<40) == 0x7654321*7 {
+		panic("found")
+	}
+}
+
+type Real interface{ ~float32 | ~float64 }
+
+func Half[T Real](x T) T { return x / 2 }
+
+func FloatOnly(x float64) {
+	if Half(x) == 1234.25 {
+		panic("found")
+	}
+}
+
+type Text interface{ ~string }
+
+func Tail[T Text](s T) T {
+	if len(s) == 0 {
+		return s
+	}
+	return s[1:] + "!"
+}
+
+func StringOnly(s string) {
+	if Tail(s) == "opher!" {
+		panic("found")
+	}
+}
+`
+
+// flowCases are the targets of flowTargets and orderedTargets.
 var flowCases = []string{
 	"Closure", "ClosureNow", "ClosureString", "Capture",
 	"MethodValue", "MethodPointerValue", "MethodExpr",
 	"DeferModify", "DeferRead", "Recover", "RecoverBranch",
 	"Generic", "GenericType",
 	"MultiResult", "Init",
+	"OrderedInt", "OrderedFloat", "OrderedString", "UnionInt", "UnionFloat", "Nested",
+	"FloatOnly", "StringOnly",
 }
 
 // TestFlow checks that values keep their terms through closures, method
@@ -208,6 +302,6 @@ func TestFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	dir := module(t, map[string]string{"flow/flow.go": flowTargets})
+	dir := module(t, map[string]string{"flow/flow.go": flowTargets, "flow/ordered.go": orderedTargets})
 	expectPanics(t, dir, "./flow", flowCases)
 }

@@ -191,6 +191,16 @@ var floatCmp = map[token.Token]string{
 	token.EQL: "FEq", token.NEQ: "FNe", token.LSS: "FLt", token.LEQ: "FLe", token.GTR: "FGt", token.GEQ: "FGe",
 }
 
+// ordArith and ordCmp name the operators of trackOrdered values; "/"
+// takes a site, for the division-by-zero check of integer instantiations.
+var ordArith = map[token.Token]string{
+	token.ADD: "OAdd", token.SUB: "OSub", token.MUL: "OMul",
+}
+
+var ordCmp = map[token.Token]string{
+	token.EQL: "OEq", token.NEQ: "ONe", token.LSS: "OLt", token.LEQ: "OLe", token.GTR: "OGt", token.GEQ: "OGe",
+}
+
 var strCmp = map[token.Token]string{
 	token.EQL: "EqString", token.NEQ: "NeString", token.LSS: "LtString",
 	token.LEQ: "LeString", token.GTR: "GtString", token.GEQ: "GeString",
@@ -327,6 +337,16 @@ func (ins *instrumenter) binop(op token.Token, a, b ast.Expr, k track, at ast.Ex
 		if name, ok := strCmp[op]; ok {
 			return ins.asType(rtCall(name, a, b), at, "ConvBool")
 		}
+	case trackOrdered:
+		if name, ok := ordArith[op]; ok {
+			return rtCall(name, a, b), true
+		}
+		if op == token.QUO {
+			return rtCall("OQuo", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+		}
+		if name, ok := ordCmp[op]; ok {
+			return ins.asType(rtCall(name, a, b), at, "ConvBool")
+		}
 	}
 	return ins.mk(at), true
 }
@@ -337,9 +357,13 @@ func (ins *instrumenter) vUnary(x *ast.UnaryExpr) (ast.Expr, bool) {
 	case token.ADD:
 		return ins.v(x.X)
 	case token.SUB:
-		name = "Neg"
-		if ins.trackOfExpr(x.X) == trackFloat {
+		switch ins.trackOfExpr(x.X) {
+		case trackFloat:
 			name = "FNeg"
+		case trackOrdered:
+			name = "ONeg"
+		default:
+			name = "Neg"
 		}
 	case token.XOR:
 		name = "Cpl"
@@ -360,6 +384,10 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 		to, from := trackOf(tv.Type), ins.trackOfExpr(x.Args[0])
 		var name string
 		switch {
+		case (to == trackOrdered || from == trackOrdered) && numericSet(tv.Type) && numericSet(ins.typeOf(x.Args[0])):
+			// An ordered type parameter on either side: the runtime
+			// picks the conversion by the kinds of both at run time.
+			name = "ConvN"
 		case to == trackInt && from == trackInt:
 			name = "Conv"
 		case to == trackFloat && from == trackFloat:

@@ -242,6 +242,8 @@ func (ins *instrumenter) appendCall(x *ast.CallExpr) (ast.Expr, bool) {
 	case trackInt, trackBool, trackFloat:
 	case trackString:
 		name = "AppendString"
+	case trackOrdered:
+		name = "AppendOrd"
 	default:
 		return nil, false
 	}
@@ -384,6 +386,8 @@ func (ins *instrumenter) compositeLit(x *ast.CompositeLit) (ast.Expr, bool) {
 	case trackInt, trackBool, trackFloat:
 	case trackString:
 		name = "SliceOfString"
+	case trackOrdered:
+		name = "SliceOfOrd"
 	default:
 		return nil, false
 	}

@@ -116,6 +116,8 @@ var memOp = map[track]struct{ load, store, loadIndex string }{
 	trackFloat:  {"Load", "Store", "LoadIndex"},
 	trackString: {"LoadString", "StoreString", "LoadIndexString"},
 	trackBytes:  {"LoadByteSlice", "StoreByteSlice", "LoadIndexBytes"},
+	// An ordered type parameter's cell is the one of T's kind at run time.
+	trackOrdered: {"LoadOrd", "StoreOrd", "LoadIndexOrd"},
 }
 
 // rtSelAt is rtSel placed at pos: a store's call takes the statement's
@@ -136,6 +138,8 @@ func applyOp(k track, op token.Token) string {
 		if op == token.ADD {
 			return "Concat"
 		}
+	case trackOrdered:
+		return ordArith[op]
 	}
 	return ""
 }
@@ -168,8 +172,11 @@ func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 		}
 	}
 	apply := "Apply"
-	if k == trackString {
+	switch k {
+	case trackString:
 		apply = "ApplyString"
+	case trackOrdered:
+		apply = "ApplyOrd"
 	}
 	site := siteLit(ins.newSite(SiteConcrete, lhs))
 	return &ast.ExprStmt{X: call(rtSelAt(apply, lhs.Pos()), site, addrOf(ins.lvalue(lhs)), ve, rtInst(name, te))}, true

@@ -242,8 +242,11 @@ func (ins *instrumenter) incDec(s *ast.IncDecStmt) ast.Stmt {
 	if s.Tok == token.DEC {
 		name, op = "Dec", token.SUB
 	}
-	if ins.trackOfExpr(s.X) == trackFloat {
+	switch ins.trackOfExpr(s.X) {
+	case trackFloat:
 		name += "F"
+	case trackOrdered:
+		name += "O"
 	}
 	if id, obj := ins.shadowedIdent(s.X); id != nil {
 		sh := ast.NewIdent(ins.shadowName(obj))
@@ -790,6 +793,8 @@ func (ins *instrumenter) rangeSlice(s *ast.RangeStmt, body *ast.BlockStmt) (ast.
 	if ins.scalarSlice(s.X) {
 		name := "RangeSlice"
 		switch trackOf(sl.Elem()) {
+		case trackOrdered:
+			name = "RangeSliceOrd"
 		case trackString:
 			name = "RangeSliceString"
 		case trackBytes:
@@ -859,7 +864,7 @@ func (ins *instrumenter) switchStmt(s *ast.SwitchStmt, label *ast.Ident) []ast.S
 	}
 	if s.Tag != nil {
 		tagKind = ins.trackOfExpr(s.Tag)
-		if hasCases && (tagKind == trackInt || tagKind == trackBool || tagKind == trackString) {
+		if hasCases && (tagKind == trackInt || tagKind == trackBool || tagKind == trackString || tagKind == trackOrdered) {
 			if vt, ok := ins.v(s.Tag); ok {
 				tag = ins.newTemp("tag")
 				// The tag lives in the switch's own init, so that the
@@ -934,6 +939,8 @@ func eqCall(k track, a, b ast.Expr) ast.Expr {
 		return rtCall("EqBool", a, b)
 	case trackString:
 		return rtCall("EqString", a, b)
+	case trackOrdered:
+		return rtCall("OEq", a, b)
 	}
 	return rtCall("Eq", a, b)
 }

@@ -21,6 +21,10 @@ const (
 	trackString
 	trackBytes
 	trackFloat
+	// trackOrdered is a type parameter whose type set mixes integer,
+	// float and string types (cmp.Ordered, ~int32 | ~float32): its
+	// operators (rt.OAdd, rt.OLt, ...) read T's kind at run time.
+	trackOrdered
 )
 
 // trackOf returns the family of t.
@@ -46,44 +50,102 @@ func trackOf(t types.Type) track {
 			return trackBytes
 		}
 	case *types.Interface:
-		if tp, ok := t.(*types.TypeParam); ok && integerSet(tp.Constraint(), 0) {
-			return trackInt
+		if tp, ok := t.(*types.TypeParam); ok {
+			return typeParamTrack(tp)
 		}
 	}
 	return notTracked
 }
 
-// integerSet reports whether every type in the type set of the
-// constraint c is an integer type. Generic code over such a type
-// parameter T runs on rt.V[T] with the runtime's generic integer
-// operators, which read T's width and signedness at run time, so one
-// twin serves every instantiation. Other type parameters (any,
-// comparable, cmp.Ordered, mixed unions) stay concrete: their operators
-// differ between instantiations.
-func integerSet(c types.Type, depth int) bool {
+// kindSet is a set of the scalar families a type set can hold.
+type kindSet uint8
+
+const (
+	setInt kindSet = 1 << iota
+	setFloat
+	setString
+)
+
+// typeParamTrack returns the family of the type parameter tp. A type set
+// of one family is tracked as that family: the runtime's operators of
+// integers, floats and strings are generic over ~int.., ~float.. and
+// ~string and read widths and signedness from T at run time, so one twin
+// serves every instantiation. A type set that mixes integers, floats and
+// strings is trackOrdered, whose operators dispatch on T's kind at run
+// time. Any other type parameter (any, comparable, a set with bool,
+// complex or composite types) stays concrete.
+func typeParamTrack(tp *types.TypeParam) track {
+	switch s, ok := typeSetKinds(tp.Constraint(), 0); {
+	case !ok || s == 0:
+		return notTracked
+	case s == setInt:
+		return trackInt
+	case s == setFloat:
+		return trackFloat
+	case s == setString:
+		return trackString
+	}
+	return trackOrdered
+}
+
+// numericSet reports whether every type of t's type set is an integer or
+// float type: true for integer and float types, and for a trackOrdered
+// type parameter without strings in its set.
+func numericSet(t types.Type) bool {
+	switch trackOf(t) {
+	case trackInt, trackFloat:
+		return true
+	case trackOrdered:
+		tp, ok := types.Unalias(t).(*types.TypeParam)
+		if !ok {
+			return false
+		}
+		s, ok := typeSetKinds(tp.Constraint(), 0)
+		return ok && s&setString == 0
+	}
+	return false
+}
+
+// typeSetKinds returns the families of the types in the type set of the
+// constraint c; ok is false when the set may hold a type of no family
+// (it is unrestricted, or a term is bool, complex or composite).
+func typeSetKinds(c types.Type, depth int) (kindSet, bool) {
 	if depth > 8 {
-		return false
+		return 0, false
 	}
 	switch u := c.Underlying().(type) {
 	case *types.Basic:
-		return u.Info()&types.IsInteger != 0
-	case *types.Union:
-		for i := 0; i < u.Len(); i++ {
-			if !integerSet(u.Term(i).Type(), depth+1) {
-				return false
-			}
+		switch {
+		case u.Info()&types.IsInteger != 0:
+			return setInt, true
+		case u.Info()&types.IsFloat != 0:
+			return setFloat, true
+		case u.Info()&types.IsString != 0:
+			return setString, true
 		}
-		return u.Len() > 0
+	case *types.Union:
+		var s kindSet
+		for i := 0; i < u.Len(); i++ {
+			t, ok := typeSetKinds(u.Term(i).Type(), depth+1)
+			if !ok {
+				return 0, false
+			}
+			s |= t
+		}
+		return s, u.Len() > 0
 	case *types.Interface:
 		// The type set is the intersection of the embedded elements':
-		// one element of integers is enough.
+		// its families are in every restricted element's families.
+		s, restricted := kindSet(setInt|setFloat|setString), false
 		for i := 0; i < u.NumEmbeddeds(); i++ {
-			if integerSet(u.EmbeddedType(i), depth+1) {
-				return true
+			if t, ok := typeSetKinds(u.EmbeddedType(i), depth+1); ok {
+				s &= t
+				restricted = true
 			}
 		}
+		return s, restricted
 	}
-	return false
+	return 0, false
 }
 
 func (ins *instrumenter) typeOf(e ast.Expr) types.Type {

@@ -29,6 +29,7 @@ var names = [...]string{
 	"MemFields", "MemOps", "MemCopy", "MemIndex", "MemNil",
 	"ModelStrings", "MemBytes", "Maps", "Containers",
 	"LitCalls", "LitFallback", "LitGoDefer", "LitPanic", "LitPanicLine", "MethodVals", "LitGeneric", "LitGenericType",
+	"OrderedInts", "OrderedFloats", "OrderedStrings",
 }
 
 // N is the number of functions Run dispatches to.
@@ -258,6 +259,12 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(LitGeneric(int(a)))
 	case 104:
 		return show(LitGenericType(int(a), int(b)))
+	case 105:
+		return show(OrderedInts(a, b))
+	case 106:
+		return show(OrderedFloats(a, b))
+	case 107:
+		return show(OrderedStrings(s, string(bs), a))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
