@@ -42,9 +42,11 @@ type cell struct {
 const maxIndexSplit = 256
 
 // scalarBits returns the bits of a scalar value.
-func scalarBits[T Scalar](v T) uint64 {
-	p := unsafe.Pointer(&v)
-	switch unsafe.Sizeof(v) {
+func scalarBits[T Scalar](v T) uint64 { return bitsAt(unsafe.Pointer(&v), unsafe.Sizeof(v)) }
+
+// bitsAt returns the size bytes at p (1, 2, 4 or 8), zero extended.
+func bitsAt(p unsafe.Pointer, size uintptr) uint64 {
+	switch size {
 	case 1:
 		return uint64(*(*uint8)(p))
 	case 2:

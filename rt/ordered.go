@@ -70,18 +70,7 @@ func ordOf[T Ordered]() ordInfo {
 
 // ordBits returns the bits of an integer or float value of T, zero
 // extended to 64 bits.
-func ordBits[T Ordered](v T) uint64 {
-	p := unsafe.Pointer(&v)
-	switch unsafe.Sizeof(v) {
-	case 1:
-		return uint64(*(*uint8)(p))
-	case 2:
-		return uint64(*(*uint16)(p))
-	case 4:
-		return uint64(*(*uint32)(p))
-	}
-	return *(*uint64)(p)
-}
+func ordBits[T Ordered](v T) uint64 { return bitsAt(unsafe.Pointer(&v), unsafe.Sizeof(v)) }
 
 // ordStr returns the string value of v, for a T of kind ordString.
 func ordStr[T Ordered](v T) string { return *(*string)(unsafe.Pointer(&v)) }
