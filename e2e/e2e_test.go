@@ -142,6 +142,20 @@ type report struct {
 	} `json:"concretised"`
 }
 
+// generateTests runs gocolic test on each function of pkg in dir with a
+// fixed seed, one worker, Z3 alone and a 20 s budget, so that it writes
+// its test files, and fails t if a run does not exit 0.
+func generateTests(t *testing.T, dir, pkg string, extra []string, fns ...string) {
+	t.Helper()
+	for _, fn := range fns {
+		args := append([]string{"test", "-budget", "20s", "-workers", "1", "-seed", "1", "-solver", "z3"}, extra...)
+		res := run(t, dir, 2*time.Minute, gocolic, append(args, pkg, fn)...)
+		if res.code != 0 {
+			t.Fatalf("gocolic test %s exited %d:\n%s", fn, res.code, res.stderr)
+		}
+	}
+}
+
 // failingTests runs go test -v on pkg in dir and returns the names of the
 // tests and subtests that failed, sorted, with go test's output.
 func failingTests(t *testing.T, dir, pkg string) ([]string, string) {

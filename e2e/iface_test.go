@@ -164,12 +164,7 @@ func TestIfaceGeneratedTests(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"shp/shp.go": ifaceTargets})
-	for _, fn := range []string{"Switch", "Field"} {
-		res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "20s", "-workers", "1", "-seed", "1", "-solver", "z3", "./shp", fn)
-		if res.code != 0 {
-			t.Fatalf("gocolic test %s exited %d:\n%s", fn, res.code, res.stderr)
-		}
-	}
+	generateTests(t, dir, "./shp", nil, "Switch", "Field")
 	src, err := os.ReadFile(filepath.Join(dir, "shp", "switch_gocolic_test.go"))
 	if err != nil {
 		t.Fatal(err)

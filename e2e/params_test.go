@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // paramTargets take composite parameters: each panics behind an equality
@@ -158,12 +157,7 @@ func TestParamsGeneratedTests(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"lit/lit.go": literalTargets})
-	for _, fn := range []string{"Configure", "Grid.Trace"} {
-		res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "20s", "-workers", "1", "-seed", "1", "-solver", "z3", "./lit", fn)
-		if res.code != 0 {
-			t.Fatalf("gocolic test %s exited %d:\n%s", fn, res.code, res.stderr)
-		}
-	}
+	generateTests(t, dir, "./lit", nil, "Configure", "Grid.Trace")
 	src, err := os.ReadFile(filepath.Join(dir, "lit", "configure_gocolic_test.go"))
 	if err != nil {
 		t.Fatal(err)

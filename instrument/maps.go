@@ -237,14 +237,8 @@ func (ins *instrumenter) appendCall(x *ast.CallExpr) (ast.Expr, bool) {
 		}
 		return rtCall("AppendSlice", site, ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
 	}
-	name := "Append"
-	switch trackOf(elem) {
-	case trackInt, trackBool, trackFloat:
-	case trackString:
-		name = "AppendString"
-	case trackOrdered:
-		name = "AppendOrd"
-	default:
+	name, ok := elemOp("Append", elem)
+	if !ok {
 		return nil, false
 	}
 	args := []ast.Expr{site, ins.cx(x.Args[0])}
@@ -381,14 +375,8 @@ func (ins *instrumenter) compositeLit(x *ast.CompositeLit) (ast.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	name := "SliceOf"
-	switch trackOf(elem) {
-	case trackInt, trackBool, trackFloat:
-	case trackString:
-		name = "SliceOfString"
-	case trackOrdered:
-		name = "SliceOfOrd"
-	default:
+	name, ok := elemOp("SliceOf", elem)
+	if !ok {
 		return nil, false
 	}
 	args := []ast.Expr{}
@@ -581,4 +569,20 @@ func fieldType(st *types.Struct, name string) types.Type {
 		}
 	}
 	return nil
+}
+
+// elemOp names the runtime's variant of the slice operation base for
+// elements of type elem: base for scalars, base+"String" for strings,
+// base+"Ord" for a type parameter over mixed ordered types; false for
+// elements it does not track.
+func elemOp(base string, elem types.Type) (string, bool) {
+	switch trackOf(elem) {
+	case trackInt, trackBool, trackFloat:
+		return base, true
+	case trackString:
+		return base + "String", true
+	case trackOrdered:
+		return base + "Ord", true
+	}
+	return "", false
 }
