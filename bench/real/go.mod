@@ -6,6 +6,7 @@ require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/Masterminds/semver/v3 v3.5.0
 	github.com/dustin/go-humanize v1.1.0
+	github.com/gocolic/gocolic v0.0.0 // the shared benchmark harness (bench/internal/harness), below
 	github.com/golang/snappy v1.0.0
 	github.com/google/btree v1.1.3
 	github.com/google/uuid v1.6.0
@@ -19,3 +20,5 @@ require (
 	github.com/tidwall/pretty v1.2.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )
+
+replace github.com/gocolic/gocolic => ../..

@@ -181,18 +181,29 @@ func (w *Workspace) ExampleNames(list string) ([]string, error) {
 type Result struct {
 	Output   []byte // stdout and stderr, interleaved
 	Err      error  // nil if the command exited with status 0
-	TimedOut bool
+	ExitCode int    // -1 if it did not exit by itself (killed, not started)
+	TimedOut bool   // killed at its own limit, not because ctx ended
 	Wall     time.Duration
 }
 
 // Run runs a command in dir with a time limit, and writes its output to
-// logPath as well. On timeout the command's whole process group is killed
-// (go test starts the test binary as a child), so nothing is left behind.
+// logPath as well (if not empty). At the limit, or when ctx is cancelled,
+// the command's whole process group is killed: go test runs the test
+// binary and the fuzzer's workers as children, and gocolic its workers,
+// which killing the parent alone would leave running.
 func Run(ctx context.Context, limit time.Duration, dir, logPath, name string, args ...string) Result {
-	ctx, cancel := context.WithTimeout(ctx, limit)
+	return RunEnv(ctx, limit, dir, logPath, nil, name, args...)
+}
+
+// RunEnv is Run with env added to the command's environment.
+func RunEnv(ctx context.Context, limit time.Duration, dir, logPath string, env []string, name string, args ...string) Result {
+	lctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmd := exec.CommandContext(lctx, name, args...)
 	cmd.Dir = dir
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
@@ -200,10 +211,16 @@ func Run(ctx context.Context, limit time.Duration, dir, logPath, name string, ar
 	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
 	err := cmd.Run()
-	r := Result{Output: out.Bytes(), Err: err, Wall: time.Since(start)}
-	if ctx.Err() == context.DeadlineExceeded {
+	r := Result{Output: out.Bytes(), Err: err, ExitCode: -1, Wall: time.Since(start)}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.ExitCode = ee.ExitCode()
+	} else if err == nil {
+		r.ExitCode = 0
+	}
+	if lctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 		r.TimedOut = true
-		r.Err = fmt.Errorf("%s timed out after %v", name, limit)
+		r.Err = fmt.Errorf("%s did not finish within %v and was killed", name, limit)
 	}
 	if logPath != "" {
 		header := fmt.Sprintf("$ (cd %s && %s %s)\n", dir, name, strings.Join(args, " "))
@@ -213,9 +230,14 @@ func Run(ctx context.Context, limit time.Duration, dir, logPath, name string, ar
 	return r
 }
 
-// Tail returns the last n lines of out, for error messages.
+// Tail returns the last n non-empty lines of out, for error messages.
 func Tail(out []byte, n int) string {
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	shared "github.com/gocolic/gocolic/bench/internal/harness"
 )
 
 // profile is the statement coverage of one package, read from a go test
@@ -145,7 +147,7 @@ func replay(ctx context.Context, mod string, h harness, dirs []string, work, log
 		os.Remove(prof)
 		args := []string{"test", "-count=1", "-timeout", "3m", "-run", "^" + h.Fuzz + "$",
 			"-coverpkg=" + h.Target, "-coverprofile=" + prof, "./" + h.Dir}
-		r := run(ctx, 5*time.Minute, mod, filepath.Join(work, fmt.Sprintf("%s.%d.log", logBase, c.attempts)), nil, "go", args...)
+		r := shared.RunEnv(ctx, 5*time.Minute, mod, filepath.Join(work, fmt.Sprintf("%s.%d.log", logBase, c.attempts)), nil, "go", args...)
 		if ctx.Err() != nil {
 			c.err = ctx.Err()
 			return c
@@ -162,7 +164,7 @@ func replay(ctx context.Context, mod string, h harness, dirs []string, work, log
 		// No profile: find the entries that killed the binary.
 		var culprits []string
 		for _, re := range []*regexp.Regexp{failedEntryRE, runningEntryRE} {
-			for _, m := range re.FindAllStringSubmatch(string(r.out), -1) {
+			for _, m := range re.FindAllStringSubmatch(string(r.Output), -1) {
 				if m[1] != h.Fuzz {
 					continue
 				}
@@ -173,7 +175,7 @@ func replay(ctx context.Context, mod string, h harness, dirs []string, work, log
 			}
 		}
 		if len(culprits) == 0 {
-			c.err = fmt.Errorf("go %s wrote no profile: %v\n%s", strings.Join(args, " "), r.err, tail(r.out, 12))
+			c.err = fmt.Errorf("go %s wrote no profile: %v\n%s", strings.Join(args, " "), r.Err, shared.Tail(r.Output, 12))
 			return c
 		}
 		for _, name := range culprits {
@@ -224,21 +226,7 @@ func moveDir(src, dst string) (int, error) {
 	if err := os.Rename(src, dst); err != nil {
 		return 0, err
 	}
-	return countFiles(dst), nil
-}
-
-func countFiles(dir string) int {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, e := range entries {
-		if e.Type().IsRegular() {
-			n++
-		}
-	}
-	return n
+	return shared.CountFiles(dst), nil
 }
 
 func contains(list []string, s string) bool {

@@ -48,6 +48,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	shared "github.com/gocolic/gocolic/bench/internal/harness"
 )
 
 type config struct {
@@ -149,17 +151,23 @@ func bench(ctx context.Context, c config) (int, error) {
 	if err := copyModule(root, mod); err != nil {
 		return 1, fmt.Errorf("copying the module: %w", err)
 	}
+	// The module's replace of gocolic (for this command's shared harness)
+	// is relative to its source directory; the copy needs it absolute.
+	repoRoot := filepath.Dir(filepath.Dir(root))
+	if r := shared.Run(ctx, time.Minute, mod, "", "go", "mod", "edit", "-replace", toolModulePath+"="+repoRoot); r.Err != nil {
+		return 1, fmt.Errorf("pointing the copy at gocolic: %v\n%s", r.Err, shared.Tail(r.Output, 5))
+	}
 	bin := c.gocolic
 	if bin == "" {
-		repo := filepath.Dir(filepath.Dir(root))
+		repo := repoRoot
 		if !declares(filepath.Join(repo, "go.mod"), toolModulePath) {
 			return 2, fmt.Errorf("-gocolic not given and %s is not the gocolic repository", repo)
 		}
 		bin = filepath.Join(work, "bin", "gocolic")
 		logf("building gocolic")
-		r := run(ctx, 10*time.Minute, repo, filepath.Join(work, "build-gocolic.log"), nil, "go", "build", "-o", bin, "./cmd/gocolic")
-		if r.err != nil {
-			return 1, fmt.Errorf("building gocolic: %v\n%s", r.err, tail(r.out, 20))
+		r := shared.RunEnv(ctx, 10*time.Minute, repo, filepath.Join(work, "build-gocolic.log"), nil, "go", "build", "-o", bin, "./cmd/gocolic")
+		if r.Err != nil {
+			return 1, fmt.Errorf("building gocolic: %v\n%s", r.Err, shared.Tail(r.Output, 20))
 		}
 	} else if abs, err := filepath.Abs(bin); err == nil {
 		bin = abs
@@ -234,11 +242,11 @@ func gocolicFlags(c config, h harness) []string {
 
 // moduleVersion returns module@version of the module that provides pkg.
 func moduleVersion(ctx context.Context, mod, pkg string) string {
-	r := run(ctx, 2*time.Minute, mod, "", nil, "go", "list", "-f", "{{with .Module}}{{.Path}}@{{.Version}}{{end}}", pkg)
-	if r.err != nil {
+	r := shared.Run(ctx, 2*time.Minute, mod, "", "go", "list", "-f", "{{with .Module}}{{.Path}}@{{.Version}}{{end}}", pkg)
+	if r.Err != nil {
 		return "?"
 	}
-	return strings.TrimSpace(string(r.out))
+	return strings.TrimSpace(string(r.Output))
 }
 
 // warmUp puts the fuzzing build of h and gocolic's instrumented build
@@ -247,18 +255,18 @@ func moduleVersion(ctx context.Context, mod, pkg string) string {
 // each, "" if nothing.
 func warmUp(ctx context.Context, mod, bin string, h harness, gflags []string, dir string) (fuzzNote, gNote string) {
 	cache := filepath.Join(dir, "warm-fuzzcache")
-	r := run(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-fuzz.log"), nil, "go",
+	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-fuzz.log"), nil, "go",
 		"test", "-run", "^$", "-fuzz", "^"+h.Fuzz+"$", "-fuzztime", "1x", "-parallel", "1", "./"+h.Dir, "-test.fuzzcachedir="+cache)
-	if r.err != nil && !failFileRE.Match(r.out) && !deadlineRace(r.out) {
-		fuzzNote = fmt.Sprintf("%v: %s", r.err, tail(r.out, 5))
+	if r.Err != nil && !failFileRE.Match(r.Output) && !deadlineRace(r.Output) {
+		fuzzNote = fmt.Sprintf("%v: %s", r.Err, shared.Tail(r.Output, 5))
 	}
 	os.RemoveAll(cache)
 	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
 	args := append([]string{"fuzz"}, gflags...)
 	args = append(args, "-runs", "1", "-workers", "1", "-nocorpus", "-json", filepath.Join(dir, "warmup-gocolic.json"), "./"+h.Dir, h.Fuzz)
-	r = run(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic.log"), h.gocolicEnv(), bin, args...)
+	r = shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic.log"), h.gocolicEnv(), bin, args...)
 	if s := classify(r); s != "ok" {
-		gNote = s + ": " + tail(r.out, 8)
+		gNote = s + ": " + shared.Tail(r.Output, 8)
 	}
 	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
 	return fuzzNote, gNote

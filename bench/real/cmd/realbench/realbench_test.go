@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	shared "github.com/gocolic/gocolic/bench/internal/harness"
 )
 
 func TestParseProfile(t *testing.T) {
@@ -97,14 +99,14 @@ func TestParseFuzzFailure(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	cases := []struct {
-		r    result
+		r    shared.Result
 		want string
 	}{
-		{result{exitCode: 0}, "ok"},
-		{result{exitCode: -1, timedOut: true}, "HANG"},
-		{result{exitCode: 2, out: []byte("panic: boom\n\ngoroutine 1 [running]:\n")}, "CRASH"},
-		{result{exitCode: 1, out: []byte("gocolic: build failed\n")}, "exit 1"},
-		{result{exitCode: -1}, "killed"},
+		{shared.Result{ExitCode: 0}, "ok"},
+		{shared.Result{ExitCode: -1, TimedOut: true}, "HANG"},
+		{shared.Result{ExitCode: 2, Output: []byte("panic: boom\n\ngoroutine 1 [running]:\n")}, "CRASH"},
+		{shared.Result{ExitCode: 1, Output: []byte("gocolic: build failed\n")}, "exit 1"},
+		{shared.Result{ExitCode: -1}, "killed"},
 	}
 	for _, c := range cases {
 		if got := classify(c.r); got != c.want {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	shared "github.com/gocolic/gocolic/bench/internal/harness"
 )
 
 // finding is a failure a tool reported.
@@ -116,21 +118,21 @@ func runFuzz(ctx context.Context, mod string, h harness, budget, limit time.Dura
 		"-parallel", strconv.Itoa(workers), "./" + h.Dir,
 		// A test-binary flag: after the package, with =.
 		"-test.fuzzcachedir=" + cache}
-	r := run(ctx, limit, mod, filepath.Join(dir, "fuzz.log"), nil, "go", args...)
-	f.wall, f.timedOut = r.wall, r.timedOut
-	f.execs, f.execsPerSec, f.haveRate = parseProgress(r.out)
-	fail := failFileRE.FindSubmatch(r.out)
+	r := shared.RunEnv(ctx, limit, mod, filepath.Join(dir, "fuzz.log"), nil, "go", args...)
+	f.wall, f.timedOut = r.Wall, r.TimedOut
+	f.execs, f.execsPerSec, f.haveRate = parseProgress(r.Output)
+	fail := failFileRE.FindSubmatch(r.Output)
 	switch {
-	case r.timedOut:
-		f.err = r.err
+	case r.TimedOut:
+		f.err = r.Err
 	case fail != nil:
 		f.failFile = string(fail[1])
-		fd := parseFuzzFailure(r.out, h.Fuzz)
+		fd := parseFuzzFailure(r.Output, h.Fuzz)
 		f.finding = &fd
-	case r.err != nil && deadlineRace(r.out):
+	case r.Err != nil && deadlineRace(r.Output):
 		f.raceNote = true
-	case r.err != nil:
-		f.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), r.err, tail(r.out, 12))
+	case r.Err != nil:
+		f.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), r.Err, shared.Tail(r.Output, 12))
 	}
 	for _, src := range []struct{ from, to string }{
 		{filepath.Join(cache, h.Fuzz), filepath.Join(dir, "corpus-cache")},
@@ -195,18 +197,18 @@ var goPanicRE = regexp.MustCompile(`(?m)^(panic: |fatal error: )`)
 
 // classify names the outcome of a gocolic run from its exit status and
 // output.
-func classify(r result) string {
+func classify(r shared.Result) string {
 	switch {
-	case r.timedOut:
+	case r.TimedOut:
 		return "HANG"
-	case r.exitCode == 0:
+	case r.ExitCode == 0:
 		return "ok"
-	case goPanicRE.Match(r.out) && bytes.Contains(r.out, []byte("goroutine ")):
+	case goPanicRE.Match(r.Output) && bytes.Contains(r.Output, []byte("goroutine ")):
 		return "CRASH"
-	case r.exitCode < 0:
+	case r.ExitCode < 0:
 		return "killed"
 	default:
-		return "exit " + strconv.Itoa(r.exitCode)
+		return "exit " + strconv.Itoa(r.ExitCode)
 	}
 }
 
@@ -219,8 +221,8 @@ func runGocolic(ctx context.Context, mod, bin string, h harness, flags []string,
 	os.Remove(jsonPath)
 	args := append([]string{"fuzz"}, flags...)
 	args = append(args, "-json", jsonPath, "./"+h.Dir, h.Fuzz)
-	r := run(ctx, limit, mod, filepath.Join(dir, "gocolic.log"), h.gocolicEnv(), bin, args...)
-	g.wall, g.exitCode = r.wall, r.exitCode
+	r := shared.RunEnv(ctx, limit, mod, filepath.Join(dir, "gocolic.log"), h.gocolicEnv(), bin, args...)
+	g.wall, g.exitCode = r.Wall, r.ExitCode
 	g.status = classify(r)
 	if data, err := os.ReadFile(jsonPath); err != nil {
 		g.repErr = err
@@ -236,7 +238,7 @@ func runGocolic(ctx context.Context, mod, bin string, h harness, flags []string,
 		g.status = "no report"
 	}
 	if g.status != "ok" {
-		g.detail = tail(r.out, 15)
+		g.detail = shared.Tail(r.Output, 15)
 	}
 	to := filepath.Join(dir, "corpus-gocolic")
 	n, err := moveDir(filepath.Join(mod, h.Dir, "testdata", "fuzz", h.Fuzz), to)
