@@ -65,8 +65,13 @@ func mustFloat(x *Expr) {
 
 // FBin returns the float operation k (KFAdd, KFSub, KFMul or KFDiv) of x
 // and y, which must both be 32 bits wide (float32) or both 64 (float64).
-// Constant operands are folded; there are no other rewrites, since even
-// x + 0 is not x (for x = -0) and x * 1 is not x (for a signalling NaN).
+// Constant operands are folded. The one other rewrite is x / c into
+// x * (1/c) for a power of two c whose reciprocal is a float of the
+// width: both are the same real number rounded once, so every result,
+// NaN payloads included, has the same bits, and Z3 solves a product
+// about ten times faster than a quotient. Nothing else is simplified,
+// since even x + 0 is not x (for x = -0) and x * 1 is not x (for a
+// signalling NaN).
 func (b *Builder) FBin(k Kind, x, y *Expr) *Expr {
 	if !k.IsFloatArith() {
 		panic("sym: FBin with kind " + k.String())
@@ -79,7 +84,39 @@ func (b *Builder) FBin(k Kind, x, y *Expr) *Expr {
 	if x.Kind == KConst && y.Kind == KConst {
 		return b.Const(evalFloatBin(k, x.Val, y.Val, x.Width), x.Width)
 	}
+	if k == KFDiv && y.Kind == KConst {
+		if r, ok := reciprocalPow2(y.Val, y.Width); ok {
+			return b.intern(KFMul, x.Width, 0, x, b.Const(r, y.Width))
+		}
+	}
 	return b.intern(k, x.Width, 0, x, y)
+}
+
+// reciprocalPow2 returns the bits of 1/c when the float c of width w is
+// plus or minus a power of two whose reciprocal is exactly a float of
+// that width (a normal or a subnormal one).
+func reciprocalPow2(c uint64, w uint8) (uint64, bool) {
+	f := floatValue(c&Mask(w), w)
+	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	frac, exp := math.Frexp(f) // f = frac * 2^exp, |frac| in [0.5, 1)
+	if frac != 0.5 && frac != -0.5 {
+		return 0, false
+	}
+	k := 1 - exp // 1/f = ±2^k
+	lo, hi := -1074, 1023
+	if w == 32 {
+		lo, hi = -149, 127
+	}
+	if k < lo || k > hi {
+		return 0, false
+	}
+	r := math.Ldexp(2*frac, k)
+	if w == 32 {
+		return uint64(math.Float32bits(float32(r))), true
+	}
+	return math.Float64bits(r), true
 }
 
 // FNeg returns -x for a float x: x with its sign bit flipped.

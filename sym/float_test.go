@@ -211,6 +211,52 @@ func TestFloatArithAgainstGo(t *testing.T) {
 	}
 }
 
+// TestFloatDivByPowerOfTwo checks the one rewrite of FBin: x / c becomes
+// x * (1/c) exactly when c is ± a power of two with a reciprocal of the
+// width, and the result is Go's quotient for every edge value of x.
+func TestFloatDivByPowerOfTwo(t *testing.T) {
+	skipUnlessAmd64(t)
+	b := NewBuilder()
+	for _, w := range []uint8{32, 64} {
+		lo, hi := -1074, 1023
+		if w == 32 {
+			lo, hi = -149, 127
+		}
+		v := b.Var(0, w)
+		var divisors []uint64
+		for e := lo; e <= hi; e++ {
+			for _, sign := range []float64{1, -1} {
+				divisors = append(divisors, floatBits(math.Ldexp(sign, e), w))
+			}
+		}
+		divisors = append(divisors, floatBits(3, w), floatBits(0.75, w), floatBits(-6, w), 0, 1<<(w-1))
+		divisors = append(divisors, floatEdges(w)...)
+		for _, c := range divisors {
+			f := floatValue(c, w)
+			frac, exp := math.Frexp(f)
+			k := 1 - exp
+			wantMul := (frac == 0.5 || frac == -0.5) && k >= lo && k <= hi && !math.IsInf(f, 0)
+			e := b.FBin(KFDiv, v, b.Const(c, w))
+			if got := e.Kind == KFMul; got != wantMul {
+				t.Errorf("float%d x / %s built as %v", w, fmtFloat(c, w), e)
+			}
+			for _, x := range floatEdges(w) {
+				if got, want := Eval(e, Env{0: x}), goFBin(KFDiv, x, c, w); got != want {
+					t.Errorf("float%d %s / %s: %v gives %#x, want %#x", w, fmtFloat(x, w), fmtFloat(c, w), e, got, want)
+				}
+			}
+		}
+	}
+}
+
+// floatBits returns the bits of f as a float of width w.
+func floatBits(f float64, w uint8) uint64 {
+	if w == 32 {
+		return uint64(math.Float32bits(float32(f)))
+	}
+	return math.Float64bits(f)
+}
+
 // TestFloatNaNResults pins the NaN rules of float.go with values worked
 // out by hand from the SSE rules, independently of the host.
 func TestFloatNaNResults(t *testing.T) {
