@@ -271,12 +271,17 @@ func TestFile(s Suite) ([]byte, error) {
 		names[path] = name
 	}
 	sort.Strings(imports)
+	byName := map[string]string{}
 	for _, path := range imports {
 		// A package-level function cannot share its name with a package
 		// imported by a file of the same package.
 		if s.Method == "" && names[path] == s.Func {
 			return nil, fmt.Errorf("emit tests for %s: the generated test imports %q, whose name collides with the function", s.Func, path)
 		}
+		if other, ok := byName[names[path]]; ok {
+			return nil, fmt.Errorf("emit tests for %s: the generated test imports %q and %q under one name, %s", s.Func, other, path, names[path])
+		}
+		byName[names[path]] = path
 	}
 
 	var src strings.Builder
@@ -400,9 +405,12 @@ func newPlan(s Suite) (*plan, error) {
 		}
 		// Every field gets a prefix so that no parameter name can collide
 		// with the table's own fields (name, kind, msg, want<i>); unnamed
-		// parameters are numbered instead.
+		// parameters are numbered instead. A method's receiver is the
+		// field receiver, which no prefixed name can be.
 		var field string
 		switch {
+		case i == 0 && s.Method != "":
+			field = "receiver"
 		case sp.Name == "" || sp.Name == "_":
 			field = "in" + strconv.Itoa(i)
 		case token.IsIdentifier(sp.Name):
@@ -955,7 +963,7 @@ func usedImports(body string) ([]string, error) {
 	ast.Inspect(f, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
 			if id, ok := sel.X.(*ast.Ident); ok {
-				if path, ok := stdImportPath(id.Name); ok {
+				if path, ok := StdImportPath(id.Name); ok {
 					seen[path] = true
 				}
 			}
@@ -970,12 +978,14 @@ func usedImports(body string) ([]string, error) {
 	return paths, nil
 }
 
-// stdImportPath maps the name of a standard package to its import path.
+// StdImportPath maps the name of a standard package to its import path.
 // It knows the packages the generated code uses and those whose names a
 // type or literal of a suite may plausibly mention; it leaves out names
 // that are ambiguous within the standard library (such as "rand"). None of
-// the generated code's local variables uses one of these names.
-func stdImportPath(name string) (string, bool) {
+// the generated code's local variables uses one of these names. A name it
+// knows always refers to that standard package in a test file, so a
+// Suite's Imports must give any other package another name.
+func StdImportPath(name string) (string, bool) {
 	switch name {
 	case "bytes", "context", "errors", "fmt", "io", "math", "net", "os", "path",
 		"reflect", "regexp", "slices", "sort", "strconv", "strings", "sync",

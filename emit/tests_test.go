@@ -226,10 +226,22 @@ func TestTestFile(t *testing.T) {
 			wantFuncs:   []string{"TestGocolicAcc_Add"},
 			wantImports: []string{"example.com/geo/v2", "example.com/mod/strings", "testing"},
 			want: []string{
-				"in_receiver *Acc", "in_at geo.Point", "xstrings \"example.com/mod/strings\"",
-				"got0 := tt.in_receiver.Add(tt.in_at)",
-				`t.Errorf("%#v.Add(%#v) = %#v, want %#v", tt.in_receiver, tt.in_at, got0, tt.want0)`,
+				"receiver *Acc", "in_at geo.Point", "xstrings \"example.com/mod/strings\"",
+				"got0 := tt.receiver.Add(tt.in_at)",
+				`t.Errorf("%#v.Add(%#v) = %#v, want %#v", tt.receiver, tt.in_at, got0, tt.want0)`,
 			},
+		},
+		{
+			name: "a method with a parameter named receiver",
+			suite: Suite{
+				Package: "p", Func: "T_M", Method: "M",
+				Params:  []Param{{"receiver", "T"}, {"receiver", "int"}},
+				Results: []Result{{Type: "int", Pinned: true}},
+				Cases:   []Case{{Args: []string{"T{}", "1"}, Results: []string{"2"}}},
+			},
+			wantFuncs:   []string{"TestGocolicT_M"},
+			wantImports: []string{"testing"},
+			want:        []string{"receiver    T", "in_receiver int", "got0 := tt.receiver.M(tt.in_receiver)"},
 		},
 		{
 			name: "panics only",
@@ -454,6 +466,12 @@ func TestTestFileErrors(t *testing.T) {
 		{"crash argument count", valid(func(s *Suite) { s.Crashes = []Crash{{Kind: "panic", Message: "boom"}} })},
 		{"builder that is no function literal", valid(func(s *Suite) { s.Cases[0].Build = "build()" })},
 		{"bad builder", valid(func(s *Suite) { s.Cases[0].Build = "func() (int) {" })},
+		{"two imports under one name", valid(func(s *Suite) {
+			s.Imports = map[string]string{"example.com/a/v1": "v1", "example.com/b/v1": "v1"}
+		})},
+		{"an import named like a standard package the test uses", valid(func(s *Suite) {
+			s.Imports = map[string]string{"example.com/mod/testing": "testing"}
+		})},
 		{"function named like a used import", valid(func(s *Suite) { s.Func = "testing" })},
 		{"function named like a used import of a crash test", valid(func(s *Suite) {
 			s.Func = "exec"
