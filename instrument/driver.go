@@ -21,7 +21,6 @@ const DriverFile = "zz_gocolic_driver.go"
 
 func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 	sig := entry.Type().(*types.Signature)
-	qual := types.RelativeTo(ins.pkg.Types)
 	imports := map[string]string{} // path -> name, for parameter types
 	name := func(t types.Type) string {
 		return types.TypeString(t, func(p *types.Package) string {
@@ -40,7 +39,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 	if r := sig.Recv(); r != nil {
 		res.Method = entry.Name()
 		recv = "_gcl_recv"
-		p := Param{Name: "receiver", Type: r.Type(), TypeString: types.TypeString(r.Type(), qual)}
+		p := Param{Name: "receiver", Type: r.Type(), TypeString: sh.testType(r.Type())}
 		if ptr, ok := r.Type().(*types.Pointer); ok {
 			// A method is tested on an object: the receiver is never nil.
 			fmt.Fprintf(&build, "%s := new(%s)\n", recv, name(ptr.Elem()))
@@ -62,7 +61,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 		if i > 0 {
 			run.WriteString(", ")
 		}
-		prm := Param{Name: p.Name(), Type: p.Type(), TypeString: types.TypeString(p.Type(), qual)}
+		prm := Param{Name: p.Name(), Type: p.Type(), TypeString: sh.testType(p.Type())}
 		if !composite(p.Type()) {
 			prm.Leaf = len(res.RTParams)
 			q := rtParam(p.Name(), p.Type())
@@ -83,7 +82,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 		prm.Shape = sh.build(p.Type(), v, pname)
 		switch {
 		case sig.Variadic() && i == sig.Params().Len()-1:
-			prm.TypeString = "..." + types.TypeString(p.Type().(*types.Slice).Elem(), qual)
+			prm.TypeString = "..." + sh.testType(p.Type().(*types.Slice).Elem())
 			fmt.Fprintf(&run, "%s...", v)
 		case hasLeaves(p.Type(), 0):
 			fmt.Fprintf(&run, "_gcl.Pass(&%[1]s, %[1]s)", v)
@@ -91,9 +90,6 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 			run.WriteString(v)
 		}
 		res.Params = append(res.Params, prm)
-	}
-	if res.Recv != nil {
-		res.Recv.TypeString = sh.testType(res.Recv.Type)
 	}
 	for _, q := range res.RTParams {
 		params.WriteString(paramLit(q))
@@ -110,7 +106,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 	var lhs []string
 	for i := 0; i < sig.Results().Len(); i++ {
 		r := sig.Results().At(i)
-		res.Results = append(res.Results, types.TypeString(r.Type(), qual))
+		res.Results = append(res.Results, sh.testType(r.Type()))
 		isErr := types.Identical(r.Type(), types.Universe.Lookup("error").Type())
 		res.ResultIsError = append(res.ResultIsError, isErr)
 		res.Pinnable = append(res.Pinnable, isErr || trackOf(r.Type()) != notTracked || isFloat(r.Type()))

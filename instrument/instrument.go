@@ -145,8 +145,9 @@ func (e Exports) Merge(o Exports) Exports {
 type Param struct {
 	Name string
 	Type types.Type
-	// TypeString is the type as written in the package; "...T" for a
-	// variadic parameter.
+	// TypeString is the type as the generated test file writes it, with
+	// the names of Result.Imports; "...T" for a variadic parameter. (For
+	// a fuzz target's argument, it is the corpus file's type name.)
 	TypeString string
 	// Shape, for a parameter that is not a scalar, a string or a []byte,
 	// says how its value is assembled from RTParams; nil otherwise, when
@@ -177,11 +178,13 @@ type Result struct {
 	Recv *Param
 	// Method is the entry's name when it is a method (Recv is set).
 	Method string
-	// Imports maps the import paths that the parameter types written in
-	// Params and Recv refer to, beyond the target package, to the package
-	// names they use.
+	// Imports maps the import paths that the types written in Params,
+	// Recv, Results and the Shapes refer to, beyond the target package, to
+	// the names the test file imports them under: unique, clear of the
+	// target package's declarations and of the standard packages the
+	// test file may use (emit.StdImportPath).
 	Imports map[string]string
-	// Results are the entry's result types as written in the package.
+	// Results are the entry's result types as the test file writes them.
 	Results []string
 	// Pinnable says which results a generated test can compare.
 	Pinnable []bool

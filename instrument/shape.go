@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/rt"
 )
 
@@ -192,8 +193,9 @@ func (ins *instrumenter) nameableTuple(t *types.Tuple, depth int) bool {
 	return true
 }
 
-// testType writes t as a file of the target package does, recording the
-// imports other packages' names need.
+// testType writes t as the generated test file, in the target package,
+// does, recording in Result.Imports the name it imports each other
+// package under.
 func (s *shaper) testType(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string {
 		if p == s.ins.pkg.Types {
@@ -202,9 +204,42 @@ func (s *shaper) testType(t types.Type) string {
 		if s.res.Imports == nil {
 			s.res.Imports = map[string]string{}
 		}
-		s.res.Imports[p.Path()] = p.Name()
-		return p.Name()
+		return s.ins.testImportName(s.res.Imports, p)
 	})
+}
+
+// testImportName returns the name the generated test file imports p
+// under, adding it to imports (path to name) if needed. It is p's own
+// name unless that is taken: by another package of imports, by a
+// declaration of the target package (file-scope imports may not shadow
+// them), or by a standard package the test file may itself import
+// (emit.StdImportPath). A number is then appended: json2, or v1_2 for a
+// name that ends in a digit.
+func (ins *instrumenter) testImportName(imports map[string]string, p *types.Package) string {
+	if n, ok := imports[p.Path()]; ok {
+		return n
+	}
+	taken := func(n string) bool {
+		if std, ok := emit.StdImportPath(n); ok && std != p.Path() || ins.pkg.Types.Scope().Lookup(n) != nil {
+			return true
+		}
+		for _, used := range imports {
+			if used == n {
+				return true
+			}
+		}
+		return false
+	}
+	base := p.Name()
+	if last := base[len(base)-1]; last >= '0' && last <= '9' {
+		base += "_"
+	}
+	n := p.Name()
+	for i := 2; taken(n); i++ {
+		n = base + strconv.Itoa(i)
+	}
+	imports[p.Path()] = n
+	return n
 }
 
 // leaf adds a scalar input for a value of type t.
