@@ -392,3 +392,34 @@ func TestFloatMemoReset(t *testing.T) {
 		s.b.reset()
 	}
 }
+
+// BenchmarkFloatDivQuery measures Z3 on the query x / 2 == 1234.25 of a
+// generic Half[T] (e2e TestFlow/FloatOnly), with a fresh solver per query
+// so that nothing learnt is reused. sym builds x / 2 as x * 0.5, the same
+// float for every x (sym.FBin); before that rewrite this query was a
+// quotient.
+func BenchmarkFloatDivQuery(b *testing.B) {
+	for _, w := range floatWidths {
+		b.Run(fmt.Sprintf("float%d", w), func(b *testing.B) {
+			bits := func(f float64) uint64 {
+				if w == 32 {
+					return uint64(math.Float32bits(float32(f)))
+				}
+				return math.Float64bits(f)
+			}
+			sb := sym.NewBuilder()
+			goal := sb.FCmp(sym.KFEq, sb.FBin(sym.KFDiv, sb.Var(0, w), sb.Const(bits(2), w)), sb.Const(bits(1234.25), w))
+			for b.Loop() {
+				s, err := New(Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				r, err := s.Solve(b.Context(), solver.Query{Goal: goal})
+				s.Close()
+				if err != nil || r.Status != solver.Sat {
+					b.Fatalf("x/2 == 1234.25: %v, %v", r.Status, err)
+				}
+			}
+		})
+	}
+}
