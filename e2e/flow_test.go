@@ -67,6 +67,13 @@ func MethodPointerValue(x uint32) {
 	}
 }
 
+func DerefReceiver(x uint32) {
+	c := &Checker{k: x}
+	if c.Check(0x1111) {
+		panic("found")
+	}
+}
+
 func MethodExpr(x uint32) {
 	c := Checker{k: 9}
 	if Checker.Check(c, x) {
@@ -147,6 +154,14 @@ type Acc[T Integer] struct{ sum T }
 func (a *Acc[T]) Add(v T) { a.sum += v }
 
 func (a Acc[T]) Get() T { return a.sum }
+
+func DerefGeneric(x uint32) {
+	p := &Acc[uint32]{}
+	p.Add(x)
+	if p.Get()^0x5555 == 0x369d035 {
+		panic("found")
+	}
+}
 
 func GenericType(x uint32) {
 	var a Acc[uint32]
@@ -287,7 +302,7 @@ func StringOnly(s string) {
 // flowCases are the targets of flowTargets and orderedTargets.
 var flowCases = []string{
 	"Closure", "ClosureNow", "ClosureString", "Capture",
-	"MethodValue", "MethodPointerValue", "MethodExpr",
+	"MethodValue", "MethodPointerValue", "MethodExpr", "DerefReceiver", "DerefGeneric",
 	"DeferModify", "DeferRead", "Recover", "RecoverBranch",
 	"Generic", "GenericType",
 	"MultiResult", "Init",

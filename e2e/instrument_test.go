@@ -465,6 +465,11 @@ func F(x uint32, sel uint8) int {
 		if m.MixV(11) == 0x89ab1234 {
 			panic("symbolic field of a value receiver")
 		}
+	case 8:
+		m := &b.Mixer{K: x}
+		if m.MixV(12) == 0x9abc2345 {
+			panic("symbolic field of a value receiver through a pointer")
+		}
 	}
 	return 0
 }
@@ -480,6 +485,7 @@ func F(x uint32, sel uint8) int {
 		"pointer method on a value", "pointer method on a pointer", "value method on a value",
 		"value method on a pointer", "method of an unexported type", "method expression",
 		"two results", "symbolic field of a value receiver",
+		"symbolic field of a value receiver through a pointer",
 	} {
 		if !rep.found(msg) {
 			t.Errorf("%q not found", msg)

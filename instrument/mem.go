@@ -270,7 +270,9 @@ func (ins *instrumenter) passArg(a, ra ast.Expr) ast.Expr {
 }
 
 // passRecv is passArg for the receiver x of a call of method fn: a value
-// receiver is a copy too.
+// receiver is a copy too. When x is a pointer that the call dereferences
+// (p.M() for a method of T), the copy is of *p, and the result is
+// rt.Pass(p, *p) for a call on the value.
 func (ins *instrumenter) passRecv(fn *types.Func, x, rx ast.Expr) ast.Expr {
 	recv := fn.Type().(*types.Signature).Recv()
 	if recv == nil {
@@ -279,10 +281,32 @@ func (ins *instrumenter) passRecv(fn *types.Func, x, rx ast.Expr) ast.Expr {
 	if _, isPtr := recv.Type().(*types.Pointer); isPtr {
 		return rx
 	}
-	if t := ins.typeOf(x); t == nil || !types.Identical(t, recv.Type()) {
-		return rx // an automatic dereference or an embedded field
+	t := ins.typeOf(x)
+	if t == nil {
+		return rx
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok && types.Identical(p.Elem(), recv.Type()) {
+		if d, ok := ins.passDeref(x, rx); ok {
+			return d
+		}
+		return rx
+	}
+	if !types.Identical(t, recv.Type()) {
+		return rx // an embedded field
 	}
 	return ins.passArg(x, rx)
+}
+
+// passDeref returns rt.Pass(p, *p) for the pointer x = p (rewritten as
+// rx) to a struct or array with leaves, which a call copies as a value
+// receiver; false when there is nothing to hand over or x has effects
+// (rx is evaluated twice). A nil p panics at *p, as the call would.
+func (ins *instrumenter) passDeref(x, rx ast.Expr) (ast.Expr, bool) {
+	p, ok := ins.typeOf(x).Underlying().(*types.Pointer)
+	if !ok || !hasLeaves(p.Elem(), 0) || !ins.pure(x) {
+		return nil, false
+	}
+	return rtCall("Pass", rx, &ast.StarExpr{X: rx}), true
 }
 
 // takes returns the prologue that installs the shadows handed over with

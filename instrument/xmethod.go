@@ -144,7 +144,11 @@ func (ins *instrumenter) forwarderCall(call *ast.CallExpr, t *twinInfo) (ast.Exp
 	case wantPtr && !isPtr:
 		x = addrOf(x) // x is addressable: the original call took its address
 	case !wantPtr && isPtr:
-		x = &ast.StarExpr{X: x}
+		if d, ok := ins.passDeref(f.X, x); ok {
+			x = d
+		} else {
+			x = &ast.StarExpr{X: x}
+		}
 	case !wantPtr:
 		x = ins.passRecv(t.fn, f.X, x)
 	}

@@ -460,6 +460,21 @@ func Methods(x int) (int, int, int, string, string) {
 	return a, c.Get(), get(), st.String(), Celsius(x).Fahrenheit().String()
 }
 
+// MethodDeref calls value methods through pointers: the copy is of the
+// pointee, which the call must not change, and a nil pointer panics at
+// the call.
+func MethodDeref(x int) (int, int, int) {
+	c := &Counter{n: x, name: "d"}
+	a := c.AddCopy(3)
+	cs := []*Counter{c}
+	b := cs[0].AddCopy(x)
+	if x < 0 {
+		var np *Counter
+		return a, b, np.Get()
+	}
+	return a, b, c.Get()
+}
+
 // Calls with multiple results and return f() of multi-valued functions.
 
 func divmod(x, y int) (int, int, error) {

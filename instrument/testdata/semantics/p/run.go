@@ -29,7 +29,7 @@ var names = [...]string{
 	"MemFields", "MemOps", "MemCopy", "MemIndex", "MemNil",
 	"ModelStrings", "MemBytes", "Maps", "Containers",
 	"LitCalls", "LitFallback", "LitGoDefer", "LitPanic", "LitPanicLine", "MethodVals", "LitGeneric", "LitGenericType",
-	"OrderedInts", "OrderedFloats", "OrderedStrings",
+	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
 }
 
 // N is the number of functions Run dispatches to.
@@ -265,6 +265,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(OrderedFloats(a, b))
 	case 107:
 		return show(OrderedStrings(s, string(bs), a))
+	case 108:
+		return show(MethodDeref(int(a)))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
