@@ -30,6 +30,11 @@ type twinInfo struct {
 	// dyn: the call goes through a function value (dyn.go); sig is the
 	// value's signature, and the twin is found at run time.
 	dyn bool
+	// iface: the call x.M(...) calls a method of an interface value
+	// (imethod.go); sig is the method's signature, method the interface's
+	// method, and the twin is found at run time from x's dynamic type.
+	iface  bool
+	method *types.Func
 }
 
 // signature returns the signature of the function t is the twin of.
@@ -405,8 +410,8 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 		if sel.Kind() != types.MethodVal && sel.Kind() != types.MethodExpr {
 			return nil
 		}
-		if _, isIface := sel.Recv().Underlying().(*types.Interface); isIface {
-			return nil
+		if ins.ifaceMethod(sel) {
+			return ins.checkArgs(call, ins.ifaceTwin(f, sel))
 		}
 		obj = sel.Obj()
 	default:

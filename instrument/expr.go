@@ -557,6 +557,12 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 		if nf, ok = ins.dynFun(x, t); !ok {
 			return nil, false
 		}
+	} else if t.iface {
+		var recv ast.Expr
+		if nf, recv, ok = ins.ifaceFun(x, t); !ok {
+			return nil, false
+		}
+		args = append([]ast.Expr{recv}, args...)
 	} else if ins.foreignMethod(t) {
 		var recv ast.Expr
 		nf, recv = ins.forwarderCall(x, t)

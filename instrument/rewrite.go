@@ -200,6 +200,9 @@ func (ins *instrumenter) funcDecl(fd *ast.FuncDecl) []ast.Decl {
 	if r := registerTwin(fd, t); r != nil {
 		decls = append(decls, r)
 	}
+	if r := ins.registerMethod(fd, twin, t); r != nil {
+		decls = append(decls, r)
+	}
 	return decls
 }
 

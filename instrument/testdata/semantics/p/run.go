@@ -30,6 +30,7 @@ var names = [...]string{
 	"ModelStrings", "MemBytes", "Maps", "Containers",
 	"LitCalls", "LitFallback", "LitGoDefer", "LitPanic", "LitPanicLine", "MethodVals", "LitGeneric", "LitGenericType",
 	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
+	"IfaceCalls", "IfaceNil", "IfaceErr",
 }
 
 // N is the number of functions Run dispatches to.
@@ -267,6 +268,12 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(OrderedStrings(s, string(bs), a))
 	case 108:
 		return show(MethodDeref(int(a)))
+	case 109:
+		return show(IfaceCalls(int(a), int(b), s))
+	case 110:
+		return show(IfaceNil(int(a)))
+	case 111:
+		return show(IfaceErr(int(a)))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
@@ -292,7 +299,7 @@ func where() string {
 		f, more := frames.Next()
 		if f.Function == "runtime.gopanic" {
 			panicking = true
-		} else if base := filepath.Base(f.File); panicking && (base == "p.go" || base == "lits.go") {
+		} else if base := filepath.Base(f.File); panicking && (base == "p.go" || base == "lits.go" || base == "imethod.go") {
 			return fmt.Sprintf("%s:%d", base, f.Line)
 		}
 		if !more {
