@@ -535,7 +535,10 @@ func (ins *instrumenter) litElem(val ast.Expr, elem types.Type, place ast.Expr, 
 	if ins.isConst(val) || isNil(val, ins) {
 		return val, true
 	}
-	if lit, ok := ast.Unparen(val).(*ast.CompositeLit); ok {
+	// A nested literal is filled in place only where the place has its
+	// type: one assigned to an interface field or element is boxed, and
+	// its fields are not the place's.
+	if lit, ok := ast.Unparen(val).(*ast.CompositeLit); ok && elem != nil && types.Identical(ins.typeOf(lit), elem) {
 		if _, isPtr := ins.typeOf(lit).Underlying().(*types.Pointer); !isPtr {
 			switch ins.typeOf(lit).Underlying().(type) {
 			case *types.Struct, *types.Array:

@@ -1246,4 +1246,20 @@ type litErr struct {
 	msg  string
 }
 
+type litHolder struct {
+	err  error
+	n    int
+	vals [2]any
+}
+
+// LitIfaceField fills a struct literal whose interface field and
+// elements hold literals of struct types: those are boxed, not filled in
+// place.
+func LitIfaceField(a int, s string) (int, string, int, bool) {
+	h := litHolder{err: litErr{code: a, msg: s}, n: a + 1, vals: [2]any{litErr{code: a}, a}}
+	e, _ := h.err.(litErr)
+	v, _ := h.vals[0].(litErr)
+	return h.n, h.err.Error(), e.code + v.code, h.vals[1] == a
+}
+
 func (e litErr) Error() string { return e.msg }

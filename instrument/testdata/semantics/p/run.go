@@ -30,7 +30,7 @@ var names = [...]string{
 	"ModelStrings", "MemBytes", "Maps", "Containers",
 	"LitCalls", "LitFallback", "LitGoDefer", "LitPanic", "LitPanicLine", "MethodVals", "LitGeneric", "LitGenericType",
 	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
-	"IfaceCalls", "IfaceNil", "IfaceErr",
+	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField",
 }
 
 // N is the number of functions Run dispatches to.
@@ -274,6 +274,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(IfaceNil(int(a)))
 	case 111:
 		return show(IfaceErr(int(a)))
+	case 112:
+		return show(LitIfaceField(int(a), s))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
