@@ -62,11 +62,33 @@ func (ins *instrumenter) dynFun(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	// The twin's type: the signature's, with V for tracked parameters and
-	// a shadow after the results for each tracked result.
-	te, ok := ins.typeExpr(t.sig)
+	twinType, body, ok := ins.concreteTwin(x, t, ast.NewIdent("_gcl_f"))
 	if !ok {
 		return nil, false
+	}
+	adapter := &ast.FuncLit{
+		Type: &ast.FuncType{
+			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{ast.NewIdent("_gcl_f")}, Type: ftype}}},
+			Results: &ast.FieldList{List: []*ast.Field{{Type: twinType}}},
+		},
+		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ReturnStmt{Results: []ast.Expr{
+			&ast.FuncLit{Type: twinType, Body: &ast.BlockStmt{List: body}},
+		}}}},
+	}
+	return rtCall("Dyn", ins.cx(x.Fun), adapter), true
+}
+
+// concreteTwin returns the twin type of the call x with twin signature
+// t.sig, func(<V for tracked parameters>) (<results>, <a shadow per
+// tracked result>), and the body of a function of that type that calls
+// fun with concrete arguments (each tracked one made concrete at one
+// site of x, counted as CauseCall) and returns nil shadows: the adapter
+// of a call that reaches no twin. Its parameters are _gcl_a<i>. It
+// reports false when a type of the signature cannot be named here.
+func (ins *instrumenter) concreteTwin(x *ast.CallExpr, t *twinInfo, fun ast.Expr) (*ast.FuncType, []ast.Stmt, bool) {
+	te, ok := ins.typeExpr(t.sig)
+	if !ok {
+		return nil, nil, false
 	}
 	twinType := te.(*ast.FuncType)
 	var args []ast.Expr
@@ -94,8 +116,7 @@ func (ins *instrumenter) dynFun(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool) {
 			}
 		}
 	}
-	// The adapter: call f with concrete arguments, return no shadows.
-	c := &ast.CallExpr{Fun: ast.NewIdent("_gcl_f"), Args: args}
+	c := &ast.CallExpr{Fun: fun, Args: args}
 	if t.sig.Variadic() {
 		c.Ellipsis = 1
 	}
@@ -111,16 +132,7 @@ func (ins *instrumenter) dynFun(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool) {
 			&ast.ReturnStmt{Results: append(append([]ast.Expr{}, results...), shadows...)},
 		}
 	}
-	adapter := &ast.FuncLit{
-		Type: &ast.FuncType{
-			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{ast.NewIdent("_gcl_f")}, Type: ftype}}},
-			Results: &ast.FieldList{List: []*ast.Field{{Type: twinType}}},
-		},
-		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ReturnStmt{Results: []ast.Expr{
-			&ast.FuncLit{Type: twinType, Body: &ast.BlockStmt{List: body}},
-		}}}},
-	}
-	return rtCall("Dyn", ins.cx(x.Fun), adapter), true
+	return twinType, body, true
 }
 
 // registerTwin returns the declaration that registers the twin of the

@@ -18,7 +18,6 @@
 package instrument
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -137,60 +136,20 @@ func (ins *instrumenter) ifaceFun(x *ast.CallExpr, t *twinInfo) (fun, recvArg as
 	for _, name := range path {
 		recv = &ast.SelectorExpr{X: recv, Sel: ast.NewIdent(name)}
 	}
-	te, ok := ins.typeExpr(t.sig)
-	if !ok {
-		return nil, nil, false
-	}
-	twinType := te.(*ast.FuncType)
-	var args []ast.Expr
-	site := int64(-1)
-	for i, p := range twinType.Params.List {
-		name := fmt.Sprintf("_gcl_a%d", i)
-		p.Names = []*ast.Ident{ast.NewIdent(name)}
-		var arg ast.Expr = ast.NewIdent(name)
-		if _, variadic := p.Type.(*ast.Ellipsis); !variadic && t.params[i] != notTracked {
-			p.Type = &ast.IndexExpr{X: rtSel("V"), Index: p.Type}
-			if site < 0 {
-				site = int64(ins.newSite(SiteConcrete, x))
-			}
-			arg = rtCall("Concrete", siteLit(uint32(site)), rtSel("CauseCall"), arg)
-		}
-		args = append(args, arg)
-	}
-	var results, shadows []ast.Expr
-	if twinType.Results != nil {
-		for i := range twinType.Results.List {
-			results = append(results, ast.NewIdent(fmt.Sprintf("_gcl_r%d", i)))
-			if t.results[i] != notTracked {
-				shadows = append(shadows, nilIdent())
-				twinType.Results.List = append(twinType.Results.List, &ast.Field{Type: &ast.StarExpr{X: rtSel("Expr")}})
-			}
-		}
-	}
 	const r, i = "_gcl_r", "_gcl_i"
-	twinType.Params.List = append([]*ast.Field{{Names: []*ast.Ident{ast.NewIdent(r)}, Type: anyType()}}, twinType.Params.List...)
 	// The fallback: the call through the interface, with concrete
 	// arguments and no shadows. The comma-ok assertion turns a nil
 	// receiver into a nil interface without panicking, so that the call
 	// panics as the original does.
-	c := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(i), Sel: ast.NewIdent(f.Sel.Name)}, Args: args}
-	if t.sig.Variadic() {
-		c.Ellipsis = 1
+	twinType, call, ok := ins.concreteTwin(x, t, &ast.SelectorExpr{X: ast.NewIdent(i), Sel: ast.NewIdent(f.Sel.Name)})
+	if !ok {
+		return nil, nil, false
 	}
-	body := []ast.Stmt{&ast.AssignStmt{
+	twinType.Params.List = append([]*ast.Field{{Names: []*ast.Ident{ast.NewIdent(r)}, Type: anyType()}}, twinType.Params.List...)
+	body := append([]ast.Stmt{&ast.AssignStmt{
 		Lhs: []ast.Expr{ast.NewIdent(i), ast.NewIdent("_")}, Tok: token.DEFINE,
 		Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ast.NewIdent(r), Type: iface}},
-	}}
-	switch {
-	case len(results) == 0:
-		body = append(body, &ast.ExprStmt{X: c})
-	case len(shadows) == 0:
-		body = append(body, &ast.ReturnStmt{Results: []ast.Expr{c}})
-	default:
-		body = append(body,
-			&ast.AssignStmt{Lhs: results, Tok: token.DEFINE, Rhs: []ast.Expr{c}},
-			&ast.ReturnStmt{Results: append(append([]ast.Expr{}, results...), shadows...)})
-	}
+	}}, call...)
 	fallback := &ast.FuncLit{Type: twinType, Body: &ast.BlockStmt{List: body}}
 	id := &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(methodID(t.method))}
 	return rtCall("IMethod", recv, id, fallback), rtCall("PassIface", recv), true
@@ -231,40 +190,12 @@ func (ins *instrumenter) registerMethod(fd, twin *ast.FuncDecl, t *twinInfo) ast
 	if named, ok := types.Unalias(ins.info.TypeOf(name)).(*types.Named); !ok || named.TypeParams().Len() > 0 {
 		return nil
 	}
-	// The adapter's type: the twin's, after a receiver of type any.
-	const r = "_gcl_r"
-	params := []*ast.Field{{Names: []*ast.Ident{ast.NewIdent(r)}, Type: anyType()}}
-	var args []ast.Expr
-	variadic := false
-	for i, p := range flatten(twin.Type.Params) {
-		a := fmt.Sprintf("_gcl_a%d", i)
-		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(a)}, Type: p.Type})
-		args = append(args, ast.NewIdent(a))
-		_, variadic = p.Type.(*ast.Ellipsis)
-	}
-	var results *ast.FieldList
-	for _, res := range flatten(twin.Type.Results) {
-		if results == nil {
-			results = &ast.FieldList{}
-		}
-		results.List = append(results.List, &ast.Field{Type: res.Type})
-	}
+	// The adapter: the twin's type after a receiver of type any, which it
+	// asserts to the dynamic type.
+	ft, body := forwarding(twin, anyType(), t.name)
 	adapter := func(recv ast.Expr) ast.Expr {
-		c := &ast.CallExpr{
-			Fun:  &ast.SelectorExpr{X: &ast.TypeAssertExpr{X: ast.NewIdent(r), Type: recv}, Sel: ast.NewIdent(t.name)},
-			Args: args,
-		}
-		if variadic {
-			c.Ellipsis = 1
-		}
-		var body ast.Stmt = &ast.ExprStmt{X: c}
-		if results != nil {
-			body = &ast.ReturnStmt{Results: []ast.Expr{c}}
-		}
-		return &ast.FuncLit{
-			Type: &ast.FuncType{Params: &ast.FieldList{List: params}, Results: results},
-			Body: &ast.BlockStmt{List: []ast.Stmt{body}},
-		}
+		x := &ast.TypeAssertExpr{X: ast.NewIdent(forwardRecv), Type: recv}
+		return &ast.FuncLit{Type: ft, Body: &ast.BlockStmt{List: []ast.Stmt{body(x)}}}
 	}
 	onValue := nilIdent()
 	if !ptr {

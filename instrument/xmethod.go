@@ -41,14 +41,31 @@ func forwarderName(fn *types.Func) string {
 // from fd): a function with the receiver as its first parameter and the
 // twin's parameters and results after it.
 func forwarderDecl(fd *ast.FuncDecl, twin *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
-	const recv = "_gcl_r"
-	params := []*ast.Field{{Names: []*ast.Ident{ast.NewIdent(recv)}, Type: fd.Recv.List[0].Type}}
+	ft, body := forwarding(twin, fd.Recv.List[0].Type, t.name)
+	return &ast.FuncDecl{
+		Name: ast.NewIdent(t.xname),
+		Type: ft,
+		Body: &ast.BlockStmt{List: []ast.Stmt{body(ast.NewIdent(forwardRecv))}},
+	}
+}
+
+// forwardRecv names the receiver parameter of the functions forwarding
+// returns the type of.
+const forwardRecv = "_gcl_r"
+
+// forwarding returns the type of a function that takes a receiver
+// forwardRecv of type recvType, then the parameters of the method twin
+// twin (_gcl_a<i>), and returns its results; and, for a receiver
+// expression x, the statement that calls the twin, named name, on x with
+// those parameters and returns what it returns.
+func forwarding(twin *ast.FuncDecl, recvType ast.Expr, name string) (*ast.FuncType, func(x ast.Expr) ast.Stmt) {
+	params := []*ast.Field{{Names: []*ast.Ident{ast.NewIdent(forwardRecv)}, Type: recvType}}
 	var args []ast.Expr
 	variadic := false
 	for i, p := range flatten(twin.Type.Params) {
-		name := fmt.Sprintf("_gcl_a%d", i)
-		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(name)}, Type: p.Type})
-		args = append(args, ast.NewIdent(name))
+		a := fmt.Sprintf("_gcl_a%d", i)
+		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(a)}, Type: p.Type})
+		args = append(args, ast.NewIdent(a))
 		_, variadic = p.Type.(*ast.Ellipsis)
 	}
 	var results *ast.FieldList
@@ -58,19 +75,17 @@ func forwarderDecl(fd *ast.FuncDecl, twin *ast.FuncDecl, t *twinInfo) *ast.FuncD
 		}
 		results.List = append(results.List, &ast.Field{Type: r.Type})
 	}
-	c := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(recv), Sel: ast.NewIdent(t.name)}, Args: args}
-	if variadic {
-		c.Ellipsis = token.Pos(1)
+	body := func(x ast.Expr) ast.Stmt {
+		c := &ast.CallExpr{Fun: &ast.SelectorExpr{X: x, Sel: ast.NewIdent(name)}, Args: args}
+		if variadic {
+			c.Ellipsis = token.Pos(1)
+		}
+		if results == nil {
+			return &ast.ExprStmt{X: c}
+		}
+		return &ast.ReturnStmt{Results: []ast.Expr{c}}
 	}
-	var body ast.Stmt = &ast.ExprStmt{X: c}
-	if results != nil {
-		body = &ast.ReturnStmt{Results: []ast.Expr{c}}
-	}
-	return &ast.FuncDecl{
-		Name: ast.NewIdent(t.xname),
-		Type: &ast.FuncType{Params: &ast.FieldList{List: params}, Results: results},
-		Body: &ast.BlockStmt{List: []ast.Stmt{body}},
-	}
+	return &ast.FuncType{Params: &ast.FieldList{List: params}, Results: results}, body
 }
 
 // foreignMethod reports whether t is the twin of a method of another
