@@ -9,7 +9,7 @@ import "testing"
 // a struct field, an interface parameter built from the input (its
 // candidates are the package's types that implement Shape), an
 // interface that embeds Shape, a struct that embeds Shape, a method with
-// two results and one with a string parameter. Z3 reaches each panic
+// two results, a slice element and one with a string parameter. Z3 reaches each panic
 // only if the call goes to the twin of the dynamic type's method, which
 // the runtime finds from the type (rt.IMethod).
 const imethodTargets = `package ish
@@ -103,6 +103,13 @@ func TwoResults(x uint32) {
 	}
 }
 
+func Element(x uint32, i uint8) {
+	shapes := []Shape{&Square{Side: 5}, Circle{R: 3}}
+	if i < 2 && shapes[i].Scale(x) == 0x5678def0 {
+		panic("found")
+	}
+}
+
 func StringArg(s string) bool {
 	var n Named = Circle{}
 	return n.Check(s)
@@ -117,5 +124,5 @@ func TestIfaceMethods(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"ish/ish.go": imethodTargets})
-	expectPanics(t, dir, "./ish", []string{"ValueRecv", "PointerRecv", "Field", "Param", "Embedded", "EmbeddedField", "TwoResults", "StringArg"})
+	expectPanics(t, dir, "./ish", []string{"ValueRecv", "PointerRecv", "Field", "Param", "Embedded", "EmbeddedField", "TwoResults", "Element", "StringArg"})
 }

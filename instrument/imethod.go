@@ -42,11 +42,11 @@ func (ins *instrumenter) ifaceMethod(sel *types.Selection) bool {
 
 // ifaceTwin returns the twin signature of the call of the interface
 // method selected by f (sel), nil when the call stays as it is: the
-// signature tracks nothing, the receiver is not a variable or a chain of
-// field selectors on one (it is evaluated twice), or a type of the call
-// cannot be named in this file.
+// signature tracks nothing, the receiver is not pure (a variable, a
+// field path, an element at a constant or variable index: it is
+// evaluated twice), or a type of the call cannot be named in this file.
 func (ins *instrumenter) ifaceTwin(f *ast.SelectorExpr, sel *types.Selection) *twinInfo {
-	if !ins.stableRecv(f.X) {
+	if !ins.pure(f.X) {
 		return nil
 	}
 	sig, ok := ins.typeOf(f).(*types.Signature)
@@ -65,27 +65,6 @@ func (ins *instrumenter) ifaceTwin(f *ast.SelectorExpr, sel *types.Selection) *t
 		return nil
 	}
 	return t
-}
-
-// stableRecv reports whether the receiver expression e can be evaluated
-// twice with the effect of once: a variable, a package-level variable of
-// another package, or a chain of field selectors on one. (A nil pointer
-// on the way panics at the first evaluation, as the original does.)
-func (ins *instrumenter) stableRecv(e ast.Expr) bool {
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		_, ok := ins.info.ObjectOf(x).(*types.Var)
-		return ok
-	case *ast.SelectorExpr:
-		sel, ok := ins.info.Selections[x]
-		if !ok {
-			// A qualified identifier: pkg.Var.
-			_, isVar := ins.info.Uses[x.Sel].(*types.Var)
-			return isVar
-		}
-		return sel.Kind() == types.FieldVal && ins.stableRecv(x.X)
-	}
-	return false
 }
 
 // ifaceRecv returns the names of the fields that lead from the

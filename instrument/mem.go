@@ -217,8 +217,9 @@ func hasLeaves(t types.Type, depth int) bool {
 }
 
 // pure reports whether e is addressable and evaluating it has no effect
-// and gives the same location twice: variables, fields of pure operands,
-// and elements at constant or variable indices.
+// and gives the same location twice: variables (also another package's,
+// pkg.V), fields of pure operands, and elements at constant or variable
+// indices.
 func (ins *instrumenter) pure(e ast.Expr) bool {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
@@ -226,7 +227,11 @@ func (ins *instrumenter) pure(e ast.Expr) bool {
 		return ok
 	case *ast.SelectorExpr:
 		sel, ok := ins.info.Selections[x]
-		return ok && sel.Kind() == types.FieldVal && ins.pure(x.X)
+		if !ok {
+			_, isVar := ins.info.Uses[x.Sel].(*types.Var) // pkg.V
+			return isVar
+		}
+		return sel.Kind() == types.FieldVal && ins.pure(x.X)
 	case *ast.StarExpr:
 		return ins.pure(x.X)
 	case *ast.IndexExpr:
