@@ -641,7 +641,7 @@ func report(rows []row, contenders []string, budget time.Duration, workers int) 
 					tot[cGocolic].add(g.found, g.covered, g.total)
 					gBugs = bugCell(g.found, g.other)
 					gBr = fmt.Sprintf("%d/%d", g.covered, g.total)
-					gRate = rate(g.execsPerSec)
+					gRate = harness.Rate(g.execsPerSec)
 				}
 			}
 			cells = append(cells, gBugs, gBr, gRate)
@@ -658,7 +658,7 @@ func report(rows []row, contenders []string, budget time.Duration, workers int) 
 					fBugs = bugCell(f.found, f.other)
 				}
 				if f.haveRate {
-					fRate = rate(f.execsPerSec)
+					fRate = harness.Rate(f.execsPerSec)
 				} else if f.err == nil {
 					fRate = "— ¹"
 				}
@@ -702,7 +702,7 @@ func report(rows []row, contenders []string, budget time.Duration, workers int) 
 						}
 					}
 				} else if t.haveOwn {
-					third = rate(t.execsPerSec)
+					third = harness.Rate(t.execsPerSec)
 				}
 			}
 			cells = append(cells, bugs, br, third)
@@ -909,24 +909,6 @@ func names(found, other []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func rate(r float64) string {
-	if r <= 0 {
-		return "0"
-	}
-	return groupThousands(int64(r + 0.5))
-}
-
-func groupThousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	var out []byte
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, c)
-	}
-	return string(out)
-}
 
 func pct(a, b int) string {
 	if b == 0 {

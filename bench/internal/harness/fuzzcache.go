@@ -89,6 +89,17 @@ func (w *Workspace) StashTestdata(name, label string) (string, error) {
 // cache and the workspace may be on different file systems. It returns
 // the number of files copied.
 func MoveFiles(src, dst string) (int, error) {
+	n, err := CopyFiles(src, dst)
+	if err != nil {
+		return n, err
+	}
+	return n, os.RemoveAll(src) // nil for a missing src
+}
+
+// CopyFiles copies the regular files of src (not its subdirectories) into
+// dst, which it creates when src exists, and returns how many it copied.
+// A missing src copies nothing.
+func CopyFiles(src, dst string) (int, error) {
 	entries, err := os.ReadDir(src)
 	if os.IsNotExist(err) {
 		return 0, nil
@@ -113,7 +124,7 @@ func MoveFiles(src, dst string) (int, error) {
 		}
 		n++
 	}
-	return n, os.RemoveAll(src)
+	return n, nil
 }
 
 // CountFiles returns the number of regular files directly in dir, 0 if it

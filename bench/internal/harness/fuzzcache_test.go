@@ -131,3 +131,15 @@ func TestMoveFiles(t *testing.T) {
 		t.Errorf("CountFiles of a missing dir is not 0")
 	}
 }
+
+func TestCopyFilesKeepsSource(t *testing.T) {
+	src := t.TempDir()
+	os.WriteFile(filepath.Join(src, "a"), []byte("entry a"), 0o644)
+	dst := filepath.Join(t.TempDir(), "new")
+	if n, err := CopyFiles(src, dst); err != nil || n != 1 {
+		t.Fatalf("CopyFiles = %d, %v; want 1", n, err)
+	}
+	if CountFiles(src) != 1 || CountFiles(dst) != 1 {
+		t.Errorf("after CopyFiles src has %d files, dst %d; want 1 and 1", CountFiles(src), CountFiles(dst))
+	}
+}

@@ -248,22 +248,35 @@ func Tail(out []byte, n int) string {
 type Report struct {
 	Executions  int     `json:"executions"`
 	ExecsPerSec float64 `json:"execs_per_sec"`
+	Paths       int     `json:"paths"`
 	Branches    struct {
 		Covered int `json:"covered"`
 		Total   int `json:"total"`
 	} `json:"branches"`
-	Bugs []struct {
-		Kind    string `json:"kind"`
-		Message string `json:"message"`
-		FoundMS int64  `json:"found_ms"`
-	} `json:"bugs"`
-	ElapsedMS int64      `json:"elapsed_ms"`
-	Stopped   string     `json:"stopped"`
-	Exhausted bool       `json:"exhausted"`
-	Cases     [][]string `json:"cases"`
-	ExecNS    int64      `json:"exec_ns"`
+	Bugs   []Bug `json:"bugs"`
+	Solver struct {
+		Queries int   `json:"queries"`
+		Sat     int   `json:"sat"`
+		Unsat   int   `json:"unsat"`
+		Unknown int   `json:"unknown"`
+		TimeMS  int64 `json:"time_ms"`
+	} `json:"solver"`
+	Divergences int        `json:"divergences"`
+	ElapsedMS   int64      `json:"elapsed_ms"`
+	Stopped     string     `json:"stopped"`
+	Exhausted   bool       `json:"exhausted"`
+	Cases       [][]string `json:"cases"`
+	ExecNS      int64      `json:"exec_ns"`
 	// Hybrid is set by gocolic fuzz -with-fuzzer.
 	Hybrid *HybridStats `json:"hybrid"`
+}
+
+// Bug is a distinct bug of a Report.
+type Bug struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	Count   int    `json:"count"` // executions that raised it
+	FoundMS int64  `json:"found_ms"`
 }
 
 // HybridStats is what went between gocolic and go test -fuzz in a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -101,4 +102,28 @@ func (t *Table) Markdown() (string, error) {
 		line(r)
 	}
 	return b.String(), nil
+}
+
+// Cell escapes s for a table cell: a '|' is written \| and a line break
+// as a space.
+func Cell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "|", `\|`)
+}
+
+// Rate formats an execution rate rounded to a whole number, with commas
+// between groups of three digits: 12,345. A rate that is not positive is
+// "0".
+func Rate(r float64) string {
+	if r <= 0 {
+		return "0"
+	}
+	s := strconv.FormatInt(int64(r+0.5), 10)
+	var out []byte
+	for i, c := range []byte(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, c)
+	}
+	return string(out)
 }

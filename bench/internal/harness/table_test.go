@@ -110,3 +110,27 @@ func TestTableMarkdown(t *testing.T) {
 		t.Errorf("Add: %q", got)
 	}
 }
+
+func TestCellAndRate(t *testing.T) {
+	cells := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"a|b", `a\|b`},
+		{"two\nlines", "two lines"},
+	}
+	for _, c := range cells {
+		if got := Cell(c.in); got != c.want {
+			t.Errorf("Cell(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	rates := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0"}, {-3, "0"}, {0.4, "0"}, {0.5, "1"}, {999.4, "999"}, {999.5, "1,000"}, {1234567, "1,234,567"},
+	}
+	for _, r := range rates {
+		if got := Rate(r.in); got != r.want {
+			t.Errorf("Rate(%v) = %q, want %q", r.in, got, r.want)
+		}
+	}
+}

@@ -135,7 +135,7 @@ func replay(ctx context.Context, mod string, h harness, dirs []string, work, log
 		return c
 	}
 	for _, d := range dirs {
-		n, err := copyFiles(d, corpus)
+		n, err := shared.CopyFiles(d, corpus)
 		if err != nil {
 			c.err = err
 			return c
@@ -185,33 +185,6 @@ func replay(ctx context.Context, mod string, h harness, dirs []string, work, log
 	}
 	c.err = fmt.Errorf("replay: still no profile after dropping %d entries", len(c.dropped))
 	return c
-}
-
-// copyFiles copies the regular files of src (if it exists) into dst and
-// returns how many it copied.
-func copyFiles(src, dst string) (int, error) {
-	entries, err := os.ReadDir(src)
-	if os.IsNotExist(err) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			return n, err
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
 }
 
 // moveDir moves the directory src (if it exists) to dst, which must not

@@ -198,14 +198,9 @@ func TestDiscoverSkipsNonTargets(t *testing.T) {
 func TestReport(t *testing.T) {
 	cov := func(n int) coverage { return coverage{covered: n, total: 200} }
 	gRun := func(div int, rate float64, bugs ...string) gocolicRun {
-		g := gocolicRun{status: "ok", rep: &gocolicReport{Divergences: div, ExecsPerSec: rate}}
+		g := gocolicRun{status: "ok", rep: &shared.Report{Divergences: div, ExecsPerSec: rate}}
 		for _, m := range bugs {
-			g.rep.Bugs = append(g.rep.Bugs, struct {
-				Kind    string `json:"kind"`
-				Message string `json:"message"`
-				Count   int    `json:"count"`
-				FoundMS int64  `json:"found_ms"`
-			}{Kind: "panic", Message: m})
+			g.rep.Bugs = append(g.rep.Bugs, shared.Bug{Kind: "panic", Message: m})
 		}
 		return g
 	}

@@ -2,52 +2,28 @@ package main
 
 import (
 	"fmt"
+	shared "github.com/gocolic/gocolic/bench/internal/harness"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// table is a Markdown table.
-type table struct {
-	head  []string
-	right []bool // right-align the column
-	rows  [][]string
+// addRow appends cells to t, escaped: messages and notes may hold '|'.
+func addRow(t *shared.Table, cells ...string) {
+	for i, c := range cells {
+		cells[i] = shared.Cell(c)
+	}
+	t.Add(cells...)
 }
 
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *table) markdown() string {
-	var b strings.Builder
-	esc := func(s string) string {
-		s = strings.ReplaceAll(s, "\n", " ")
-		return strings.ReplaceAll(s, "|", `\|`)
+// markdown formats t; the rows report builds have one cell per column.
+func markdown(t *shared.Table) string {
+	s, err := t.Markdown()
+	if err != nil {
+		panic("realbench: " + err.Error())
 	}
-	b.WriteString("|")
-	for _, h := range t.head {
-		b.WriteString(" " + esc(h) + " |")
-	}
-	b.WriteString("\n|")
-	for i := range t.head {
-		if i < len(t.right) && t.right[i] {
-			b.WriteString("--:|")
-		} else {
-			b.WriteString("---|")
-		}
-	}
-	b.WriteString("\n")
-	for _, r := range t.rows {
-		b.WriteString("|")
-		for i := range t.head {
-			c := ""
-			if i < len(r) {
-				c = r[i]
-			}
-			b.WriteString(" " + esc(c) + " |")
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
+	return s
 }
 
 // median returns the median of xs (the mean of the middle two for an even
@@ -101,19 +77,6 @@ func covCell(cs []coverage) string {
 		}
 	}
 	return cell
-}
-
-func rate(r float64) string {
-	n := int64(r + 0.5)
-	s := strconv.FormatInt(n, 10)
-	var out []byte
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, c)
-	}
-	return string(out)
 }
 
 func medianCell(xs []float64, format func(float64) string) string {
@@ -206,9 +169,9 @@ func report(results []harnessResult, c config, goLine string) string {
 	}
 	b.WriteString("\n\n")
 
-	mt := table{
-		head:  []string{"harness", "package@version", "stmt cov: seeds only", "stmt cov: gocolic", "stmt cov: go test -fuzz", "gocolic divergences", "gocolic execs/s", "fuzz execs/s", "gocolic panics/failures", "fuzz panics/failures", "gocolic status"},
-		right: []bool{false, false, true, true, true, true, true, true, true, true, false},
+	mt := shared.Table{
+		Head:  []string{"harness", "package@version", "stmt cov: seeds only", "stmt cov: gocolic", "stmt cov: go test -fuzz", "gocolic divergences", "gocolic execs/s", "fuzz execs/s", "gocolic panics/failures", "fuzz panics/failures", "gocolic status"},
+		Right: []bool{false, false, true, true, true, true, true, true, true, true, false},
 	}
 	var notes []string
 	note := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
@@ -239,18 +202,18 @@ func report(results []harnessResult, c config, goLine string) string {
 		} else {
 			note("%s: replay of the seeds: %s", hr.h.Name(), short(hr.seeds.err.Error(), 400))
 		}
-		mt.add(hr.h.Name(), hr.version, seeds, covCell(gc), covCell(fc),
+		addRow(&mt, hr.h.Name(), hr.version, seeds, covCell(gc), covCell(fc),
 			medianCell(div, func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }),
-			medianCell(gRate, rate), medianCell(fRate, rate),
+			medianCell(gRate, shared.Rate), medianCell(fRate, shared.Rate),
 			findingsCell(gF), findingsCell(fF), statusCell(hr))
 	}
-	b.WriteString(mt.markdown())
+	b.WriteString(markdown(&mt))
 	b.WriteString("\n")
 
 	// Details, one row per run.
-	dt := table{
-		head:  []string{"harness", "run", "gocolic: execs", "paths", "stopped", "gocolic branch outcomes (own count)", "solver queries (sat/unsat/unknown)", "corpus entries", "wall", "fuzz: execs", "corpus entries", "outcome", "wall", "stmt cov: union of both"},
-		right: []bool{false, true, true, true, false, true, false, true, true, true, true, false, true, true},
+	dt := shared.Table{
+		Head:  []string{"harness", "run", "gocolic: execs", "paths", "stopped", "gocolic branch outcomes (own count)", "solver queries (sat/unsat/unknown)", "corpus entries", "wall", "fuzz: execs", "corpus entries", "outcome", "wall", "stmt cov: union of both"},
+		Right: []bool{false, true, true, true, false, true, false, true, true, true, true, false, true, true},
 	}
 	for _, hr := range results {
 		for i, r := range hr.runs {
@@ -278,12 +241,12 @@ func report(results []harnessResult, c config, goLine string) string {
 				cov, tot := r.union.counts()
 				u = fmt.Sprintf("%.1f%%", 100*float64(cov)/float64(max(tot, 1)))
 			}
-			dt.add(hr.h.Name(), strconv.Itoa(i+1), execs, paths, stopped, own, solver, strconv.Itoa(g.entries), g.wall.Round(100e6).String(),
+			addRow(&dt, hr.h.Name(), strconv.Itoa(i+1), execs, paths, stopped, own, solver, strconv.Itoa(g.entries), g.wall.Round(100e6).String(),
 				strconv.FormatInt(f.execs, 10), strconv.Itoa(f.entries), outcome, f.wall.Round(100e6).String(), u)
 		}
 	}
 	b.WriteString("Details, per run:\n\n")
-	b.WriteString(dt.markdown())
+	b.WriteString(markdown(&dt))
 	b.WriteString("\n")
 
 	// Findings.

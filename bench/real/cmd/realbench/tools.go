@@ -150,41 +150,12 @@ func runFuzz(ctx context.Context, mod string, h harness, budget, limit time.Dura
 	return f
 }
 
-// gocolicReport is the part of gocolic's JSON report (-json) the runner
-// reads.
-type gocolicReport struct {
-	Executions  int     `json:"executions"`
-	ExecsPerSec float64 `json:"execs_per_sec"`
-	Paths       int     `json:"paths"`
-	Branches    struct {
-		Covered int `json:"covered"`
-		Total   int `json:"total"`
-	} `json:"branches"`
-	Bugs []struct {
-		Kind    string `json:"kind"`
-		Message string `json:"message"`
-		Count   int    `json:"count"`
-		FoundMS int64  `json:"found_ms"`
-	} `json:"bugs"`
-	Solver struct {
-		Queries int   `json:"queries"`
-		Sat     int   `json:"sat"`
-		Unsat   int   `json:"unsat"`
-		Unknown int   `json:"unknown"`
-		TimeMS  int64 `json:"time_ms"`
-	} `json:"solver"`
-	Divergences int    `json:"divergences"`
-	ElapsedMS   int64  `json:"elapsed_ms"`
-	Stopped     string `json:"stopped"`
-	Exhausted   bool   `json:"exhausted"`
-}
-
 // gocolicRun is what one gocolic fuzz run did.
 type gocolicRun struct {
 	status   string // ok, HANG, CRASH, exit N, no report
 	detail   string // the end of its output, when status is not ok
 	exitCode int
-	rep      *gocolicReport
+	rep      *shared.Report
 	repErr   error
 	corpus   []string
 	entries  int
@@ -227,7 +198,7 @@ func runGocolic(ctx context.Context, mod, bin string, h harness, flags []string,
 	if data, err := os.ReadFile(jsonPath); err != nil {
 		g.repErr = err
 	} else {
-		var rep gocolicReport
+		var rep shared.Report
 		if err := json.Unmarshal(data, &rep); err != nil {
 			g.repErr = err
 		} else {
