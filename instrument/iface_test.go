@@ -125,17 +125,7 @@ func F(s Shape, x any) int {
 	return s.Area()
 }
 `
-	_, res := rewrite(t, src, "F")
-	rw := recheck(t, res)
-	if len(rw.errs) > 0 {
-		t.Fatalf("rewritten package does not type-check: %v", rw.errs)
-	}
-	var out string
-	for name, b := range rw.src {
-		if !strings.Contains(name, DriverFile) {
-			out += string(b)
-		}
-	}
+	out, res := rewrittenSource(t, src, "F")
 	for _, want := range []string{
 		"_gcl.TypeSwitch(s, _gcl.CaseOf[Circle](", "_gcl.CaseOf[*Square](", "_gcl.CaseNil(", "_gcl.CaseOf[interface{ Area() int }](",
 		"_gcl.TypeSwitch(x, _gcl.CaseOf[local](", "_gcl.Unbox(&v)",

@@ -58,17 +58,7 @@ func Effects(s Shape, k int) int { return pick(s).Scale(k) }
 
 func Generic[S Shape](s S, k int) int { return s.Scale(k) }
 `
-	_, res := rewrite(t, src, "Var")
-	rw := recheck(t, res)
-	if len(rw.errs) > 0 {
-		t.Fatalf("rewritten package does not type-check: %v", rw.errs)
-	}
-	var out string
-	for name, b := range rw.src {
-		if !strings.Contains(name, DriverFile) {
-			out += string(b)
-		}
-	}
+	out, _ := rewrittenSource(t, src, "Var")
 	tests := []struct {
 		name, code string
 		want       bool

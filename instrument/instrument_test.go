@@ -124,6 +124,25 @@ type rewritten struct {
 
 // recheck parses and type-checks the rewritten files and the driver as
 // one package. Parse errors are fatal; type errors are returned in errs.
+// rewrittenSource instruments src for entry and returns the rewritten
+// package's files other than the driver, which must type-check, and the
+// result of the instrumentation.
+func rewrittenSource(t *testing.T, src, entry string) (string, *Result) {
+	t.Helper()
+	_, res := rewrite(t, src, entry)
+	rw := recheck(t, res)
+	if len(rw.errs) > 0 {
+		t.Fatalf("rewritten package does not type-check: %v", rw.errs)
+	}
+	var out string
+	for name, b := range rw.src {
+		if !strings.Contains(name, DriverFile) {
+			out += string(b)
+		}
+	}
+	return out, res
+}
+
 func recheck(t *testing.T, res *Result) *rewritten {
 	t.Helper()
 	return recheckVersion(t, res, "go1.24")
