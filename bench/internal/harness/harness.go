@@ -120,6 +120,17 @@ func copyExamples(src, dst string) error {
 	if _, err := os.Stat(src); err != nil {
 		return fmt.Errorf("examples directory: %w", err)
 	}
+	return CopyTree(src, dst,
+		func(dir string) bool { return dir == "testdata" },
+		func(file string) bool {
+			return strings.HasSuffix(file, ".go") && !strings.HasSuffix(file, "_gocolic_test.go")
+		})
+}
+
+// CopyTree copies the regular files under src that keep accepts (by
+// name) to the same places under dst, leaving out the directories below
+// src that skip accepts (by name).
+func CopyTree(src, dst string, skip, keep func(name string) bool) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -130,12 +141,12 @@ func copyExamples(src, dst string) error {
 		}
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
-			if d.Name() == "testdata" {
+			if rel != "." && skip(d.Name()) {
 				return filepath.SkipDir
 			}
 			return os.MkdirAll(target, 0o755)
 		}
-		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".go") || strings.HasSuffix(d.Name(), "_gocolic_test.go") {
+		if !d.Type().IsRegular() || !keep(d.Name()) {
 			return nil
 		}
 		data, err := os.ReadFile(path)

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,5 +98,34 @@ func TestLoadExample(t *testing.T) {
 	}
 	if want := `uint16(3) string("xy") bool(true)`; strings.Join(lines, " ") != want {
 		t.Errorf("seed = %s; want %s", strings.Join(lines, " "), want)
+	}
+}
+
+func TestCopyTree(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	for _, f := range []string{"a.go", "a_gocolic_test.go", "notes.txt", "sub/b.go", "testdata/c.go", "sub/testdata/d.go"} {
+		p := filepath.Join(src, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("package x // "+f), 0o644)
+	}
+	err := CopyTree(src, dst,
+		func(dir string) bool { return dir == "testdata" },
+		func(file string) bool { return strings.HasSuffix(file, ".go") && !strings.HasSuffix(file, "_gocolic_test.go") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dst, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if want := []string{"a.go", "sub/b.go"}; !slices.Equal(got, want) {
+		t.Errorf("copied %q, want %q", got, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dst, "sub", "b.go")); string(b) != "package x // sub/b.go" {
+		t.Errorf("sub/b.go holds %q", b)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	shared "github.com/gocolic/gocolic/bench/internal/harness"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -244,31 +245,11 @@ func selectHarnesses(all []harness, only string) ([]harness, error) {
 // every package but cmd/, leaving out testdata) to dst, so that no tool
 // writes into the source tree.
 func copyModule(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			if rel != "." && (d.Name() == "testdata" || d.Name() == "cmd" || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(target, 0o755)
-		}
-		n := d.Name()
-		if !d.Type().IsRegular() || !(strings.HasSuffix(n, ".go") || n == "go.mod" || n == "go.sum") || strings.HasSuffix(n, "_gocolic_test.go") {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
+	return shared.CopyTree(src, dst,
+		func(dir string) bool { return dir == "testdata" || dir == "cmd" || strings.HasPrefix(dir, ".") },
+		func(file string) bool {
+			return (strings.HasSuffix(file, ".go") || file == "go.mod" || file == "go.sum") && !strings.HasSuffix(file, "_gocolic_test.go")
+		})
 }
 
 // goModLine returns the module's go line ("go 1.26.0"), for the report.
