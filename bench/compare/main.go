@@ -909,7 +909,6 @@ func names(found, other []string) string {
 	return strings.Join(parts, ", ")
 }
 
-
 func pct(a, b int) string {
 	if b == 0 {
 		return "0/0"

@@ -110,7 +110,9 @@ func TestCopyTree(t *testing.T) {
 	}
 	err := CopyTree(src, dst,
 		func(dir string) bool { return dir == "testdata" },
-		func(file string) bool { return strings.HasSuffix(file, ".go") && !strings.HasSuffix(file, "_gocolic_test.go") })
+		func(file string) bool {
+			return strings.HasSuffix(file, ".go") && !strings.HasSuffix(file, "_gocolic_test.go")
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
