@@ -1,4 +1,4 @@
-// This file turns a run's concretisation counts (driver.Concretisations)
+// This file turns a run's concretisation counts (coordinator.Concretisations)
 // into what the reports show: per cause, its totals and the places where
 // it happened most, with their source positions.
 
@@ -8,7 +8,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/rt"
 )
 
@@ -19,7 +19,7 @@ const MaxConcreteSites = 10
 // with the places where it happened most.
 type CauseReport struct {
 	Cause rt.Cause
-	driver.ConcreteCount
+	coordinator.ConcreteCount
 	// Sites are the places, most events first, at most MaxConcreteSites.
 	Sites []SiteReport
 }
@@ -30,13 +30,13 @@ type SiteReport struct {
 	Line int
 	Func string // the enclosing function
 	Expr string // the source of the expression, shortened
-	driver.ConcreteCount
+	coordinator.ConcreteCount
 }
 
 // Concretisations returns the causes of concretisation that occurred in
 // the run, the one before most divergences first, then the one with most
 // events.
-func Concretisations(t *Target, rep *driver.Report) []CauseReport {
+func Concretisations(t *Target, rep *coordinator.Report) []CauseReport {
 	c := &rep.Concretised
 	var out []CauseReport
 	for cause := range rt.NumCauses {

@@ -97,7 +97,7 @@ func newHybrid(moduleDir string, t *Target, parallel int, log io.Writer) (*hybri
 	return h, nil
 }
 
-// keep is the driver's OnKeep: it queues an input for the fuzzer. A
+// keep is the coordinator's OnKeep: it queues an input for the fuzzer. A
 // failing input is not given: the fuzzer would stop at it while it
 // gathers its baseline.
 func (h *hybrid) keep(env sym.Env, failed bool) {

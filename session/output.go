@@ -11,13 +11,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/solver"
 )
 
 // suite turns a report into the generated test suite.
-func suite(t *Target, rep *driver.Report) emit.Suite {
+func suite(t *Target, rep *coordinator.Report) emit.Suite {
 	s := emit.Suite{Package: t.PkgName, Func: t.Func, Method: t.Method, Imports: t.Imports}
 	for _, p := range t.Params {
 		s.Params = append(s.Params, emit.Param{Name: p.Name, Type: p.TypeString})
@@ -52,7 +52,7 @@ func suite(t *Target, rep *driver.Report) emit.Suite {
 }
 
 // writeTests writes the generated test file and returns its path.
-func writeTests(cfg Config, t *Target, rep *driver.Report) (string, error) {
+func writeTests(cfg Config, t *Target, rep *coordinator.Report) (string, error) {
 	dir := cfg.Out
 	if dir == "" {
 		dir = t.PkgDir
@@ -105,7 +105,7 @@ type jsonReport struct {
 	// SlowTracked counts the executions that timed out only with tracking.
 	SlowTracked int `json:"slow_tracked"`
 	// AliasFallbacks counts the solver models whose pointer choices could
-	// not be put into the form of the equivalence graph (driver/alias.go).
+	// not be put into the form of the equivalence graph (coordinator/alias.go).
 	AliasFallbacks int `json:"alias_fallbacks"`
 	// Concretised counts the values made concrete per cause and relates
 	// the divergences to them.
@@ -154,7 +154,7 @@ type jsonConcreteSite struct {
 }
 
 // concretisedJSON builds the report's concretised object.
-func concretisedJSON(t *Target, rep *driver.Report) jsonConcretised {
+func concretisedJSON(t *Target, rep *coordinator.Report) jsonConcretised {
 	c := &rep.Concretised
 	j := jsonConcretised{Events: c.Events(), Divergences: c.Divergences, Unattributed: c.Unattributed, Causes: []jsonCause{}}
 	for _, cr := range Concretisations(t, rep) {
@@ -225,7 +225,7 @@ type jsonPoint struct {
 	Findings int   `json:"bugs"`
 }
 
-func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, rep *driver.Report, chain solver.Solver, out *Outcome) error {
+func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, rep *coordinator.Report, chain solver.Solver, out *Outcome) error {
 	cov, total := rep.CondOutcomes(t.Sites)
 	j := jsonReport{
 		Tool: "gocolic", Command: command, ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
@@ -296,7 +296,7 @@ func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, re
 }
 
 // timeline returns the run's time series in time order.
-func timeline(rep *driver.Report) []jsonPoint {
+func timeline(rep *coordinator.Report) []jsonPoint {
 	ps := []jsonPoint{}
 	for _, p := range rep.Timeline {
 		ps = append(ps, jsonPoint{MS: p.Elapsed.Milliseconds(), Execs: p.Execs, Covered: p.Covered, Paths: p.Paths, Findings: p.Findings})

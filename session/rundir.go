@@ -14,7 +14,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/solver"
 )
 
@@ -28,7 +28,7 @@ const (
 // writeRunDir fills cfg.RunDir. profile, if not nil, writes the run's
 // coverage profile to the path it is given; its failure leaves the rest
 // of the directory complete.
-func writeRunDir(cfg Config, command, moduleDir string, t *Target, rep *driver.Report, chain solver.Solver, out *Outcome, profile func(dst string) error) error {
+func writeRunDir(cfg Config, command, moduleDir string, t *Target, rep *coordinator.Report, chain solver.Solver, out *Outcome, profile func(dst string) error) error {
 	if err := os.MkdirAll(cfg.RunDir, 0o755); err != nil {
 		return fmt.Errorf("creating run directory: %w", err)
 	}

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/build"
-	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
@@ -152,7 +152,7 @@ const maxMaxLen = 4096
 
 // Outcome is what a Test run produced.
 type Outcome struct {
-	Report   *driver.Report
+	Report   *coordinator.Report
 	Target   *Target
 	TestFile string // path of the written test file, "" if none
 	Profile  string
@@ -329,9 +329,9 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		return nil, fmt.Errorf("starting Z3: %w", err)
 	}
 	var core solver.Solver = z3core
-	var eval *driver.Evaluator
+	var eval *coordinator.Evaluator
 	if cfg.Solver != SolverZ3 {
-		eval = driver.NewEvaluator(bin, args, cfg.Timeout)
+		eval = coordinator.NewEvaluator(bin, args, cfg.Timeout)
 		wp := cfg.Walk
 		if wp.Timeout == 0 {
 			wp.Timeout = cfg.SolverTimeout
@@ -354,7 +354,7 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		minimizeTime = 0 // a replay reports the corpus as it is
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", pkg.Name, cfg.Func, cfg.Workers, cfg.Strategy)
-	dcfg := driver.Config{
+	dcfg := coordinator.Config{
 		Bin: bin, Args: args, Params: tgt.rt, Sites: ins.Sites, MaxLen: cfg.MaxLen,
 		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: cfg.Strategy,
 		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
@@ -374,7 +374,7 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		}()
 		stopFuzzer = func() { cancel(); <-done }
 	}
-	rep, runErr := driver.Run(ctx, dcfg)
+	rep, runErr := coordinator.Run(ctx, dcfg)
 	stopFuzzer()
 	closeAll := func() {
 		if eval != nil {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/corpus"
-	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sym"
@@ -388,14 +388,14 @@ func TestSuite(t *testing.T) {
 		}
 		return rs
 	}
-	rep := &driver.Report{
-		Cases: []driver.Execution{
+	rep := &coordinator.Report{
+		Cases: []coordinator.Execution{
 			{Input: str(sym.Env{0: 1}, 1, "ab"), Results: ok("1", `""`)},
 			// Differs only in a byte past maxlen: the same test case.
 			{Input: str(sym.Env{0: 1, 4: 'z'}, 1, "ab"), Results: ok("1", `""`)},
 			{Input: sym.Env{0: 2}, Results: ok("2", "?")},
 		},
-		Findings: []*driver.Finding{
+		Findings: []*coordinator.Finding{
 			{Kind: "exit", Message: "exit status 3", Input: sym.Env{0: 5}, Elapsed: 2 * time.Second},
 			{Kind: "panic", Message: "boom", Input: sym.Env{0: ^uint64(0)}, Elapsed: time.Second},
 		},
@@ -435,12 +435,12 @@ func TestWriteJSON(t *testing.T) {
 		rt:     []rt.Param{pInt64, pBool},
 		maxLen: 4,
 	}
-	rep := &driver.Report{
+	rep := &coordinator.Report{
 		Execs:    10,
 		Elapsed:  2 * time.Second,
 		Covered:  map[uint32]uint8{0: 3, 1: 3, 2: 1},
-		Cases:    []driver.Execution{{Input: sym.Env{0: 1}}},
-		Findings: []*driver.Finding{{Kind: "panic", Message: "boom", Input: sym.Env{0: 9, 1: 1}, Count: 4, Elapsed: time.Second}},
+		Cases:    []coordinator.Execution{{Input: sym.Env{0: 1}}},
+		Findings: []*coordinator.Finding{{Kind: "panic", Message: "boom", Input: sym.Env{0: 9, 1: 1}, Count: 4, Elapsed: time.Second}},
 		Queries:  map[string]int{"sat": 3, "unsat": 2, "unknown": 1, "error": 1},
 		Stopped:  "runs",
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gocolic/gocolic/driver"
+	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/session"
@@ -46,7 +46,7 @@ func TestConcretisedSummary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := &driver.Report{}
+			rep := &coordinator.Report{}
 			for i, e := range tt.execs {
 				at := -1
 				if i%2 == 1 {

@@ -1,4 +1,4 @@
-// Command worker is a tiny gocolic worker used by the driver's tests. Its
+// Command worker is a tiny gocolic worker used by the coordinator's tests. Its
 // target takes one int64 x and, by x, returns, panics, exits, dies of a
 // fatal runtime error, hangs, exhausts memory or panics in another
 // goroutine; the modes are listed in ../../worker_test.go.

@@ -3,7 +3,7 @@
 // pointer choices of its model are replaced by the fewest aliases and nils
 // the query's reference constraints require.
 
-package driver
+package coordinator
 
 import (
 	"slices"

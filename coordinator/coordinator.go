@@ -1,4 +1,4 @@
-// Package driver is the coordinator of a run: it keeps the execution tree,
+// Package coordinator is the coordinator of a run: it keeps the execution tree,
 // asks the solver for inputs that reach its open branches, hands the
 // inputs to worker processes running the instrumented target, and collects
 // what they report (seed 004 §2: the concolic loop, and §4.2: divergence).
@@ -6,7 +6,7 @@
 // One goroutine — the one that calls Run — owns the tree, the strategy and
 // the solver; one goroutine per worker only executes. Solving happens in
 // the coordinator while the workers run the queued inputs.
-package driver
+package coordinator
 
 import (
 	"context"

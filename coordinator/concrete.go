@@ -14,7 +14,7 @@
 // (a drop the runtime does not count, one that happened only in the
 // parent, or an imprecision of the solver's model).
 
-package driver
+package coordinator
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package driver
+package coordinator
 
 import (
 	"context"
@@ -48,7 +48,7 @@ var (
 func workerBin(t *testing.T) string {
 	t.Helper()
 	workerOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gocolic-driver-test-")
+		dir, err := os.MkdirTemp("", "gocolic-coordinator-test-")
 		if err != nil {
 			workerErr = err
 			return
@@ -351,7 +351,7 @@ func (s *blockingSolver) Solve(ctx context.Context, q solver.Query) (solver.Resu
 	return solver.Result{Status: solver.Unknown}, ctx.Err()
 }
 
-// runConfig is a driver configuration for the helper worker.
+// runConfig is a coordinator configuration for the helper worker.
 func runConfig(t *testing.T, s solver.Solver, seeds ...int64) Config {
 	t.Helper()
 	cfg := Config{

@@ -1,4 +1,4 @@
-package driver
+package coordinator
 
 import (
 	"context"

@@ -2,7 +2,7 @@
 // started from the worker binary in rt.EvalMode, which evaluates terms
 // with opaque calls by calling the real functions linked into it.
 
-package driver
+package coordinator
 
 import (
 	"context"

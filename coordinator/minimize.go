@@ -3,7 +3,7 @@
 // slices, integers nearer zero, false for booleans, as long as the input
 // still fails in the same way (same kind, message and place).
 
-package driver
+package coordinator
 
 import (
 	"context"

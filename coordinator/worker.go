@@ -2,7 +2,7 @@
 // starts the instrumented binary, sends it inputs over a pipe, reads the
 // responses from another, and notices when the target kills it.
 
-package driver
+package coordinator
 
 import (
 	"bufio"
