@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sym"
