@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/explore"
-	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/sym"
 )
@@ -32,7 +32,7 @@ type Config struct {
 	Bin      string     // the instrumented worker binary
 	Args     []string   // its arguments
 	Params   []rt.Param // the entry function's parameters
-	Sites    []instrument.Site
+	Sites    []sites.Site
 	MaxLen   int           // bound on the length of string and []byte inputs
 	Workers  int           // parallel worker processes
 	Budget   time.Duration // wall-clock budget; 0 for none
@@ -106,7 +106,7 @@ type Report struct {
 	Execs       int
 	Paths       int
 	Elapsed     time.Duration
-	Covered     map[uint32]uint8 // site -> outcome bits (1 false, 2 true)
+	Covered     sites.Coverage
 	Cases       []Execution
 	Findings    []*Finding
 	Tree        explore.Stats
@@ -163,7 +163,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	d := &coordinator{
 		cfg:     cfg,
 		b:       sym.NewBuilder(),
-		rep:     &Report{Covered: map[uint32]uint8{}, Queries: map[string]int{}},
+		rep:     &Report{Covered: sites.Coverage{}, Queries: map[string]int{}},
 		start:   time.Now(),
 		seen:    map[string]*Finding{},
 		buckets: map[uint32]bool{},
@@ -171,13 +171,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rng:     rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
-	strat, err := explore.New(cfg.Strategy, cfg.Seed, func(site uint32, side bool) bool {
-		bit := uint8(1)
-		if side {
-			bit = 2
-		}
-		return d.rep.Covered[site]&bit != 0
-	}, func(key uint32) bool { return d.buckets[key] })
+	strat, err := explore.New(cfg.Strategy, cfg.Seed, d.rep.Covered.Has, func(key uint32) bool { return d.buckets[key] })
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +180,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	d.domain()
 	d.alias = newAliasGraph(d.b, cfg.Params, d.offs)
 	for _, s := range cfg.Sites {
-		if s.Kind == instrument.SiteCond {
+		if s.Kind == sites.Cond {
 			d.condSites++
 		}
 	}
@@ -551,9 +545,8 @@ func (d *coordinator) process(o outcome) {
 	}
 	newCover := false
 	for _, f := range resp.Fresh {
-		site, bit := f>>1, uint8(1)<<(f&1)
-		if d.rep.Covered[site]&bit == 0 {
-			d.rep.Covered[site] |= bit
+		site := f >> 1
+		if d.rep.Covered.Add(site, f&1 == 1) {
 			newCover = true
 			if d.isCond(site) {
 				d.covered++
@@ -599,7 +592,7 @@ func (d *coordinator) processSlow(o outcome, elapsed time.Duration) {
 }
 
 func (d *coordinator) isCond(site uint32) bool {
-	return int(site) < len(d.cfg.Sites) && d.cfg.Sites[site].Kind == instrument.SiteCond
+	return int(site) < len(d.cfg.Sites) && d.cfg.Sites[site].Kind == sites.Cond
 }
 
 func (d *coordinator) restartFinding(o outcome, elapsed time.Duration) {
@@ -658,20 +651,6 @@ func (d *coordinator) sample() {
 		Elapsed: time.Since(d.start), Execs: d.rep.Execs, Covered: d.covered,
 		Paths: d.tree.Stats().Paths, Findings: len(d.rep.Findings),
 	})
-}
-
-// CondOutcomes returns how many outcomes of condition sites exist and are
-// covered.
-func (r *Report) CondOutcomes(sites []instrument.Site) (covered, total int) {
-	for _, s := range sites {
-		if s.Kind != instrument.SiteCond {
-			continue
-		}
-		total += 2
-		b := r.Covered[s.ID]
-		covered += int(b&1) + int(b>>1&1)
-	}
-	return covered, total
 }
 
 // progress prints the status line.

@@ -3,12 +3,14 @@ package instrument
 import (
 	"go/types"
 	"testing"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 // TestValuesThroughFunctions rewrites calls of closures, method values,
 // method expressions and generic functions, and checks which of them keep
 // the shadows of their arguments: a call that drops them has a site of
-// kind SiteConcrete (rt.Concrete), and a bound variable gets a twin
+// kind sites.Concrete (rt.Concrete), and a bound variable gets a twin
 // local whose signature takes V values.
 func TestValuesThroughFunctions(t *testing.T) {
 	src := `package u
@@ -129,7 +131,7 @@ func Any(x int) int {
 		t.Run(tt.fn, func(t *testing.T) {
 			concrete := false
 			for _, s := range res.Sites {
-				if s.Func == tt.fn && s.Kind == SiteConcrete {
+				if s.Func == tt.fn && s.Kind == sites.Concrete {
 					concrete = true
 				}
 			}

@@ -8,12 +8,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 // TestConcreteCalls checks where the rewrite counts dropped shadows
 // (rt.Concrete): each tracked argument that may be symbolic, of a call
 // that takes no shadows or of a conversion the runtime does not model,
-// under the call's SiteConcrete site; never constants, variables without
+// under the call's sites.Concrete site; never constants, variables without
 // shadows, or arguments of panic and print.
 func TestConcreteCalls(t *testing.T) {
 	src := `package u
@@ -65,7 +67,7 @@ func g(x int, s string, b []byte, p *P) int {
 				return true
 			}
 			site := res.Sites[siteOf(t, c.Args[0])]
-			if site.Kind != SiteConcrete {
+			if site.Kind != sites.Concrete {
 				t.Errorf("site %d of %s is a %v site", site.ID, site.Text, site.Kind)
 			}
 			cause := c.Args[1].(*ast.SelectorExpr).Sel.Name
@@ -108,7 +110,7 @@ func siteOf(t *testing.T, e ast.Expr) int {
 // text, as the rewrite prints it.
 func siteNumber(res *Result, text string) string {
 	for _, s := range res.Sites {
-		if s.Kind == SiteConcrete && s.Text == text {
+		if s.Kind == sites.Concrete && s.Text == text {
 			return strconv.Itoa(int(s.ID))
 		}
 	}

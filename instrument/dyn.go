@@ -15,6 +15,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -100,7 +101,7 @@ func (ins *instrumenter) concreteTwin(x *ast.CallExpr, t *twinInfo, fun ast.Expr
 		if _, variadic := f.Type.(*ast.Ellipsis); !variadic && t.params[i] != notTracked {
 			f.Type = &ast.IndexExpr{X: rtSel("V"), Index: f.Type}
 			if site < 0 {
-				site = int64(ins.newSite(SiteConcrete, x))
+				site = int64(ins.newSite(sites.Concrete, x))
 			}
 			arg = rtCall("Concrete", siteLit(uint32(site)), rtSel("CauseCall"), arg)
 		}

@@ -9,6 +9,8 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 // rtName is the name under which rewritten files import the runtime.
@@ -136,7 +138,7 @@ func (ins *instrumenter) v(e ast.Expr) (ast.Expr, bool) {
 				if k == trackBytes {
 					name = "IndexBytes"
 				}
-				return ins.asType(rtCall(name, siteLit(ins.newSite(SiteImplicit, x)), s, i), x, "Conv")
+				return ins.asType(rtCall(name, siteLit(ins.newSite(sites.Implicit, x)), s, i), x, "Conv")
 			}
 		}
 		if r, ok := ins.mapIndex(x, "MapIndex"); ok {
@@ -305,13 +307,13 @@ func (ins *instrumenter) binop(op token.Token, a, b ast.Expr, k track, at ast.Ex
 		}
 		switch op {
 		case token.QUO:
-			return rtCall("Quo", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+			return rtCall("Quo", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		case token.REM:
-			return rtCall("Rem", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+			return rtCall("Rem", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		case token.SHL:
-			return rtCall("Shl", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+			return rtCall("Shl", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		case token.SHR:
-			return rtCall("Shr", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+			return rtCall("Shr", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		}
 		if name, ok := intCmp[op]; ok {
 			return ins.asType(rtCall(name, a, b), at, "ConvBool")
@@ -342,7 +344,7 @@ func (ins *instrumenter) binop(op token.Token, a, b ast.Expr, k track, at ast.Ex
 			return rtCall(name, a, b), true
 		}
 		if op == token.QUO {
-			return rtCall("OQuo", siteLit(ins.newSite(SiteImplicit, at)), a, b), true
+			return rtCall("OQuo", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		}
 		if name, ok := ordCmp[op]; ok {
 			return ins.asType(rtCall(name, a, b), at, "ConvBool")
@@ -429,7 +431,7 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 				}
 				if t := ins.typeOf(x.Args[0]); t != nil {
 					if _, isSlice := t.Underlying().(*types.Slice); isSlice {
-						return rtCall("LenSlice", siteLit(ins.newSite(SiteConcrete, x)), ins.cx(x.Args[0])), true
+						return rtCall("LenSlice", siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0])), true
 					}
 				}
 				return ins.mk(x), true
@@ -477,7 +479,7 @@ func (ins *instrumenter) vSlice(x *ast.SliceExpr) (ast.Expr, bool) {
 			return ins.mk(x), true
 		}
 	}
-	site := siteLit(ins.newSite(SiteImplicit, x))
+	site := siteLit(ins.newSite(sites.Implicit, x))
 	suffix := "String"
 	if k == trackBytes {
 		suffix = "Bytes"
@@ -573,7 +575,7 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 		return nil, false
 	}
 	if t.site {
-		args = append([]ast.Expr{siteLit(ins.newSite(SiteImplicit, x))}, args...)
+		args = append([]ast.Expr{siteLit(ins.newSite(sites.Implicit, x))}, args...)
 	}
 	return &ast.CallExpr{Fun: nf, Args: args}, true
 }
@@ -722,7 +724,7 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 			if counted && ins.mayBeSymbolic(a) {
 				if va, ok := ins.vArg(a); ok {
 					if site < 0 {
-						site = int64(ins.newSite(SiteConcrete, x))
+						site = int64(ins.newSite(sites.Concrete, x))
 					}
 					nc.Args[i] = rtCall("Concrete", siteLit(uint32(site)), rtSel(cause), va)
 					continue
@@ -809,7 +811,7 @@ func (ins *instrumenter) mayBeSymbolic(e ast.Expr) bool {
 // original argument did not record either.
 func (ins *instrumenter) vArg(a ast.Expr) (ast.Expr, bool) {
 	if k, ok := ins.memLoc(a); ok {
-		return rtCall(memOp[k].load, siteLit(ins.newSite(SiteConcrete, a)), addrOf(ins.lvalue(ast.Unparen(a)))), true
+		return rtCall(memOp[k].load, siteLit(ins.newSite(sites.Concrete, a)), addrOf(ins.lvalue(ast.Unparen(a)))), true
 	}
 	return ins.v(a)
 }
@@ -869,7 +871,7 @@ func (ins *instrumenter) cond(e ast.Expr) ast.Expr {
 	if ins.isConst(e) {
 		return e
 	}
-	site := ins.newSite(SiteCond, e)
+	site := ins.newSite(sites.Cond, e)
 	ve, ok := ins.v(e)
 	if !ok {
 		ve = ins.mk(e)

@@ -14,6 +14,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 // maxCands bounds the candidates of an interface input: an interface
@@ -110,13 +112,13 @@ func (s *shaper) candidate(c types.Type, v, path string) *Shape {
 }
 
 // typeAssert rewrites x.(T). The runtime records the test of the dynamic
-// type as a branch at a site of its own (rt.Assert): of kind SiteCond
+// type as a branch at a site of its own (rt.Assert): of kind sites.Cond
 // in the comma-ok form (commaOK), where both outcomes are normal, and
-// SiteImplicit in the form that panics when the test fails.
+// sites.Implicit in the form that panics when the test fails.
 func (ins *instrumenter) typeAssert(x *ast.TypeAssertExpr, commaOK bool) ast.Expr {
-	kind := SiteImplicit
+	kind := sites.Implicit
 	if commaOK {
-		kind = SiteCond
+		kind = sites.Cond
 	}
 	site := siteLit(ins.newSite(kind, x))
 	return &ast.TypeAssertExpr{X: call(rtInst("Assert", x.Type), site, ins.cx(x.X)), Type: x.Type}
@@ -124,12 +126,12 @@ func (ins *instrumenter) typeAssert(x *ast.TypeAssertExpr, commaOK bool) ast.Exp
 
 // typeSwitchX rewrites the operand x of the type switch s into a call of
 // rt.TypeSwitch that records, in Go's order, each case type's test as a
-// branch of its own (SiteCond); nil when s has no case type.
+// branch of its own (sites.Cond); nil when s has no case type.
 func (ins *instrumenter) typeSwitchX(s *ast.TypeSwitchStmt, x ast.Expr) ast.Expr {
 	args := []ast.Expr{ins.cx(x)}
 	for _, c := range s.Body.List {
 		for _, te := range c.(*ast.CaseClause).List {
-			site := siteLit(ins.newSite(SiteCond, te))
+			site := siteLit(ins.newSite(sites.Cond, te))
 			if tv, ok := ins.info.Types[te]; ok && tv.IsNil() {
 				args = append(args, rtCall("CaseNil", site))
 				continue

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 // TestIfaceShapes checks how interface parameters are laid out: a choice
@@ -138,7 +140,7 @@ func F(s Shape, x any) int {
 			t.Errorf("rewritten code lacks %q:\n%s", want, out)
 		}
 	}
-	kinds := map[SiteKind]int{}
+	kinds := map[sites.Kind]int{}
 	for _, s := range res.Sites {
 		if strings.Contains(s.Text, "Circle") || strings.Contains(s.Text, "Square") {
 			kinds[s.Kind]++
@@ -146,7 +148,7 @@ func F(s Shape, x any) int {
 	}
 	// Cases Circle and *Square, two comma-ok assertions: conditions; the
 	// panicking s.(Circle): implicit.
-	if kinds[SiteCond] != 4 || kinds[SiteImplicit] != 1 {
+	if kinds[sites.Cond] != 4 || kinds[sites.Implicit] != 1 {
 		t.Errorf("sites by kind %v, want 4 cond and 1 implicit", kinds)
 	}
 }

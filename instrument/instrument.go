@@ -33,60 +33,9 @@ import (
 	"strings"
 
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/packages"
 )
-
-// SiteKind says what a branch site is.
-type SiteKind uint8
-
-// The kinds of branch sites.
-const (
-	// SiteCond is a condition atom: an if, for or case condition, or an
-	// operand of && or ||. Branch coverage counts both outcomes of these.
-	SiteCond SiteKind = iota + 1
-	// SiteImplicit is a check the language makes and that panics on one
-	// side: a zero divisor, an index or slice bound, a negative shift.
-	SiteImplicit
-	// SiteLoop is the implicit "more elements" test of a range loop.
-	SiteLoop
-	// SiteTest is a condition in a _test.go file (the code of a fuzz
-	// target): explored like any other, but not part of the package's
-	// branch coverage.
-	SiteTest
-	// SiteConcrete is not a branch: it is a place where the runtime may
-	// drop a symbolic term and go on with the concrete value (a call that
-	// takes no shadows, a conversion it does not model, a load from the
-	// shadow memory, an opaque call), so that the concretisation events
-	// counted there (rt.Cause) have a position.
-	SiteConcrete
-)
-
-func (k SiteKind) String() string {
-	switch k {
-	case SiteCond:
-		return "cond"
-	case SiteImplicit:
-		return "implicit"
-	case SiteLoop:
-		return "loop"
-	case SiteTest:
-		return "test"
-	case SiteConcrete:
-		return "concrete"
-	}
-	return "?"
-}
-
-// Site is a branch site of the instrumented package, or a place where
-// values may be made concrete (SiteConcrete).
-type Site struct {
-	ID   uint32
-	Kind SiteKind
-	Pos  token.Position // start of the condition
-	End  token.Position // end of the condition
-	Func string         // enclosing function
-	Text string         // the condition's source, shortened
-}
 
 // Config controls a rewrite.
 type Config struct {
@@ -168,7 +117,7 @@ type Result struct {
 	// Extra are the other files the package gets in the overlay, by
 	// absolute path: the goroutine identity for the runtime (GFile).
 	Extra  map[string][]byte
-	Sites  []Site
+	Sites  []sites.Site
 	Params []Param
 	// RTParams are the parameters as the runtime's input layout sees them:
 	// one per scalar, string or []byte parameter, and one per leaf (or
@@ -280,7 +229,7 @@ type instrumenter struct {
 	info  *types.Info
 	fset  *token.FileSet
 	cfg   Config
-	sites []Site
+	sites []sites.Site
 
 	// shadow marks the variables that get a shadow.
 	shadow map[types.Object]bool
@@ -319,16 +268,16 @@ type funcCtx struct {
 }
 
 // newSite allocates a branch site for the node n.
-func (ins *instrumenter) newSite(kind SiteKind, n ast.Node) uint32 {
+func (ins *instrumenter) newSite(kind sites.Kind, n ast.Node) uint32 {
 	id := ins.cfg.SiteBase + uint32(len(ins.sites))
-	if kind == SiteCond && strings.HasSuffix(ins.fset.Position(n.Pos()).Filename, "_test.go") {
-		kind = SiteTest
+	if kind == sites.Cond && strings.HasSuffix(ins.fset.Position(n.Pos()).Filename, "_test.go") {
+		kind = sites.Test
 	}
 	text := types.ExprString(exprOf(n))
 	if len(text) > 60 {
 		text = text[:57] + "..."
 	}
-	ins.sites = append(ins.sites, Site{
+	ins.sites = append(ins.sites, sites.Site{
 		ID:   id,
 		Kind: kind,
 		Pos:  ins.fset.Position(n.Pos()),

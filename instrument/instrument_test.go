@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -448,7 +449,7 @@ func keys[V any](m map[string]V) []string {
 // anchor in the source, with Text text. The expression's source is the
 // first srcLen bytes of the anchor, or len(text) when srcLen is 0.
 type wantSite struct {
-	kind   SiteKind
+	kind   sites.Kind
 	text   string
 	anchor string
 	skip   int
@@ -497,13 +498,13 @@ func F(a, b, c bool, x, y int, s string) int {
 `,
 			fn: "F",
 			sites: []wantSite{
-				{SiteCond, "a", "a && (", 0, 0},
-				{SiteCond, "b", "b || !c", 0, 0},
-				{SiteCond, "c", "c) {", 0, 0},
-				{SiteImplicit, "x / y", "x / y", 0, 0},
-				{SiteImplicit, "s[x:y]", "s[x:y]", 0, 0},
-				{SiteImplicit, "s[x]", "s[x])", 0, 0},
-				{SiteImplicit, "x % y", "x%y", 0, 3},
+				{sites.Cond, "a", "a && (", 0, 0},
+				{sites.Cond, "b", "b || !c", 0, 0},
+				{sites.Cond, "c", "c) {", 0, 0},
+				{sites.Implicit, "x / y", "x / y", 0, 0},
+				{sites.Implicit, "s[x:y]", "s[x:y]", 0, 0},
+				{sites.Implicit, "s[x]", "s[x])", 0, 0},
+				{sites.Implicit, "x % y", "x%y", 0, 3},
 			},
 		},
 		{
@@ -517,9 +518,9 @@ func G(x, y int) bool {
 `,
 			fn: "G",
 			sites: []wantSite{
-				{SiteCond, "x > 0", "x > 0", 0, 0},
-				{SiteCond, "y < 0", "y < 0", 0, 0},
-				{SiteCond, "x == y", "x == y", 0, 0},
+				{sites.Cond, "x > 0", "x > 0", 0, 0},
+				{sites.Cond, "y < 0", "y < 0", 0, 0},
+				{sites.Cond, "x == y", "x == y", 0, 0},
 			},
 		},
 		{
@@ -548,16 +549,16 @@ func H(b []byte, s string, n int8, k uint) int {
 `,
 			fn: "H",
 			sites: []wantSite{
-				{SiteCond, "i < len(b)", "i < len(b)", 0, 0},
-				{SiteImplicit, "b[i]", "b[i]", 0, 0},
-				{SiteImplicit, "int(b[i]) << n", "int(b[i]) << n", 0, 0},
-				{SiteLoop, "s", "s {", 0, 0},
-				{SiteImplicit, "s", "s {", 0, 0},
-				{SiteImplicit, "int(c) >> k", "int(c) >> k", 0, 0},
-				{SiteLoop, "b", "b {", 0, 0},
-				{SiteCond, "1", "1, 2", 0, 0},
-				{SiteCond, "2", "2:", 0, 0},
-				{SiteCond, "3", "3:", 0, 0},
+				{sites.Cond, "i < len(b)", "i < len(b)", 0, 0},
+				{sites.Implicit, "b[i]", "b[i]", 0, 0},
+				{sites.Implicit, "int(b[i]) << n", "int(b[i]) << n", 0, 0},
+				{sites.Loop, "s", "s {", 0, 0},
+				{sites.Implicit, "s", "s {", 0, 0},
+				{sites.Implicit, "int(c) >> k", "int(c) >> k", 0, 0},
+				{sites.Loop, "b", "b {", 0, 0},
+				{sites.Cond, "1", "1, 2", 0, 0},
+				{sites.Cond, "2", "2:", 0, 0},
+				{sites.Cond, "3", "3:", 0, 0},
 			},
 		},
 		{
@@ -574,9 +575,9 @@ func S(b []byte, r int) {
 `,
 			fn: "S",
 			sites: []wantSite{
-				{SiteImplicit, "b[r]", "b[r]", 0, 0},
-				{SiteCond, "1", "1:", 0, 0},
-				{SiteImplicit, "b[r + 1]", "b[r+1]", 0, 6},
+				{sites.Implicit, "b[r]", "b[r]", 0, 0},
+				{sites.Cond, "1", "1:", 0, 0},
+				{sites.Implicit, "b[r + 1]", "b[r+1]", 0, 6},
 			},
 		},
 	}
@@ -629,7 +630,7 @@ func S(b []byte, r int) {
 	}
 }
 
-func dumpSites(sites []Site) string {
+func dumpSites(sites []sites.Site) string {
 	var b strings.Builder
 	for _, s := range sites {
 		fmt.Fprintf(&b, "\t%d %v %q at %d:%d-%d:%d in %s\n", s.ID, s.Kind, s.Text, s.Pos.Line, s.Pos.Column, s.End.Line, s.End.Column, s.Func)
@@ -698,7 +699,7 @@ func F(s string, b []byte) int {
 		t.Fatal(err)
 	}
 	for _, s := range res.Sites {
-		if s.Kind == SiteLoop {
+		if s.Kind == sites.Loop {
 			t.Errorf("loop site %d (%s) without range-over-func", s.ID, s.Text)
 		}
 	}
@@ -715,9 +716,9 @@ func F(s string, b []byte) int {
 }
 
 func TestSiteKindString(t *testing.T) {
-	for k, want := range map[SiteKind]string{SiteCond: "cond", SiteImplicit: "implicit", SiteLoop: "loop", 0: "?"} {
+	for k, want := range map[sites.Kind]string{sites.Cond: "cond", sites.Implicit: "implicit", sites.Loop: "loop", 0: "?"} {
 		if got := k.String(); got != want {
-			t.Errorf("SiteKind(%d).String() = %q, want %q", k, got, want)
+			t.Errorf("sites.Kind(%d).String() = %q, want %q", k, got, want)
 		}
 	}
 }

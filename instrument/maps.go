@@ -10,6 +10,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 // mapOf returns the map type of t when the runtime tracks its entries:
@@ -73,7 +75,7 @@ func (ins *instrumenter) mapIndex(e ast.Expr, name string) (ast.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	return rtCall(name, siteLit(ins.newSite(SiteConcrete, ix)), ins.cx(ix.X), k), true
+	return rtCall(name, siteLit(ins.newSite(sites.Concrete, ix)), ins.cx(ix.X), k), true
 }
 
 // mapStore rewrites m[k] = v into rt.MapStore(site, m, k, v).
@@ -87,7 +89,7 @@ func (ins *instrumenter) mapStore(lhs, rhs ast.Expr) (ast.Stmt, bool) {
 	if !ok1 || !ok2 {
 		return nil, false
 	}
-	site := siteLit(ins.newSite(SiteConcrete, ix))
+	site := siteLit(ins.newSite(sites.Concrete, ix))
 	return &ast.ExprStmt{X: call(rtSelAt("MapStore", lhs.Pos()), site, ins.cx(ix.X), k, v)}, true
 }
 
@@ -113,7 +115,7 @@ func (ins *instrumenter) mapApply(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 			return nil, false
 		}
 	}
-	site := siteLit(ins.newSite(SiteConcrete, ix))
+	site := siteLit(ins.newSite(sites.Concrete, ix))
 	return &ast.ExprStmt{X: call(rtSelAt("MapApply", lhs.Pos()), site, ins.cx(ix.X), k, v, rtInst(name, te))}, true
 }
 
@@ -196,7 +198,7 @@ func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
 		if !ok {
 			return nil, false
 		}
-		return call(rtSelAt("MapDelete", x.Pos()), siteLit(ins.newSite(SiteConcrete, x)), ins.cx(x.Args[0]), k), true
+		return call(rtSelAt("MapDelete", x.Pos()), siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0]), k), true
 	case "append":
 		return ins.appendCall(x)
 	case "copy":
@@ -230,7 +232,7 @@ func (ins *instrumenter) appendCall(x *ast.CallExpr) (ast.Expr, bool) {
 	if !ok || len(x.Args) == 0 || !types.Identical(ins.typeOf(x.Args[0]), ins.typeOf(x)) {
 		return nil, false
 	}
-	site := siteLit(ins.newSite(SiteConcrete, x))
+	site := siteLit(ins.newSite(sites.Concrete, x))
 	if x.Ellipsis.IsValid() {
 		if !types.Identical(ins.typeOf(x.Args[1]), ins.typeOf(x)) {
 			return nil, false
@@ -295,7 +297,7 @@ func (ins *instrumenter) copyCall(x *ast.CallExpr) (ast.Expr, bool) {
 	}
 	// Placed at the call, so that a panic in its arguments is reported on
 	// the call's line.
-	return call(rtSelAt("Copy", x.Pos()), siteLit(ins.newSite(SiteConcrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
+	return call(rtSelAt("Copy", x.Pos()), siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
 }
 
 // lenMap returns rt.LenMap(site, m) for len of a tracked map.
@@ -303,7 +305,7 @@ func (ins *instrumenter) lenMap(e ast.Expr) (ast.Expr, bool) {
 	if _, ok := mapOf(ins.typeOf(e)); !ok {
 		return nil, false
 	}
-	return rtCall("LenMap", siteLit(ins.newSite(SiteConcrete, e)), ins.cx(e)), true
+	return rtCall("LenMap", siteLit(ins.newSite(sites.Concrete, e)), ins.cx(e)), true
 }
 
 // symbolicParts reports whether a composite literal has an element (or
@@ -368,7 +370,7 @@ func (ins *instrumenter) compositeLit(x *ast.CompositeLit) (ast.Expr, bool) {
 				others = append(others, rtCall("MkKV", k, v))
 			}
 		}
-		args := append([]ast.Expr{siteLit(ins.newSite(SiteConcrete, x)), &ast.CompositeLit{Type: te}}, consts...)
+		args := append([]ast.Expr{siteLit(ins.newSite(sites.Concrete, x)), &ast.CompositeLit{Type: te}}, consts...)
 		return rtCall("MapLit", append(args, others...)...), true
 	}
 	elem, ok := ins.elemSlice(x)

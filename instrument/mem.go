@@ -9,6 +9,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 // memLoc reports whether e is a location of the shadow memory: an
@@ -83,11 +85,11 @@ func (ins *instrumenter) vMem(e ast.Expr, k track) ast.Expr {
 				if isArray {
 					s = &ast.SliceExpr{X: s}
 				}
-				return rtCall(op.loadIndex, siteLit(ins.newSite(SiteImplicit, x)), s, i)
+				return rtCall(op.loadIndex, siteLit(ins.newSite(sites.Implicit, x)), s, i)
 			}
 		}
 	}
-	return rtCall(op.load, siteLit(ins.newSite(SiteConcrete, e)), addrOf(ins.lvalue(e)))
+	return rtCall(op.load, siteLit(ins.newSite(sites.Concrete, e)), addrOf(ins.lvalue(e)))
 }
 
 // storeMem rewrites lhs = rhs for a location lhs into rt.Store(v, &lhs).
@@ -178,7 +180,7 @@ func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 	case trackOrdered:
 		apply = "ApplyOrd"
 	}
-	site := siteLit(ins.newSite(SiteConcrete, lhs))
+	site := siteLit(ins.newSite(sites.Concrete, lhs))
 	return &ast.ExprStmt{X: call(rtSelAt(apply, lhs.Pos()), site, addrOf(ins.lvalue(lhs)), ve, rtInst(name, te))}, true
 }
 

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -96,7 +97,7 @@ func (ins *instrumenter) opaqueCall(x *ast.CallExpr) (ast.Expr, bool) {
 	}
 	ins.opaque[fn.FullName()] = fn
 	id := &ast.BasicLit{Value: fmt.Sprintf("%#x", sym.FuncID(fn.FullName()))}
-	site := siteLit(ins.newSite(SiteConcrete, x))
+	site := siteLit(ins.newSite(sites.Concrete, x))
 	return rtCall(fmt.Sprintf("Opaque%d", n), append([]ast.Expr{site, id, x.Fun}, args...)...), true
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -360,7 +361,7 @@ func semEnv(offs []int, fn int, r semRow) sym.Env {
 
 // checkPath evaluates each recorded branch condition on env and describes
 // the first that disagrees with the outcome recorded with it.
-func checkPath(resp *rt.Response, env sym.Env, sites []instrument.Site) (string, error) {
+func checkPath(resp *rt.Response, env sym.Env, sites []sites.Site) (string, error) {
 	dec := sym.NewDecoder(sym.NewBuilder())
 	if err := dec.Decode(resp.Exprs); err != nil {
 		return "", fmt.Errorf("decoding the path: %v", err)

@@ -7,6 +7,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 func (ins *instrumenter) newTemp(prefix string) *ast.Ident {
@@ -294,13 +296,13 @@ func (ins *instrumenter) storeByte(lhs ast.Expr, value func(old func() ast.Expr)
 		if _, simple := ast.Unparen(ix.Index).(*ast.Ident); !simple && !ins.isConst(ix.Index) {
 			return nil
 		}
-		return rtCall("IndexBytes", siteLit(ins.newSite(SiteImplicit, ix)), rtCall("Mk", id, ast.NewIdent(ins.shadowName(obj))), idx)
+		return rtCall("IndexBytes", siteLit(ins.newSite(sites.Implicit, ix)), rtCall("Mk", id, ast.NewIdent(ins.shadowName(obj))), idx)
 	}
 	val, ok := value(old)
 	if !ok {
 		return nil, false
 	}
-	site := siteLit(ins.newSite(SiteImplicit, ix))
+	site := siteLit(ins.newSite(sites.Implicit, ix))
 	// The call takes the statement's position, so that a panic in the
 	// store is reported on the store's line.
 	fun := &ast.SelectorExpr{X: &ast.Ident{Name: rtName, NamePos: lhs.Pos()}, Sel: ast.NewIdent("StoreBytes")}
@@ -768,10 +770,10 @@ func (ins *instrumenter) rangeStmt(s *ast.RangeStmt) ast.Stmt {
 	}
 	var iter ast.Expr
 	if k == trackBytes {
-		iter = rtCall("RangeBytes", siteLit(ins.newSite(SiteLoop, s.X)), vx)
+		iter = rtCall("RangeBytes", siteLit(ins.newSite(sites.Loop, s.X)), vx)
 	} else {
-		loop := ins.newSite(SiteLoop, s.X)
-		iter = rtCall("RangeString", siteLit(loop), siteLit(ins.newSite(SiteImplicit, s.X)), vx)
+		loop := ins.newSite(sites.Loop, s.X)
+		iter = rtCall("RangeString", siteLit(loop), siteLit(ins.newSite(sites.Implicit, s.X)), vx)
 	}
 	return ins.rangeOver(s, iter, body, false, false)
 }
@@ -789,7 +791,7 @@ func (ins *instrumenter) rangeSlice(s *ast.RangeStmt, body *ast.BlockStmt) (ast.
 	if !ok {
 		return nil, false
 	}
-	site := siteLit(ins.newSite(SiteLoop, s.X))
+	site := siteLit(ins.newSite(sites.Loop, s.X))
 	if ins.scalarSlice(s.X) {
 		name := "RangeSlice"
 		switch trackOf(sl.Elem()) {
@@ -907,7 +909,7 @@ func (ins *instrumenter) switchCases(s, n *ast.SwitchStmt, tag *ast.Ident, tagKi
 			for _, ce := range cc.List {
 				var atom ast.Expr
 				if vc, ok := ins.v(ce); ok {
-					atom = rtCall("Br", siteLit(ins.newSite(SiteCond, ce)), eqCall(tagKind, ast.NewIdent(tag.Name), vc))
+					atom = rtCall("Br", siteLit(ins.newSite(sites.Cond, ce)), eqCall(tagKind, ast.NewIdent(tag.Name), vc))
 				} else {
 					atom = &ast.BinaryExpr{X: field(ast.NewIdent(tag.Name), "C"), Op: token.EQL, Y: ins.cx(ce)}
 				}

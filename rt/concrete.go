@@ -81,7 +81,7 @@ const NoSite = ^uint32(0)
 // Concretised counts the concretisation events of one cause at one site in
 // one execution.
 type Concretised struct {
-	Site  uint32 // the site (instrument.SiteConcrete, or the site of the check beside which it happened); NoSite if unknown
+	Site  uint32 // the site (sites.Concrete, or the site of the check beside which it happened); NoSite if unknown
 	Cause Cause
 	Count uint32
 	// First is the number of symbolic branches the execution had recorded

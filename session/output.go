@@ -13,6 +13,7 @@ import (
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/emit"
+	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
 )
 
@@ -226,7 +227,7 @@ type jsonPoint struct {
 }
 
 func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, rep *coordinator.Report, chain solver.Solver, out *Outcome) error {
-	cov, total := rep.CondOutcomes(t.Sites)
+	cov, total := rep.Covered.CondOutcomes(t.Sites)
 	j := jsonReport{
 		Tool: "gocolic", Command: command, ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
 		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, AliasFallbacks: rep.AliasFallbacks, Tree: rep.Tree,
@@ -247,13 +248,12 @@ func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, re
 		j.ExecsPerSec = float64(rep.Execs) / rep.Elapsed.Seconds()
 	}
 	for _, s := range t.Sites {
-		if s.Kind.String() != "cond" {
+		if s.Kind != sites.Cond {
 			continue
 		}
-		b := rep.Covered[s.ID]
 		j.Branches.Sites = append(j.Branches.Sites, jsonSite{
 			ID: s.ID, Pos: fmt.Sprintf("%s:%d:%d", s.Pos.Filename, s.Pos.Line, s.Pos.Column),
-			Func: s.Func, Cond: s.Text, True: b&2 != 0, False: b&1 != 0,
+			Func: s.Func, Cond: s.Text, True: rep.Covered.Has(s.ID, true), False: rep.Covered.Has(s.ID, false),
 		})
 	}
 	for i, f := range rep.SortedFindings() {

@@ -24,6 +24,7 @@ import (
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/solver/walk"
 	"github.com/gocolic/gocolic/solver/z3"
@@ -170,7 +171,7 @@ type Target struct {
 	Results []string
 	Pinned  []bool
 	IsError []bool
-	Sites   []instrument.Site
+	Sites   []sites.Site
 	// Method is the method's name when the function under test is one:
 	// Params[0] is then its receiver, and Func names Type_Method.
 	Method string
@@ -301,7 +302,7 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 	}
 	branchSites := 0
 	for _, s := range ins.Sites {
-		if s.Kind != instrument.SiteConcrete {
+		if s.Kind != sites.Concrete {
 			branchSites++
 		}
 	}

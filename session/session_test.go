@@ -16,6 +16,7 @@ import (
 	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -425,12 +426,12 @@ func TestWriteJSON(t *testing.T) {
 	tgt := &Target{
 		PkgPath: "example.com/m/p", PkgName: "p", Func: "F",
 		Params: []instrument.Param{{Name: "n"}, {Name: "_"}},
-		Sites: []instrument.Site{
-			{ID: 0, Kind: instrument.SiteCond, Pos: positionAt("p.go", 3, 5), Func: "F", Text: "n > 0"},
-			{ID: 1, Kind: instrument.SiteImplicit},
-			{ID: 2, Kind: instrument.SiteCond, Pos: positionAt("p.go", 7, 2), Func: "F", Text: "n == 9"},
-			{ID: 3, Kind: instrument.SiteConcrete, Pos: positionAt("p.go", 5, 8), Func: "F", Text: "hash(n)"},
-			{ID: 4, Kind: instrument.SiteConcrete, Pos: positionAt("p.go", 6, 3), Func: "F", Text: "s.n"},
+		Sites: []sites.Site{
+			{ID: 0, Kind: sites.Cond, Pos: positionAt("p.go", 3, 5), Func: "F", Text: "n > 0"},
+			{ID: 1, Kind: sites.Implicit},
+			{ID: 2, Kind: sites.Cond, Pos: positionAt("p.go", 7, 2), Func: "F", Text: "n == 9"},
+			{ID: 3, Kind: sites.Concrete, Pos: positionAt("p.go", 5, 8), Func: "F", Text: "hash(n)"},
+			{ID: 4, Kind: sites.Concrete, Pos: positionAt("p.go", 6, 3), Func: "F", Text: "s.n"},
 		},
 		rt:     []rt.Param{pInt64, pBool},
 		maxLen: 4,

@@ -14,6 +14,7 @@ import (
 	"github.com/gocolic/gocolic/build"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
+	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -25,7 +26,7 @@ type support struct {
 	exports instrument.Exports
 	// sites are their branch sites, numbered from 0; the target's come
 	// after them.
-	sites []instrument.Site
+	sites []sites.Site
 	files map[string][]byte
 	added map[string][]byte // driver files
 	deps  []build.Dep
@@ -108,7 +109,7 @@ func (s *support) merge(ins *instrument.Result, added map[string][]byte) {
 	if len(s.paths) == 0 {
 		return
 	}
-	ins.Sites = append(append([]instrument.Site(nil), s.sites...), ins.Sites...)
+	ins.Sites = append(append([]sites.Site(nil), s.sites...), ins.Sites...)
 	for path, src := range s.files {
 		ins.Files[path] = src
 	}

@@ -7,17 +7,17 @@ import (
 	"testing"
 
 	"github.com/gocolic/gocolic/coordinator"
-	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/session"
+	"github.com/gocolic/gocolic/sites"
 )
 
 // TestConcretisedSummary checks the lines the summary gives the
 // divergences and the values made concrete.
 func TestConcretisedSummary(t *testing.T) {
-	sites := []instrument.Site{
-		{ID: 0, Kind: instrument.SiteCond},
-		{ID: 1, Kind: instrument.SiteConcrete, Pos: token.Position{Filename: "/m/h/h.go", Line: 11}, Text: "sha256.Sum256(b)"},
+	sites := []sites.Site{
+		{ID: 0, Kind: sites.Cond},
+		{ID: 1, Kind: sites.Concrete, Pos: token.Position{Filename: "/m/h/h.go", Line: 11}, Text: "sha256.Sum256(b)"},
 	}
 	tests := []struct {
 		name  string

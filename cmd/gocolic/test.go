@@ -136,7 +136,7 @@ func runExplore(ctx context.Context, fs *flag.FlagSet, cfg *session.Config, args
 // summary prints the outcome of a run; file names are relative to dir.
 func summary(w io.Writer, out *session.Outcome, dir string) {
 	rep := out.Report
-	cov, total := rep.CondOutcomes(out.Target.Sites)
+	cov, total := rep.Covered.CondOutcomes(out.Target.Sites)
 	fmt.Fprintf(w, "gocolic: %d executions, %d paths, branches %d/%d, %d bugs, stopped: %s\n",
 		rep.Execs, rep.Paths, cov, total, len(rep.Findings), rep.Stopped)
 	for _, f := range rep.SortedFindings() {
