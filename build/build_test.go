@@ -51,7 +51,7 @@ const driverFile = `package p
 import rt "example.com/w/internal/gocolicrt"
 
 func init() {
-	rt.Main(rt.Target{
+	rt.Main(rt.Entry{
 		Params: []rt.Param{{Name: "x", Kind: rt.ParamInt, Width: 64, Signed: true}},
 		Run: func(in *rt.Input) []any {
 			return []any{Double(rt.InputInt[int](in, 0).C)}

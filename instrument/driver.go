@@ -130,7 +130,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 		}
 	}
 	src, shadows := ins.driverHead(imports)
-	src.WriteString("\nfunc init() {\n" + regs + "\t_gcl.Main(_gcl.Target{\n")
+	src.WriteString("\nfunc init() {\n" + regs + "\t_gcl.Main(_gcl.Entry{\n")
 	ins.targetFields(src, params.Bytes(), shadows)
 	src.WriteString("\t\tRun: func(in *_gcl.Input) []any {\n")
 	src.Write(build.Bytes())
@@ -167,7 +167,7 @@ func (ins *instrumenter) driverHead(imports map[string]string) (*bytes.Buffer, [
 	return src, shadows
 }
 
-// targetFields writes the Params, Sites and Reset fields of an rt.Target
+// targetFields writes the Params, Sites and Reset fields of an rt.Entry
 // literal.
 func (ins *instrumenter) targetFields(src *bytes.Buffer, params []byte, shadows []string) {
 	src.WriteString("\t\tParams: []_gcl.Param{\n")
@@ -312,7 +312,7 @@ func (ins *instrumenter) fuzzDriver(res *Result) error {
 	imports := map[string]string{}
 	regs := ins.opaqueRegistrations(imports)
 	src, shadows := ins.driverHead(imports)
-	src.WriteString("\nfunc init() {\n" + regs + "\t_gcl.Register(_gcl.Target{\n")
+	src.WriteString("\nfunc init() {\n" + regs + "\t_gcl.Register(_gcl.Entry{\n")
 	ins.targetFields(src, params.Bytes(), shadows)
 	src.WriteString("\t})\n\t_gcl.EvalMain()\n}\n")
 	return ins.finishDriver(res, src)

@@ -188,7 +188,7 @@ func TestConcretisations(t *testing.T) {
 // counts of its own execution only.
 func TestExecuteReportsConcretisations(t *testing.T) {
 	own(t)
-	tg := Target{
+	tg := Entry{
 		Params: []Param{{Name: "x", Kind: ParamInt, Width: 64, Signed: true}},
 		Sites:  2,
 		Run: func(in *Input) []any {

@@ -37,7 +37,7 @@ func checksumInstrumented(b V[[]byte], key V[uint32]) V[int] {
 	return Mk[int](0, nil)
 }
 
-var target = Target{
+var target = Entry{
 	Params: []Param{{Name: "b", Kind: ParamBytes}, {Name: "key", Kind: ParamInt, Width: 32}},
 	Sites:  4,
 	Run: func(in *Input) []any {
@@ -90,7 +90,7 @@ func TestExecuteRecordsPath(t *testing.T) {
 
 // TestExecuteRecoversPanic checks that a panic is reported, not fatal.
 func TestExecuteRecoversPanic(t *testing.T) {
-	pt := Target{Run: func(in *Input) []any { panic("boom") }}
+	pt := Entry{Run: func(in *Input) []any { panic("boom") }}
 	resp := execute(pt, &Request{Env: map[uint64]uint64{}}, sym.NewEncoder())
 	if resp.Status != StatusPanic || resp.Panic != "boom" || resp.Stack == "" {
 		t.Errorf("got status %v, panic %q", resp.Status, resp.Panic)

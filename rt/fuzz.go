@@ -22,10 +22,10 @@ import (
 // registered is the target of a fuzz worker, set by the generated driver's
 // init before the testing package runs the fuzz target. Package-level
 // because the driver and the rewritten f.Fuzz call meet only here.
-var registered Target
+var registered Entry
 
 // Register records the description of a fuzz target (its Run is nil).
-func Register(t Target) { registered = t }
+func Register(t Entry) { registered = t }
 
 // FuzzRun stands in for f.Fuzz(concrete). In a plain test run it calls
 // exactly that. In a worker it adds one zero-valued seed, so that the

@@ -111,8 +111,8 @@ func symStrTerm(n int) *sym.Expr {
 // concurrentTarget runs symWork on the owner's goroutine while workers
 // goroutines do the same on the same symbolic inputs, the way a target's
 // go statements or a library's goroutines run its closures.
-func concurrentTarget(workers int) Target {
-	return Target{
+func concurrentTarget(workers int) Entry {
+	return Entry{
 		Params: []Param{{Name: "x", Kind: ParamInt, Width: 64, Signed: true}, {Name: "s", Kind: ParamString}},
 		Sites:  8,
 		Run: func(in *Input) []any {
@@ -171,7 +171,7 @@ func TestLeakedGoroutine(t *testing.T) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var iterations atomic.Int64
-	leaky := Target{
+	leaky := Entry{
 		Params: []Param{{Name: "x", Kind: ParamInt, Width: 64, Signed: true}, {Name: "s", Kind: ParamString}},
 		Sites:  8,
 		Run: func(in *Input) []any {
@@ -199,7 +199,7 @@ func TestLeakedGoroutine(t *testing.T) {
 	}
 	// Each of these executions lasts while the leaked goroutine does
 	// some work.
-	quiet := Target{Sites: 8, Run: func(in *Input) []any {
+	quiet := Entry{Sites: 8, Run: func(in *Input) []any {
 		for n := iterations.Load(); iterations.Load() < n+3; {
 			runtime.Gosched()
 		}

@@ -48,8 +48,8 @@ func (p Param) bits(v uint64) uint64 {
 	return v
 }
 
-// Target is the function under test as the generated driver registers it.
-type Target struct {
+// Entry is the function under test as the generated entry file registers it.
+type Entry struct {
 	Params []Param
 	Sites  int // number of branch sites in the instrumented packages
 	// Reset clears the shadows of package-level variables, which would
@@ -211,11 +211,11 @@ var resets []func()
 
 // AddReset registers a function that clears the shadows of an
 // instrumented package's variables before each execution, for packages
-// other than the one that registers the Target.
+// other than the one that registers the Entry.
 func AddReset(f func()) { resets = append(resets, f) }
 
-// resetAll runs the Target's Reset and every registered one.
-func resetAll(t Target) {
+// resetAll runs the Entry's Reset and every registered one.
+func resetAll(t Entry) {
 	if t.Reset != nil {
 		t.Reset()
 	}

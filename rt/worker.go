@@ -31,7 +31,7 @@ const ExitInternal = 70
 // evaluation requests when it was started as an evaluator (EvalMain), and
 // never returns then; otherwise it returns at once. The generated driver
 // calls it from an init function of the target package.
-func Main(t Target) {
+func Main(t Entry) {
 	EvalMain()
 	if os.Getenv(WorkerEnv) == "" {
 		return
@@ -49,7 +49,7 @@ func Main(t Target) {
 	os.Exit(0)
 }
 
-func serve(t Target, in *bufio.Reader, out *os.File) error {
+func serve(t Entry, in *bufio.Reader, out *os.File) error {
 	return serveLoop(in, out, func(q *Request, enc *sym.Encoder) *Response { return execute(t, q, enc) })
 }
 
@@ -89,7 +89,7 @@ func serveMsgs(in io.Reader, out io.Writer, handle func(msg, reply []byte) ([]by
 }
 
 // execute runs the target once and reports what happened.
-func execute(t Target, q *Request, enc *sym.Encoder) (resp *Response) {
+func execute(t Entry, q *Request, enc *sym.Encoder) (resp *Response) {
 	start := time.Now()
 	if !q.Concrete {
 		claim() // else no goroutine tracks: the run records nothing

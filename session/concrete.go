@@ -36,7 +36,7 @@ type SiteReport struct {
 // Concretisations returns the causes of concretisation that occurred in
 // the run, the one before most divergences first, then the one with most
 // events.
-func Concretisations(t *Target, rep *coordinator.Report) []CauseReport {
+func Concretisations(t *Entry, rep *coordinator.Report) []CauseReport {
 	c := &rep.Concretised
 	var out []CauseReport
 	for cause := range rt.NumCauses {

@@ -61,7 +61,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		// directory and go test run both.
 		pkg = &load.Package{Package: pkg.Under, ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath, GoVersion: pkg.GoVersion}
 	}
-	tgt := newTarget(pkg, ins, cfg)
+	tgt := newEntry(pkg, ins, cfg)
 	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
 	seeds, maxLen, err := fuzzSeeds(cfg, tgt, ins.Seeds, dir)
 	if err != nil {
@@ -124,7 +124,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 // testdata entry (up to maxAutoMaxLen; the fuzzer's cache entries, which
 // can be long, do not raise it). Values still longer are cut, with one
 // warning.
-func fuzzSeeds(cfg Config, t *Target, adds []instrument.Seed, dir string) ([]sym.Env, int, error) {
+func fuzzSeeds(cfg Config, t *Entry, adds []instrument.Seed, dir string) ([]sym.Env, int, error) {
 	var seeds [][]corpus.Value
 	for _, sd := range adds {
 		e, err := seedValues(sd, t)
@@ -242,7 +242,7 @@ func plural(n int, one, many string) string {
 
 // seedValues turns the constants of an f.Add call into corpus values, or
 // says why they do not fit the fuzz function's parameters.
-func seedValues(sd instrument.Seed, t *Target) ([]corpus.Value, error) {
+func seedValues(sd instrument.Seed, t *Entry) ([]corpus.Value, error) {
 	if sd.Problem != "" {
 		return nil, errors.New(sd.Problem)
 	}
@@ -297,7 +297,7 @@ func seedValues(sd instrument.Seed, t *Target) ([]corpus.Value, error) {
 
 // entryEnv turns a corpus entry into an input; values longer than maxLen
 // are cut. It serves -replay and the seeds of gocolic fuzz.
-func entryEnv(e []corpus.Value, t *Target, maxLen int) (sym.Env, error) {
+func entryEnv(e []corpus.Value, t *Entry, maxLen int) (sym.Env, error) {
 	if len(e) != len(t.rt) {
 		return nil, fmt.Errorf("%d values for %d parameters of %s", len(e), len(t.rt), t.Func)
 	}
@@ -330,7 +330,7 @@ func entryEnv(e []corpus.Value, t *Target, maxLen int) (sym.Env, error) {
 }
 
 // entryOf turns an input back into a corpus entry.
-func entryOf(env sym.Env, t *Target) []corpus.Value {
+func entryOf(env sym.Env, t *Entry) []corpus.Value {
 	var vs []corpus.Value
 	for i, a := range rt.DecodeInput(t.rt, t.maxLen, env) {
 		p := t.rt[i]
@@ -357,7 +357,7 @@ func entryOf(env sym.Env, t *Target) []corpus.Value {
 // corpusFile returns the corpus file of an input and its name, which is
 // the one go test gives it: the first 16 hex digits of the SHA-256 of the
 // content.
-func corpusFile(env sym.Env, t *Target) ([]byte, string) {
+func corpusFile(env sym.Env, t *Entry) ([]byte, string) {
 	data := corpus.Format(entryOf(env, t))
 	return data, fmt.Sprintf("%x", sha256.Sum256(data))[:16]
 }
@@ -365,7 +365,7 @@ func corpusFile(env sym.Env, t *Target) ([]byte, string) {
 // writeCorpus writes the kept inputs and the failing ones into dir, named
 // as go test names corpus files (the first 16 hex digits of the SHA-256
 // of the content), and returns how many files it added.
-func writeCorpus(dir string, t *Target, rep interface {
+func writeCorpus(dir string, t *Entry, rep interface {
 	Inputs() []sym.Env
 }) (int, error) {
 	n := 0

@@ -19,7 +19,7 @@ import (
 // int8), or says why a call does not fit it.
 func TestSeedValues(t *testing.T) {
 	pFloat32 := rt.Param{Name: "f", Kind: rt.ParamFloat, Width: 32}
-	tgt := &Target{
+	tgt := &Entry{
 		Func: "FuzzX", maxLen: 32,
 		rt: []rt.Param{pBytes, pString, pUint16, pFloat32, pBool, pInt8},
 		Params: []instrument.Param{
@@ -218,7 +218,7 @@ func TestFuzzSeedsLength(t *testing.T) {
 			}
 			var out bytes.Buffer
 			cfg := Config{Dir: root, MaxLen: tt.maxLen, maxLenAuto: tt.auto, Stderr: &out, FuzzCache: tt.cached != nil}
-			tgt := &Target{PkgPath: "example.com/p", Func: "FuzzX", rt: []rt.Param{pBytes}, Params: []instrument.Param{{Name: "bs", TypeString: "[]byte"}}}
+			tgt := &Entry{PkgPath: "example.com/p", Func: "FuzzX", rt: []rt.Param{pBytes}, Params: []instrument.Param{{Name: "bs", TypeString: "[]byte"}}}
 			envs, maxLen, err := fuzzSeeds(cfg, tgt, tt.seeds, dir)
 			if err != nil {
 				t.Fatal(err)

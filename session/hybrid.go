@@ -46,7 +46,7 @@ type HybridStats struct {
 // hybrid is the fuzzer side of a -with-fuzzer run.
 type hybrid struct {
 	moduleDir string
-	t         *Target
+	t         *Entry
 	parallel  int
 	cacheDir  string // the fuzzer's corpus cache for the target
 	dataDir   string // testdata/fuzz/FuzzXxx of the package
@@ -66,7 +66,7 @@ type hybrid struct {
 }
 
 // newHybrid prepares the fuzzer side.
-func newHybrid(moduleDir string, t *Target, parallel int, log io.Writer) (*hybrid, error) {
+func newHybrid(moduleDir string, t *Entry, parallel int, log io.Writer) (*hybrid, error) {
 	out, err := exec.Command("go", "env", "GOCACHE").Output()
 	if err != nil {
 		return nil, fmt.Errorf("finding the go build cache: %w", err)

@@ -18,7 +18,7 @@ import (
 )
 
 // suite turns a report into the generated test suite.
-func suite(t *Target, rep *coordinator.Report) emit.Suite {
+func suite(t *Entry, rep *coordinator.Report) emit.Suite {
 	s := emit.Suite{Package: t.PkgName, Func: t.Func, Method: t.Method, Imports: t.Imports}
 	for _, p := range t.Params {
 		s.Params = append(s.Params, emit.Param{Name: p.Name, Type: p.TypeString})
@@ -53,7 +53,7 @@ func suite(t *Target, rep *coordinator.Report) emit.Suite {
 }
 
 // writeTests writes the generated test file and returns its path.
-func writeTests(cfg Config, t *Target, rep *coordinator.Report) (string, error) {
+func writeTests(cfg Config, t *Entry, rep *coordinator.Report) (string, error) {
 	dir := cfg.Out
 	if dir == "" {
 		dir = t.PkgDir
@@ -72,7 +72,7 @@ func writeTests(cfg Config, t *Target, rep *coordinator.Report) (string, error) 
 // coverProfile replays the generated tests under `go test -cover`, so
 // that the profile is the statement coverage the suite gives, in the
 // format `go tool cover` reads.
-func coverProfile(moduleDir string, t *Target, testFile, out string) error {
+func coverProfile(moduleDir string, t *Entry, testFile, out string) error {
 	if filepath.Dir(testFile) != t.PkgDir {
 		return fmt.Errorf("-coverprofile needs the tests in the package directory (not -o %s)", filepath.Dir(testFile))
 	}
@@ -155,7 +155,7 @@ type jsonConcreteSite struct {
 }
 
 // concretisedJSON builds the report's concretised object.
-func concretisedJSON(t *Target, rep *coordinator.Report) jsonConcretised {
+func concretisedJSON(t *Entry, rep *coordinator.Report) jsonConcretised {
 	c := &rep.Concretised
 	j := jsonConcretised{Events: c.Events(), Divergences: c.Divergences, Unattributed: c.Unattributed, Causes: []jsonCause{}}
 	for _, cr := range Concretisations(t, rep) {
@@ -226,7 +226,7 @@ type jsonPoint struct {
 	Findings int   `json:"bugs"`
 }
 
-func writeJSON(path string, cfg Config, command, moduleDir string, t *Target, rep *coordinator.Report, chain solver.Solver, out *Outcome) error {
+func writeJSON(path string, cfg Config, command, moduleDir string, t *Entry, rep *coordinator.Report, chain solver.Solver, out *Outcome) error {
 	cov, total := rep.Covered.CondOutcomes(t.Sites)
 	j := jsonReport{
 		Tool: "gocolic", Command: command, ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,

@@ -10,7 +10,7 @@ import (
 
 // replaySeeds reads the corpus directories and turns their entries into
 // inputs of the target. maxLen grows to fit the longest string.
-func replaySeeds(dirs []string, t *Target, maxLen *int) ([]sym.Env, error) {
+func replaySeeds(dirs []string, t *Entry, maxLen *int) ([]sym.Env, error) {
 	var entries [][]corpus.Value
 	var names []string
 	for _, d := range dirs {

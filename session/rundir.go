@@ -28,7 +28,7 @@ const (
 // writeRunDir fills cfg.RunDir. profile, if not nil, writes the run's
 // coverage profile to the path it is given; its failure leaves the rest
 // of the directory complete.
-func writeRunDir(cfg Config, command, moduleDir string, t *Target, rep *coordinator.Report, chain solver.Solver, out *Outcome, profile func(dst string) error) error {
+func writeRunDir(cfg Config, command, moduleDir string, t *Entry, rep *coordinator.Report, chain solver.Solver, out *Outcome, profile func(dst string) error) error {
 	if err := os.MkdirAll(cfg.RunDir, 0o755); err != nil {
 		return fmt.Errorf("creating run directory: %w", err)
 	}
@@ -75,7 +75,7 @@ func coverRun(moduleDir, pkgPath, profile, what string, args ...string) ([]byte,
 // writes the statement coverage profile to out. An entry that panics ends
 // the test binary before it writes its counters, so such entries are
 // skipped, one more per attempt, until the profile is complete.
-func fuzzProfile(moduleDir string, t *Target, out string) error {
+func fuzzProfile(moduleDir string, t *Entry, out string) error {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return err

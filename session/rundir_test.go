@@ -38,7 +38,7 @@ func TestHoldFailures(t *testing.T) {
 		}
 	}
 	write("old")
-	h := &hybrid{t: &Target{Func: "FuzzT", PkgDir: dir}, dataDir: data,
+	h := &hybrid{t: &Entry{Func: "FuzzT", PkgDir: dir}, dataDir: data,
 		holdDir: filepath.Join(dir, "testdata", "fuzz", ".FuzzT.gocolic-held"),
 		known:   map[string]bool{}, initial: map[string]bool{filepath.Join(data, "old"): true}, held: map[string]string{}}
 	write("crash1")

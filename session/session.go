@@ -154,15 +154,15 @@ const maxMaxLen = 4096
 // Outcome is what a Test run produced.
 type Outcome struct {
 	Report   *coordinator.Report
-	Target   *Target
+	Entry    *Entry
 	TestFile string // path of the written test file, "" if none
 	Profile  string
 	// Hybrid counts the exchanges with go test -fuzz (-with-fuzzer).
 	Hybrid *HybridStats
 }
 
-// Target is the function under test as the outputs see it.
-type Target struct {
+// Entry is the function under test as the outputs see it.
+type Entry struct {
 	PkgPath string
 	PkgName string
 	PkgDir  string
@@ -206,7 +206,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	added := ins.Added()
 	sup.merge(ins, added)
-	tgt := newTarget(pkg, ins, cfg)
+	tgt := newEntry(pkg, ins, cfg)
 	var seeds []sym.Env
 	if len(cfg.Replay) > 0 {
 		cfg.NoTests = true
@@ -255,8 +255,8 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	return out, errors.Join(errs...)
 }
 
-func newTarget(pkg *load.Package, ins *instrument.Result, cfg Config) *Target {
-	t := &Target{
+func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
+	t := &Entry{
 		PkgPath: pkg.PkgPath, PkgName: pkg.Name, PkgDir: filepath.Dir(pkg.CompiledGoFiles[0]),
 		Func: cfg.Func, Params: ins.Params, Results: ins.Results, Pinned: ins.Pinnable,
 		IsError: ins.ResultIsError, Sites: ins.Sites, maxLen: cfg.MaxLen, rt: ins.RTParams,
@@ -281,7 +281,7 @@ type run struct {
 
 // exploreTarget builds the worker and runs the coordinator. It returns nil
 // only when nothing ran; otherwise the error, if any, is the run's own.
-func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Target, seeds []sym.Env, fuzz bool, hy *hybrid, added map[string][]byte, sup *support) (*run, error) {
+func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Entry, seeds []sym.Env, fuzz bool, hy *hybrid, added map[string][]byte, sup *support) (*run, error) {
 	work, err := os.MkdirTemp("", "gocolic-")
 	if err != nil {
 		return nil, fmt.Errorf("creating work directory: %w", err)
@@ -391,7 +391,7 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
-	return &run{out: &Outcome{Report: rep, Target: tgt}, chain: chain, close: closeAll}, runErr
+	return &run{out: &Outcome{Report: rep, Entry: tgt}, chain: chain, close: closeAll}, runErr
 }
 
 // floatVars returns the input variables that hold floats, with their
@@ -410,7 +410,7 @@ func floatVars(params []rt.Param, maxLen int) map[uint64]uint8 {
 
 // Args returns the Go literals of the parameters for input env; for a
 // method, the receiver's comes first.
-func (t *Target) Args(env sym.Env) []string {
+func (t *Entry) Args(env sym.Env) []string {
 	args := rt.DecodeInput(t.rt, t.maxLen, env)
 	if !slices.ContainsFunc(t.Params, func(p instrument.Param) bool { return p.Shape != nil }) {
 		// Every parameter is one input, in order.
@@ -438,7 +438,7 @@ func (t *Target) Args(env sym.Env) []string {
 // Build returns a function literal that returns the parameters for input
 // env, for a case whose pointer parameters alias (emit.Case.Build), or ""
 // when the literals of Args say it all.
-func (t *Target) Build(env sym.Env) string {
+func (t *Entry) Build(env sym.Env) string {
 	if !slices.ContainsFunc(t.Params, func(p instrument.Param) bool { return p.Shape != nil }) {
 		return ""
 	}
@@ -491,7 +491,7 @@ func floatLiteral(bits uint64, w uint8, typ string) string {
 }
 
 // Call returns the call of the function on input env, for messages.
-func (t *Target) Call(env sym.Env) string {
+func (t *Entry) Call(env sym.Env) string {
 	args := t.Args(env)
 	if t.Method != "" && len(args) > 0 {
 		return args[0] + "." + t.Method + "(" + strings.Join(args[1:], ", ") + ")"

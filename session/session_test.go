@@ -190,7 +190,7 @@ func TestArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tgt := &Target{Func: "F", rt: tt.params, maxLen: tt.maxLen}
+			tgt := &Entry{Func: "F", rt: tt.params, maxLen: tt.maxLen}
 			got := tgt.Args(tt.env)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Args = %q, want %q", got, tt.want)
@@ -235,7 +235,7 @@ func TestReplaySeeds(t *testing.T) {
 	)
 	writeCorpusFiles(t, d2, entry(127, 7, "a string longer than maxlen", false, "xyz"))
 
-	tgt := &Target{Func: "F", rt: params}
+	tgt := &Entry{Func: "F", rt: params}
 	maxLen := 4
 	envs, err := replaySeeds([]string{d1, filepath.Join(root, "missing"), d2}, tgt, &maxLen)
 	if err != nil {
@@ -275,14 +275,14 @@ func TestReplaySeedsKeepsLargerMaxLen(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "c")
 	writeCorpusFiles(t, dir, []corpus.Value{{Type: "string", Bytes: []byte("ab")}})
 	maxLen := 16
-	envs, err := replaySeeds([]string{dir}, &Target{Func: "F", rt: []rt.Param{pString}}, &maxLen)
+	envs, err := replaySeeds([]string{dir}, &Entry{Func: "F", rt: []rt.Param{pString}}, &maxLen)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if maxLen != 16 {
 		t.Errorf("maxlen shrank to %d", maxLen)
 	}
-	if got := (&Target{rt: []rt.Param{pString}, maxLen: maxLen}).Args(envs[0]); got[0] != `"ab"` {
+	if got := (&Entry{rt: []rt.Param{pString}, maxLen: maxLen}).Args(envs[0]); got[0] != `"ab"` {
 		t.Errorf("input %q, want \"ab\"", got)
 	}
 }
@@ -334,7 +334,7 @@ func TestReplaySeedsErrors(t *testing.T) {
 				}
 			}
 			maxLen := 8
-			envs, err := replaySeeds([]string{dir}, &Target{Func: "F", rt: tt.params}, &maxLen)
+			envs, err := replaySeeds([]string{dir}, &Entry{Func: "F", rt: tt.params}, &maxLen)
 			if err == nil {
 				t.Fatalf("replaySeeds = %v, want an error", envs)
 			}
@@ -364,7 +364,7 @@ func TestReplaySeedsKindMismatch(t *testing.T) {
 			dir := t.TempDir()
 			writeCorpusFiles(t, dir, tt.values)
 			maxLen := 8
-			envs, err := replaySeeds([]string{dir}, &Target{Func: "F", rt: tt.params}, &maxLen)
+			envs, err := replaySeeds([]string{dir}, &Entry{Func: "F", rt: tt.params}, &maxLen)
 			if err == nil {
 				t.Errorf("replaySeeds accepted a value of type %s for a parameter of kind %d: inputs %v", tt.values[0].Type, tt.params[0].Kind, envs)
 			}
@@ -373,7 +373,7 @@ func TestReplaySeedsKindMismatch(t *testing.T) {
 }
 
 func TestSuite(t *testing.T) {
-	tgt := &Target{
+	tgt := &Entry{
 		PkgName: "p", Func: "F",
 		Params:  []instrument.Param{{Name: "n", TypeString: "int"}, {Name: "s", TypeString: "string"}},
 		Results: []string{"int", "error"},
@@ -423,7 +423,7 @@ func TestSuite(t *testing.T) {
 }
 
 func TestWriteJSON(t *testing.T) {
-	tgt := &Target{
+	tgt := &Entry{
 		PkgPath: "example.com/m/p", PkgName: "p", Func: "F",
 		Params: []instrument.Param{{Name: "n"}, {Name: "_"}},
 		Sites: []sites.Site{

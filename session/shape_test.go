@@ -27,7 +27,7 @@ func TestShapeArgs(t *testing.T) {
 	slice := &instrument.Shape{Kind: instrument.ShapeSlice, Type: "[]uint8", Leaf: 2, Elems: []*instrument.Shape{leaf(3, "uint8"), leaf(4, "uint8")}}
 	ptr := &instrument.Shape{Kind: instrument.ShapePointer, Type: "*int", Leaf: 5, Elems: []*instrument.Shape{leaf(6, "int")}}
 	m := &instrument.Shape{Kind: instrument.ShapeMap, Type: "map[string]bool", Leaf: 7, Elems: []*instrument.Shape{leaf(8, "string"), leaf(9, "bool"), leaf(10, "string"), leaf(11, "bool")}}
-	tgt := &Target{Func: "F", rt: ps, maxLen: 4, Params: []instrument.Param{
+	tgt := &Entry{Func: "F", rt: ps, maxLen: 4, Params: []instrument.Param{
 		{Shape: point}, {Shape: slice}, {Shape: ptr}, {Shape: m},
 		{Shape: &instrument.Shape{Kind: instrument.ShapePointer, Type: "*Point", Leaf: 5, Elems: []*instrument.Shape{point}}},
 		{Shape: &instrument.Shape{Kind: instrument.ShapeZero, Type: "Empty"}},
@@ -88,7 +88,7 @@ func TestIfaceArgs(t *testing.T) {
 		}}
 	}
 	holder := &instrument.Shape{Kind: instrument.ShapeStruct, Type: "Holder", Fields: []string{"S"}, Elems: []*instrument.Shape{cands(4)}}
-	tgt := &Target{Func: "F", rt: ps, maxLen: 4, Params: []instrument.Param{{Shape: cands(0)}, {Shape: holder}}}
+	tgt := &Entry{Func: "F", rt: ps, maxLen: 4, Params: []instrument.Param{{Shape: cands(0)}, {Shape: holder}}}
 	tests := []struct {
 		name   string
 		choice uint64
@@ -133,7 +133,7 @@ func TestBuildLiteral(t *testing.T) {
 		return &instrument.Shape{Kind: instrument.ShapePointer, Type: "*List", Leaf: choice, Elems: []*instrument.Shape{
 			{Kind: instrument.ShapeStruct, Type: "List", Fields: fields, Elems: elems}}}
 	}
-	tgt := &Target{Func: "F", rt: ps, maxLen: 4, Params: []instrument.Param{
+	tgt := &Entry{Func: "F", rt: ps, maxLen: 4, Params: []instrument.Param{
 		{Shape: node(0, 1, node(2, 3, nil)), TypeString: "*List"},
 		{Shape: node(4, 5, nil), TypeString: "*List"},
 	}}

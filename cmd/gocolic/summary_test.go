@@ -55,7 +55,7 @@ func TestConcretisedSummary(t *testing.T) {
 				rep.Concretised.Add(e, at)
 			}
 			var buf bytes.Buffer
-			concretised(&buf, &session.Outcome{Report: rep, Target: &session.Target{Sites: sites}}, "/m")
+			concretised(&buf, &session.Outcome{Report: rep, Entry: &session.Entry{Sites: sites}}, "/m")
 			if got := buf.String(); got != strings.Join(tt.want, "") {
 				t.Errorf("summary\n%s\nwant\n%s", got, strings.Join(tt.want, ""))
 			}

@@ -136,11 +136,11 @@ func runExplore(ctx context.Context, fs *flag.FlagSet, cfg *session.Config, args
 // summary prints the outcome of a run; file names are relative to dir.
 func summary(w io.Writer, out *session.Outcome, dir string) {
 	rep := out.Report
-	cov, total := rep.Covered.CondOutcomes(out.Target.Sites)
+	cov, total := rep.Covered.CondOutcomes(out.Entry.Sites)
 	fmt.Fprintf(w, "gocolic: %d executions, %d paths, branches %d/%d, %d bugs, stopped: %s\n",
 		rep.Execs, rep.Paths, cov, total, len(rep.Findings), rep.Stopped)
 	for _, f := range rep.SortedFindings() {
-		fmt.Fprintf(w, "  %s: %s\n    input: %s\n", f.Kind, f.Message, out.Target.Call(f.Input))
+		fmt.Fprintf(w, "  %s: %s\n    input: %s\n", f.Kind, f.Message, out.Entry.Call(f.Input))
 	}
 	if rep.SlowTracked > 0 {
 		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it: not reported as bugs, and their paths are unexplored\n", rep.SlowTracked)
@@ -158,7 +158,7 @@ const concretisedTop = 3
 // cause with its busiest places; nothing when there were neither.
 func concretised(w io.Writer, out *session.Outcome, dir string) {
 	c := &out.Report.Concretised
-	causes := session.Concretisations(out.Target, out.Report)
+	causes := session.Concretisations(out.Entry, out.Report)
 	if len(causes) == 0 && c.Divergences == 0 {
 		return
 	}

@@ -134,7 +134,7 @@ func twice(x int64) int64 {
 
 func main() {
 	rt.Func1("test.twice", twice)
-	rt.Main(rt.Target{
+	rt.Main(rt.Entry{
 		Params: []rt.Param{{Name: "x", Kind: rt.ParamInt, Width: 64, Signed: true}},
 		Sites:  branchSites,
 		Run: func(in *rt.Input) []any {
