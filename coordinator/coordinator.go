@@ -27,22 +27,16 @@ import (
 	"github.com/gocolic/gocolic/sym"
 )
 
-// Config is what one run needs.
+// Config is what one run needs: the user's Options, and what the session
+// built for the run.
 type Config struct {
-	Bin      string     // the instrumented worker binary
-	Args     []string   // its arguments
-	Params   []rt.Param // the entry function's parameters
-	Sites    []sites.Site
-	MaxLen   int           // bound on the length of string and []byte inputs
-	Workers  int           // parallel worker processes
-	Budget   time.Duration // wall-clock budget; 0 for none
-	Runs     int           // execution budget; 0 for none
-	Strategy string        // name of the search strategy, see explore.New
-	Seed     int64
-	Timeout  time.Duration // per execution
-	MemLimit uint64        // bytes of resident memory per worker; 0 for none
-	MaxDepth int
-	Solver   solver.Solver
+	Options
+	Bin    string     // the instrumented worker binary
+	Args   []string   // its arguments
+	Params []rt.Param // the entry function's parameters
+	Sites  []sites.Site
+	MaxLen int // bound on the length of string and []byte inputs
+	Solver solver.Solver
 	// Seeds are the first inputs; without any, the run starts from zero
 	// values and empty strings.
 	Seeds []sym.Env
@@ -58,12 +52,6 @@ type Config struct {
 	// covered something first, or failed in a new way: failed is true),
 	// from the goroutine that called Run; it must not block.
 	OnKeep func(env sym.Env, failed bool)
-	// MaxBugs stops the run once that many distinct findings are known;
-	// 0 for no limit.
-	MaxBugs int
-	// MinimizeTime bounds the search for a smaller input of each finding
-	// once the exploration is over; 0 keeps the inputs as found.
-	MinimizeTime time.Duration
 	// Opaque makes the workers shadow calls of uninstrumented functions
 	// with opaque terms (rt.OpaqueEnv); without it those results are
 	// concrete.
@@ -158,7 +146,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Workers = 1
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = time.Second
+		cfg.Timeout = DefaultOptions().Timeout
 	}
 	d := &coordinator{
 		cfg:     cfg,
@@ -358,7 +346,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 
 // spec describes the workers of this run.
 func (d *coordinator) spec() spec {
-	return workerSpec(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, d.cfg.MemLimit, d.cfg.Opaque)
+	return workerSpec(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, uint64(d.cfg.MemLimitMB)<<20, d.cfg.Opaque)
 }
 
 func workerSpec(bin string, args []string, timeout time.Duration, memLimit uint64, opaque bool) spec {

@@ -85,7 +85,7 @@ func TestRunMinimizes(t *testing.T) {
 		cfg := runConfig(t, &unsatSolver{}, modeNumbered+9, modePanic)
 		cfg.MinimizeTime = tt.minimize
 		// Candidates on the way down hit the helper's memory mode (5).
-		cfg.MemLimit = 256 << 20
+		cfg.MemLimitMB = 256
 		rep := runDriver(t, context.Background(), cfg)
 		if len(rep.Findings) != 2 {
 			t.Fatalf("%d findings, want 2", len(rep.Findings))

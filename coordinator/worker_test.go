@@ -355,13 +355,11 @@ func (s *blockingSolver) Solve(ctx context.Context, q solver.Query) (solver.Resu
 func runConfig(t *testing.T, s solver.Solver, seeds ...int64) Config {
 	t.Helper()
 	cfg := Config{
-		Bin:      workerBin(t),
-		Params:   []rt.Param{{Name: "x", Kind: rt.ParamInt, Width: 64, Signed: true}},
-		MaxLen:   8,
-		Workers:  1,
-		Strategy: "cover",
-		Timeout:  10 * time.Second,
-		Solver:   s,
+		Bin:     workerBin(t),
+		Params:  []rt.Param{{Name: "x", Kind: rt.ParamInt, Width: 64, Signed: true}},
+		MaxLen:  8,
+		Options: Options{Workers: 1, Strategy: "cover", Timeout: 10 * time.Second},
+		Solver:  s,
 	}
 	for _, x := range seeds {
 		cfg.Seeds = append(cfg.Seeds, input(x))
@@ -495,7 +493,7 @@ func TestRunTimeoutAndMemoryFindings(t *testing.T) {
 	}
 	cfg := runConfig(t, &unsatSolver{}, modeHang, modeMemory, modeReturn)
 	cfg.Timeout = 500 * time.Millisecond
-	cfg.MemLimit = 64 << 20
+	cfg.MemLimitMB = 64
 	// The hang and the memory blow-up go to different workers.
 	cfg.Workers = 2
 	rep := runDriver(t, context.Background(), cfg)
@@ -644,7 +642,7 @@ func TestRunWorkerStartError(t *testing.T) {
 }
 
 func TestRunUnknownStrategy(t *testing.T) {
-	cfg := Config{Bin: "unused", Strategy: "sideways", Solver: &unsatSolver{}, Timeout: time.Second}
+	cfg := Config{Bin: "unused", Options: Options{Strategy: "sideways", Timeout: time.Second}, Solver: &unsatSolver{}}
 	if _, err := Run(context.Background(), cfg); err == nil {
 		t.Fatal("Run with an unknown strategy succeeded")
 	}

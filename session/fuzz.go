@@ -42,28 +42,24 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	// Support packages: the package under test of an external test
 	// package (p for p_test), so that the fuzz function's calls into it
 	// keep their arguments symbolic, and what -instrument names.
-	sup, err := instrumentSupport(cfg, pkg)
-	if err != nil {
-		return nil, err
-	}
-	ins, err := instrument.Package(pkg.Package, sup.config(instrument.Config{
+	t, err := instrumentTarget(cfg, pkg, instrument.Config{
 		FuzzTarget:    cfg.Func,
 		RangeOverFunc: pkg.RangeOverFunc(),
 		Impure:        cfg.Impure,
-	}))
+	})
 	if err != nil {
 		return nil, err
 	}
-	added := ins.Added()
-	sup.merge(ins, added)
 	if pkg.Under != nil {
 		// Paths and commands name the package under test, whose
 		// directory and go test run both.
 		pkg = &load.Package{Package: pkg.Under, ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath, GoVersion: pkg.GoVersion}
 	}
-	tgt := newEntry(pkg, ins, cfg)
+	t.pkg, t.fuzz = pkg, true
+	tgt := newEntry(pkg, t.ins, cfg)
+	t.entry = tgt
 	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
-	seeds, maxLen, err := fuzzSeeds(cfg, tgt, ins.Seeds, dir)
+	seeds, maxLen, err := fuzzSeeds(cfg, tgt, t.ins.Seeds, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +73,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, true, hy, added, sup)
+	r, err := exploreTarget(ctx, cfg, t, seeds, hy)
 	var errs []error
 	if hy != nil {
 		// The fuzzer's failures go back to testdata whatever happened.
@@ -101,10 +97,10 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 	}
 	if cfg.JSON != "" {
-		errs = append(errs, writeJSON(cfg.JSON, cfg, "fuzz", pkg.ModuleDir, tgt, out.Report, r.chain, out))
+		errs = append(errs, writeJSON(cfg.JSON, cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chain, out))
 	}
 	if cfg.RunDir != "" {
-		errs = append(errs, writeRunDir(cfg, "fuzz", pkg.ModuleDir, tgt, out.Report, r.chain, out, func(dst string) error {
+		errs = append(errs, writeRunDir(cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chain, out, func(dst string) error {
 			if err := fuzzProfile(pkg.ModuleDir, tgt, dst); err != nil {
 				return err
 			}

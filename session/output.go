@@ -226,23 +226,16 @@ type jsonPoint struct {
 	Findings int   `json:"bugs"`
 }
 
-func writeJSON(path string, cfg Config, command, moduleDir string, t *Entry, rep *coordinator.Report, chain solver.Solver, out *Outcome) error {
+func writeJSON(path string, cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chain solver.Solver, out *Outcome) error {
 	cov, total := rep.Covered.CondOutcomes(t.Sites)
 	j := jsonReport{
-		Tool: "gocolic", Command: command, ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
+		Tool: "gocolic", Command: string(command), ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
 		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, AliasFallbacks: rep.AliasFallbacks, Tree: rep.Tree,
 		Concretised: concretisedJSON(t, rep), ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
 		Tests: out.TestFile, Profile: out.Profile,
 		Branches: jsonBranches{Covered: cov, Total: total, Sites: []jsonSite{}},
 		Bugs:     []jsonBug{},
-		Config: map[string]any{
-			"strategy": cfg.Strategy, "workers": cfg.Workers, "budget": cfg.Budget.String(),
-			"runs": cfg.Runs, "seed": cfg.Seed, "maxlen": cfg.MaxLen, "timeout": cfg.Timeout.String(),
-		},
-	}
-	if len(cfg.Instrument) > 0 {
-		// The branch counts then include these packages' sites.
-		j.Config["instrument"] = strings.Join(cfg.Instrument, ",")
+		Config:   cfg.Settings(command),
 	}
 	if rep.Elapsed > 0 {
 		j.ExecsPerSec = float64(rep.Execs) / rep.Elapsed.Seconds()
@@ -267,7 +260,7 @@ func writeJSON(path string, cfg Config, command, moduleDir string, t *Entry, rep
 			bug.Inputs[name] = a
 		}
 		switch {
-		case out.TestFile != "" && command == "fuzz":
+		case out.TestFile != "" && command == CmdFuzz:
 			_, name := corpusFile(f.Input, t)
 			bug.Reproducer = fmt.Sprintf("%s: go test -run='^%s$/^%s$'", filepath.Join(out.TestFile, name), t.Func, name)
 		case out.TestFile != "":

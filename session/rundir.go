@@ -28,7 +28,7 @@ const (
 // writeRunDir fills cfg.RunDir. profile, if not nil, writes the run's
 // coverage profile to the path it is given; its failure leaves the rest
 // of the directory complete.
-func writeRunDir(cfg Config, command, moduleDir string, t *Entry, rep *coordinator.Report, chain solver.Solver, out *Outcome, profile func(dst string) error) error {
+func writeRunDir(cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chain solver.Solver, out *Outcome, profile func(dst string) error) error {
 	if err := os.MkdirAll(cfg.RunDir, 0o755); err != nil {
 		return fmt.Errorf("creating run directory: %w", err)
 	}

@@ -8,148 +8,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gocolic/gocolic/build"
 	"github.com/gocolic/gocolic/coordinator"
-	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
-	"github.com/gocolic/gocolic/solver/walk"
-	"github.com/gocolic/gocolic/solver/z3"
+	"github.com/gocolic/gocolic/solver/stack"
 	"github.com/gocolic/gocolic/sym"
 )
-
-// Config is one `gocolic test` invocation.
-type Config struct {
-	Dir      string // directory the package pattern is relative to
-	Package  string // import path or ./dir
-	Func     string
-	Budget   time.Duration
-	Runs     int
-	Workers  int
-	Strategy string
-	Seed     int64
-	MaxLen   int // bound on string and []byte lengths; 0: 32, which fuzz raises to its longest seed (up to 1024)
-	// MaxElems bounds the length of slice, map and variadic inputs (0:
-	// instrument.DefaultMaxElems).
-	MaxElems      int
-	MaxDepth      int
-	Timeout       time.Duration // per execution
-	MemLimitMB    int
-	SolverTimeout time.Duration
-	// Solver is the solver mode: "z3" (calls of uninstrumented functions
-	// concretised), "walk" (concolic walk, Z3 for the linear part) or
-	// "auto" (Z3, then the walk; the default).
-	Solver string
-	// Walk are the concolic walk's parameters (modes walk and auto).
-	Walk walk.Params
-	// Impure lists packages and functions (path.Func) whose calls must
-	// stay concrete, never opaque terms.
-	Impure []string
-	// Instrument lists go package patterns (relative to Dir) whose
-	// packages in the target's import graph are instrumented too, as
-	// support packages, so that values stay symbolic in calls into them;
-	// packages of other modules are copied, never written (build/deps.go).
-	Instrument   []string
-	JSON         string // report path, "" for none
-	Out          string // directory of the generated test file; "" for the package's
-	CoverProfile string // "" for none
-	RunDir       string // directory for report.json, timeline.csv and cover.out; "" for none
-	NoTests      bool   // do not write the test file
-	KeepWork     bool   // keep the work directory (overlay, binary)
-	MaxBugs      int    // stop after this many distinct bugs; 0 for no limit
-	// MinimizeTime bounds the minimisation of each finding's input after
-	// the exploration; 0 keeps inputs as found.
-	MinimizeTime time.Duration
-	FuzzCache    bool // fuzz: also seed from the go test -fuzz cache of the target
-	// WithFuzzer runs go test -fuzz beside the exploration (fuzz only),
-	// exchanging corpus entries; the workers are split between the two.
-	WithFuzzer bool
-	// Replay lists directories of go test fuzz v1 files: their inputs are
-	// run and measured, and nothing is explored or written but the report.
-	Replay []string
-	Stderr io.Writer
-
-	maxLenAuto bool // MaxLen was not given (Validate)
-}
-
-// Validate checks a Config and fills in defaults.
-func (c *Config) Validate() error {
-	if c.Package == "" || c.Func == "" {
-		return errors.New("usage: gocolic test [flags] <package> <Func>")
-	}
-	if c.Workers <= 0 {
-		c.Workers = runtime.NumCPU()
-	}
-	if c.Budget < 0 || c.Runs < 0 {
-		return errors.New("-budget and -runs must not be negative")
-	}
-	if c.Budget == 0 && c.Runs == 0 {
-		c.Budget = 10 * time.Second
-	}
-	if c.MaxLen <= 0 {
-		c.MaxLen, c.maxLenAuto = defaultMaxLen, true
-	}
-	if c.MaxLen > maxMaxLen {
-		return fmt.Errorf("-maxlen %d is too large (at most %d)", c.MaxLen, maxMaxLen)
-	}
-	if c.MaxElems < 0 || c.MaxElems > maxMaxElems {
-		return fmt.Errorf("-maxelems %d is out of range (0 to %d)", c.MaxElems, maxMaxElems)
-	}
-	if c.Timeout <= 0 {
-		c.Timeout = time.Second
-	}
-	if c.SolverTimeout <= 0 {
-		c.SolverTimeout = 2 * time.Second
-	}
-	if c.Strategy == "" {
-		c.Strategy = "cover"
-	}
-	switch c.Solver {
-	case "":
-		c.Solver = SolverAuto
-	case SolverZ3, SolverWalk, SolverAuto:
-	default:
-		return fmt.Errorf("unknown -solver %q (want %s, %s or %s)", c.Solver, SolverZ3, SolverWalk, SolverAuto)
-	}
-	if _, err := explore.New(c.Strategy, 0, nil, nil); err != nil {
-		return err
-	}
-	if c.Stderr == nil {
-		c.Stderr = os.Stderr
-	}
-	return nil
-}
-
-// The solver modes.
-const (
-	SolverZ3   = "z3"
-	SolverWalk = "walk"
-	SolverAuto = "auto"
-)
-
-// maxMaxElems bounds -maxelems: every element of a slice input has inputs
-// of its own, and is assembled on every execution.
-const maxMaxElems = 64
-
-// defaultMaxLen is -maxlen when none is given.
-const defaultMaxLen = 32
-
-// maxMaxLen bounds -maxlen: every byte of every string input is a
-// variable of the solver.
-const maxMaxLen = 4096
 
 // Outcome is what a Test run produced.
 type Outcome struct {
@@ -191,22 +66,17 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	sup, err := instrumentSupport(cfg, pkg)
-	if err != nil {
-		return nil, err
-	}
-	ins, err := instrument.Package(pkg.Package, sup.config(instrument.Config{
+	t, err := instrumentTarget(cfg, pkg, instrument.Config{
 		Entry:         cfg.Func,
 		RangeOverFunc: pkg.RangeOverFunc(),
 		Impure:        cfg.Impure,
 		MaxElems:      cfg.MaxElems,
-	}))
+	})
 	if err != nil {
 		return nil, err
 	}
-	added := ins.Added()
-	sup.merge(ins, added)
-	tgt := newEntry(pkg, ins, cfg)
+	tgt := newEntry(pkg, t.ins, cfg)
+	t.entry = tgt
 	var seeds []sym.Env
 	if len(cfg.Replay) > 0 {
 		cfg.NoTests = true
@@ -219,7 +89,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 		tgt.maxLen = cfg.MaxLen
 	}
-	r, err := exploreTarget(ctx, cfg, pkg, ins, tgt, seeds, false, nil, added, sup)
+	r, err := exploreTarget(ctx, cfg, t, seeds, nil)
 	if r == nil {
 		return nil, err
 	}
@@ -240,7 +110,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 	}
 	if cfg.JSON != "" {
-		errs = append(errs, writeJSON(cfg.JSON, cfg, "test", pkg.ModuleDir, tgt, out.Report, r.chain, out))
+		errs = append(errs, writeJSON(cfg.JSON, cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chain, out))
 	}
 	if cfg.RunDir != "" {
 		var profile func(dst string) error
@@ -250,7 +120,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		case out.TestFile != "" && filepath.Dir(out.TestFile) == tgt.PkgDir:
 			profile = func(dst string) error { return coverProfile(pkg.ModuleDir, tgt, out.TestFile, dst) }
 		}
-		errs = append(errs, writeRunDir(cfg, "test", pkg.ModuleDir, tgt, out.Report, r.chain, out, profile))
+		errs = append(errs, writeRunDir(cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chain, out, profile))
 	}
 	return out, errors.Join(errs...)
 }
@@ -272,6 +142,33 @@ func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
 	return t
 }
 
+// target is the function under test, instrumented, with what building
+// and exploring it need.
+type target struct {
+	pkg   *load.Package      // the package the outputs go to
+	ins   *instrument.Result // the rewrite of the package
+	added map[string][]byte  // files the rewrite adds (the entry file)
+	sup   *support           // the support packages instrumented with it
+	entry *Entry
+	fuzz  bool // the worker is the package's test binary running a fuzz target
+}
+
+// instrumentTarget instruments pkg with c and the support packages cfg
+// asks for, merging their rewrites into one.
+func instrumentTarget(cfg Config, pkg *load.Package, c instrument.Config) (*target, error) {
+	sup, err := instrumentSupport(cfg, pkg)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := instrument.Package(pkg.Package, sup.config(c))
+	if err != nil {
+		return nil, err
+	}
+	added := ins.Added()
+	sup.merge(ins, added)
+	return &target{pkg: pkg, ins: ins, added: added, sup: sup}, nil
+}
+
 // run is an exploration that has ended, with what its outputs need.
 type run struct {
 	out   *Outcome
@@ -279,9 +176,10 @@ type run struct {
 	close func()
 }
 
-// exploreTarget builds the worker and runs the coordinator. It returns nil
-// only when nothing ran; otherwise the error, if any, is the run's own.
-func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *instrument.Result, tgt *Entry, seeds []sym.Env, fuzz bool, hy *hybrid, added map[string][]byte, sup *support) (*run, error) {
+// exploreTarget builds the worker and runs the coordinator from seeds,
+// with go test -fuzz beside it when hy is not nil. It returns nil only
+// when nothing ran; otherwise the error, if any, is the run's own.
+func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, hy *hybrid) (*run, error) {
 	work, err := os.MkdirTemp("", "gocolic-")
 	if err != nil {
 		return nil, fmt.Errorf("creating work directory: %w", err)
@@ -291,78 +189,43 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 		fmt.Fprintf(cfg.Stderr, "gocolic: work directory %s\n", work)
 		cleanup = func() {}
 	}
-	// (A fuzz target's pkg is the package under test, a support package
-	// itself.)
-	also := slices.DeleteFunc(slices.Clone(sup.paths), func(p string) bool { return p == pkg.PkgPath })
-	switch {
-	case len(also) > 0:
-		fmt.Fprintf(cfg.Stderr, "gocolic: also instrumented: %s\n", strings.Join(also, ", "))
-	case len(cfg.Instrument) > 0:
-		fmt.Fprintf(cfg.Stderr, "gocolic: -instrument matches no package besides %s\n", pkg.PkgPath)
-	}
-	branchSites := 0
-	for _, s := range ins.Sites {
-		if s.Kind != sites.Concrete {
-			branchSites++
-		}
-	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", pkg.PkgPath, branchSites)
-	bin, err := build.Worker(build.Spec{
-		ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath,
-		PkgPath: pkg.PkgPath, PkgName: pkg.Name,
-		Files: ins.Files, Added: added,
-		WorkDir: work, Test: fuzz,
-		Deps: sup.deps, GoVersion: pkg.GoVersion,
-	})
+	bin, args, err := buildWorker(cfg, t, work)
 	if err != nil {
 		cleanup()
 		return nil, err
 	}
-	var args []string
-	if fuzz {
-		// The test binary runs only the fuzz target, for as long as the
-		// coordinator keeps it.
-		args = []string{"-test.run=^" + cfg.Func + "$", "-test.timeout=0"}
-	}
-	z3core, err := z3.New(z3.Options{Timeout: cfg.SolverTimeout})
-	if err != nil {
-		cleanup()
-		return nil, fmt.Errorf("starting Z3: %w", err)
-	}
-	var core solver.Solver = z3core
 	var eval *coordinator.Evaluator
-	if cfg.Solver != SolverZ3 {
+	if cfg.Solver.Opaque() {
 		eval = coordinator.NewEvaluator(bin, args, cfg.Timeout)
-		wp := cfg.Walk
-		if wp.Timeout == 0 {
-			wp.Timeout = cfg.SolverTimeout
-		}
-		wp.Seed = uint64(cfg.Seed)
-		w := walk.New(z3core, eval, floatVars(tgt.rt, cfg.MaxLen), wp)
-		core = w
-		if cfg.Solver == SolverAuto {
-			// Z3 gets a tenth of its timeout on a non-linear query, so
-			// that the walk still has time when Z3 gives up.
-			core = solver.NewAuto(z3core, w, solver.AutoOptions{
-				Hard:     func(e *sym.Expr) bool { return !walk.Linear(e) },
-				FirstTry: cfg.SolverTimeout / 10,
-			})
-		}
 	}
-	chain := solver.Chain(core, solver.DefaultConfig())
-	minimizeTime := cfg.MinimizeTime
-	if len(cfg.Replay) > 0 {
-		minimizeTime = 0 // a replay reports the corpus as it is
+	closeAll := func() {
+		if eval != nil {
+			eval.Close()
+		}
+		cleanup()
 	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", pkg.Name, cfg.Func, cfg.Workers, cfg.Strategy)
+	st, err := stack.New(cfg.Solver, stack.Env{Eval: eval, Floats: floatVars(t.entry.rt, cfg.MaxLen), Seed: uint64(cfg.Seed)})
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	closeAll = func() {
+		if eval != nil {
+			eval.Close()
+		}
+		st.Close()
+		cleanup()
+	}
 	dcfg := coordinator.Config{
-		Bin: bin, Args: args, Params: tgt.rt, Sites: ins.Sites, MaxLen: cfg.MaxLen,
-		Workers: cfg.Workers, Budget: cfg.Budget, Runs: cfg.Runs, Strategy: cfg.Strategy,
-		Seed: cfg.Seed, Timeout: cfg.Timeout, MemLimit: uint64(cfg.MemLimitMB) << 20,
-		MaxDepth: cfg.MaxDepth, Solver: chain, Progress: cfg.Stderr,
-		Seeds: seeds, NoSolve: len(cfg.Replay) > 0, MaxBugs: cfg.MaxBugs,
-		MinimizeTime: minimizeTime, Opaque: cfg.Solver != SolverZ3,
+		Options: cfg.Options,
+		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
+		Solver: st, Progress: cfg.Stderr, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
 	}
+	if len(cfg.Replay) > 0 {
+		dcfg.NoSolve = true
+		dcfg.MinimizeTime = 0 // a replay reports the corpus as it is
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", t.pkg.Name, cfg.Func, cfg.Workers, cfg.Strategy)
 	stopFuzzer := func() {}
 	if hy != nil {
 		fmt.Fprintf(cfg.Stderr, "gocolic: running go test -fuzz beside it (-parallel %d)\n", hy.parallel)
@@ -377,13 +240,6 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 	}
 	rep, runErr := coordinator.Run(ctx, dcfg)
 	stopFuzzer()
-	closeAll := func() {
-		if eval != nil {
-			eval.Close()
-		}
-		z3core.Close()
-		cleanup()
-	}
 	if rep == nil {
 		closeAll()
 		return nil, fmt.Errorf("%w: %w", ErrRun, runErr)
@@ -391,7 +247,45 @@ func exploreTarget(ctx context.Context, cfg Config, pkg *load.Package, ins *inst
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
-	return &run{out: &Outcome{Report: rep, Entry: tgt}, chain: chain, close: closeAll}, runErr
+	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chain: st, close: closeAll}, runErr
+}
+
+// buildWorker says what is instrumented and builds the worker binary in
+// work; it returns the binary and the arguments it runs with.
+func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
+	// (A fuzz target's pkg is the package under test, a support package
+	// itself.)
+	also := slices.DeleteFunc(slices.Clone(t.sup.paths), func(p string) bool { return p == t.pkg.PkgPath })
+	switch {
+	case len(also) > 0:
+		fmt.Fprintf(cfg.Stderr, "gocolic: also instrumented: %s\n", strings.Join(also, ", "))
+	case len(cfg.Instrument) > 0:
+		fmt.Fprintf(cfg.Stderr, "gocolic: -instrument matches no package besides %s\n", t.pkg.PkgPath)
+	}
+	branchSites := 0
+	for _, s := range t.ins.Sites {
+		if s.Kind != sites.Concrete {
+			branchSites++
+		}
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", t.pkg.PkgPath, branchSites)
+	bin, err := build.Worker(build.Spec{
+		ModuleDir: t.pkg.ModuleDir, ModulePath: t.pkg.ModulePath,
+		PkgPath: t.pkg.PkgPath, PkgName: t.pkg.Name,
+		Files: t.ins.Files, Added: t.added,
+		WorkDir: work, Test: t.fuzz,
+		Deps: t.sup.deps, GoVersion: t.pkg.GoVersion,
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	var args []string
+	if t.fuzz {
+		// The test binary runs only the fuzz target, for as long as the
+		// coordinator keeps it.
+		args = []string{"-test.run=^" + cfg.Func + "$", "-test.timeout=0"}
+	}
+	return bin, args, nil
 }
 
 // floatVars returns the input variables that hold floats, with their

@@ -17,6 +17,7 @@ import (
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
+	"github.com/gocolic/gocolic/solver/stack"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -27,12 +28,12 @@ func TestValidateDefaults(t *testing.T) {
 	}
 	want := Config{
 		Package: "./p", Func: "F",
-		Workers: runtime.NumCPU(), Budget: 10 * time.Second, MaxLen: 32,
-		Timeout: time.Second, SolverTimeout: 2 * time.Second, Strategy: "cover",
+		Options: coordinator.Options{Workers: runtime.NumCPU(), Budget: 10 * time.Second, Timeout: time.Second, Strategy: "cover"},
+		MaxLen:  32, Solver: stack.Options{Timeout: 2 * time.Second},
 		Stderr: os.Stderr,
 	}
 	if c.Workers != want.Workers || c.Budget != want.Budget || c.Runs != 0 || c.MaxLen != want.MaxLen ||
-		c.Timeout != want.Timeout || c.SolverTimeout != want.SolverTimeout || c.Strategy != want.Strategy || c.Stderr != want.Stderr {
+		c.Timeout != want.Timeout || c.Solver.Timeout != want.Solver.Timeout || c.Strategy != want.Strategy || c.Stderr != want.Stderr {
 		t.Errorf("defaults:\n got %+v\nwant %+v", c, want)
 	}
 }
@@ -69,9 +70,9 @@ func TestValidate(t *testing.T) {
 		},
 		{
 			name: "non-positive values take defaults",
-			edit: func(c *Config) { c.Workers, c.MaxLen, c.Timeout, c.SolverTimeout = -2, -1, -time.Second, -time.Second },
+			edit: func(c *Config) { c.Workers, c.MaxLen, c.Timeout, c.Solver.Timeout = -2, -1, -time.Second, -time.Second },
 			check: func(t *testing.T, c Config) {
-				if c.Workers != runtime.NumCPU() || c.MaxLen != 32 || c.Timeout != time.Second || c.SolverTimeout != 2*time.Second {
+				if c.Workers != runtime.NumCPU() || c.MaxLen != 32 || c.Timeout != time.Second || c.Solver.Timeout != 2*time.Second {
 					t.Errorf("got %+v", c)
 				}
 			},
@@ -80,12 +81,12 @@ func TestValidate(t *testing.T) {
 			name: "explicit values are kept",
 			edit: func(c *Config) {
 				c.Workers, c.Budget, c.Runs, c.MaxLen = 3, time.Minute, 7, 5
-				c.Timeout, c.SolverTimeout, c.Strategy = 3*time.Second, time.Second, "dfs"
+				c.Timeout, c.Solver.Timeout, c.Strategy = 3*time.Second, time.Second, "dfs"
 				c.Stderr = &strings.Builder{}
 			},
 			check: func(t *testing.T, c Config) {
 				if c.Workers != 3 || c.Budget != time.Minute || c.Runs != 7 || c.MaxLen != 5 ||
-					c.Timeout != 3*time.Second || c.SolverTimeout != time.Second || c.Strategy != "dfs" {
+					c.Timeout != 3*time.Second || c.Solver.Timeout != time.Second || c.Strategy != "dfs" {
 					t.Errorf("got %+v", c)
 				}
 				if _, ok := c.Stderr.(*strings.Builder); !ok {

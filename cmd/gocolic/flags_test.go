@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"testing"
+
+	"github.com/gocolic/gocolic/session"
 )
 
 // TestInstrumentFlag checks that -instrument takes comma-separated
@@ -18,15 +21,46 @@ func TestInstrumentFlag(t *testing.T) {
 		{[]string{"-instrument", "./b, example.com/dep/...,"}, "[./b example.com/dep/...]"},
 		{[]string{"-instrument", "./b", "-instrument", "example.com/dep"}, "[./b example.com/dep]"},
 	}
-	for _, cmd := range []string{"test", "fuzz"} {
+	for _, cmd := range []session.Command{session.CmdTest, session.CmdFuzz} {
 		for _, tt := range tests {
-			fs, cfg := exploreFlags(cmd, io.Discard)
+			cfg := new(session.Config)
+			fs := commandFlags(cfg, cmd, io.Discard, "")
 			if err := fs.Parse(tt.args); err != nil {
 				t.Fatalf("%s %v: %v", cmd, tt.args, err)
 			}
 			if got := fmt.Sprint(cfg.Instrument); got != tt.want {
 				t.Errorf("%s %v: Instrument %s, want %s", cmd, tt.args, got, tt.want)
 			}
+		}
+	}
+}
+
+// TestCommandFlags checks that test and fuzz each take their own flags
+// and name themselves in their usage message.
+func TestCommandFlags(t *testing.T) {
+	tests := []struct {
+		cmd   session.Command
+		usage string
+		args  []string
+		ok    bool
+	}{
+		{session.CmdTest, testUsage, []string{"-maxelems", "3", "-o", "d", "-notests", "-replay", "d"}, true},
+		{session.CmdTest, testUsage, []string{"-nocorpus"}, false},
+		{session.CmdTest, testUsage, []string{"-with-fuzzer"}, false},
+		{session.CmdFuzz, fuzzUsage, []string{"-nocorpus", "-fuzzcache", "-with-fuzzer"}, true},
+		{session.CmdFuzz, fuzzUsage, []string{"-maxelems", "3"}, false},
+		{session.CmdFuzz, fuzzUsage, []string{"-coverprofile", "c.out"}, false},
+		{session.CmdFuzz, fuzzUsage, []string{"-replay", "d"}, false},
+	}
+	for _, tt := range tests {
+		var out strings.Builder
+		fs := commandFlags(new(session.Config), tt.cmd, &out, tt.usage)
+		err := fs.Parse(tt.args)
+		if (err == nil) != tt.ok {
+			t.Errorf("%s %v: error %v, want ok=%v", tt.cmd, tt.args, err, tt.ok)
+		}
+		if !tt.ok && !strings.Contains(out.String(), "usage: gocolic "+string(tt.cmd)+" ") {
+			t.Errorf("%s %v: usage message does not name the command:\n%s", tt.cmd, tt.args, out.String())
 		}
 	}
 }

@@ -1,0 +1,80 @@
+package coordinator
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/gocolic/gocolic/explore"
+)
+
+// Options are the user's settings of an exploration: its budget, its
+// workers and its search. Config embeds them beside what the run is
+// given by the session (the worker binary, the parameters, the solver).
+type Options struct {
+	Workers  int           // parallel worker processes
+	Budget   time.Duration // wall-clock budget; 0 for none
+	Runs     int           // execution budget; 0 for none
+	Strategy string        // name of the search strategy, see explore.New
+	Seed     int64         // seed of every random choice of the run
+	Timeout  time.Duration // time limit of one execution
+	// MemLimitMB bounds the resident memory of a worker, in MiB; 0 for
+	// none.
+	MemLimitMB int
+	// MaxDepth bounds the symbolic branches explored along one path; 0
+	// for none.
+	MaxDepth int
+	// MaxBugs stops the run once that many distinct findings are known;
+	// 0 for no limit.
+	MaxBugs int
+	// MinimizeTime bounds the search for a smaller input of each finding
+	// once the exploration is over; 0 keeps the inputs as found.
+	MinimizeTime time.Duration
+}
+
+// DefaultOptions returns the options of a run that sets none. Workers
+// and Budget are left zero: Validate derives them (the number of CPUs;
+// DefaultBudget unless Runs bounds the run).
+func DefaultOptions() Options {
+	return Options{
+		Strategy:     "cover",
+		Timeout:      time.Second,
+		MemLimitMB:   2048,
+		MinimizeTime: 10 * time.Second,
+	}
+}
+
+// DefaultBudget is the budget of a run that gives neither a budget nor a
+// number of runs.
+const DefaultBudget = 10 * time.Second
+
+// Validate checks the options and gives the unset ones (zero or, for
+// Workers and Timeout, negative) their defaults. MemLimitMB, MaxDepth,
+// MaxBugs and MinimizeTime mean "none" at zero and are kept.
+func (o *Options) Validate() error {
+	d := DefaultOptions()
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	if o.Budget < 0 || o.Runs < 0 {
+		return errors.New("-budget and -runs must not be negative")
+	}
+	if o.Budget == 0 && o.Runs == 0 {
+		o.Budget = DefaultBudget
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = d.Timeout
+	}
+	if o.Strategy == "" {
+		o.Strategy = d.Strategy
+	}
+	if !slices.Contains(explore.Names(), o.Strategy) {
+		return fmt.Errorf("unknown strategy %q (want one of %v)", o.Strategy, explore.Names())
+	}
+	if o.MemLimitMB < 0 || o.MaxDepth < 0 || o.MaxBugs < 0 || o.MinimizeTime < 0 {
+		return errors.New("-memlimit, -depth, -maxbugs and -minimizetime must not be negative")
+	}
+	return nil
+}

@@ -1,0 +1,45 @@
+package coordinator
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestOptionsValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Options
+		want Options // after Validate, when err is ""
+		err  string
+	}{
+		{name: "zero", in: Options{},
+			want: Options{Workers: runtime.NumCPU(), Budget: DefaultBudget, Timeout: time.Second, Strategy: "cover"}},
+		{name: "runs bound the run", in: Options{Runs: 5},
+			want: Options{Workers: runtime.NumCPU(), Runs: 5, Timeout: time.Second, Strategy: "cover"}},
+		{name: "given values kept", in: Options{Workers: 3, Budget: time.Minute, Strategy: "dfs", Timeout: 2 * time.Second, MemLimitMB: 7, MaxBugs: 1},
+			want: Options{Workers: 3, Budget: time.Minute, Strategy: "dfs", Timeout: 2 * time.Second, MemLimitMB: 7, MaxBugs: 1}},
+		{name: "negative workers and timeout take defaults", in: Options{Workers: -1, Timeout: -time.Second, Runs: 1},
+			want: Options{Workers: runtime.NumCPU(), Runs: 1, Timeout: time.Second, Strategy: "cover"}},
+		{name: "negative budget", in: Options{Budget: -time.Second}, err: "must not be negative"},
+		{name: "negative runs", in: Options{Runs: -1}, err: "must not be negative"},
+		{name: "negative memlimit", in: Options{MemLimitMB: -1}, err: "-memlimit"},
+		{name: "unknown strategy", in: Options{Strategy: "sideways"}, err: "sideways"},
+	}
+	for _, tt := range tests {
+		o := tt.in
+		err := o.Validate()
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		} else if o != tt.want {
+			t.Errorf("%s: got %+v, want %+v", tt.name, o, tt.want)
+		}
+	}
+}

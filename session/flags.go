@@ -1,0 +1,181 @@
+package session
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gocolic/gocolic/explore"
+	"github.com/gocolic/gocolic/solver/walk"
+)
+
+// Command names a gocolic command that takes a Config.
+type Command string
+
+// The commands that explore.
+const (
+	CmdTest Command = "test"
+	CmdFuzz Command = "fuzz"
+)
+
+// Flags sets c to DefaultConfig and returns the flag set of command cmd,
+// bound to c's fields and showing those defaults. It is the one place
+// that names the flags: the report's configuration (Settings) is keyed
+// by the same names.
+func (c *Config) Flags(cmd Command) *flag.FlagSet {
+	fs := flag.NewFlagSet(string(cmd), flag.ContinueOnError)
+	c.bind(fs, cmd, DefaultConfig())
+	return fs
+}
+
+// Settings returns every setting of command cmd as the report records
+// it, keyed by flag name: numbers, booleans and strings as they are,
+// durations as text (10s), lists joined by commas.
+func (c *Config) Settings(cmd Command) map[string]any {
+	var cp Config
+	fs := flag.NewFlagSet(string(cmd), flag.ContinueOnError)
+	cp.bind(fs, cmd, *c)
+	out := make(map[string]any)
+	fs.VisitAll(func(f *flag.Flag) {
+		switch v := f.Value.(flag.Getter).Get().(type) {
+		case time.Duration:
+			out[f.Name] = v.String()
+		default:
+			out[f.Name] = v
+		}
+	})
+	return out
+}
+
+// bind sets c to d and declares the flags of cmd on fs, bound to c's
+// fields and showing d's values as their defaults.
+func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
+	*c = d
+	// The exploration (coordinator.Options).
+	fs.DurationVar(&c.Budget, "budget", d.Budget, "wall-clock budget of the exploration (0: 10s unless -runs is set)")
+	fs.IntVar(&c.Runs, "runs", d.Runs, "stop after this many executions (0: no limit)")
+	fs.IntVar(&c.Workers, "workers", d.Workers, "worker processes running the target (0: number of CPUs)")
+	fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
+	fs.Int64Var(&c.Seed, "seed", d.Seed, "seed of the random choices, for reproducible runs")
+	fs.IntVar(&c.MaxDepth, "depth", d.MaxDepth, "bound on the symbolic branches explored along one path (0: none)")
+	fs.DurationVar(&c.Timeout, "timeout", d.Timeout, "time limit of one execution")
+	fs.IntVar(&c.MemLimitMB, "memlimit", d.MemLimitMB, "resident memory limit of a worker in MiB (0: none)")
+	fs.IntVar(&c.MaxBugs, "maxbugs", d.MaxBugs, "stop once this many distinct bugs are found (0: no limit)")
+	fs.DurationVar(&c.MinimizeTime, "minimizetime", d.MinimizeTime, "time spent minimising each failing input after the exploration (0: keep inputs as found)")
+
+	// The solver stack (stack.Options).
+	fs.StringVar(&c.Solver.Mode, "solver", d.Solver.Mode, "solver: z3 (calls of uninstrumented functions stay concrete), walk (concolic walk, Z3 for the linear part) or auto (Z3, then the walk for what it cannot model or on timeout)")
+	fs.DurationVar(&c.Solver.Timeout, "solver-timeout", d.Solver.Timeout, "time limit of one solver query")
+	fs.IntVar(&c.Solver.Walk.Steps, "walksteps", d.Solver.Walk.Steps, "concolic walk: iterations per non-linear constraint")
+	fs.IntVar(&c.Solver.Walk.Neighbors, "walkneighbors", d.Solver.Walk.Neighbors, "concolic walk: random and bisection neighbours per step")
+	fs.Var(tabuValue{&c.Solver.Walk}, "walktabu", "concolic walk: iterations a variable stays tabu (-1: min(|vars|, 3); 0: no tabu)")
+	fs.Var(bisectValue{&c.Solver.Walk}, "walkbisect", "concolic walk: use the bisection step")
+
+	// Inputs and instrumentation.
+	maxLen := "maximum length of string and []byte inputs (0: 32; at most 4096)"
+	if cmd == CmdFuzz {
+		maxLen = "maximum length of string and []byte inputs (0: 32, raised to the longest seed up to 1024; at most 4096)"
+	}
+	fs.IntVar(&c.MaxLen, "maxlen", d.MaxLen, maxLen)
+	if cmd == CmdTest {
+		fs.IntVar(&c.MaxElems, "maxelems", d.MaxElems, "maximum length of slice, map and variadic inputs")
+	}
+	fs.Var(listValue{&c.Impure, true}, "impure", "comma-separated packages or functions (path.Func) whose calls stay concrete, never opaque terms (repeatable)")
+	fs.Var(listValue{&c.Instrument, true}, "instrument", "comma-separated go package patterns (./..., example.com/dep/...) whose packages the target imports are instrumented too, so that values stay symbolic in calls into them; dependencies are copied, never written (repeatable; default: the target package only)")
+
+	// Outputs.
+	fs.StringVar(&c.JSON, "json", d.JSON, "write the machine-readable report to this file")
+	fs.StringVar(&c.RunDir, "rundir", d.RunDir, "keep the run in this directory (report.json, timeline.csv, cover.out) for gocolic report")
+	fs.BoolVar(&c.KeepWork, "work", d.KeepWork, "print and keep the work directory (overlay and worker binary)")
+	switch cmd {
+	case CmdTest:
+		fs.StringVar(&c.Out, "o", d.Out, "directory for the generated test file (default: the package's directory)")
+		fs.StringVar(&c.CoverProfile, "coverprofile", d.CoverProfile, "write a coverage profile of the generated tests, for go tool cover")
+		fs.BoolVar(&c.NoTests, "notests", d.NoTests, "do not write the generated test file")
+		fs.Var(listValue{&c.Replay, false}, "replay", "run the inputs of a go test fuzz v1 corpus directory and report their coverage, exploring nothing (repeatable)")
+	case CmdFuzz:
+		fs.BoolVar(&c.NoTests, "nocorpus", d.NoTests, "do not write corpus entries (with -with-fuzzer, also drop the failures the fuzzer wrote)")
+		fs.BoolVar(&c.FuzzCache, "fuzzcache", d.FuzzCache, "also take the entries go test -fuzz keeps in its cache as seeds")
+		fs.BoolVar(&c.WithFuzzer, "with-fuzzer", d.WithFuzzer, "run go test -fuzz on the target alongside, exchanging corpus entries (splits -workers between the two)")
+	}
+}
+
+// listValue is a repeatable flag that appends to a list, splitting each
+// value at commas when split is set.
+type listValue struct {
+	p     *[]string
+	split bool
+}
+
+func (l listValue) String() string {
+	if l.p == nil {
+		return ""
+	}
+	return strings.Join(*l.p, ",")
+}
+
+func (l listValue) Get() any { return l.String() }
+
+func (l listValue) Set(v string) error {
+	if !l.split {
+		*l.p = append(*l.p, v)
+		return nil
+	}
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			*l.p = append(*l.p, f)
+		}
+	}
+	return nil
+}
+
+// tabuValue is -walktabu: -1 for the walk's default tenure, 0 for none,
+// or a number of iterations.
+type tabuValue struct{ p *walk.Params }
+
+func (t tabuValue) String() string {
+	switch {
+	case t.p == nil:
+		return ""
+	case t.p.NoTabu:
+		return "0"
+	case t.p.Tabu > 0:
+		return strconv.Itoa(t.p.Tabu)
+	}
+	return "-1"
+}
+
+func (t tabuValue) Get() any {
+	n, _ := strconv.Atoi(t.String())
+	return n
+}
+
+func (t tabuValue) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < -1 {
+		return errors.New("want -1, 0 or a positive number")
+	}
+	t.p.NoTabu, t.p.Tabu = n == 0, max(n, 0)
+	return nil
+}
+
+// bisectValue is -walkbisect, the negation of walk.Params.NoBisect.
+type bisectValue struct{ p *walk.Params }
+
+func (b bisectValue) String() string { return strconv.FormatBool(b.p != nil && !b.p.NoBisect) }
+
+func (b bisectValue) Get() any { return b.p != nil && !b.p.NoBisect }
+
+func (b bisectValue) IsBoolFlag() bool { return true }
+
+func (b bisectValue) Set(v string) error {
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return err
+	}
+	b.p.NoBisect = !on
+	return nil
+}

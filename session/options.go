@@ -1,0 +1,105 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/solver/stack"
+)
+
+// Config is one `gocolic test` or `gocolic fuzz` invocation. Each stage's
+// settings are its own options type, with its defaults and validation:
+// the exploration's (coordinator.Options, embedded) and the solver
+// stack's (Solver); the rest are the session's own. Flags binds every
+// setting to its flag, and Settings writes them all into the report.
+type Config struct {
+	Dir     string // directory the package pattern is relative to
+	Package string // import path or ./dir
+	Func    string
+
+	// The exploration: budget, workers, strategy, execution limits.
+	coordinator.Options
+	// Solver are the solver stack's settings.
+	Solver stack.Options
+
+	MaxLen int // bound on string and []byte lengths; 0: 32, which fuzz raises to its longest seed (up to 1024)
+	// MaxElems bounds the length of slice, map and variadic inputs (0:
+	// instrument.DefaultMaxElems).
+	MaxElems int
+	// Impure lists packages and functions (path.Func) whose calls must
+	// stay concrete, never opaque terms.
+	Impure []string
+	// Instrument lists go package patterns (relative to Dir) whose
+	// packages in the target's import graph are instrumented too, as
+	// support packages, so that values stay symbolic in calls into them;
+	// packages of other modules are copied, never written (build/deps.go).
+	Instrument []string
+
+	JSON         string // report path, "" for none
+	Out          string // directory of the generated test file; "" for the package's
+	CoverProfile string // "" for none
+	RunDir       string // directory for report.json, timeline.csv and cover.out; "" for none
+	NoTests      bool   // do not write the test file (fuzz: the corpus entries)
+	KeepWork     bool   // keep the work directory (overlay, binary)
+	FuzzCache    bool   // fuzz: also seed from the go test -fuzz cache of the target
+	// WithFuzzer runs go test -fuzz beside the exploration (fuzz only),
+	// exchanging corpus entries; the workers are split between the two.
+	WithFuzzer bool
+	// Replay lists directories of go test fuzz v1 files: their inputs are
+	// run and measured, and nothing is explored or written but the report.
+	Replay []string
+	Stderr io.Writer
+
+	maxLenAuto bool // MaxLen was not given (Validate)
+}
+
+// DefaultConfig returns the settings of a run that gives no flag: the
+// defaults the flags show.
+func DefaultConfig() Config {
+	return Config{
+		Options:  coordinator.DefaultOptions(),
+		Solver:   stack.DefaultOptions(),
+		MaxElems: instrument.DefaultMaxElems,
+	}
+}
+
+// maxMaxElems bounds -maxelems: every element of a slice input has inputs
+// of its own, and is assembled on every execution.
+const maxMaxElems = 64
+
+// defaultMaxLen is -maxlen when none is given.
+const defaultMaxLen = 32
+
+// maxMaxLen bounds -maxlen: every byte of every string input is a
+// variable of the solver.
+const maxMaxLen = 4096
+
+// Validate checks a Config and fills in defaults.
+func (c *Config) Validate() error {
+	if c.Package == "" || c.Func == "" {
+		return errors.New("no package or function given (usage: gocolic test|fuzz [flags] <package> <Func>)")
+	}
+	if err := c.Options.Validate(); err != nil {
+		return err
+	}
+	if err := c.Solver.Validate(); err != nil {
+		return err
+	}
+	if c.MaxLen <= 0 {
+		c.MaxLen, c.maxLenAuto = defaultMaxLen, true
+	}
+	if c.MaxLen > maxMaxLen {
+		return fmt.Errorf("-maxlen %d is too large (at most %d)", c.MaxLen, maxMaxLen)
+	}
+	if c.MaxElems < 0 || c.MaxElems > maxMaxElems {
+		return fmt.Errorf("-maxelems %d is out of range (0 to %d)", c.MaxElems, maxMaxElems)
+	}
+	if c.Stderr == nil {
+		c.Stderr = os.Stderr
+	}
+	return nil
+}
