@@ -138,7 +138,7 @@ type Report struct {
 
 type job struct {
 	env    sym.Env
-	origin *explore.Target
+	origin *explore.Candidate
 }
 
 type outcome struct {
@@ -438,7 +438,7 @@ func (d *coordinator) confirmTimeout(w *worker, j job, q *rt.Request, timeout *C
 	return nw, outcome{job: j, crash: crash}
 }
 
-// nextJob asks the strategy for targets until one is solved into an input.
+// nextJob asks the strategy for candidates until one is solved into an input.
 func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
 	for !d.cfg.NoSolve && ctx.Err() == nil {
 		t, ok := d.strat.Next()
@@ -472,7 +472,7 @@ func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
 	return job{}, false
 }
 
-// noKey is a novelty key no run reaches: the target stays novel.
+// noKey is a novelty key no run reaches: the candidate stays novel.
 const noKey = ^uint32(0)
 
 // process takes in one execution's outcome.
@@ -486,7 +486,7 @@ func (d *coordinator) process(o outcome) {
 			d.cfg.OnKeep(o.job.env, true)
 		}
 		if o.job.origin != nil {
-			// The run left no path; its target stays unreached.
+			// The run left no path; its candidate stays unreached.
 			d.tree.Resolve(o.job.origin, solver.Unknown)
 		}
 		return
@@ -510,10 +510,10 @@ func (d *coordinator) process(o outcome) {
 			path = append(path, explore.Branch{Site: e.Site, Taken: e.Taken, Cond: c})
 		}
 	}
-	// Hit counts: a target is novel when flipping it would take its
+	// Hit counts: a candidate is novel when flipping it would take its
 	// outcome one more time than this run did, and that count falls in a
 	// bucket no run has reached.
-	// A run that itself reached a new bucket makes all its targets novel:
+	// A run that itself reached a new bucket makes all its candidates novel:
 	// what it found is worth building on.
 	clear(d.counts)
 	runNovel := false
@@ -531,7 +531,7 @@ func (d *coordinator) process(o outcome) {
 		divergedAt = out.DivergedAt
 	}
 	d.rep.Concretised.Add(resp.Concrete, divergedAt)
-	for _, t := range out.NewTargets {
+	for _, t := range out.NewCandidates {
 		o := t.Node.Site << 1
 		if t.Side {
 			o |= 1
@@ -571,7 +571,7 @@ func (d *coordinator) process(o outcome) {
 }
 
 // processSlow takes in an execution that only the run without tracking
-// finished in time: it has no path, so its target stays unreached, but a
+// finished in time: it has no path, so its candidate stays unreached, but a
 // panic or failure of the target in it is a finding.
 func (d *coordinator) processSlow(o outcome, elapsed time.Duration) {
 	d.rep.SlowTracked++

@@ -1,10 +1,10 @@
 package explore
 
-// Cover hands out targets in three tiers:
+// Cover hands out candidates in three tiers:
 //
-//  1. targets whose branch outcome no execution has covered yet (anywhere
+//  1. candidates whose branch outcome no execution has covered yet (anywhere
 //     in the tree), shallowest first;
-//  2. novel targets — whose flip would take their branch outcome a number
+//  2. novel candidates — whose flip would take their branch outcome a number
 //     of times no run has reached, counted in buckets as AFL does (1, 2,
 //     3, 4–7, 8–15, ...) — taking turns shallowest first and deepest
 //     first, as KLEE's interleaved searcher does; this pushes a loop one
@@ -18,8 +18,8 @@ package explore
 // new paths through code already seen, which is what a test suite wants.
 type Cover struct {
 	fresh   *BFS
-	deep    *DFS // the novel targets, deepest first
-	shallow *BFS // the same targets, shallowest first
+	deep    *DFS // the novel candidates, deepest first
+	shallow *BFS // the same candidates, shallowest first
 	turn    bool
 	rest    *Random
 	covered func(site uint32, side bool) bool
@@ -28,7 +28,7 @@ type Cover struct {
 
 // NewCover returns a Cover strategy. covered reports whether an outcome of
 // a branch site has been covered so far; seen reports whether the novelty
-// a target promised (its NoveltyKey) has been reached meanwhile; seed seeds
+// a candidate promised (its NoveltyKey) has been reached meanwhile; seed seeds
 // the fallback.
 func NewCover(covered func(site uint32, side bool) bool, seen func(key uint32) bool, seed int64) *Cover {
 	if seen == nil {
@@ -37,10 +37,10 @@ func NewCover(covered func(site uint32, side bool) bool, seen func(key uint32) b
 	return &Cover{fresh: NewBFS(), deep: NewDFS(), shallow: NewBFS(), rest: NewRandom(seed), covered: covered, seen: seen}
 }
 
-func (s *Cover) novel(t *Target) bool { return t.Novel && !s.seen(t.NoveltyKey) }
+func (s *Cover) novel(t *Candidate) bool { return t.Novel && !s.seen(t.NoveltyKey) }
 
 // Add queues t.
-func (s *Cover) Add(t *Target) {
+func (s *Cover) Add(t *Candidate) {
 	switch {
 	case !s.covered(t.Node.Site, t.Side):
 		s.fresh.Add(t)
@@ -52,8 +52,8 @@ func (s *Cover) Add(t *Target) {
 	}
 }
 
-// Next returns the next target and marks it Pending.
-func (s *Cover) Next() (*Target, bool) {
+// Next returns the next candidate and marks it Pending.
+func (s *Cover) Next() (*Candidate, bool) {
 	for {
 		t, ok := s.fresh.Next()
 		if !ok {
@@ -86,9 +86,9 @@ func (s *Cover) Next() (*Target, bool) {
 	return s.rest.Next()
 }
 
-// nextNovel takes the next novel target, in turns from the two orders.
-func (s *Cover) nextNovel() (*Target, bool) {
-	// A target queued in both is handed out once: the first Next claims
+// nextNovel takes the next novel candidate, in turns from the two orders.
+func (s *Cover) nextNovel() (*Candidate, bool) {
+	// A candidate queued in both is handed out once: the first Next claims
 	// it, and the other queue drops it as no longer Open.
 	s.turn = !s.turn
 	first, second := Strategy(s.deep), Strategy(s.shallow)
@@ -101,13 +101,13 @@ func (s *Cover) nextNovel() (*Target, bool) {
 	return second.Next()
 }
 
-// Len returns the number of targets queued.
+// Len returns the number of candidates queued.
 func (s *Cover) Len() int { return s.fresh.Len() + s.deep.Len() + s.rest.Len() }
 
 func (s *Cover) String() string { return "cover" }
 
 // release undoes claim: a Pending side that was never tried is Open again.
-func (t *Target) release() {
+func (t *Candidate) release() {
 	if t.State() == Pending {
 		t.tree.set(t.Node, t.Side, Open)
 	}

@@ -6,12 +6,12 @@ import (
 )
 
 // TestCoverTiers checks the order of the Cover strategy: uncovered
-// outcomes first (shallowest first), then novel targets, then the rest;
-// a target whose outcome got covered, or whose novelty got reached, while
+// outcomes first (shallowest first), then novel candidates, then the rest;
+// a candidate whose outcome got covered, or whose novelty got reached, while
 // it waited falls to a later tier.
 func TestCoverTiers(t *testing.T) {
 	_, all := orderFixture() // open: B site 2 depth 1, D 4/3, E 5/4, F 6/1
-	byID := map[uint32]*Target{}
+	byID := map[uint32]*Candidate{}
 	for _, tg := range all {
 		byID[tg.Node.Site] = tg
 	}
@@ -48,6 +48,6 @@ func TestCoverTiers(t *testing.T) {
 		t.Errorf("order %v, want D(4) and F(6) last", got)
 	}
 	if _, ok := s.Next(); ok {
-		t.Error("Next returned a fifth target")
+		t.Error("Next returned a fifth candidate")
 	}
 }

@@ -1,6 +1,6 @@
 package explore
 
-// DFS hands out the deepest open target first and, among targets of equal
+// DFS hands out the deepest open candidate first and, among candidates of equal
 // depth, the most recently added one. Its zero value is ready to use.
 type DFS struct {
 	q queue
@@ -13,12 +13,12 @@ func NewDFS() *DFS { return new(DFS) }
 func deeperNewer(depth int, seq int64) (int64, int64) { return -int64(depth), -seq }
 
 // Add queues t.
-func (s *DFS) Add(t *Target) { s.q.add(t, deeperNewer) }
+func (s *DFS) Add(t *Candidate) { s.q.add(t, deeperNewer) }
 
-// Next returns the deepest, most recent open target and marks it Pending.
-func (s *DFS) Next() (*Target, bool) { return s.q.next() }
+// Next returns the deepest, most recent open candidate and marks it Pending.
+func (s *DFS) Next() (*Candidate, bool) { return s.q.next() }
 
-// Len returns the number of targets queued.
+// Len returns the number of candidates queued.
 func (s *DFS) Len() int { return s.q.Len() }
 
 func (s *DFS) String() string { return "dfs" }

@@ -2,11 +2,11 @@ package explore
 
 import "math/rand/v2"
 
-// Random hands out an open target chosen uniformly at random. Its choices
+// Random hands out an open candidate chosen uniformly at random. Its choices
 // come from its own seeded generator, so a seed reproduces a run.
 type Random struct {
 	r  *rand.Rand
-	ts []*Target
+	ts []*Candidate
 }
 
 // NewRandom returns an empty Random strategy whose choices are determined
@@ -16,12 +16,12 @@ func NewRandom(seed int64) *Random {
 }
 
 // Add queues t.
-func (s *Random) Add(t *Target) { s.ts = append(s.ts, t) }
+func (s *Random) Add(t *Candidate) { s.ts = append(s.ts, t) }
 
-// Next returns a random open target and marks it Pending. Targets that are
+// Next returns a random open candidate and marks it Pending. Candidates that are
 // no longer Open are dropped as they are drawn; redrawing after a drop keeps
 // the choice uniform among the open ones.
-func (s *Random) Next() (*Target, bool) {
+func (s *Random) Next() (*Candidate, bool) {
 	for len(s.ts) > 0 {
 		i := s.r.IntN(len(s.ts))
 		t := s.ts[i]
@@ -36,7 +36,7 @@ func (s *Random) Next() (*Target, bool) {
 	return nil, false
 }
 
-// Len returns the number of targets queued.
+// Len returns the number of candidates queued.
 func (s *Random) Len() int { return len(s.ts) }
 
 func (s *Random) String() string { return "random" }

@@ -6,17 +6,17 @@ import (
 	"strings"
 )
 
-// A Strategy orders the targets of a Tree, in the manner of a KLEE
-// Searcher. The caller adds every target from Record's Outcome; Next hands
-// them out. A target can stop being Open while it waits (an execution
-// covered it, or the solver refuted it): Next drops such targets.
+// A Strategy orders the candidates of a Tree, in the manner of a KLEE
+// Searcher. The caller adds every candidate from Record's Outcome; Next hands
+// them out. A candidate can stop being Open while it waits (an execution
+// covered it, or the solver refuted it): Next drops such candidates.
 type Strategy interface {
 	// Add queues t.
-	Add(t *Target)
-	// Next removes and returns the next target whose side is still Open,
+	Add(t *Candidate)
+	// Next removes and returns the next candidate whose side is still Open,
 	// after marking it Pending. It returns false when none is left.
-	Next() (*Target, bool)
-	// Len returns the number of targets queued, including any that have
+	Next() (*Candidate, bool)
+	// Len returns the number of candidates queued, including any that have
 	// stopped being Open and that Next will drop.
 	Len() int
 	// String returns the strategy's name, as accepted by New.
@@ -46,16 +46,16 @@ func New(name string, seed int64, covered func(site uint32, side bool) bool, see
 	return nil, fmt.Errorf("explore: unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
 }
 
-// queue is a priority queue of targets, smallest key first, shared by the
-// strategies that order by depth. The keys are fixed when a target is
-// added, so the heap stays valid when targets change state.
+// queue is a priority queue of candidates, smallest key first, shared by the
+// strategies that order by depth. The keys are fixed when a candidate is
+// added, so the heap stays valid when candidates change state.
 type queue struct {
 	items []queued
-	seq   int64 // number of targets added so far
+	seq   int64 // number of candidates added so far
 }
 
 type queued struct {
-	t          *Target
+	t          *Candidate
 	key1, key2 int64
 }
 
@@ -76,21 +76,21 @@ func (q *queue) Push(x any) { q.items = append(q.items, x.(queued)) }
 func (q *queue) Pop() any {
 	last := len(q.items) - 1
 	it := q.items[last]
-	q.items[last] = queued{} // let the target be collected
+	q.items[last] = queued{} // let the candidate be collected
 	q.items = q.items[:last]
 	return it
 }
 
 // add queues t under the key computed by key from its depth and its
 // arrival number.
-func (q *queue) add(t *Target, key func(depth int, seq int64) (int64, int64)) {
+func (q *queue) add(t *Candidate, key func(depth int, seq int64) (int64, int64)) {
 	q.seq++
 	k1, k2 := key(t.Depth(), q.seq)
 	heap.Push(q, queued{t: t, key1: k1, key2: k2})
 }
 
-// next pops targets until one can be claimed.
-func (q *queue) next() (*Target, bool) {
+// next pops candidates until one can be claimed.
+func (q *queue) next() (*Candidate, bool) {
 	for len(q.items) > 0 {
 		t := heap.Pop(q).(queued).t
 		if t.claim() {

@@ -10,7 +10,7 @@ import (
 	"github.com/gocolic/gocolic/sym"
 )
 
-// orderFixture builds a tree by three runs and returns every target they
+// orderFixture builds a tree by three runs and returns every candidate they
 // found, in discovery order:
 //
 //	A 1/0/f  B 2/1/t  C 3/2/f   from "1t 2f 3t"
@@ -18,17 +18,17 @@ import (
 //	F 6/1/f                     from "1f 6t", which covers A
 //
 // Open are B (depth 1), D (3), E (4) and F (1).
-func orderFixture() (*Tree, []*Target) {
+func orderFixture() (*Tree, []*Candidate) {
 	b := sym.NewBuilder()
 	tr := NewTree(b, Options{})
-	var all []*Target
+	var all []*Candidate
 	for _, p := range []string{"1t 2f 3t", "1t 2f 3f 4t 5f", "1f 6t"} {
-		all = append(all, tr.Record(path(b, p), sym.Env{}, nil).NewTargets...)
+		all = append(all, tr.Record(path(b, p), sym.Env{}, nil).NewCandidates...)
 	}
 	return tr, all
 }
 
-// drain returns the sites of the targets s hands out, in order.
+// drain returns the sites of the candidates s hands out, in order.
 func drain(s Strategy) []uint32 {
 	var sites []uint32
 	for {
@@ -81,7 +81,7 @@ func TestRandom(t *testing.T) {
 			fmt.Fprintf(&p, "%dt ", i+1)
 		}
 		s := NewRandom(seed)
-		for _, tg := range tr.Record(path(b, p.String()), sym.Env{}, nil).NewTargets {
+		for _, tg := range tr.Record(path(b, p.String()), sym.Env{}, nil).NewCandidates {
 			s.Add(tg)
 		}
 		got := drain(s)
@@ -105,7 +105,7 @@ func TestRandom(t *testing.T) {
 	}
 }
 
-func TestNextSkipsClosedTargets(t *testing.T) {
+func TestNextSkipsClosedCandidates(t *testing.T) {
 	for _, name := range Names() {
 		s, err := New(name, 7, nil, nil)
 		if err != nil {
@@ -113,7 +113,7 @@ func TestNextSkipsClosedTargets(t *testing.T) {
 		}
 		b := sym.NewBuilder()
 		tr := NewTree(b, Options{})
-		ts := tr.Record(path(b, "1t 2f 3t 4f"), sym.Env{}, nil).NewTargets
+		ts := tr.Record(path(b, "1t 2f 3t 4f"), sym.Env{}, nil).NewCandidates
 		for _, tg := range ts {
 			s.Add(tg)
 		}
@@ -123,7 +123,7 @@ func TestNextSkipsClosedTargets(t *testing.T) {
 		if got := drain(s); !slices.Equal(got, []uint32{1}) {
 			t.Errorf("%s: returned sites %v, want only the open site 1", name, got)
 		}
-		// A target already handed out is Pending: adding it again is harmless.
+		// A candidate already handed out is Pending: adding it again is harmless.
 		s.Add(ts[0])
 		if tg, ok := s.Next(); ok {
 			t.Errorf("%s: Next returned %s again", name, tg)
