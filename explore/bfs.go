@@ -1,7 +1,7 @@
 package explore
 
-// BFS hands out the shallowest open candidate first and, among candidates of
-// equal depth, the earliest added one. Its zero value is ready to use.
+// BFS hands out the shallowest open candidate first and, among candidates
+// of equal depth, the earliest added one. Its zero value is ready to use.
 type BFS struct {
 	q queue
 }
@@ -12,8 +12,11 @@ func NewBFS() *BFS { return new(BFS) }
 // shallowerOlder orders by increasing depth, then increasing arrival.
 func shallowerOlder(depth int, seq int64) (int64, int64) { return int64(depth), seq }
 
-// Add queues t.
-func (s *BFS) Add(t *Candidate) { s.q.add(t, shallowerOlder) }
+// Add queues c.
+func (s *BFS) Add(c *Candidate) { s.q.add(c, shallowerOlder) }
+
+// Update queues the candidates fb opened; BFS needs nothing else.
+func (s *BFS) Update(fb Feedback) { addNew(fb, s.Add) }
 
 // Next returns the shallowest, oldest open candidate and marks it Pending.
 func (s *BFS) Next() (*Candidate, bool) { return s.q.next() }

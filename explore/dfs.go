@@ -1,7 +1,7 @@
 package explore
 
-// DFS hands out the deepest open candidate first and, among candidates of equal
-// depth, the most recently added one. Its zero value is ready to use.
+// DFS hands out the deepest open candidate first and, among candidates of
+// equal depth, the most recently added one. Its zero value is ready to use.
 type DFS struct {
 	q queue
 }
@@ -12,10 +12,14 @@ func NewDFS() *DFS { return new(DFS) }
 // deeperNewer orders by decreasing depth, then decreasing arrival.
 func deeperNewer(depth int, seq int64) (int64, int64) { return -int64(depth), -seq }
 
-// Add queues t.
-func (s *DFS) Add(t *Candidate) { s.q.add(t, deeperNewer) }
+// Add queues c.
+func (s *DFS) Add(c *Candidate) { s.q.add(c, deeperNewer) }
 
-// Next returns the deepest, most recent open candidate and marks it Pending.
+// Update queues the candidates fb opened; DFS needs nothing else.
+func (s *DFS) Update(fb Feedback) { addNew(fb, s.Add) }
+
+// Next returns the deepest, most recent open candidate and marks it
+// Pending.
 func (s *DFS) Next() (*Candidate, bool) { return s.q.next() }
 
 // Len returns the number of candidates queued.

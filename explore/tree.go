@@ -3,17 +3,21 @@
 //
 // The tree follows seed 004 §2–4 (after the LIME Concolic Tester). Every
 // executed path, the sequence of symbolic branches it took, is merged into
-// a tree of branch occurrences; the untaken side of each new node becomes a
-// Candidate. Tree.Query gives the path condition of a candidate, from which a
-// solver derives the input of the next execution, and Tree.Record merges
-// that execution's path back in. A Candidate carries the branch bit-vector its
-// execution is expected to produce; Record compares it with what really
-// happened, so that a diverging run is counted and never credited to the
-// wrong node.
+// a tree of branch occurrences; the untaken side of each new node becomes
+// a Candidate. Tree.Query gives the path condition of a candidate, from
+// which a solver derives the input of the next execution, and Tree.Record
+// merges that execution's path back in. A Candidate carries the branch
+// bit-vector its execution is expected to produce; Record compares it
+// with what really happened, so that a diverging run is counted and never
+// credited to the wrong node.
 //
-// A Strategy (DFS, BFS or Random) orders the candidates. Neither the tree nor
-// the strategies are safe for concurrent use: the coordinator owns them and
-// serialises the results of its workers.
+// A Strategy (Cover, DFS, BFS or Random) orders the candidates. After
+// every execution, and every query the solver answers without one, the
+// caller gives it a Feedback (Strategy.Update, after KLEE's
+// Searcher::update): the new candidates, the hit counts and the new
+// coverage, from which a strategy such as Cover keeps what its order
+// needs. Neither the tree nor the strategies are safe for concurrent use:
+// the coordinator owns them and serialises the results of its workers.
 package explore
 
 import (
@@ -108,14 +112,12 @@ type Candidate struct {
 	// Expect is the branch bit-vector an execution reaching the candidate
 	// produces up to and including the candidate's node.
 	Expect Prediction
-	// Novel is set by the caller before the candidate is added to a
-	// Strategy when reaching it promises something new beyond branch
-	// coverage (see Cover); NoveltyKey names that new thing, so that the
-	// strategy can ask later whether it is still new.
-	Novel      bool
-	NoveltyKey uint32
-
-	tree *Tree
+	tree   *Tree
+	// novel is set by Cover when reaching the candidate promises
+	// something new beyond branch coverage; noveltyKey names that new
+	// thing, so that Cover can ask later whether it is still new.
+	novel      bool
+	noveltyKey uint32
 }
 
 // State returns the state of the candidate's side.

@@ -124,7 +124,7 @@ func (c *Config) Validate() error {
 	default:
 		return fmt.Errorf("unknown -solver %q (want %s, %s or %s)", c.Solver, SolverZ3, SolverWalk, SolverAuto)
 	}
-	if _, err := explore.New(c.Strategy, 0, nil, nil); err != nil {
+	if _, err := explore.New(c.Strategy, 0); err != nil {
 		return err
 	}
 	if c.Stderr == nil {
