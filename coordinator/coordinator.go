@@ -126,7 +126,7 @@ type Report struct {
 
 type job struct {
 	env    sym.Env
-	origin *explore.Target
+	origin *explore.Candidate
 }
 
 type outcome struct {
@@ -149,17 +149,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Timeout = DefaultOptions().Timeout
 	}
 	d := &coordinator{
-		cfg:     cfg,
-		b:       sym.NewBuilder(),
-		rep:     &Report{Covered: sites.Coverage{}, Queries: map[string]int{}},
-		start:   time.Now(),
-		seen:    map[string]*Finding{},
-		buckets: map[uint32]bool{},
-		counts:  map[uint32]uint32{},
-		rng:     rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
+		cfg:   cfg,
+		b:     sym.NewBuilder(),
+		rep:   &Report{Covered: sites.Coverage{}, Queries: map[string]int{}},
+		start: time.Now(),
+		seen:  map[string]*Finding{},
+		rng:   rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
-	strat, err := explore.New(cfg.Strategy, cfg.Seed, d.rep.Covered.Has, func(key uint32) bool { return d.buckets[key] })
+	strat, err := explore.New(cfg.Strategy, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -198,8 +196,6 @@ type coordinator struct {
 	limits    []*sym.Expr // domain constraints of the inputs
 	alias     *aliasGraph // decides which pointer inputs alias (alias.go)
 	seen      map[string]*Finding
-	buckets   map[uint32]bool   // hit-count buckets seen: outcome<<3 | bucket
-	counts    map[uint32]uint32 // hit counts of the execution being processed
 	rng       *rand.Rand
 	condSites int
 	covered   int
@@ -426,42 +422,51 @@ func (d *coordinator) confirmTimeout(w *worker, j job, q *rt.Request, timeout *C
 	return nw, outcome{job: j, crash: crash}
 }
 
-// nextJob asks the strategy for targets until one is solved into an input.
+// nextJob asks the strategy for candidates until one is solved into an input.
 func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
 	for !d.cfg.NoSolve && ctx.Err() == nil {
-		t, ok := d.strat.Next()
+		c, ok := d.strat.Next()
 		if !ok {
 			return job{}, false
 		}
-		q := d.tree.Query(t)
+		q := d.tree.Query(c)
 		q.Constraints = append(append([]*sym.Expr(nil), d.limits...), q.Constraints...)
 		start := time.Now()
 		res, err := d.cfg.Solver.Solve(ctx, q)
 		d.rep.SolverTime += time.Since(start)
 		if err != nil {
 			d.rep.Queries["error"]++
-			d.tree.Resolve(t, solver.Unknown)
+			d.resolve(c, solver.Unknown)
 			continue
 		}
 		d.rep.Queries[res.Status.String()]++
-		d.tree.Resolve(t, res.Status)
+		d.resolve(c, res.Status)
 		if res.Status != solver.Sat {
 			continue
 		}
-		env := maps.Clone(t.Base)
+		env := maps.Clone(c.Base)
 		if env == nil {
 			env = sym.Env{}
 		}
 		maps.Copy(env, res.Model)
 		env = d.alias.canonical(q, env, res.Model)
 		d.rep.AliasFallbacks = d.alias.Fallbacks
-		return job{env: env, origin: t}, true
+		return job{env: env, origin: c}, true
 	}
 	return job{}, false
 }
 
-// noKey is a novelty key no run reaches: the target stays novel.
-const noKey = ^uint32(0)
+// resolve records the solver's answer to c's query in the tree and, when
+// no execution follows it, tells the strategy.
+func (d *coordinator) resolve(c *explore.Candidate, st solver.Status) {
+	d.tree.Resolve(c, st)
+	switch st {
+	case solver.Unsat:
+		d.strat.Update(explore.Feedback{Event: explore.Refuted, Origin: c})
+	case solver.Unknown:
+		d.strat.Update(explore.Feedback{Event: explore.Unsolved, Origin: c})
+	}
+}
 
 // process takes in one execution's outcome.
 func (d *coordinator) process(o outcome) {
@@ -474,9 +479,10 @@ func (d *coordinator) process(o outcome) {
 			d.cfg.OnKeep(o.job.env, true)
 		}
 		if o.job.origin != nil {
-			// The run left no path; its target stays unreached.
+			// The run left no path; its candidate stays unreached.
 			d.tree.Resolve(o.job.origin, solver.Unknown)
 		}
+		d.strat.Update(explore.Feedback{Event: explore.Lost, Origin: o.job.origin})
 		return
 	}
 	if o.slow {
@@ -498,49 +504,31 @@ func (d *coordinator) process(o outcome) {
 			path = append(path, explore.Branch{Site: e.Site, Taken: e.Taken, Cond: c})
 		}
 	}
-	// Hit counts: a target is novel when flipping it would take its
-	// outcome one more time than this run did, and that count falls in a
-	// bucket no run has reached.
-	// A run that itself reached a new bucket makes all its targets novel:
-	// what it found is worth building on.
-	clear(d.counts)
-	runNovel := false
-	for _, h := range resp.Hits {
-		o, n := uint32(h>>32), uint32(h)
-		d.counts[o] = n
-		if k := o<<3 | uint32(rt.Bucket(n)); !d.buckets[k] {
-			d.buckets[k] = true
-			runNovel = d.rep.Execs > 1
-		}
-	}
 	out := d.tree.Record(path, o.job.env, o.job.origin)
 	divergedAt := -1
 	if out.Diverged {
 		divergedAt = out.DivergedAt
 	}
 	d.rep.Concretised.Add(resp.Concrete, divergedAt)
-	for _, t := range out.NewTargets {
-		o := t.Node.Site << 1
-		if t.Side {
-			o |= 1
-		}
-		t.NoveltyKey = o<<3 | uint32(rt.Bucket(d.counts[o]+1))
-		t.Novel = !d.buckets[t.NoveltyKey]
-		if !t.Novel && runNovel {
-			t.Novel, t.NoveltyKey = true, noKey
-		}
-		d.strat.Add(t)
+	fb := explore.Feedback{Event: explore.Ran, Origin: o.job.origin, Outcome: out, Hits: make([]explore.Hit, len(resp.Hits))}
+	for i, h := range resp.Hits {
+		so := uint32(h >> 32) // site<<1 | outcome
+		fb.Hits[i] = explore.Hit{Site: so >> 1, Side: so&1 == 1, Count: uint32(h)}
 	}
-	newCover := false
 	for _, f := range resp.Fresh {
-		site := f >> 1
-		if d.rep.Covered.Add(site, f&1 == 1) {
-			newCover = true
+		site, side := f>>1, f&1 == 1
+		if d.rep.Covered.Add(site, side) {
+			if fb.Fresh == nil {
+				fb.Fresh = sites.Coverage{}
+			}
+			fb.Fresh.Add(site, side)
 			if d.isCond(site) {
 				d.covered++
 			}
 		}
 	}
+	d.strat.Update(fb)
+	newCover := fb.NewCover()
 	findings := len(d.rep.Findings)
 	switch {
 	case resp.Status == rt.StatusPanic:
@@ -559,7 +547,7 @@ func (d *coordinator) process(o outcome) {
 }
 
 // processSlow takes in an execution that only the run without tracking
-// finished in time: it has no path, so its target stays unreached, but a
+// finished in time: it has no path, so its candidate stays unreached, but a
 // panic or failure of the target in it is a finding.
 func (d *coordinator) processSlow(o outcome, elapsed time.Duration) {
 	d.rep.SlowTracked++
@@ -567,6 +555,7 @@ func (d *coordinator) processSlow(o outcome, elapsed time.Duration) {
 	if o.job.origin != nil {
 		d.tree.Resolve(o.job.origin, solver.Unknown)
 	}
+	d.strat.Update(explore.Feedback{Event: explore.Lost, Origin: o.job.origin})
 	n := len(d.rep.Findings)
 	switch o.resp.Status {
 	case rt.StatusPanic:

@@ -2,9 +2,7 @@ package coordinator
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
-	"slices"
 	"time"
 
 	"github.com/gocolic/gocolic/explore"
@@ -70,8 +68,8 @@ func (o *Options) Validate() error {
 	if o.Strategy == "" {
 		o.Strategy = d.Strategy
 	}
-	if !slices.Contains(explore.Names(), o.Strategy) {
-		return fmt.Errorf("unknown strategy %q (want one of %v)", o.Strategy, explore.Names())
+	if err := explore.ValidStrategy(o.Strategy); err != nil {
+		return err
 	}
 	if o.MemLimitMB < 0 || o.MaxDepth < 0 || o.MaxBugs < 0 || o.MinimizeTime < 0 {
 		return errors.New("-memlimit, -depth, -maxbugs and -minimizetime must not be negative")

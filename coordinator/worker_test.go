@@ -330,7 +330,7 @@ func (s *unsatSolver) Solve(ctx context.Context, q solver.Query) (solver.Result,
 }
 
 // countingSolver answers Sat to every query with x = 100, 101, ...: inputs
-// that never reach their target but keep the explorer busy.
+// that never reach their candidate but keep the explorer busy.
 type countingSolver struct{ next atomic.Int64 }
 
 func (s *countingSolver) Solve(ctx context.Context, q solver.Query) (solver.Result, error) {
@@ -596,13 +596,13 @@ func TestRunStops(t *testing.T) {
 }
 
 // TestRunAttributesDivergences runs the branches mode with a solver whose
-// inputs never reach their targets: every run after the seed diverges at
-// its target's depth, and the worker concretises x after 32 branches, so
+// inputs never reach their candidates: every run after the seed diverges at
+// its candidate's depth, and the worker concretises x after 32 branches, so
 // the divergences at depth 32 and deeper are attributed to that call and
 // the shallower ones to nothing.
 func TestRunAttributesDivergences(t *testing.T) {
 	cfg := runConfig(t, &countingSolver{}, modeBranches)
-	cfg.Runs = 1 + 64 // the seed, then one run per target
+	cfg.Runs = 1 + 64 // the seed, then one run per candidate
 	rep := runDriver(t, context.Background(), cfg)
 	c := &rep.Concretised
 	if rep.Execs != 65 || rep.Divergences != 64 || c.Divergences != 64 {

@@ -1,7 +1,7 @@
 package explore
 
-// BFS hands out the shallowest open target first and, among targets of
-// equal depth, the earliest added one. Its zero value is ready to use.
+// BFS hands out the shallowest open candidate first and, among candidates
+// of equal depth, the earliest added one. Its zero value is ready to use.
 type BFS struct {
 	q queue
 }
@@ -12,13 +12,16 @@ func NewBFS() *BFS { return new(BFS) }
 // shallowerOlder orders by increasing depth, then increasing arrival.
 func shallowerOlder(depth int, seq int64) (int64, int64) { return int64(depth), seq }
 
-// Add queues t.
-func (s *BFS) Add(t *Target) { s.q.add(t, shallowerOlder) }
+// Add queues c.
+func (s *BFS) Add(c *Candidate) { s.q.add(c, shallowerOlder) }
 
-// Next returns the shallowest, oldest open target and marks it Pending.
-func (s *BFS) Next() (*Target, bool) { return s.q.next() }
+// Update queues the candidates fb opened; BFS needs nothing else.
+func (s *BFS) Update(fb Feedback) { addNew(fb, s.Add) }
 
-// Len returns the number of targets queued.
+// Next returns the shallowest, oldest open candidate and marks it Pending.
+func (s *BFS) Next() (*Candidate, bool) { return s.q.next() }
+
+// Len returns the number of candidates queued.
 func (s *BFS) Len() int { return s.q.Len() }
 
 func (s *BFS) String() string { return "bfs" }

@@ -1,114 +1,187 @@
 package explore
 
-// Cover hands out targets in three tiers:
+import "github.com/gocolic/gocolic/sites"
+
+// Cover hands out candidates in three tiers:
 //
-//  1. targets whose branch outcome no execution has covered yet (anywhere
-//     in the tree), shallowest first;
-//  2. novel targets — whose flip would take their branch outcome a number
-//     of times no run has reached, counted in buckets as AFL does (1, 2,
-//     3, 4–7, 8–15, ...) — taking turns shallowest first and deepest
-//     first, as KLEE's interleaved searcher does; this pushes a loop one
-//     matching iteration further, as a state machine that must read four
-//     hex digits in a row needs (deepest first finds that one), or a
-//     string that must match "abcd" letter by letter (shallowest first);
+//  1. candidates whose branch outcome no execution has covered yet
+//     (anywhere in the tree), shallowest first;
+//  2. novel candidates — whose flip would take their branch outcome a
+//     number of times no run has reached, counted in buckets as AFL does
+//     (1, 2, 3, 4–7, 8–15, ...) — taking turns shallowest first and
+//     deepest first, as KLEE's interleaved searcher does; this pushes a
+//     loop one matching iteration further, as a state machine that must
+//     read four hex digits in a row needs (deepest first finds that one),
+//     or a string that must match "abcd" letter by letter (shallowest
+//     first);
 //  3. the rest, at random, which keeps the search from sinking into one
 //     loop the way DFS does.
 //
 // It is the default: it spends the solver on new coverage rather than on
 // new paths through code already seen, which is what a test suite wants.
+// It learns the coverage and the hit counts from Update.
 type Cover struct {
-	fresh   *BFS
-	deep    *DFS // the novel targets, deepest first
-	shallow *BFS // the same targets, shallowest first
-	turn    bool
-	rest    *Random
-	covered func(site uint32, side bool) bool
-	seen    func(key uint32) bool
+	uncovered *BFS
+	deep      *DFS // the novel candidates, deepest first
+	shallow   *BFS // the same candidates, shallowest first
+	turn      bool
+	rest      *Random
+
+	covered sites.Coverage    // branch outcomes covered so far
+	buckets map[uint32]bool   // hit-count buckets reached: outcome<<3 | bucket
+	counts  map[uint32]uint32 // hit counts of the execution being taken in, by outcome
+	execs   int               // executions reported so far
 }
 
-// NewCover returns a Cover strategy. covered reports whether an outcome of
-// a branch site has been covered so far; seen reports whether the novelty
-// a target promised (its NoveltyKey) has been reached meanwhile; seed seeds
-// the fallback.
-func NewCover(covered func(site uint32, side bool) bool, seen func(key uint32) bool, seed int64) *Cover {
-	if seen == nil {
-		seen = func(uint32) bool { return false }
+// NewCover returns a Cover strategy; seed seeds the random tier.
+func NewCover(seed int64) *Cover {
+	return &Cover{
+		uncovered: NewBFS(), deep: NewDFS(), shallow: NewBFS(), rest: NewRandom(seed),
+		covered: sites.Coverage{}, buckets: map[uint32]bool{}, counts: map[uint32]uint32{},
 	}
-	return &Cover{fresh: NewBFS(), deep: NewDFS(), shallow: NewBFS(), rest: NewRandom(seed), covered: covered, seen: seen}
 }
 
-func (s *Cover) novel(t *Target) bool { return t.Novel && !s.seen(t.NoveltyKey) }
+// noKey is a novelty key no run reaches: the candidate stays novel.
+const noKey = ^uint32(0)
 
-// Add queues t.
-func (s *Cover) Add(t *Target) {
+// outcome numbers one outcome of a branch site.
+func outcome(site uint32, side bool) uint32 {
+	o := site << 1
+	if side {
+		o |= 1
+	}
+	return o
+}
+
+// bucket maps a hit count to its AFL-style bucket: 1, 2, 3, 4-7, 8-15,
+// 16-31, 32-127, 128 and more. Counts in one bucket are not told apart.
+func bucket(n uint32) uint8 {
 	switch {
-	case !s.covered(t.Node.Site, t.Side):
-		s.fresh.Add(t)
-	case s.novel(t):
-		s.deep.Add(t)
-		s.shallow.Add(t)
-	default:
-		s.rest.Add(t)
+	case n <= 3:
+		return uint8(n - 1)
+	case n < 8:
+		return 3
+	case n < 16:
+		return 4
+	case n < 32:
+		return 5
+	case n < 128:
+		return 6
+	}
+	return 7
+}
+
+// Update takes in what one event did. From the hit counts of an
+// execution it marks the buckets reached; a candidate the execution
+// opened is novel when flipping it would take its outcome one more time
+// than this execution did, and that count falls in a bucket no execution
+// has reached. An execution that itself reached a new bucket makes all
+// its candidates novel, what it found being worth building on; the first
+// execution does not count, all its buckets being new. The candidates are
+// queued by what was covered before the execution: the outcomes it
+// covered first count from the next Next on, which demotes a candidate
+// the execution covered itself.
+func (s *Cover) Update(fb Feedback) {
+	if fb.Event == Ran || fb.Event == Lost {
+		s.execs++
+	}
+	clear(s.counts)
+	runNovel := false
+	for _, h := range fb.Hits {
+		o := outcome(h.Site, h.Side)
+		s.counts[o] = h.Count
+		if k := o<<3 | uint32(bucket(h.Count)); !s.buckets[k] {
+			s.buckets[k] = true
+			runNovel = s.execs > 1
+		}
+	}
+	for _, c := range fb.Outcome.NewCandidates {
+		o := outcome(c.Node.Site, c.Side)
+		c.noveltyKey = o<<3 | uint32(bucket(s.counts[o]+1))
+		c.novel = !s.buckets[c.noveltyKey]
+		if !c.novel && runNovel {
+			c.novel, c.noveltyKey = true, noKey
+		}
+		s.add(c)
+	}
+	for site, bits := range fb.Fresh {
+		s.covered[site] |= bits
 	}
 }
 
-// Next returns the next target and marks it Pending.
-func (s *Cover) Next() (*Target, bool) {
+// novel reports whether c still promises a bucket no execution reached.
+func (s *Cover) novel(c *Candidate) bool { return c.novel && !s.buckets[c.noveltyKey] }
+
+// add queues c in its tier.
+func (s *Cover) add(c *Candidate) {
+	switch {
+	case !s.covered.Has(c.Node.Site, c.Side):
+		s.uncovered.Add(c)
+	case s.novel(c):
+		s.deep.Add(c)
+		s.shallow.Add(c)
+	default:
+		s.rest.Add(c)
+	}
+}
+
+// Next returns the next candidate and marks it Pending.
+func (s *Cover) Next() (*Candidate, bool) {
 	for {
-		t, ok := s.fresh.Next()
+		c, ok := s.uncovered.Next()
 		if !ok {
 			break
 		}
-		if !s.covered(t.Node.Site, t.Side) {
-			return t, true
+		if !s.covered.Has(c.Node.Site, c.Side) {
+			return c, true
 		}
 		// Covered since it was queued: demote it.
-		t.release()
-		if s.novel(t) {
-			s.deep.Add(t)
-			s.shallow.Add(t)
+		c.release()
+		if s.novel(c) {
+			s.deep.Add(c)
+			s.shallow.Add(c)
 		} else {
-			s.rest.Add(t)
+			s.rest.Add(c)
 		}
 	}
 	for {
-		t, ok := s.nextNovel()
+		c, ok := s.nextNovel()
 		if !ok {
 			break
 		}
-		if s.novel(t) {
-			return t, true
+		if s.novel(c) {
+			return c, true
 		}
 		// Reached by another run meanwhile: no longer novel.
-		t.release()
-		s.rest.Add(t)
+		c.release()
+		s.rest.Add(c)
 	}
 	return s.rest.Next()
 }
 
-// nextNovel takes the next novel target, in turns from the two orders.
-func (s *Cover) nextNovel() (*Target, bool) {
-	// A target queued in both is handed out once: the first Next claims
-	// it, and the other queue drops it as no longer Open.
+// nextNovel takes the next novel candidate, in turns from the two orders.
+func (s *Cover) nextNovel() (*Candidate, bool) {
+	// A candidate queued in both is handed out once: the first Next
+	// claims it, and the other queue drops it as no longer Open.
 	s.turn = !s.turn
 	first, second := Strategy(s.deep), Strategy(s.shallow)
 	if s.turn {
 		first, second = second, first
 	}
-	if t, ok := first.Next(); ok {
-		return t, true
+	if c, ok := first.Next(); ok {
+		return c, true
 	}
 	return second.Next()
 }
 
-// Len returns the number of targets queued.
-func (s *Cover) Len() int { return s.fresh.Len() + s.deep.Len() + s.rest.Len() }
+// Len returns the number of candidates queued.
+func (s *Cover) Len() int { return s.uncovered.Len() + s.deep.Len() + s.rest.Len() }
 
 func (s *Cover) String() string { return "cover" }
 
 // release undoes claim: a Pending side that was never tried is Open again.
-func (t *Target) release() {
-	if t.State() == Pending {
-		t.tree.set(t.Node, t.Side, Open)
+func (c *Candidate) release() {
+	if c.State() == Pending {
+		c.tree.set(c.Node, c.Side, Open)
 	}
 }

@@ -3,43 +3,43 @@ package explore
 import (
 	"slices"
 	"testing"
+
+	"github.com/gocolic/gocolic/sites"
+	"github.com/gocolic/gocolic/sym"
 )
 
 // TestCoverTiers checks the order of the Cover strategy: uncovered
-// outcomes first (shallowest first), then novel targets, then the rest;
-// a target whose outcome got covered, or whose novelty got reached, while
-// it waited falls to a later tier.
+// outcomes first (shallowest first), then novel candidates, then the rest;
+// a candidate whose outcome got covered, or whose novelty got reached,
+// while it waited falls to a later tier. What Cover knows comes from
+// Update only.
 func TestCoverTiers(t *testing.T) {
 	_, all := orderFixture() // open: B site 2 depth 1, D 4/3, E 5/4, F 6/1
-	byID := map[uint32]*Target{}
-	for _, tg := range all {
-		byID[tg.Node.Site] = tg
-	}
-	covered := map[uint32]bool{4: true, 6: true} // D and F cover seen outcomes
-	seen := map[uint32]bool{}
-	byID[5].Novel, byID[5].NoveltyKey = true, 50 // E promises novelty 50
-	byID[6].Novel, byID[6].NoveltyKey = true, 60 // F promises novelty 60
-	s := NewCover(func(site uint32, side bool) bool { return covered[site] },
-		func(k uint32) bool { return seen[k] }, 1)
-	for _, tg := range all {
-		s.Add(tg)
-	}
+	s := NewCover(1)
+	// An earlier run covered D's and F's outcomes, and took D's once.
+	s.Update(Feedback{Event: Ran, Hits: []Hit{{Site: 4, Side: false, Count: 1}},
+		Fresh: sites.Coverage{4: 1, 6: 1}})
+	// This run opens them all: D's flip reaches nothing new; E and F
+	// promise a first hit of their outcome.
+	s.Update(Feedback{Event: Ran, Outcome: Outcome{NewCandidates: all}})
 	if s.Len() < 4 {
 		t.Fatalf("Len = %d, want at least 4", s.Len())
 	}
 	var got []uint32
 	next := func() {
-		tg, ok := s.Next()
+		c, ok := s.Next()
 		if !ok {
 			t.Fatalf("Next ran dry after %v", got)
 		}
-		got = append(got, tg.Node.Site)
+		got = append(got, c.Node.Site)
 	}
-	next()            // uncovered: B (depth 1) before E (depth 4)
-	covered[5] = true // E's outcome is covered meanwhile: E is now only novel
-	seen[60] = true   // F's novelty is reached meanwhile: F falls to the rest
-	next()            // novel: E
-	next()            // rest: D or F
+	next() // uncovered: B (depth 1) before E (depth 4)
+	// Meanwhile a run covers E's outcome (E is now only novel) and takes
+	// F's once (F's novelty is reached: F falls to the rest).
+	s.Update(Feedback{Event: Ran, Hits: []Hit{{Site: 6, Side: false, Count: 1}},
+		Fresh: sites.Coverage{5: 2}})
+	next() // novel: E
+	next() // rest: D or F
 	next()
 	if got[0] != 2 || got[1] != 5 {
 		t.Errorf("order %v, want B(2) then E(5) first", got)
@@ -48,6 +48,83 @@ func TestCoverTiers(t *testing.T) {
 		t.Errorf("order %v, want D(4) and F(6) last", got)
 	}
 	if _, ok := s.Next(); ok {
-		t.Error("Next returned a fifth target")
+		t.Error("Next returned a fifth candidate")
+	}
+}
+
+// TestCoverNovelty checks how Update judges a new candidate by hit
+// counts: novel when its flip would take its outcome one more time than
+// the execution did and that count falls in a bucket no execution has
+// reached, or when the execution itself reached a new bucket (not the
+// first execution, whose buckets are all new).
+func TestCoverNovelty(t *testing.T) {
+	ran := func(hits ...Hit) Feedback { return Feedback{Event: Ran, Hits: hits} }
+	one := func(count uint32) Hit { return Hit{Site: 1, Side: false, Count: count} } // the candidate's outcome
+	other := Hit{Site: 9, Side: true, Count: 1}
+	key := func(b uint8) uint32 { return outcome(1, false)<<3 | uint32(b) }
+	tests := []struct {
+		name    string
+		before  []Feedback // earlier events
+		hits    []Hit      // of the execution that opens the candidate
+		novel   bool
+		wantKey uint32
+	}{
+		{"never taken: first hit is novel", nil, nil, true, key(0)},
+		{"first hit reached before", []Feedback{ran(one(1))}, nil, false, key(0)},
+		{"one more than this run, new bucket", []Feedback{ran(one(1))}, []Hit{one(1)}, true, key(1)},
+		{"one more than this run, bucket reached", []Feedback{ran(one(5))}, []Hit{one(4)}, false, key(3)},
+		{"run reached a new bucket elsewhere", []Feedback{ran(one(1))}, []Hit{other}, true, noKey},
+		{"first run's new buckets do not count", nil, []Hit{one(4)}, false, key(3)},
+		{"lost execution counts as a run", []Feedback{{Event: Lost}}, []Hit{one(4)}, true, noKey},
+		{"solver answer is not a run", []Feedback{{Event: Refuted}, {Event: Unsolved}}, []Hit{one(4)}, false, key(3)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := sym.NewBuilder()
+			c := NewTree(b, Options{}).Record(path(b, "1t"), sym.Env{}, nil).NewCandidates[0] // site 1, false side
+			s := NewCover(1)
+			for _, fb := range tt.before {
+				s.Update(fb)
+			}
+			s.Update(Feedback{Event: Ran, Hits: tt.hits, Outcome: Outcome{NewCandidates: []*Candidate{c}}})
+			if s.novel(c) != tt.novel || c.noveltyKey != tt.wantKey {
+				t.Errorf("novel %t, key %#x; want %t, %#x", s.novel(c), c.noveltyKey, tt.novel, tt.wantKey)
+			}
+		})
+	}
+}
+
+// TestCoverFreshAfterCandidates checks that Update queues the candidates
+// by the coverage before the execution: a candidate whose outcome the
+// same execution covered first waits among the uncovered ones, and Next
+// demotes it.
+func TestCoverFreshAfterCandidates(t *testing.T) {
+	b := sym.NewBuilder()
+	c := NewTree(b, Options{}).Record(path(b, "1t"), sym.Env{}, nil).NewCandidates[0] // site 1, false side
+	s := NewCover(1)
+	s.Update(Feedback{Event: Ran, Outcome: Outcome{NewCandidates: []*Candidate{c}}, Fresh: sites.Coverage{1: 1}})
+	if s.uncovered.Len() != 1 || !s.covered.Has(1, false) {
+		t.Fatalf("uncovered tier %d, covered %t; want 1, true", s.uncovered.Len(), s.covered.Has(1, false))
+	}
+	if got, ok := s.Next(); !ok || got != c {
+		t.Fatalf("Next = %v, %t; want the candidate", got, ok)
+	}
+	if s.uncovered.Len() != 0 || s.deep.Len() != 1 {
+		t.Errorf("uncovered tier %d, deep %d after Next; want it demoted to the novel tier", s.uncovered.Len(), s.deep.Len())
+	}
+}
+
+func TestBucket(t *testing.T) {
+	tests := []struct {
+		count uint32
+		want  uint8
+	}{
+		{1, 0}, {2, 1}, {3, 2}, {4, 3}, {7, 3}, {8, 4}, {15, 4},
+		{16, 5}, {31, 5}, {32, 6}, {127, 6}, {128, 7}, {1 << 20, 7},
+	}
+	for _, tt := range tests {
+		if got := bucket(tt.count); got != tt.want {
+			t.Errorf("bucket(%d) = %d, want %d", tt.count, got, tt.want)
+		}
 	}
 }

@@ -2,9 +2,9 @@ package explore
 
 import "strings"
 
-// A Prediction is the branch bit-vector a Target expects its execution to
-// produce: the outcomes of the branches leading to the target's node, then
-// the target's side. The targets found by one execution share the packed
+// A Prediction is the branch bit-vector a Candidate expects its execution to
+// produce: the outcomes of the branches leading to the candidate's node, then
+// the candidate's side. The candidates found by one execution share the packed
 // outcomes of its path, so a prediction costs no copy however deep it is.
 // The zero Prediction is empty.
 type Prediction struct {
@@ -24,7 +24,7 @@ func pack(path []Branch) []uint64 {
 	return w
 }
 
-// Len returns the number of predicted outcomes: the target's depth plus 1.
+// Len returns the number of predicted outcomes: the candidate's depth plus 1.
 func (p Prediction) Len() int { return p.n }
 
 // At returns the predicted outcome of the branch at depth i < p.Len().

@@ -3,39 +3,47 @@ package explore
 import (
 	"container/heap"
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// A Strategy orders the targets of a Tree, in the manner of a KLEE
-// Searcher. The caller adds every target from Record's Outcome; Next hands
-// them out. A target can stop being Open while it waits (an execution
-// covered it, or the solver refuted it): Next drops such targets.
+// A Strategy orders the candidates of a Tree, in the manner of a KLEE
+// Searcher. The caller tells it what every execution did, and what the
+// solver said when no execution follows, through Update; the new
+// candidates reach it that way, and Next hands them out. A candidate can
+// stop being Open while it waits (an execution covered it, or the solver
+// refuted it): Next drops such candidates.
 type Strategy interface {
-	// Add queues t.
-	Add(t *Target)
-	// Next removes and returns the next target whose side is still Open,
-	// after marking it Pending. It returns false when none is left.
-	Next() (*Target, bool)
-	// Len returns the number of targets queued, including any that have
-	// stopped being Open and that Next will drop.
+	// Update takes in what one event did and queues the candidates it
+	// opened (fb.Outcome.NewCandidates).
+	Update(fb Feedback)
+	// Next removes and returns the next candidate whose side is still
+	// Open, after marking it Pending. It returns false when none is left.
+	Next() (*Candidate, bool)
+	// Len returns the number of candidates queued, including any that
+	// have stopped being Open and that Next will drop.
 	Len() int
 	// String returns the strategy's name, as accepted by New.
 	String() string
 }
 
-// Names returns the names New accepts.
+// Names returns the names New accepts, the default first.
 func Names() []string { return []string{"cover", "dfs", "bfs", "random"} }
 
-// New returns the strategy called name. seed seeds the random choices.
-// covered reports the branch outcomes covered so far and seen the
-// novelties reached so far; only "cover" uses them, and they may be nil.
-func New(name string, seed int64, covered func(site uint32, side bool) bool, seen func(key uint32) bool) (Strategy, error) {
+// ValidStrategy returns the error New returns for name, without building
+// a strategy: nil if name is one of Names.
+func ValidStrategy(name string) error {
+	if slices.Contains(Names(), name) {
+		return nil
+	}
+	return fmt.Errorf("explore: unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
+}
+
+// New returns the strategy called name. seed seeds its random choices.
+func New(name string, seed int64) (Strategy, error) {
 	switch name {
 	case "cover":
-		if covered == nil {
-			covered = func(uint32, bool) bool { return false }
-		}
-		return NewCover(covered, seen, seed), nil
+		return NewCover(seed), nil
 	case "dfs":
 		return NewDFS(), nil
 	case "bfs":
@@ -43,19 +51,27 @@ func New(name string, seed int64, covered func(site uint32, side bool) bool, see
 	case "random":
 		return NewRandom(seed), nil
 	}
-	return nil, fmt.Errorf("explore: unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
+	return nil, ValidStrategy(name)
 }
 
-// queue is a priority queue of targets, smallest key first, shared by the
-// strategies that order by depth. The keys are fixed when a target is
-// added, so the heap stays valid when targets change state.
+// addNew hands the candidates fb opened to add, in the order Record found
+// them: root first.
+func addNew(fb Feedback, add func(*Candidate)) {
+	for _, c := range fb.Outcome.NewCandidates {
+		add(c)
+	}
+}
+
+// queue is a priority queue of candidates, smallest key first, shared by the
+// strategies that order by depth. The keys are fixed when a candidate is
+// added, so the heap stays valid when candidates change state.
 type queue struct {
 	items []queued
-	seq   int64 // number of targets added so far
+	seq   int64 // number of candidates added so far
 }
 
 type queued struct {
-	t          *Target
+	c          *Candidate
 	key1, key2 int64
 }
 
@@ -76,25 +92,25 @@ func (q *queue) Push(x any) { q.items = append(q.items, x.(queued)) }
 func (q *queue) Pop() any {
 	last := len(q.items) - 1
 	it := q.items[last]
-	q.items[last] = queued{} // let the target be collected
+	q.items[last] = queued{} // let the candidate be collected
 	q.items = q.items[:last]
 	return it
 }
 
-// add queues t under the key computed by key from its depth and its
+// add queues c under the key computed by key from its depth and its
 // arrival number.
-func (q *queue) add(t *Target, key func(depth int, seq int64) (int64, int64)) {
+func (q *queue) add(c *Candidate, key func(depth int, seq int64) (int64, int64)) {
 	q.seq++
-	k1, k2 := key(t.Depth(), q.seq)
-	heap.Push(q, queued{t: t, key1: k1, key2: k2})
+	k1, k2 := key(c.Depth(), q.seq)
+	heap.Push(q, queued{c: c, key1: k1, key2: k2})
 }
 
-// next pops targets until one can be claimed.
-func (q *queue) next() (*Target, bool) {
+// next pops candidates until one can be claimed.
+func (q *queue) next() (*Candidate, bool) {
 	for len(q.items) > 0 {
-		t := heap.Pop(q).(queued).t
-		if t.claim() {
-			return t, true
+		c := heap.Pop(q).(queued).c
+		if c.claim() {
+			return c, true
 		}
 	}
 	return nil, false

@@ -10,7 +10,7 @@ import (
 	"github.com/gocolic/gocolic/sym"
 )
 
-// orderFixture builds a tree by three runs and returns every target they
+// orderFixture builds a tree by three runs and returns every candidate they
 // found, in discovery order:
 //
 //	A 1/0/f  B 2/1/t  C 3/2/f   from "1t 2f 3t"
@@ -18,17 +18,22 @@ import (
 //	F 6/1/f                     from "1f 6t", which covers A
 //
 // Open are B (depth 1), D (3), E (4) and F (1).
-func orderFixture() (*Tree, []*Target) {
+func orderFixture() (*Tree, []*Candidate) {
 	b := sym.NewBuilder()
 	tr := NewTree(b, Options{})
-	var all []*Target
+	var all []*Candidate
 	for _, p := range []string{"1t 2f 3t", "1t 2f 3f 4t 5f", "1f 6t"} {
-		all = append(all, tr.Record(path(b, p), sym.Env{}, nil).NewTargets...)
+		all = append(all, tr.Record(path(b, p), sym.Env{}, nil).NewCandidates...)
 	}
 	return tr, all
 }
 
-// drain returns the sites of the targets s hands out, in order.
+// offer hands cs to s as the candidates one execution opened.
+func offer(s Strategy, cs ...*Candidate) {
+	s.Update(Feedback{Event: Ran, Outcome: Outcome{NewCandidates: cs}})
+}
+
+// drain returns the sites of the candidates s hands out, in order.
 func drain(s Strategy) []uint32 {
 	var sites []uint32
 	for {
@@ -52,16 +57,14 @@ func TestOrder(t *testing.T) {
 		{"bfs", []uint32{2, 6, 4, 5}}, // shallowest first; B before F: added earlier
 	}
 	for _, tt := range tests {
-		s, err := New(tt.name, 0, nil, nil)
+		s, err := New(tt.name, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, all := orderFixture()
-		for _, tg := range all {
-			s.Add(tg)
-		}
+		offer(s, all...)
 		if s.Len() != 6 {
-			t.Errorf("%s: Len %d after 6 adds", s, s.Len())
+			t.Errorf("%s: Len %d after 6 candidates", s, s.Len())
 		}
 		if got := drain(s); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: order %v, want %v", s, got, tt.want)
@@ -81,7 +84,7 @@ func TestRandom(t *testing.T) {
 			fmt.Fprintf(&p, "%dt ", i+1)
 		}
 		s := NewRandom(seed)
-		for _, tg := range tr.Record(path(b, p.String()), sym.Env{}, nil).NewTargets {
+		for _, tg := range tr.Record(path(b, p.String()), sym.Env{}, nil).NewCandidates {
 			s.Add(tg)
 		}
 		got := drain(s)
@@ -105,26 +108,24 @@ func TestRandom(t *testing.T) {
 	}
 }
 
-func TestNextSkipsClosedTargets(t *testing.T) {
+func TestNextSkipsClosedCandidates(t *testing.T) {
 	for _, name := range Names() {
-		s, err := New(name, 7, nil, nil)
+		s, err := New(name, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b := sym.NewBuilder()
 		tr := NewTree(b, Options{})
-		ts := tr.Record(path(b, "1t 2f 3t 4f"), sym.Env{}, nil).NewTargets
-		for _, tg := range ts {
-			s.Add(tg)
-		}
+		ts := tr.Record(path(b, "1t 2f 3t 4f"), sym.Env{}, nil).NewCandidates
+		offer(s, ts...)
 		tr.Resolve(ts[1], solver.Unsat)                   // site 2: infeasible
 		tr.Resolve(ts[2], solver.Unknown)                 // site 3: failed
 		tr.Record(path(b, "1t 2f 3t 4t"), sym.Env{}, nil) // site 4: covered
 		if got := drain(s); !slices.Equal(got, []uint32{1}) {
 			t.Errorf("%s: returned sites %v, want only the open site 1", name, got)
 		}
-		// A target already handed out is Pending: adding it again is harmless.
-		s.Add(ts[0])
+		// A candidate already handed out is Pending: adding it again is harmless.
+		offer(s, ts[0])
 		if tg, ok := s.Next(); ok {
 			t.Errorf("%s: Next returned %s again", name, tg)
 		}
@@ -136,12 +137,12 @@ func TestNextSkipsClosedTargets(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	for _, name := range Names() {
-		s, err := New(name, 1, nil, nil)
+		s, err := New(name, 1)
 		if err != nil || s.String() != name {
 			t.Errorf("New(%q) = %v, %v", name, s, err)
 		}
 	}
-	_, err := New("astar", 1, nil, nil)
+	_, err := New("astar", 1)
 	if err == nil {
 		t.Fatal("New(astar) succeeded")
 	}
@@ -149,5 +150,20 @@ func TestNew(t *testing.T) {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error %q does not list %q", err, name)
 		}
+	}
+}
+
+// TestValidStrategy checks that ValidStrategy accepts what New accepts
+// and rejects the rest with New's error.
+func TestValidStrategy(t *testing.T) {
+	for _, name := range append(Names(), "astar", "", "DFS") {
+		_, newErr := New(name, 1)
+		err := ValidStrategy(name)
+		if (err == nil) != (newErr == nil) || err != nil && err.Error() != newErr.Error() {
+			t.Errorf("ValidStrategy(%q) = %v, New's error %v", name, err, newErr)
+		}
+	}
+	if ValidStrategy("astar") == nil {
+		t.Error("ValidStrategy(astar) = nil")
 	}
 }

@@ -3,17 +3,21 @@
 //
 // The tree follows seed 004 §2–4 (after the LIME Concolic Tester). Every
 // executed path, the sequence of symbolic branches it took, is merged into
-// a tree of branch occurrences; the untaken side of each new node becomes a
-// Target. Tree.Query gives the path condition of a target, from which a
-// solver derives the input of the next execution, and Tree.Record merges
-// that execution's path back in. A Target carries the branch bit-vector its
-// execution is expected to produce; Record compares it with what really
-// happened, so that a diverging run is counted and never credited to the
-// wrong node.
+// a tree of branch occurrences; the untaken side of each new node becomes
+// a Candidate. Tree.Query gives the path condition of a candidate, from
+// which a solver derives the input of the next execution, and Tree.Record
+// merges that execution's path back in. A Candidate carries the branch
+// bit-vector its execution is expected to produce; Record compares it
+// with what really happened, so that a diverging run is counted and never
+// credited to the wrong node.
 //
-// A Strategy (DFS, BFS or Random) orders the targets. Neither the tree nor
-// the strategies are safe for concurrent use: the coordinator owns them and
-// serialises the results of its workers.
+// A Strategy (Cover, DFS, BFS or Random) orders the candidates. After
+// every execution, and every query the solver answers without one, the
+// caller gives it a Feedback (Strategy.Update, after KLEE's
+// Searcher::update): the new candidates, the hit counts and the new
+// coverage, from which a strategy such as Cover keeps what its order
+// needs. Neither the tree nor the strategies are safe for concurrent use:
+// the coordinator owns them and serialises the results of its workers.
 package explore
 
 import (
@@ -45,7 +49,7 @@ const (
 	Unknown    State = iota // not seen
 	Open                    // seen as the other side of an executed branch, not tried yet
 	Covered                 // an execution took it
-	Pending                 // handed out as a target, awaiting the solver or the execution
+	Pending                 // handed out as a candidate, awaiting the solver or the execution
 	Infeasible              // the solver proved it unreachable
 	Failed                  // the solver gave up, or the execution meant to reach it diverged
 	numStates
@@ -63,7 +67,7 @@ func (s State) String() string {
 // Options configure a Tree.
 type Options struct {
 	// MaxDepth bounds how many branches of a path the tree records; the
-	// branches after the first MaxDepth make no nodes and no targets.
+	// branches after the first MaxDepth make no nodes and no candidates.
 	// 0 means unlimited.
 	MaxDepth int
 }
@@ -97,44 +101,42 @@ func (n *Node) Child(side bool) *Node { return n.child[index(side)] }
 // State returns the state of side.
 func (n *Node) State(side bool) State { return n.state[index(side)] }
 
-// A Target is an Open side of a node that no execution has taken yet.
-type Target struct {
+// A Candidate is an Open side of a node that no execution has taken yet.
+type Candidate struct {
 	Node *Node
 	Side bool
-	// Base is the input of the execution that discovered the target. A
+	// Base is the input of the execution that discovered the candidate. A
 	// solver model sets only the variables of the query; the others keep
 	// these values. It is shared, not copied: do not modify it.
 	Base sym.Env
-	// Expect is the branch bit-vector an execution reaching the target
-	// produces up to and including the target's node.
+	// Expect is the branch bit-vector an execution reaching the candidate
+	// produces up to and including the candidate's node.
 	Expect Prediction
-	// Novel is set by the caller before the target is added to a
-	// Strategy when reaching it promises something new beyond branch
-	// coverage (see Cover); NoveltyKey names that new thing, so that the
-	// strategy can ask later whether it is still new.
-	Novel      bool
-	NoveltyKey uint32
-
-	tree *Tree
+	tree   *Tree
+	// novel is set by Cover when reaching the candidate promises
+	// something new beyond branch coverage; noveltyKey names that new
+	// thing, so that Cover can ask later whether it is still new.
+	novel      bool
+	noveltyKey uint32
 }
 
-// State returns the state of the target's side.
-func (t *Target) State() State { return t.Node.State(t.Side) }
+// State returns the state of the candidate's side.
+func (c *Candidate) State() State { return c.Node.State(c.Side) }
 
-// Depth returns the depth of the target's node.
-func (t *Target) Depth() int { return t.Node.Depth }
+// Depth returns the depth of the candidate's node.
+func (c *Candidate) Depth() int { return c.Node.Depth }
 
-func (t *Target) String() string {
-	return fmt.Sprintf("site %d depth %d side %t (%s)", t.Node.Site, t.Node.Depth, t.Side, t.State())
+func (c *Candidate) String() string {
+	return fmt.Sprintf("site %d depth %d side %t (%s)", c.Node.Site, c.Node.Depth, c.Side, c.State())
 }
 
-// claim hands the target out: it marks an Open side Pending and reports
+// claim hands the candidate out: it marks an Open side Pending and reports
 // whether it was Open.
-func (t *Target) claim() bool {
-	if t.State() != Open {
+func (c *Candidate) claim() bool {
+	if c.State() != Open {
 		return false
 	}
-	t.tree.set(t.Node, t.Side, Pending)
+	c.tree.set(c.Node, c.Side, Pending)
 	return true
 }
 
@@ -143,9 +145,9 @@ type Outcome struct {
 	// NewPath reports that no earlier execution had the same full sequence
 	// of (site, outcome), even beyond MaxDepth.
 	NewPath bool
-	// NewTargets are the Open sides of the nodes this execution created,
+	// NewCandidates are the Open sides of the nodes this execution created,
 	// root first. The caller adds them to its Strategy.
-	NewTargets []*Target
+	NewCandidates []*Candidate
 	// Reached reports that the execution took the origin's side.
 	Reached bool
 	// Diverged reports that the execution did not follow the origin's
@@ -235,19 +237,19 @@ func (t *Tree) set(n *Node, side bool, s State) {
 }
 
 // Record merges the path of one execution, run on input, into the tree.
-// origin is the target the execution was meant to reach, nil for a seed.
+// origin is the candidate the execution was meant to reach, nil for a seed.
 //
 // Walking from the root, Record marks each taken side Covered and creates
-// missing nodes, opening their other side as a new target. If the tree's
+// missing nodes, opening their other side as a new candidate. If the tree's
 // node at some depth has another site than the path's branch, the walk
 // stops there: nothing below it is recorded. If the execution did not
 // reach the origin's side, the origin is marked Failed (unless another
 // execution covered it meanwhile), so a diverged run is never credited to
 // it; its path is still recorded where it really went.
 //
-// Record keeps input as the Base of the new targets; the caller must not
+// Record keeps input as the Base of the new candidates; the caller must not
 // modify it afterwards.
-func (t *Tree) Record(path []Branch, input sym.Env, origin *Target) Outcome {
+func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 	t.runs++
 	out := Outcome{DivergedAt: -1, InconsistentAt: -1}
 	out.NewPath = t.addPath(path)
@@ -259,7 +261,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Target) Outcome {
 		t.cut++
 	}
 
-	var bits []uint64 // packed outcomes of path[:n], shared by the new targets
+	var bits []uint64 // packed outcomes of path[:n], shared by the new candidates
 	var parent *Node
 	for d, br := range path[:n] {
 		var nd *Node
@@ -288,7 +290,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Target) Outcome {
 				if bits == nil {
 					bits = pack(path[:n])
 				}
-				out.NewTargets = append(out.NewTargets, &Target{
+				out.NewCandidates = append(out.NewCandidates, &Candidate{
 					Node:   nd,
 					Side:   other,
 					Base:   input,
@@ -372,32 +374,32 @@ func (t *Tree) orient(cond *sym.Expr, side bool) *sym.Expr {
 	return t.b.Not(cond)
 }
 
-// Query returns the solver query for reaching tg: the oriented conditions
+// Query returns the solver query for reaching c: the oriented conditions
 // of the branches leading to its node, root first, and as Goal the
-// condition of its node oriented to tg.Side; its Seed is tg.Base.
-func (t *Tree) Query(tg *Target) solver.Query {
-	n := tg.Node
+// condition of its node oriented to c.Side; its Seed is c.Base.
+func (t *Tree) Query(c *Candidate) solver.Query {
+	n := c.Node
 	cs := make([]*sym.Expr, n.Depth)
-	for c := n; c.parent != nil; c = c.parent {
-		cs[c.parent.Depth] = t.orient(c.parent.Cond, c.side)
+	for m := n; m.parent != nil; m = m.parent {
+		cs[m.parent.Depth] = t.orient(m.parent.Cond, m.side)
 	}
-	return solver.Query{Constraints: cs, Goal: t.orient(n.Cond, tg.Side), Seed: tg.Base}
+	return solver.Query{Constraints: cs, Goal: t.orient(n.Cond, c.Side), Seed: c.Base}
 }
 
-// Resolve records the solver's answer to tg's query: Unsat makes the side
+// Resolve records the solver's answer to c's query: Unsat makes the side
 // Infeasible, Unknown makes it Failed, and Sat leaves it Pending until the
 // execution's Record tells. A side an execution has covered meanwhile
 // keeps its state.
-func (t *Tree) Resolve(tg *Target, st solver.Status) {
-	if s := tg.State(); s != Open && s != Pending {
+func (t *Tree) Resolve(c *Candidate, st solver.Status) {
+	if s := c.State(); s != Open && s != Pending {
 		return
 	}
 	switch st {
 	case solver.Unsat:
-		t.set(tg.Node, tg.Side, Infeasible)
+		t.set(c.Node, c.Side, Infeasible)
 	case solver.Sat:
-		t.set(tg.Node, tg.Side, Pending)
+		t.set(c.Node, c.Side, Pending)
 	default:
-		t.set(tg.Node, tg.Side, Failed)
+		t.set(c.Node, c.Side, Failed)
 	}
 }

@@ -30,19 +30,19 @@ func path(b *sym.Builder, s string) []Branch {
 	return p
 }
 
-// describe writes a target as site/depth/side/prediction.
-func describe(t *Target) string {
+// describe writes a candidate as site/depth/side/prediction.
+func describe(c *Candidate) string {
 	side := 'f'
-	if t.Side {
+	if c.Side {
 		side = 't'
 	}
-	return fmt.Sprintf("%d/%d/%c/%s", t.Node.Site, t.Depth(), side, t.Expect)
+	return fmt.Sprintf("%d/%d/%c/%s", c.Node.Site, c.Depth(), side, c.Expect)
 }
 
-func describeAll(ts []*Target) []string {
+func describeAll(cs []*Candidate) []string {
 	var ds []string
-	for _, t := range ts {
-		ds = append(ds, describe(t))
+	for _, c := range cs {
+		ds = append(ds, describe(c))
 	}
 	return ds
 }
@@ -77,12 +77,12 @@ func checkNodes(t *testing.T, tr *Tree, want map[string]string) {
 
 func TestRecord(t *testing.T) {
 	type step struct {
-		path    string
-		newPath bool
-		targets []string // site/depth/side/prediction
-		trunc   bool
-		incons  int // InconsistentAt
-		stats   Stats
+		path       string
+		newPath    bool
+		candidates []string // site/depth/side/prediction
+		trunc      bool
+		incons     int // InconsistentAt
+		stats      Stats
 	}
 	tests := []struct {
 		name  string
@@ -94,11 +94,11 @@ func TestRecord(t *testing.T) {
 			name: "build",
 			steps: []step{
 				{path: "1t 2f 3t", newPath: true, incons: -1,
-					targets: []string{"1/0/f/0", "2/1/t/11", "3/2/f/100"},
-					stats:   Stats{Runs: 1, Paths: 1, Nodes: 3, Open: 3, Covered: 3}},
+					candidates: []string{"1/0/f/0", "2/1/t/11", "3/2/f/100"},
+					stats:      Stats{Runs: 1, Paths: 1, Nodes: 3, Open: 3, Covered: 3}},
 				{path: "1t 2t 4f", newPath: true, incons: -1,
-					targets: []string{"4/2/t/111"},
-					stats:   Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 3, Covered: 5}},
+					candidates: []string{"4/2/t/111"},
+					stats:      Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 3, Covered: 5}},
 			},
 			nodes: map[string]string{
 				"":    "open covered",
@@ -113,8 +113,8 @@ func TestRecord(t *testing.T) {
 			name: "repeated and prefix paths",
 			steps: []step{
 				{path: "1t 2f", newPath: true, incons: -1,
-					targets: []string{"1/0/f/0", "2/1/t/11"},
-					stats:   Stats{Runs: 1, Paths: 1, Nodes: 2, Open: 2, Covered: 2}},
+					candidates: []string{"1/0/f/0", "2/1/t/11"},
+					stats:      Stats{Runs: 1, Paths: 1, Nodes: 2, Open: 2, Covered: 2}},
 				{path: "1t 2f", incons: -1,
 					stats: Stats{Runs: 2, Paths: 1, Nodes: 2, Open: 2, Covered: 2}},
 				{path: "1t", newPath: true, incons: -1,
@@ -131,8 +131,8 @@ func TestRecord(t *testing.T) {
 			opts: Options{MaxDepth: 2},
 			steps: []step{
 				{path: "1t 2f 3t 4t", newPath: true, trunc: true, incons: -1,
-					targets: []string{"1/0/f/0", "2/1/t/11"},
-					stats:   Stats{Runs: 1, Paths: 1, Nodes: 2, Open: 2, Covered: 2, Truncated: 1}},
+					candidates: []string{"1/0/f/0", "2/1/t/11"},
+					stats:      Stats{Runs: 1, Paths: 1, Nodes: 2, Open: 2, Covered: 2, Truncated: 1}},
 				// Differs only beyond the bound: a new path, nothing to record.
 				{path: "1t 2f 3f 5t", newPath: true, trunc: true, incons: -1,
 					stats: Stats{Runs: 2, Paths: 2, Nodes: 2, Open: 2, Covered: 2, Truncated: 2}},
@@ -145,8 +145,8 @@ func TestRecord(t *testing.T) {
 			name: "site mismatch",
 			steps: []step{
 				{path: "1t 2f 3t", newPath: true, incons: -1,
-					targets: []string{"1/0/f/0", "2/1/t/11", "3/2/f/100"},
-					stats:   Stats{Runs: 1, Paths: 1, Nodes: 3, Open: 3, Covered: 3}},
+					candidates: []string{"1/0/f/0", "2/1/t/11", "3/2/f/100"},
+					stats:      Stats{Runs: 1, Paths: 1, Nodes: 3, Open: 3, Covered: 3}},
 				// Same outcomes, but site 9 where the tree has site 3.
 				{path: "1t 2f 9f 5t", newPath: true, incons: 2,
 					stats: Stats{Runs: 2, Paths: 2, Nodes: 3, Open: 3, Covered: 3, Inconsistencies: 1}},
@@ -167,12 +167,12 @@ func TestRecord(t *testing.T) {
 				if out.NewPath != st.newPath {
 					t.Errorf("step %d %q: NewPath %t, want %t", i, st.path, out.NewPath, st.newPath)
 				}
-				if got := describeAll(out.NewTargets); !slices.Equal(got, st.targets) {
-					t.Errorf("step %d %q: targets %q, want %q", i, st.path, got, st.targets)
+				if got := describeAll(out.NewCandidates); !slices.Equal(got, st.candidates) {
+					t.Errorf("step %d %q: candidates %q, want %q", i, st.path, got, st.candidates)
 				}
-				for _, tg := range out.NewTargets {
+				for _, tg := range out.NewCandidates {
 					if tg.Base[0] != uint64(i) || tg.State() != Open {
-						t.Errorf("step %d: target %s has base %v, want the run's input", i, describe(tg), tg.Base)
+						t.Errorf("step %d: candidate %s has base %v, want the run's input", i, describe(tg), tg.Base)
 					}
 				}
 				if out.Truncated != st.trunc {
@@ -202,8 +202,8 @@ func TestRecordConstantCondition(t *testing.T) {
 		{Site: 3, Taken: false, Cond: cond(b, 3)},
 	}
 	out := tr.Record(p, sym.Env{}, nil)
-	if got, want := describeAll(out.NewTargets), []string{"3/2/t/101"}; !slices.Equal(got, want) {
-		t.Errorf("targets %q, want %q", got, want)
+	if got, want := describeAll(out.NewCandidates), []string{"3/2/t/101"}; !slices.Equal(got, want) {
+		t.Errorf("candidates %q, want %q", got, want)
 	}
 	checkNodes(t, tr, map[string]string{"": "infeasible covered", "t": "covered infeasible", "tf": "covered open"})
 	if st := tr.Stats(); st.Infeasible != 2 || st.Open != 1 {
@@ -216,10 +216,10 @@ func TestQuery(t *testing.T) {
 	tr := NewTree(b, Options{})
 	c := func(site uint32) *sym.Expr { return cond(b, site) }
 	not := func(site uint32) *sym.Expr { return b.Not(c(site)) }
-	first := tr.Record(path(b, "1t 2f 3t"), sym.Env{}, nil).NewTargets
-	second := tr.Record(path(b, "1t 2t 4f 5t"), sym.Env{}, nil).NewTargets
+	first := tr.Record(path(b, "1t 2f 3t"), sym.Env{}, nil).NewCandidates
+	second := tr.Record(path(b, "1t 2t 4f 5t"), sym.Env{}, nil).NewCandidates
 	tests := []struct {
-		target      *Target
+		candidate   *Candidate
 		constraints []*sym.Expr
 		goal        *sym.Expr
 	}{
@@ -230,13 +230,13 @@ func TestQuery(t *testing.T) {
 		{second[1], []*sym.Expr{c(1), c(2), not(4)}, not(5)},
 	}
 	for _, tt := range tests {
-		before := tt.target.State()
-		q := tr.Query(tt.target)
+		before := tt.candidate.State()
+		q := tr.Query(tt.candidate)
 		if !slices.Equal(q.Constraints, tt.constraints) || q.Goal != tt.goal {
-			t.Errorf("Query(%s) = %v, goal %v; want %v, goal %v", describe(tt.target), q.Constraints, q.Goal, tt.constraints, tt.goal)
+			t.Errorf("Query(%s) = %v, goal %v; want %v, goal %v", describe(tt.candidate), q.Constraints, q.Goal, tt.constraints, tt.goal)
 		}
-		if tt.target.State() != before {
-			t.Errorf("Query(%s) changed its state from %s to %s", describe(tt.target), before, tt.target.State())
+		if tt.candidate.State() != before {
+			t.Errorf("Query(%s) changed its state from %s to %s", describe(tt.candidate), before, tt.candidate.State())
 		}
 	}
 }
@@ -256,11 +256,11 @@ func TestResolve(t *testing.T) {
 	for _, tt := range tests {
 		b := sym.NewBuilder()
 		tr := NewTree(b, Options{})
-		tg := tr.Record(path(b, "1t 2f"), sym.Env{}, nil).NewTargets[1] // site 2, true side
+		tg := tr.Record(path(b, "1t 2f"), sym.Env{}, nil).NewCandidates[1] // site 2, true side
 		s := NewBFS()
 		s.Add(tg)
 		if got, ok := s.Next(); !ok || got != tg || tg.State() != Pending {
-			t.Fatalf("Next = %v, %t; want the target, Pending", got, ok)
+			t.Fatalf("Next = %v, %t; want the candidate, Pending", got, ok)
 		}
 		if tt.covered {
 			tr.Record(path(b, "1t 2t"), sym.Env{}, nil)
@@ -295,16 +295,16 @@ func TestDivergence(t *testing.T) {
 		reached    bool
 		divergedAt int
 		originWant State
-		targets    []string
+		candidates []string
 		stats      Stats
 		nodes      map[string]string
 	}{
 		{
 			name: "reached", run: "1t 2f 3f 5t",
 			reached: true, divergedAt: -1, originWant: Covered,
-			targets: []string{"5/3/f/1000"},
-			stats:   Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 3, Covered: 5},
-			nodes:   map[string]string{"tf": "covered covered", "tff": "open covered"},
+			candidates: []string{"5/3/f/1000"},
+			stats:      Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 3, Covered: 5},
+			nodes:      map[string]string{"tf": "covered covered", "tff": "open covered"},
 		},
 		{
 			name: "true side at depth 2", run: "1t 2f 3t",
@@ -315,9 +315,9 @@ func TestDivergence(t *testing.T) {
 		{
 			name: "other side at depth 1", run: "1t 2t 4f",
 			divergedAt: 1, originWant: Failed,
-			targets: []string{"4/2/t/111"},
-			stats:   Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 2, Covered: 5, Failed: 1, Divergences: 1},
-			nodes:   map[string]string{"": "open covered", "t": "covered covered", "tf": "failed covered", "tt": "covered open", "tff": "none"},
+			candidates: []string{"4/2/t/111"},
+			stats:      Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 2, Covered: 5, Failed: 1, Divergences: 1},
+			nodes:      map[string]string{"": "open covered", "t": "covered covered", "tf": "failed covered", "tt": "covered open", "tff": "none"},
 		},
 		{
 			name: "ended early", run: "1t 2f",
@@ -334,16 +334,16 @@ func TestDivergence(t *testing.T) {
 		{
 			name: "covered meanwhile", before: "1t 2f 3f", run: "1t 2t 4f",
 			divergedAt: 1, originWant: Covered,
-			targets: []string{"4/2/t/111"},
-			stats:   Stats{Runs: 3, Paths: 3, Nodes: 4, Open: 2, Covered: 6, Divergences: 1},
-			nodes:   map[string]string{"tf": "covered covered", "tt": "covered open"},
+			candidates: []string{"4/2/t/111"},
+			stats:      Stats{Runs: 3, Paths: 3, Nodes: 4, Open: 2, Covered: 6, Divergences: 1},
+			nodes:      map[string]string{"tf": "covered covered", "tt": "covered open"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := sym.NewBuilder()
 			tr := NewTree(b, Options{})
-			origin := tr.Record(path(b, "1t 2f 3t"), sym.Env{}, nil).NewTargets[2]
+			origin := tr.Record(path(b, "1t 2f 3t"), sym.Env{}, nil).NewCandidates[2]
 			if got := origin.Expect.String(); got != "100" {
 				t.Fatalf("origin predicts %s, want 100", got)
 			}
@@ -358,8 +358,8 @@ func TestDivergence(t *testing.T) {
 			if got := origin.State(); got != tt.originWant {
 				t.Errorf("origin %s, want %s", got, tt.originWant)
 			}
-			if got := describeAll(out.NewTargets); !slices.Equal(got, tt.targets) {
-				t.Errorf("targets %q, want %q", got, tt.targets)
+			if got := describeAll(out.NewCandidates); !slices.Equal(got, tt.candidates) {
+				t.Errorf("candidates %q, want %q", got, tt.candidates)
 			}
 			if got := tr.Stats(); got != tt.stats {
 				t.Errorf("stats\n%+v, want\n%+v", got, tt.stats)
@@ -378,9 +378,9 @@ func TestPrediction(t *testing.T) {
 	b := sym.NewBuilder()
 	tr := NewTree(b, Options{})
 	p := path(b, s.String())
-	ts := tr.Record(p, sym.Env{}, nil).NewTargets
+	ts := tr.Record(p, sym.Env{}, nil).NewCandidates
 	if len(ts) != 70 {
-		t.Fatalf("%d targets, want 70", len(ts))
+		t.Fatalf("%d candidates, want 70", len(ts))
 	}
 	for _, tg := range ts {
 		d := tg.Depth()

@@ -83,24 +83,6 @@ func reset(sites int) {
 	}
 }
 
-// Bucket maps a hit count to its AFL-style bucket: 1, 2, 3, 4-7, 8-15,
-// 16-31, 32-127, 128 and more. Counts in one bucket are not told apart.
-func Bucket(n uint32) uint8 {
-	switch {
-	case n <= 3:
-		return uint8(n - 1)
-	case n < 8:
-		return 3
-	case n < 16:
-		return 4
-	case n < 32:
-		return 5
-	case n < 128:
-		return 6
-	}
-	return 7
-}
-
 // takeHits appends this execution's hit counts to dst, as
 // outcome<<32 | count, and clears them for the next execution.
 func takeHits(dst []uint64) []uint64 {
