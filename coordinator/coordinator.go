@@ -188,7 +188,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// after the exploration's budget and outside its statistics.
 	if err == nil && d.cfg.MinimizeTime > 0 && ctx.Err() == nil {
 		err = guard.Do("minimize", func() error { return d.minimize(ctx) })
-		d.internal(err, "findings keep the inputs found")
+		if guard.As(err) != nil {
+			// Recorded and said: it costs the minimisation, not the run.
+			d.internal(err, "findings keep the inputs found")
+			err = nil
+		}
 	}
 	d.rep.Tree = d.tree.Stats()
 	d.rep.Paths = d.rep.Tree.Paths
