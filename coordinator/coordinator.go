@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/explore"
+	"github.com/gocolic/gocolic/guard"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
@@ -122,6 +123,9 @@ type Report struct {
 	// AliasFallbacks counts the models whose pointer choices stayed the
 	// solver's: their canonical form broke the query (alias.go).
 	AliasFallbacks int
+	// InternalErrors are the failures of gocolic's own code the run
+	// survived or ended with (internal.go).
+	InternalErrors []*InternalError
 }
 
 type job struct {
@@ -170,12 +174,23 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			d.condSites++
 		}
 	}
-	err = d.loop(ctx)
+	// A panic of the loop (or of a worker's exchange) ends the run, not
+	// the process: what was found so far is returned and written.
+	err = guard.Do("coordinator", func() error { return d.loop(ctx) })
+	d.internal(err, "the run ends with what it found")
+	if guard.As(err) != nil && d.rep.Stopped == "" {
+		d.rep.Stopped = "internal error"
+	}
 	d.rep.Elapsed = time.Since(d.start)
 	// An interrupted run ends now; a finished one minimises its findings,
 	// after the exploration's budget and outside its statistics.
 	if err == nil && d.cfg.MinimizeTime > 0 && ctx.Err() == nil {
-		err = d.minimize(ctx)
+		err = guard.Do("minimize", func() error { return d.minimize(ctx) })
+		if guard.As(err) != nil {
+			// Recorded and said: it costs the minimisation, not the run.
+			d.internal(err, "findings keep the inputs found")
+			err = nil
+		}
 	}
 	d.rep.Tree = d.tree.Stats()
 	d.rep.Paths = d.rep.Tree.Paths
@@ -367,7 +382,7 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 			return
 		case j := <-jobs:
 			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen}
-			resp, crash, err := w.run(q)
+			resp, crash, err := runJob(w, q)
 			if crash != nil {
 				w.kill()
 				nw, serr := startWorker(d.spec())
@@ -432,7 +447,7 @@ func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
 		q := d.tree.Query(c)
 		q.Constraints = append(append([]*sym.Expr(nil), d.limits...), q.Constraints...)
 		start := time.Now()
-		res, err := d.cfg.Solver.Solve(ctx, q)
+		res, err := d.solve(ctx, q)
 		d.rep.SolverTime += time.Since(start)
 		if err != nil {
 			d.rep.Queries["error"]++

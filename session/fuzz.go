@@ -90,22 +90,29 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		out.Hybrid = &st
 	}
 	if !cfg.NoTests {
-		n, werr := writeCorpus(dir, tgt, out.Report)
-		errs = append(errs, werr)
+		var n int
+		errs = append(errs, guarded(out.Report, "corpus", func() (err error) {
+			n, err = writeCorpus(dir, tgt, out.Report)
+			return err
+		}))
 		if n > 0 {
 			out.TestFile = dir
 		}
 	}
 	if cfg.JSON != "" {
-		errs = append(errs, writeJSON(cfg.JSON, cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chain, out))
+		errs = append(errs, guarded(out.Report, "report", func() error {
+			return writeJSON(cfg.JSON, cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chain, out)
+		}))
 	}
 	if cfg.RunDir != "" {
-		errs = append(errs, writeRunDir(cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chain, out, func(dst string) error {
-			if err := fuzzProfile(pkg.ModuleDir, tgt, dst); err != nil {
-				return err
-			}
-			out.Profile = dst
-			return nil
+		errs = append(errs, guarded(out.Report, "report", func() error {
+			return writeRunDir(cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chain, out, func(dst string) error {
+				if err := fuzzProfile(pkg.ModuleDir, tgt, dst); err != nil {
+					return err
+				}
+				out.Profile = dst
+				return nil
+			})
 		}))
 	}
 	return out, errors.Join(errs...)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/emit"
+	"github.com/gocolic/gocolic/guard"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
 )
@@ -124,6 +125,27 @@ type jsonReport struct {
 	Config map[string]any `json:"config"`
 	// Hybrid counts the exchanges with go test -fuzz (-with-fuzzer).
 	Hybrid *HybridStats `json:"hybrid,omitempty"`
+	// InternalErrors are the failures of gocolic's own code that the run
+	// survived or ended with (a panic in the solver chain costs its query,
+	// one in an output costs that output), each with the stack that
+	// locates it; a run without any has none.
+	InternalErrors []jsonInternal `json:"internal_errors"`
+}
+
+type jsonInternal struct {
+	Where   string `json:"where"`
+	Message string `json:"message"`
+	Count   int    `json:"count"`
+	Stack   string `json:"stack"`
+}
+
+// guarded runs one step that writes an output of rep's run: a panic in it
+// fails that output alone, with an error that says so, and is recorded
+// in rep, so that the outputs written after it still are and report it.
+func guarded(rep *coordinator.Report, where string, f func() error) error {
+	err := guard.Do(where, f)
+	rep.AddInternal(err)
+	return err
 }
 
 // jsonConcretised is the report's account of concretisation: the events
@@ -281,6 +303,10 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 		j.Cases = append(j.Cases, t.Args(c.Input))
 	}
 	j.Timeline = timeline(rep)
+	j.InternalErrors = []jsonInternal{}
+	for _, ie := range rep.InternalErrors {
+		j.InternalErrors = append(j.InternalErrors, jsonInternal{Where: ie.Where, Message: ie.Message, Count: ie.Count, Stack: ie.Stack})
+	}
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
 		return err

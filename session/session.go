@@ -98,8 +98,11 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	out := r.out
 	// Whatever happened, write what was found.
 	if !cfg.NoTests {
-		path, err := writeTests(cfg, tgt, out.Report)
-		errs = append(errs, err)
+		var path string
+		errs = append(errs, guarded(out.Report, "emit", func() (err error) {
+			path, err = writeTests(cfg, tgt, out.Report)
+			return err
+		}))
 		out.TestFile = path
 	}
 	if cfg.CoverProfile != "" && out.TestFile != "" {
@@ -110,7 +113,9 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 	}
 	if cfg.JSON != "" {
-		errs = append(errs, writeJSON(cfg.JSON, cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chain, out))
+		errs = append(errs, guarded(out.Report, "report", func() error {
+			return writeJSON(cfg.JSON, cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chain, out)
+		}))
 	}
 	if cfg.RunDir != "" {
 		var profile func(dst string) error
@@ -120,7 +125,9 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		case out.TestFile != "" && filepath.Dir(out.TestFile) == tgt.PkgDir:
 			profile = func(dst string) error { return coverProfile(pkg.ModuleDir, tgt, out.TestFile, dst) }
 		}
-		errs = append(errs, writeRunDir(cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chain, out, profile))
+		errs = append(errs, guarded(out.Report, "report", func() error {
+			return writeRunDir(cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chain, out, profile)
+		}))
 	}
 	return out, errors.Join(errs...)
 }

@@ -269,7 +269,7 @@ func (w *search) run(ctx context.Context, start sym.Env) (sym.Env, bool, error) 
 	}
 	budget := w.s.p.Steps * len(w.non)
 	for i := 0; cur.sum != 0; i++ {
-		if i >= budget || ctx.Err() != nil {
+		if i >= budget || ctx.Err() != nil || w.stuck(cur) {
 			return nil, false, nil
 		}
 		if w.allTabu() {
@@ -308,6 +308,29 @@ func (w *search) run(ctx context.Context, start sym.Env) (sym.Env, bool, error) 
 	return cur.env, true, nil
 }
 
+// stuck reports whether no step can make the violated point p satisfy N:
+// N has no variable at all, or a constraint of N without variables (an
+// opaque call on constant arguments; the builder folds every other term
+// without variables) is false at p, and no step changes its value. The
+// answer is then Unknown rather than Unsat: the walk does not claim that
+// an opaque function gives the same value on the same arguments every
+// time. Keeping such queries out of the loop also keeps pickVar from
+// choosing among no variables.
+func (w *search) stuck(p *point) bool {
+	if len(w.nvar) == 0 {
+		return true
+	}
+	if p.vals == nil {
+		return false // no values here; another point may have them
+	}
+	for j, c := range w.non {
+		if len(c.vars) == 0 && p.errs[j] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // allTabu reports whether every variable of N is tabu.
 func (w *search) allTabu() bool {
 	if w.tenure == 0 || len(w.nvar) == 0 {
@@ -323,7 +346,8 @@ func (w *search) allTabu() bool {
 
 // pickVar returns the variable of N with the largest summed error over the
 // constraints it occurs in, tabu variables and bytes past a string's
-// length last; ties are broken at random.
+// length last; ties are broken at random. N must have a variable (run
+// checks with stuck).
 func (w *search) pickVar(p *point) uint64 {
 	score := make(map[uint64]float64, len(w.nvar))
 	for j, c := range w.non {

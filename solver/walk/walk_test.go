@@ -213,3 +213,56 @@ func TestLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveFixedNonLinear decides queries whose non-linear part has a
+// constraint without variables, such as an opaque call on arguments that
+// became constants (issue 15: the walk indexed the empty list of the
+// variables of N and panicked). No step changes such a constraint, so the
+// query is decided at the starting point: Sat when it holds there, Unknown
+// when it does not, and without a walk either way.
+func TestSolveFixedNonLinear(t *testing.T) {
+	b := sym.NewBuilder()
+	x, y := b.Var(0, 64), b.Var(1, 64)
+	c := func(f float64) *sym.Expr { return b.Const(f64(f), 64) }
+	sin1 := b.Call(idSin, 64, []*sym.Expr{c(1)}) // sin(1) ≈ 0.84
+	sinPositive := b.FCmp(sym.KFLt, c(0), sin1)
+	sinZero := b.FCmp(sym.KFEq, sin1, c(0))
+	xAbove5 := b.Cmp(sym.KSLt, b.Const(5, 64), x)
+	square := b.Eq(b.Bin(sym.KMul, y, y), b.Const(49, 64))
+	tests := []struct {
+		name string
+		cs   []*sym.Expr // the last one is the goal
+		want solver.Status
+	}{
+		{"constant call holds alone", []*sym.Expr{sinPositive}, solver.Sat},
+		{"constant call fails alone", []*sym.Expr{sinZero}, solver.Unknown},
+		{"constant call holds, linear part", []*sym.Expr{xAbove5, sinPositive}, solver.Sat},
+		{"constant call fails, linear part", []*sym.Expr{xAbove5, sinZero}, solver.Unknown},
+		{"constant call fails beside a searchable constraint", []*sym.Expr{square, sinZero}, solver.Unknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := &inProcess{fs: mathFuncs}
+			s := New(newZ3(t), ev, map[uint64]uint8{0: 64}, Params{Seed: 1})
+			q := solver.Query{Constraints: tt.cs[:len(tt.cs)-1], Goal: tt.cs[len(tt.cs)-1], Seed: sym.Env{0: 0, 1: 1}}
+			r, err := s.Solve(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != tt.want {
+				t.Fatalf("status %v, want %v", r.Status, tt.want)
+			}
+			if tt.want == solver.Sat {
+				ev2 := sym.Evaluator{Env: r.Model, Funcs: mathFuncs}
+				for _, c := range tt.cs {
+					if v, err := ev2.Value(c); err != nil || v != 1 {
+						t.Errorf("model %v violates %v", r.Model, c)
+					}
+				}
+			}
+			if ev.calls != 1 {
+				t.Errorf("%d evaluations, want 1: the starting point decides", ev.calls)
+			}
+		})
+	}
+}

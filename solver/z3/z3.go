@@ -187,6 +187,15 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 	if s.ctx == nil {
 		return solver.Result{}, ErrClosed
 	}
+	defer func() {
+		// A panic may leave a goal pushed: empty the frames, so that the
+		// queries after the one it costs (the coordinator recovers it)
+		// are answered as by a fresh solver.
+		if p := recover(); p != nil {
+			s.resetSolver()
+			panic(p)
+		}
+	}()
 	if ctx.Err() != nil {
 		return solver.Result{}, nil
 	}

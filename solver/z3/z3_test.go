@@ -575,6 +575,47 @@ func TestPrefixReuse(t *testing.T) {
 	}
 }
 
+// TestPanicResetsFrames makes Solve panic on a term with a nil operand
+// (the caller recovers such panics and counts the query as unknown): the
+// panic goes on to the caller, the frames are emptied whatever the panic
+// left in them, and the next queries are answered as by a fresh solver.
+func TestPanicResetsFrames(t *testing.T) {
+	b := sym.NewBuilder()
+	x := b.Var(0, 8)
+	c0 := b.Cmp(sym.KULt, x, b.Const(3, 8))
+	broken := &sym.Expr{Kind: sym.KULt, Args: []*sym.Expr{nil, x}}
+	s := newSolver(t, Options{})
+	solve(t, s, []*sym.Expr{c0}, b.Eq(x, b.Const(2, 8)))
+	if len(s.frames) != 1 {
+		t.Fatalf("%d frames after the first query, want 1", len(s.frames))
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("Solve did not panic on a nil operand")
+			}
+		}()
+		s.Solve(context.Background(), solver.Query{Constraints: []*sym.Expr{c0, broken}, Goal: b.Bool(true)})
+	}()
+	if len(s.frames) != 0 {
+		t.Errorf("%d frames after the panic, want none", len(s.frames))
+	}
+	steps := []struct {
+		cs   []*sym.Expr
+		goal *sym.Expr
+		want solver.Status
+	}{
+		{[]*sym.Expr{c0}, b.Eq(x, b.Const(5, 8)), solver.Unsat},
+		{nil, b.Eq(x, b.Const(5, 8)), solver.Sat},
+		{[]*sym.Expr{c0}, b.Eq(x, b.Const(1, 8)), solver.Sat},
+	}
+	for i, st := range steps {
+		if r := solve(t, s, st.cs, st.goal); r.Status != st.want {
+			t.Errorf("step %d after the panic: %v, want %v", i, r.Status, st.want)
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	b := sym.NewBuilder()
 	x := b.Var(0, 8)

@@ -1,0 +1,83 @@
+// This file keeps a run alive through failures of gocolic's own code: a
+// panic in the solver chain costs its query (counted as unknown), one in
+// the loop or the minimiser ends the run with what it found, and each is
+// recorded in the report with the stack that locates it.
+
+package coordinator
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gocolic/gocolic/guard"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/solver"
+)
+
+// InternalError is one distinct failure of gocolic's own code during a
+// run: a panic that guard recovered.
+type InternalError struct {
+	// Where names the part that failed: "solver", "coordinator",
+	// "worker", "minimize", or a part of the session that writes outputs.
+	Where   string
+	Message string
+	// Stack locates the panic; the first occurrence's is kept.
+	Stack string
+	// Count is how many times it occurred.
+	Count int
+}
+
+// AddInternal records err in the report when it holds a recovered panic
+// (a *guard.Error), once per place and message; it reports whether it did
+// and whether this failure is new.
+func (r *Report) AddInternal(err error) (recorded, isNew bool) {
+	g := guard.As(err)
+	if g == nil {
+		return false, false
+	}
+	msg := fmt.Sprint(g.Value)
+	for _, ie := range r.InternalErrors {
+		if ie.Where == g.Where && ie.Message == msg {
+			ie.Count++
+			return true, false
+		}
+	}
+	r.InternalErrors = append(r.InternalErrors, &InternalError{Where: g.Where, Message: msg, Stack: g.Stack, Count: 1})
+	return true, true
+}
+
+// solve asks the solver chain about q. A panic anywhere in the chain is
+// an error for this query alone (the caller counts it and leaves the
+// target unknown); it is recorded, and said once on the progress writer.
+func (d *coordinator) solve(ctx context.Context, q solver.Query) (r solver.Result, err error) {
+	err = guard.Do("solver", func() error {
+		var serr error
+		r, serr = d.cfg.Solver.Solve(ctx, q)
+		return serr
+	})
+	d.internal(err, "the query counts as unknown")
+	if guard.As(err) != nil {
+		r = solver.Result{}
+	}
+	return r, err
+}
+
+// internal records err if it holds a recovered panic and, the first time
+// this failure occurs, writes one line saying it and what it cost.
+func (d *coordinator) internal(err error, cost string) {
+	recorded, isNew := d.rep.AddInternal(err)
+	if recorded && isNew && d.cfg.Progress != nil {
+		fmt.Fprintf(d.cfg.Progress, "gocolic: %v (%s); the report holds its stack\n", err, cost)
+	}
+}
+
+// runJob runs one request on worker w; a panic in gocolic's side of the
+// exchange is an error of that job.
+func runJob(w *worker, q *rt.Request) (resp *rt.Response, crash *Crash, err error) {
+	err = guard.Do("worker", func() error {
+		var rerr error
+		resp, crash, rerr = w.run(q)
+		return rerr
+	})
+	return resp, crash, err
+}
