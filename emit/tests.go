@@ -977,36 +977,3 @@ func usedImports(body string) ([]string, error) {
 	sort.Strings(paths)
 	return paths, nil
 }
-
-// StdImportPath maps the name of a standard package to its import path.
-// It knows the packages the generated code uses and those whose names a
-// type or literal of a suite may plausibly mention; it leaves out names
-// that are ambiguous within the standard library (such as "rand"). None of
-// the generated code's local variables uses one of these names. A name it
-// knows always refers to that standard package in a test file, so a
-// Suite's Imports must give any other package another name.
-func StdImportPath(name string) (string, bool) {
-	switch name {
-	case "bytes", "context", "errors", "fmt", "io", "math", "net", "os", "path",
-		"reflect", "regexp", "slices", "sort", "strconv", "strings", "sync",
-		"testing", "time", "unicode", "unsafe", "maps", "cmp":
-		return name, true
-	case "exec":
-		return "os/exec", true
-	case "fs":
-		return "io/fs", true
-	case "big", "bits", "cmplx":
-		return "math/" + name, true
-	case "netip", "url":
-		return "net/" + name, true
-	case "filepath":
-		return "path/filepath", true
-	case "atomic":
-		return "sync/atomic", true
-	case "utf8", "utf16":
-		return "unicode/" + name, true
-	case "json", "hex", "base64", "binary":
-		return "encoding/" + name, true
-	}
-	return "", false
-}
