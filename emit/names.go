@@ -6,9 +6,16 @@
 package emit
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"go/types"
 	"maps"
+	"slices"
+	"sort"
 	"strconv"
+	"strings"
 )
 
 // TypeNames writes types as the generated test file, an internal test of
@@ -102,6 +109,79 @@ func (n *TypeNames) importName(p *types.Package) string {
 	}
 	n.imports[p.Path()] = name
 	return name
+}
+
+// fileImport is a package the test file imports, and its name there.
+type fileImport struct{ path, name string }
+
+// lastElem returns the last element of an import path, the name a
+// standard package is imported under.
+func lastElem(path string) string { return path[strings.LastIndexByte(path, '/')+1:] }
+
+// fileImports returns, sorted by path, the packages the test file of s
+// with body imports: the standard packages the body refers to
+// (usedImports) and those of s.Imports under their names. Each name must
+// be an identifier, taken by one package only, and, for a package-level
+// function, not be the function's name.
+func fileImports(s Suite, body string) ([]fileImport, error) {
+	std, err := usedImports(body)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	for _, path := range std {
+		names[path] = lastElem(path)
+	}
+	for path, name := range s.Imports {
+		if !token.IsIdentifier(name) || path == "" {
+			return nil, fmt.Errorf("invalid import %s %q", name, path)
+		}
+		names[path] = name
+	}
+	var imports []fileImport
+	byName := map[string]string{}
+	for _, path := range slices.Sorted(maps.Keys(names)) {
+		name := names[path]
+		// A package-level function cannot share its name with a package
+		// imported by a file of the same package.
+		if s.Method == "" && name == s.Func {
+			return nil, fmt.Errorf("the generated test imports %q, whose name collides with the function", path)
+		}
+		if other, ok := byName[name]; ok {
+			return nil, fmt.Errorf("the generated test imports %q and %q under one name, %s", other, path, name)
+		}
+		byName[name] = path
+		imports = append(imports, fileImport{path: path, name: name})
+	}
+	return imports, nil
+}
+
+// usedImports returns, sorted, the import paths of the standard packages
+// that the generated body refers to, whether through the generated code
+// itself or through the types and literals of the suite.
+func usedImports(body string) ([]string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package p\n\n"+body, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("parsing generated code: %w", err)
+	}
+	seen := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				if path, ok := StdImportPath(id.Name); ok {
+					seen[path] = true
+				}
+			}
+		}
+		return true
+	})
+	paths := make([]string, 0, len(seen))
+	for path := range seen {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	return paths, nil
 }
 
 // StdImportPath maps the name of a standard package to its import path.
