@@ -39,12 +39,12 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 	if r := sig.Recv(); r != nil {
 		res.Method = entry.Name()
 		recv = "_gcl_recv"
-		p := Param{Name: "receiver", Type: r.Type(), TypeString: sh.testType(r.Type())}
+		p := Param{Name: "receiver", Type: r.Type()}
 		if ptr, ok := r.Type().(*types.Pointer); ok {
 			// A method is tested on an object: the receiver is never nil.
 			fmt.Fprintf(&build, "%s := new(%s)\n", recv, name(ptr.Elem()))
 			sh.onPath[ptr.Elem()]++ // the receiver is the first object of its type
-			p.Shape = &Shape{Kind: ShapePointer, Type: sh.testType(r.Type()), Leaf: -1,
+			p.Shape = &Shape{Kind: ShapePointer, Type: r.Type(), Leaf: -1,
 				Elems: []*Shape{sh.build(ptr.Elem(), "(*"+recv+")", "receiver")}}
 		} else {
 			fmt.Fprintf(&build, "var %s %s\n", recv, name(r.Type()))
@@ -61,7 +61,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 		if i > 0 {
 			run.WriteString(", ")
 		}
-		prm := Param{Name: p.Name(), Type: p.Type(), TypeString: sh.testType(p.Type())}
+		prm := Param{Name: p.Name(), Type: p.Type()}
 		if !composite(p.Type()) {
 			prm.Leaf = len(res.RTParams)
 			q := rtParam(p.Name(), p.Type())
@@ -82,7 +82,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 		prm.Shape = sh.build(p.Type(), v, pname)
 		switch {
 		case sig.Variadic() && i == sig.Params().Len()-1:
-			prm.TypeString = "..." + sh.testType(p.Type().(*types.Slice).Elem())
+			prm.Variadic = true
 			fmt.Fprintf(&run, "%s...", v)
 		case hasLeaves(p.Type(), 0):
 			fmt.Fprintf(&run, "_gcl.Pass(&%[1]s, %[1]s)", v)
@@ -106,7 +106,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 	var lhs []string
 	for i := 0; i < sig.Results().Len(); i++ {
 		r := sig.Results().At(i)
-		res.Results = append(res.Results, sh.testType(r.Type()))
+		res.Results = append(res.Results, r.Type())
 		isErr := types.Identical(r.Type(), types.Universe.Lookup("error").Type())
 		res.ResultIsError = append(res.ResultIsError, isErr)
 		res.Pinnable = append(res.Pinnable, isErr || trackOf(r.Type()) != notTracked || isFloat(r.Type()))
@@ -300,12 +300,7 @@ func (ins *instrumenter) fuzzDriver(res *Result) error {
 		name := p.Name()
 		q := rtParam(name, p.Type())
 		res.RTParams = append(res.RTParams, q)
-		// The corpus format names the argument types as Go does: []byte.
-		ts := types.TypeString(p.Type(), nil)
-		if q.Kind == rt.ParamBytes {
-			ts = "[]byte"
-		}
-		res.Params = append(res.Params, Param{Name: name, Type: p.Type(), TypeString: ts})
+		res.Params = append(res.Params, Param{Name: name, Type: p.Type()})
 		params.WriteString(paramLit(q))
 	}
 	res.Seeds = ft.seeds

@@ -89,7 +89,7 @@ func (s *shaper) iface(t types.Type, sh *Shape, loc, path string) *Shape {
 		s.tmp++
 		v := fmt.Sprintf("_gcl_c%d", s.tmp)
 		s.printf("case %d:\n", k)
-		sh.Elems = append(sh.Elems, s.candidate(c, v, path+"("+s.testType(c)+")"))
+		sh.Elems = append(sh.Elems, s.candidate(c, v, path+"("+types.TypeString(c, nameQualifier(s.ins.pkg.Types))+")"))
 		s.printf("%s = _gcl.InputIface[%s](in, %d, %s, &%s)\n", loc, s.name(t), sh.Leaf, list.String(), v)
 	}
 	s.printf("default:\n_gcl.InputIfaceNil(in, %d)\n}\n", sh.Leaf)
@@ -107,7 +107,7 @@ func (s *shaper) candidate(c types.Type, v, path string) *Shape {
 	s.printf("%s := new(%s)\n", v, s.name(p.Elem()))
 	s.onPath[p.Elem()]++
 	defer func() { s.onPath[p.Elem()]-- }()
-	return &Shape{Kind: ShapePointer, Type: s.testType(c), Leaf: -1,
+	return &Shape{Kind: ShapePointer, Type: c, Leaf: -1,
 		Elems: []*Shape{s.build(p.Elem(), "(*"+v+")", path)}}
 }
 

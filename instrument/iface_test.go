@@ -63,8 +63,8 @@ func (n Neg) eval() int { return -n.X.eval() }
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, res := rewrite(t, tt.src, tt.entry)
-			if got := res.Params[0].Shape.String(); got != tt.shape {
+			pkg, res := rewrite(t, tt.src, tt.entry)
+			if got := res.Params[0].Shape.format(nameQualifier(pkg.Types)); got != tt.shape {
 				t.Errorf("shape\n %s\nwant\n %s", got, tt.shape)
 			}
 			if tt.inputs != nil {

@@ -93,11 +93,10 @@ func (e Exports) Merge(o Exports) Exports {
 // Param describes a parameter of the entry function.
 type Param struct {
 	Name string
+	// Type is the parameter's type; []T for a variadic parameter.
 	Type types.Type
-	// TypeString is the type as the generated test file writes it, with
-	// the names of Result.Imports; "...T" for a variadic parameter. (For
-	// a fuzz target's argument, it is the corpus file's type name.)
-	TypeString string
+	// Variadic says the parameter is the final ...T one.
+	Variadic bool
 	// Shape, for a parameter that is not a scalar, a string or a []byte,
 	// says how its value is assembled from RTParams; nil otherwise, when
 	// the parameter is the one RTParams element of its position.
@@ -127,14 +126,8 @@ type Result struct {
 	Recv *Param
 	// Method is the entry's name when it is a method (Recv is set).
 	Method string
-	// Imports maps the import paths that the types written in Params,
-	// Recv, Results and the Shapes refer to, beyond the target package, to
-	// the names the test file imports them under: unique, clear of the
-	// target package's declarations and of the standard packages the
-	// test file may use (emit.StdImportPath).
-	Imports map[string]string
-	// Results are the entry's result types as the test file writes them.
-	Results []string
+	// Results are the entry's result types.
+	Results []types.Type
 	// Pinnable says which results a generated test can compare.
 	Pinnable []bool
 	// ResultIsError says which results are of type error.

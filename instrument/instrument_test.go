@@ -354,8 +354,8 @@ func F(a int8, b uint, c Celsius, f Flag, s string, n Name, bs []byte, buf Buf, 
 	}
 	for i, w := range want {
 		p, rp := res.Params[i], res.RTParams[i]
-		if p.Name != w.name || p.TypeString != w.typ {
-			t.Errorf("param %d = %s %s, want %s %s", i, p.Name, p.TypeString, w.name, w.typ)
+		if typ := types.TypeString(p.Type, types.RelativeTo(pkg.Types)); p.Name != w.name || typ != w.typ {
+			t.Errorf("param %d = %s %s, want %s %s", i, p.Name, typ, w.name, w.typ)
 		}
 		if p.Type == nil || !types.Identical(p.Type, pkg.Types.Scope().Lookup("F").Type().(*types.Signature).Params().At(i).Type()) {
 			t.Errorf("param %d: type %v is not the declared one", i, p.Type)
@@ -367,8 +367,12 @@ func F(a int8, b uint, c Celsius, f Flag, s string, n Name, bs []byte, buf Buf, 
 		}
 	}
 	wantResults := []string{"int", "error", "float64", "*int", "Flag", "[]byte", "[]int"}
-	if !slices.Equal(res.Results, wantResults) {
-		t.Errorf("Results = %q, want %q", res.Results, wantResults)
+	var results []string
+	for _, r := range res.Results {
+		results = append(results, types.TypeString(r, types.RelativeTo(pkg.Types)))
+	}
+	if !slices.Equal(results, wantResults) {
+		t.Errorf("Results = %q, want %q", results, wantResults)
 	}
 	wantPinnable := []bool{true, true, true, false, true, true, false}
 	if !slices.Equal(res.Pinnable, wantPinnable) {

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/rt"
 )
 
@@ -38,10 +37,9 @@ const (
 // write the value an input stands for as a Go literal.
 type Shape struct {
 	Kind ShapeKind
-	// Type is the type as written in a file of the target package; types
-	// of other packages are qualified by their package name (their import
-	// paths are in Result.Imports).
-	Type string
+	// Type is the type of the value; nil for a ShapeZero whose type
+	// cannot be named in the target package.
+	Type types.Type
 	// Leaf indexes Result.RTParams (see the kinds).
 	Leaf int
 	// Fields names the struct fields Elems hold.
@@ -193,53 +191,15 @@ func (ins *instrumenter) nameableTuple(t *types.Tuple, depth int) bool {
 	return true
 }
 
-// testType writes t as the generated test file, in the target package,
-// does, recording in Result.Imports the name it imports each other
-// package under.
-func (s *shaper) testType(t types.Type) string {
-	return types.TypeString(t, func(p *types.Package) string {
-		if p == s.ins.pkg.Types {
+// nameQualifier qualifies the types of packages other than pkg by their
+// package names, for the names of inputs and the strings of shapes.
+func nameQualifier(pkg *types.Package) types.Qualifier {
+	return func(p *types.Package) string {
+		if p == pkg {
 			return ""
 		}
-		if s.res.Imports == nil {
-			s.res.Imports = map[string]string{}
-		}
-		return s.ins.testImportName(s.res.Imports, p)
-	})
-}
-
-// testImportName returns the name the generated test file imports p
-// under, adding it to imports (path to name) if needed. It is p's own
-// name unless that is taken: by another package of imports, by a
-// declaration of the target package (file-scope imports may not shadow
-// them), or by a standard package the test file may itself import
-// (emit.StdImportPath). A number is then appended: json2, or v1_2 for a
-// name that ends in a digit.
-func (ins *instrumenter) testImportName(imports map[string]string, p *types.Package) string {
-	if n, ok := imports[p.Path()]; ok {
-		return n
+		return p.Name()
 	}
-	taken := func(n string) bool {
-		if std, ok := emit.StdImportPath(n); ok && std != p.Path() || ins.pkg.Types.Scope().Lookup(n) != nil {
-			return true
-		}
-		for _, used := range imports {
-			if used == n {
-				return true
-			}
-		}
-		return false
-	}
-	base := p.Name()
-	if last := base[len(base)-1]; last >= '0' && last <= '9' {
-		base += "_"
-	}
-	n := p.Name()
-	for i := 2; taken(n); i++ {
-		n = base + strconv.Itoa(i)
-	}
-	imports[p.Path()] = n
-	return n
 }
 
 // leaf adds a scalar input for a value of type t.
@@ -288,7 +248,7 @@ func (s *shaper) build(t types.Type, loc, path string) *Shape {
 		}
 		sh = &Shape{Kind: ShapeZero}
 		if s.ins.nameable(t, 0) {
-			sh.Type = s.testType(t)
+			sh.Type = t
 		}
 	}
 	return sh
@@ -310,9 +270,9 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 			store = "StoreByteSlice"
 		}
 		s.printf("_gcl.%s(_gcl.%s[%s](in, %d), &%s)\n", store, inputCtor[k], tn, i, loc)
-		return &Shape{Kind: ShapeLeaf, Type: s.testType(t), Leaf: i}
+		return &Shape{Kind: ShapeLeaf, Type: t, Leaf: i}
 	}
-	sh := &Shape{Type: s.testType(t)}
+	sh := &Shape{Type: t}
 	switch u := t.Underlying().(type) {
 	case *types.Struct:
 		sh.Kind = ShapeStruct
@@ -380,8 +340,12 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 	return sh
 }
 
-// String writes the shape compactly, for tests and messages.
-func (sh *Shape) String() string {
+// String writes the shape compactly, for messages; the types of
+// packages are qualified by their names.
+func (sh *Shape) String() string { return sh.format(nameQualifier(nil)) }
+
+// format writes the shape compactly, its types qualified by q.
+func (sh *Shape) format(q types.Qualifier) string {
 	switch sh.Kind {
 	case ShapeZero:
 		return "0"
@@ -389,17 +353,17 @@ func (sh *Shape) String() string {
 		return "#" + strconv.Itoa(sh.Leaf)
 	case ShapeStruct:
 		var b bytes.Buffer
-		b.WriteString(sh.Type + "{")
+		b.WriteString(types.TypeString(sh.Type, q) + "{")
 		for i, f := range sh.Fields {
 			if i > 0 {
 				b.WriteString(" ")
 			}
-			fmt.Fprintf(&b, "%s:%s", f, sh.Elems[i])
+			fmt.Fprintf(&b, "%s:%s", f, sh.Elems[i].format(q))
 		}
 		b.WriteString("}")
 		return b.String()
 	case ShapePointer:
-		return fmt.Sprintf("*#%d%s", sh.Leaf, sh.Elems[0])
+		return fmt.Sprintf("*#%d%s", sh.Leaf, sh.Elems[0].format(q))
 	}
 	var b bytes.Buffer
 	switch sh.Kind {
@@ -410,13 +374,13 @@ func (sh *Shape) String() string {
 	case ShapeMap:
 		fmt.Fprintf(&b, "map#%d[", sh.Leaf)
 	case ShapeIface:
-		fmt.Fprintf(&b, "%s#%d(", sh.Type, sh.Leaf)
+		fmt.Fprintf(&b, "%s#%d(", types.TypeString(sh.Type, q), sh.Leaf)
 	}
 	for i, e := range sh.Elems {
 		if i > 0 {
 			b.WriteString(" ")
 		}
-		b.WriteString(e.String())
+		b.WriteString(e.format(q))
 	}
 	if sh.Kind == ShapeIface {
 		b.WriteString(")")
@@ -444,8 +408,8 @@ func (s *shaper) flatMap(u *types.Map, sh *Shape, loc, path string) bool {
 		s.printf("_gcl.MapInput(%s, _gcl.InputLen(in, %d), %d, _gcl.%s[%s](in, %d), _gcl.%s[%s](in, %d))\n",
 			loc, sh.Leaf, i, inputCtor[paramKind(u.Key())], s.name(u.Key()), ki, inputCtor[paramKind(u.Elem())], s.name(u.Elem()), vi)
 		sh.Elems = append(sh.Elems,
-			&Shape{Kind: ShapeLeaf, Type: s.testType(u.Key()), Leaf: ki},
-			&Shape{Kind: ShapeLeaf, Type: s.testType(u.Elem()), Leaf: vi})
+			&Shape{Kind: ShapeLeaf, Type: u.Key(), Leaf: ki},
+			&Shape{Kind: ShapeLeaf, Type: u.Elem(), Leaf: vi})
 	}
 	return true
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"go/constant"
 	"go/token"
+	"go/types"
 	"math"
 	"os"
 	"os/exec"
@@ -255,7 +256,7 @@ func seedValues(sd instrument.Seed, t *Entry) ([]corpus.Value, error) {
 	var vs []corpus.Value
 	for i, c := range sd.Values {
 		p := t.rt[i]
-		v := corpus.Value{Type: t.Params[i].TypeString}
+		v := corpus.Value{Type: t.corpusType(i)}
 		if c == nil {
 			return nil, fmt.Errorf("argument %d cannot be read", i+1)
 		}
@@ -298,6 +299,15 @@ func seedValues(sd instrument.Seed, t *Entry) ([]corpus.Value, error) {
 	return vs, nil
 }
 
+// corpusType returns the type of the fuzz function's parameter i as the
+// corpus format names it: as Go writes it, but []byte for any byte slice.
+func (t *Entry) corpusType(i int) string {
+	if t.rt[i].Kind == rt.ParamBytes {
+		return "[]byte"
+	}
+	return types.TypeString(t.Params[i].Type, nil)
+}
+
 // entryEnv turns a corpus entry into an input; values longer than maxLen
 // are cut. It serves -replay and the seeds of gocolic fuzz.
 func entryEnv(e []corpus.Value, t *Entry, maxLen int) (sym.Env, error) {
@@ -337,7 +347,7 @@ func entryOf(env sym.Env, t *Entry) []corpus.Value {
 	var vs []corpus.Value
 	for i, a := range rt.DecodeInput(t.rt, t.maxLen, env) {
 		p := t.rt[i]
-		v := corpus.Value{Type: t.Params[i].TypeString}
+		v := corpus.Value{Type: t.corpusType(i)}
 		switch p.Kind {
 		case rt.ParamInt:
 			if p.Signed {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"go/constant"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,13 +19,14 @@ import (
 // function func(t, bs []byte, s string, a uint16, f float32, b bool, i
 // int8), or says why a call does not fit it.
 func TestSeedValues(t *testing.T) {
+	_, typ := shapeTypes(t)
 	pFloat32 := rt.Param{Name: "f", Kind: rt.ParamFloat, Width: 32}
 	tgt := &Entry{
 		Func: "FuzzX", maxLen: 32,
 		rt: []rt.Param{pBytes, pString, pUint16, pFloat32, pBool, pInt8},
 		Params: []instrument.Param{
-			{Name: "bs", TypeString: "[]byte"}, {Name: "s", TypeString: "string"}, {Name: "a", TypeString: "uint16"},
-			{Name: "f", TypeString: "float32"}, {Name: "b", TypeString: "bool"}, {Name: "i", TypeString: "int8"},
+			{Name: "bs", Type: typ("[]byte")}, {Name: "s", Type: typ("string")}, {Name: "a", Type: typ("uint16")},
+			{Name: "f", Type: typ("float32")}, {Name: "b", Type: typ("bool")}, {Name: "i", Type: typ("int8")},
 		},
 	}
 	str, i64, f64, b := constant.MakeString, constant.MakeInt64, constant.MakeFloat64, constant.MakeBool
@@ -218,7 +220,7 @@ func TestFuzzSeedsLength(t *testing.T) {
 			}
 			var out bytes.Buffer
 			cfg := Config{Dir: root, MaxLen: tt.maxLen, maxLenAuto: tt.auto, Stderr: &out, FuzzCache: tt.cached != nil}
-			tgt := &Entry{PkgPath: "example.com/p", Func: "FuzzX", rt: []rt.Param{pBytes}, Params: []instrument.Param{{Name: "bs", TypeString: "[]byte"}}}
+			tgt := &Entry{PkgPath: "example.com/p", Func: "FuzzX", rt: []rt.Param{pBytes}, Params: []instrument.Param{{Name: "bs", Type: types.NewSlice(types.Typ[types.Byte])}}}
 			envs, maxLen, err := fuzzSeeds(cfg, tgt, tt.seeds, dir)
 			if err != nil {
 				t.Fatal(err)

@@ -21,8 +21,8 @@ import (
 // suite turns a report into the generated test suite.
 func suite(t *Entry, rep *coordinator.Report) emit.Suite {
 	s := emit.Suite{Package: t.PkgName, Func: t.Func, Method: t.Method, Imports: t.Imports}
-	for _, p := range t.Params {
-		s.Params = append(s.Params, emit.Param{Name: p.Name, Type: p.TypeString})
+	for i, p := range t.Params {
+		s.Params = append(s.Params, emit.Param{Name: p.Name, Type: t.paramType(i)})
 	}
 	for i, r := range t.Results {
 		s.Results = append(s.Results, emit.Result{Type: r, IsError: t.IsError[i], Pinned: t.Pinned[i]})

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/types"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/gocolic/gocolic/build"
 	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/rt"
@@ -43,6 +45,7 @@ type Entry struct {
 	PkgDir  string
 	Func    string
 	Params  []instrument.Param
+	// Results are the result types as the generated test file writes them.
 	Results []string
 	Pinned  []bool
 	IsError []bool
@@ -50,11 +53,14 @@ type Entry struct {
 	// Method is the method's name when the function under test is one:
 	// Params[0] is then its receiver, and Func names Type_Method.
 	Method string
-	// Imports maps the import paths the parameter types need, beyond the
-	// target package, to their package names.
+	// Imports maps the import paths the parameter and result types need,
+	// beyond the target package, to the names the generated test file
+	// imports them under.
 	Imports map[string]string
-	rt      []rt.Param
-	maxLen  int
+	// names writes the types of Params as the generated test file does.
+	names  *emit.TypeNames
+	rt     []rt.Param
+	maxLen int
 }
 
 // Test runs `gocolic test`.
@@ -135,9 +141,8 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
 	t := &Entry{
 		PkgPath: pkg.PkgPath, PkgName: pkg.Name, PkgDir: filepath.Dir(pkg.CompiledGoFiles[0]),
-		Func: cfg.Func, Params: ins.Params, Results: ins.Results, Pinned: ins.Pinnable,
+		Func: cfg.Func, Params: ins.Params, Pinned: ins.Pinnable,
 		IsError: ins.ResultIsError, Sites: ins.Sites, maxLen: cfg.MaxLen, rt: ins.RTParams,
-		Imports: ins.Imports,
 	}
 	if ins.Recv != nil {
 		t.Method = ins.Method
@@ -145,6 +150,11 @@ func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
 		// Type.Method and (*Type).Method name tests and files as Type_Method.
 		typ, _, _ := strings.Cut(cfg.Func, ".")
 		t.Func = strings.Trim(typ, "(*)") + "_" + ins.Method
+	}
+	t.names = emit.NewTypeNames(pkg.Types, entryTypes(t.Params, ins.Results)...)
+	t.Imports = t.names.Imports()
+	for _, r := range ins.Results {
+		t.Results = append(t.Results, t.names.Type(r))
 	}
 	return t
 }
@@ -174,6 +184,39 @@ func instrumentTarget(cfg Config, pkg *load.Package, c instrument.Config) (*targ
 	added := ins.Added()
 	sup.merge(ins, added)
 	return &target{pkg: pkg, ins: ins, added: added, sup: sup}, nil
+}
+
+// entryTypes lists the types the generated test file writes for params
+// and results, in the order it chooses their packages' import names in:
+// each parameter's type and then its shape's, outermost first, then the
+// results'.
+func entryTypes(params []instrument.Param, results []types.Type) []types.Type {
+	var ts []types.Type
+	var shape func(sh *instrument.Shape)
+	shape = func(sh *instrument.Shape) {
+		if sh == nil {
+			return
+		}
+		ts = append(ts, sh.Type)
+		for _, e := range sh.Elems {
+			shape(e)
+		}
+	}
+	for _, p := range params {
+		ts = append(ts, p.Type)
+		shape(p.Shape)
+	}
+	return append(ts, results...)
+}
+
+// paramType returns the type of parameter i as the generated test file
+// writes it: ...T for a variadic parameter.
+func (t *Entry) paramType(i int) string {
+	p := t.Params[i]
+	if s, ok := p.Type.(*types.Slice); ok && p.Variadic {
+		return "..." + t.names.Type(s.Elem())
+	}
+	return t.names.Type(p.Type)
 }
 
 // run is an exploration that has ended, with what its outputs need.
@@ -319,18 +362,19 @@ func (t *Entry) Args(env sym.Env) []string {
 		for i := range t.rt {
 			typ := ""
 			if i < len(t.Params) {
-				typ = t.Params[i].TypeString
+				typ = t.paramType(i)
 			}
 			out[i] = leafLiteral(t.rt[i], args[i], typ)
 		}
 		return out
 	}
+	l := literals{names: t.names, ps: t.rt, args: args}
 	out := make([]string, len(t.Params))
 	for i, p := range t.Params {
 		if p.Shape == nil {
-			out[i] = leafLiteral(t.rt[p.Leaf], args[p.Leaf], p.TypeString)
+			out[i] = leafLiteral(t.rt[p.Leaf], args[p.Leaf], t.paramType(i))
 		} else {
-			out[i] = shapeLiteral(p.Shape, t.rt, args)
+			out[i] = l.shape(p.Shape)
 		}
 	}
 	return out
@@ -343,7 +387,12 @@ func (t *Entry) Build(env sym.Env) string {
 	if !slices.ContainsFunc(t.Params, func(p instrument.Param) bool { return p.Shape != nil }) {
 		return ""
 	}
-	return buildLiteral(t.Params, t.rt, rt.DecodeInput(t.rt, t.maxLen, env))
+	typs := make([]string, len(t.Params))
+	for i := range t.Params {
+		typs[i] = t.paramType(i)
+	}
+	l := literals{names: t.names, ps: t.rt, args: rt.DecodeInput(t.rt, t.maxLen, env)}
+	return buildLiteral(l, t.Params, typs)
 }
 
 // leafLiteral writes the value a of an input p of type typ.

@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -376,7 +377,7 @@ func TestReplaySeedsKindMismatch(t *testing.T) {
 func TestSuite(t *testing.T) {
 	tgt := &Entry{
 		PkgName: "p", Func: "F",
-		Params:  []instrument.Param{{Name: "n", TypeString: "int"}, {Name: "s", TypeString: "string"}},
+		Params:  []instrument.Param{{Name: "n", Type: types.Typ[types.Int]}, {Name: "s", Type: types.Typ[types.String]}},
 		Results: []string{"int", "error"},
 		Pinned:  []bool{true, true},
 		IsError: []bool{false, true},

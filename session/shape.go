@@ -8,48 +8,59 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/rt"
 )
 
-// shapeLiteral writes the value of shape sh under the decoded inputs args.
-func shapeLiteral(sh *instrument.Shape, ps []rt.Param, args []rt.Arg) string {
-	elems := func(lits []string) string { return sh.Type + "{" + strings.Join(lits, ", ") + "}" }
+// literals writes the values of inputs ps, decoded as args, as Go
+// literals whose types are written as the generated test file writes
+// them (names).
+type literals struct {
+	names *emit.TypeNames
+	ps    []rt.Param
+	args  []rt.Arg
+}
+
+// shape writes the value of shape sh.
+func (l literals) shape(sh *instrument.Shape) string {
+	typ := l.names.Type(sh.Type)
+	elems := func(lits []string) string { return typ + "{" + strings.Join(lits, ", ") + "}" }
 	switch sh.Kind {
 	case instrument.ShapeLeaf:
-		return leafLiteral(ps[sh.Leaf], args[sh.Leaf], sh.Type)
+		return leafLiteral(l.ps[sh.Leaf], l.args[sh.Leaf], typ)
 	case instrument.ShapeZero:
-		return "*new(" + sh.Type + ")"
+		return "*new(" + typ + ")"
 	case instrument.ShapeStruct:
 		var lits []string
 		for i, e := range sh.Elems {
-			lits = append(lits, sh.Fields[i]+": "+shapeLiteral(e, ps, args))
+			lits = append(lits, sh.Fields[i]+": "+l.shape(e))
 		}
 		return elems(lits)
 	case instrument.ShapeArray:
 		var lits []string
 		for _, e := range sh.Elems {
-			lits = append(lits, shapeLiteral(e, ps, args))
+			lits = append(lits, l.shape(e))
 		}
 		return elems(lits)
 	case instrument.ShapeSlice:
 		var lits []string
-		for _, e := range sh.Elems[:min(int(args[sh.Leaf].Bits), len(sh.Elems))] {
-			lits = append(lits, shapeLiteral(e, ps, args))
+		for _, e := range sh.Elems[:min(int(l.args[sh.Leaf].Bits), len(sh.Elems))] {
+			lits = append(lits, l.shape(e))
 		}
 		return elems(lits)
 	case instrument.ShapeMap:
 		// Later entries overwrite earlier ones with an equal key, as the
 		// driver's inserts do; a literal must not repeat a key.
-		n := min(int(args[sh.Leaf].Bits), len(sh.Elems)/2)
+		n := min(int(l.args[sh.Leaf].Bits), len(sh.Elems)/2)
 		var keys []string
 		vals := map[string]string{}
 		for i := range n {
-			k := shapeLiteral(sh.Elems[2*i], ps, args)
+			k := l.shape(sh.Elems[2*i])
 			if _, ok := vals[k]; !ok {
 				keys = append(keys, k)
 			}
-			vals[k] = shapeLiteral(sh.Elems[2*i+1], ps, args)
+			vals[k] = l.shape(sh.Elems[2*i+1])
 		}
 		var lits []string
 		for _, k := range keys {
@@ -57,38 +68,38 @@ func shapeLiteral(sh *instrument.Shape, ps []rt.Param, args []rt.Arg) string {
 		}
 		return elems(lits)
 	case instrument.ShapeIface:
-		return ifaceLiteral(sh, ps, args)
+		return l.iface(sh)
 	case instrument.ShapePointer:
-		if sh.Leaf >= 0 && args[sh.Leaf].Bits != 0 {
+		if sh.Leaf >= 0 && l.args[sh.Leaf].Bits != 0 {
 			return "nil"
 		}
 		e := sh.Elems[0]
 		switch e.Kind {
 		case instrument.ShapeStruct, instrument.ShapeArray, instrument.ShapeSlice, instrument.ShapeMap:
-			return "&" + shapeLiteral(e, ps, args)
+			return "&" + l.shape(e)
 		case instrument.ShapeZero:
-			return "new(" + e.Type + ")"
+			return "new(" + l.names.Type(e.Type) + ")"
 		}
 		// A pointer to a scalar: a variable of its own, as the driver made.
-		elem := strings.TrimPrefix(sh.Type, "*")
-		return "func() " + sh.Type + " { v := " + elem + "(" + shapeLiteral(e, ps, args) + "); return &v }()"
+		elem := strings.TrimPrefix(typ, "*")
+		return "func() " + typ + " { v := " + elem + "(" + l.shape(e) + "); return &v }()"
 	}
-	return "*new(" + sh.Type + ")"
+	return "*new(" + typ + ")"
 }
 
-// ifaceLiteral writes the value of an interface input: nil, or the
-// literal of the candidate its choice selects. A candidate that is a
-// scalar, a string or a []byte is converted to its type, which an untyped
-// constant in an interface would not have.
-func ifaceLiteral(sh *instrument.Shape, ps []rt.Param, args []rt.Arg) string {
-	k := args[sh.Leaf].Bits
+// iface writes the value of an interface input: nil, or the literal of
+// the candidate its choice selects. A candidate that is a scalar, a
+// string or a []byte is converted to its type, which an untyped constant
+// in an interface would not have.
+func (l literals) iface(sh *instrument.Shape) string {
+	k := l.args[sh.Leaf].Bits
 	if k >= uint64(len(sh.Elems)) {
 		return "nil"
 	}
 	e := sh.Elems[k]
-	lit := shapeLiteral(e, ps, args)
+	lit := l.shape(e)
 	if e.Kind == instrument.ShapeLeaf {
-		return e.Type + "(" + lit + ")"
+		return l.names.Type(e.Type) + "(" + lit + ")"
 	}
 	return lit
 }
@@ -99,8 +110,7 @@ func ifaceLiteral(sh *instrument.Shape, ps []rt.Param, args []rt.Arg) string {
 // are filled, and an alias is a reference to it, so shared objects and
 // cycles survive into a generated test, where literals could not.
 type builder struct {
-	ps      []rt.Param
-	args    []rt.Arg
+	literals
 	b       strings.Builder
 	ptrs    map[int]string // pointer inputs made so far: their variable, or "nil"
 	n       int
@@ -112,7 +122,7 @@ type builder struct {
 func (bd *builder) fill(sh *instrument.Shape, loc string) {
 	switch sh.Kind {
 	case instrument.ShapeLeaf:
-		bd.printf("%s = %s\n", loc, leafLiteral(bd.ps[sh.Leaf], bd.args[sh.Leaf], sh.Type))
+		bd.printf("%s = %s\n", loc, leafLiteral(bd.ps[sh.Leaf], bd.args[sh.Leaf], bd.names.Type(sh.Type)))
 	case instrument.ShapeStruct:
 		for i, e := range sh.Elems {
 			bd.fill(e, loc+"."+sh.Fields[i])
@@ -123,14 +133,14 @@ func (bd *builder) fill(sh *instrument.Shape, loc string) {
 		}
 	case instrument.ShapeSlice:
 		n := min(int(bd.args[sh.Leaf].Bits), len(sh.Elems))
-		bd.printf("%s = make(%s, %d)\n", loc, sh.Type, n)
+		bd.printf("%s = make(%s, %d)\n", loc, bd.names.Type(sh.Type), n)
 		for i, e := range sh.Elems[:n] {
 			bd.fill(e, loc+"["+strconv.Itoa(i)+"]")
 		}
 	case instrument.ShapeMap, instrument.ShapeZero, instrument.ShapeIface:
 		// Map entries and interface values are written as literals:
 		// pointers inside them do not alias (see the README).
-		bd.printf("%s = %s\n", loc, shapeLiteral(sh, bd.ps, bd.args))
+		bd.printf("%s = %s\n", loc, bd.shape(sh))
 	case instrument.ShapePointer:
 		bd.pointer(sh, loc)
 	}
@@ -160,7 +170,7 @@ func (bd *builder) pointer(sh *instrument.Shape, loc string) {
 	}
 	bd.n++
 	v := "p" + strconv.Itoa(bd.n)
-	bd.printf("%s := new(%s)\n%s = %s\n", v, strings.TrimPrefix(sh.Type, "*"), loc, v)
+	bd.printf("%s := new(%s)\n%s = %s\n", v, strings.TrimPrefix(bd.names.Type(sh.Type), "*"), loc, v)
 	if sh.Leaf >= 0 {
 		bd.ptrs[sh.Leaf] = v
 	}
@@ -170,20 +180,21 @@ func (bd *builder) pointer(sh *instrument.Shape, loc string) {
 func (bd *builder) printf(format string, args ...any) { fmt.Fprintf(&bd.b, format, args...) }
 
 // buildLiteral returns a function literal that returns the values of the
-// parameters params under the decoded inputs args, or "" when no pointer
-// aliases another: literals then say the same, more readably.
-func buildLiteral(params []instrument.Param, ps []rt.Param, args []rt.Arg) string {
-	bd := &builder{ps: ps, args: args, ptrs: map[int]string{}}
+// parameters params, whose types the test file writes as typs, or ""
+// when no pointer aliases another: literals then say the same, more
+// readably.
+func buildLiteral(l literals, params []instrument.Param, typs []string) string {
+	bd := &builder{literals: l, ptrs: map[int]string{}}
 	types := make([]string, len(params))
 	for i, p := range params {
-		typ := p.TypeString
+		typ := typs[i]
 		if elem, ok := strings.CutPrefix(typ, "..."); ok {
 			typ = "[]" + elem
 		}
 		types[i] = typ
 		loc := "a" + strconv.Itoa(i)
 		if p.Shape == nil {
-			bd.printf("%s = %s\n", loc, leafLiteral(ps[p.Leaf], args[p.Leaf], typ))
+			bd.printf("%s = %s\n", loc, leafLiteral(l.ps[p.Leaf], l.args[p.Leaf], typ))
 		} else {
 			bd.fill(p.Shape, loc)
 		}

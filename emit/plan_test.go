@@ -1,0 +1,87 @@
+package emit
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCrashName(t *testing.T) {
+	tests := []struct {
+		kind, msg string
+		want      string
+	}{
+		{"panic", "boom", "panic_boom"},
+		{"panic", "runtime error: integer divide by zero", "panic_runtime_error_integer_divide_by_zero"},
+		{"exit", "exit status 3", "exit_exit_status_3"},
+		{"panic", `  "quoted"  / slash\tand (parens) [5] `, "panic_quoted_slash_tand_parens_5"},
+		{"panic", "héllo wörld", "panic_h_llo_w_rld"},
+		{"panic", "", "panic"},
+		{"", "", "crash"},
+		{"", "!!!", "crash"},
+		{"timeout", strings.Repeat("abc ", 30), "timeout_abc_abc_abc_abc_abc_abc_abc_abc_abc_abc"},
+		{"panic", "runtime error: index out of range [5] with length 3", "panic_runtime_error_index_out_of_range_5_with"},
+		{"panic", strings.Repeat("x", 60), "panic_" + strings.Repeat("x", 44)},
+	}
+	valid := regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+	for _, tt := range tests {
+		got := crashName(tt.kind, tt.msg)
+		if got != tt.want {
+			t.Errorf("crashName(%q, %q) = %q, want %q", tt.kind, tt.msg, got, tt.want)
+		}
+		if !valid.MatchString(got) || len(got) > maxNameLen || strings.HasSuffix(got, "_") {
+			t.Errorf("crashName(%q, %q) = %q: not a short [A-Za-z0-9_] name", tt.kind, tt.msg, got)
+		}
+	}
+}
+
+func TestUniqueNames(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want []string
+	}{
+		{nil, []string{}},
+		{[]string{"a", "b"}, []string{"a", "b"}},
+		{[]string{"a", "a", "a"}, []string{"a", "a_2", "a_3"}},
+		// A suffixed name must not steal the name of a later crash.
+		{[]string{"a", "a", "a_2"}, []string{"a", "a_3", "a_2"}},
+		{[]string{"a_2", "a", "a"}, []string{"a_2", "a", "a_3"}},
+	}
+	for _, tt := range tests {
+		if got := uniqueNames(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("uniqueNames(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestCrashSubtestNamesUnique checks that crashes whose messages differ
+// only in punctuation or beyond the length limit still get distinct
+// subtests.
+func TestCrashSubtestNamesUnique(t *testing.T) {
+	long := strings.Repeat("x", 80)
+	s := Suite{
+		Package: "p", Func: "F",
+		Params: []Param{{"x", "int"}},
+		Crashes: []Crash{
+			{Kind: "panic", Message: "a: b", Args: []string{"1"}},
+			{Kind: "panic", Message: "a b", Args: []string{"2"}},
+			{Kind: "panic", Message: long + "1", Args: []string{"3"}},
+			{Kind: "panic", Message: long + "2", Args: []string{"4"}},
+		},
+	}
+	src, err := TestFile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := regexp.MustCompile(`name: "([^"]*)"`).FindAllStringSubmatch(string(src), -1)
+	var got []string
+	for _, m := range names {
+		got = append(got, m[1])
+	}
+	trunc := crashName("panic", long)
+	want := []string{"panic_a_b", "panic_a_b_2", trunc, trunc + "_2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("subtest names = %q, want %q", got, want)
+	}
+}
