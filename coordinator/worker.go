@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gocolic/gocolic/proc"
 	"github.com/gocolic/gocolic/rt"
 )
 
@@ -121,7 +122,7 @@ func startWorker(sp spec) (*worker, error) {
 		return nil, fmt.Errorf("starting worker: %w", err)
 	}
 	w := &worker{bin: bin, timeout: timeout, memLimit: memLimit, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
-	cmd := exec.Command(bin, args...)
+	cmd := proc.Command(bin, args...)
 	mode := sp.mode
 	if mode == "" {
 		mode = "1"
@@ -130,7 +131,6 @@ func startWorker(sp spec) (*worker, error) {
 	cmd.ExtraFiles = []*os.File{reqR, respW} // fds 3 and 4
 	cmd.Stdout = io.Discard
 	cmd.Stderr = w.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		reqR.Close()
 		reqW.Close()
@@ -263,9 +263,7 @@ func lastLine(s string) string {
 
 // kill stops the worker's whole process group and waits for it.
 func (w *worker) kill() {
-	if w.cmd.Process != nil {
-		syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
-	}
+	proc.Kill(w.cmd) // an error only says the group is gone already
 	<-w.done
 	w.req.Close()
 	w.respF.Close()

@@ -25,10 +25,10 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gocolic/gocolic/corpus"
+	"github.com/gocolic/gocolic/proc"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -220,10 +220,9 @@ type fuzzerProc struct {
 
 func (h *hybrid) start(left time.Duration) (*fuzzerProc, error) {
 	secs := int(left / time.Second)
-	cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+h.t.Func+"$",
+	cmd := proc.Command("go", "test", "-run=^$", "-fuzz=^"+h.t.Func+"$",
 		fmt.Sprintf("-fuzztime=%ds", secs), fmt.Sprintf("-parallel=%d", h.parallel), h.t.PkgPath)
 	cmd.Dir = h.moduleDir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	f := &fuzzerProc{cmd: cmd, out: new(bytes.Buffer), done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = f.out, f.out
 	if err := cmd.Start(); err != nil {
@@ -243,12 +242,7 @@ func (h *hybrid) start(left time.Duration) (*fuzzerProc, error) {
 // not within a few seconds.
 func (f *fuzzerProc) interrupt() {
 	f.interrupted = true
-	syscall.Kill(-f.cmd.Process.Pid, syscall.SIGINT)
-	select {
-	case <-f.done:
-	case <-time.After(5 * time.Second):
-		syscall.Kill(-f.cmd.Process.Pid, syscall.SIGKILL)
-	}
+	proc.Stop(f.cmd, f.done, 5*time.Second)
 }
 
 // tail returns the end of the fuzzer's output, for error messages.

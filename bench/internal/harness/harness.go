@@ -22,6 +22,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/gocolic/gocolic/proc"
 )
 
 // ModulePath is the module the benchmarks belong to.
@@ -210,7 +212,7 @@ func Run(ctx context.Context, limit time.Duration, dir, logPath, name string, ar
 func RunEnv(ctx context.Context, limit time.Duration, dir, logPath string, env []string, name string, args ...string) Result {
 	lctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	cmd := exec.CommandContext(lctx, name, args...)
+	cmd := proc.CommandContext(lctx, name, args...)
 	cmd.Dir = dir
 	if len(env) > 0 {
 		cmd.Env = append(os.Environ(), env...)
@@ -218,7 +220,6 @@ func RunEnv(ctx context.Context, limit time.Duration, dir, logPath string, env [
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
-	setProcessGroup(cmd)
 	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
 	err := cmd.Run()
