@@ -45,7 +45,7 @@ func render(t *testing.T, runs []*Run, opts Options) string {
 // run makes a Run of a report, with its strategy in the config.
 func run(dir, strategy string, rep Report) *Run {
 	if strategy != "" {
-		rep.Config = map[string]json.RawMessage{"strategy": json.RawMessage(strconv.Quote(strategy))}
+		rep.Config = map[string]any{"strategy": strategy}
 	}
 	return &Run{Dir: dir, Report: rep}
 }

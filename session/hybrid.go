@@ -29,19 +29,9 @@ import (
 
 	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/proc"
+	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/sym"
 )
-
-// HybridStats counts what went between gocolic and the fuzzer.
-type HybridStats struct {
-	Rounds       int `json:"rounds"`        // fuzzer processes started
-	FromFuzzer   int `json:"from_fuzzer"`   // fuzzer entries given to gocolic
-	ToFuzzer     int `json:"to_fuzzer"`     // gocolic inputs given to the fuzzer
-	FuzzerFailed int `json:"fuzzer_failed"` // rounds that ended with a failure found by the fuzzer
-	Parallel     int `json:"parallel"`      // the fuzzer's -parallel
-	// Note says why the fuzzer side stopped early, "" if it did not.
-	Note string `json:"note,omitempty"`
-}
 
 // hybrid is the fuzzer side of a -with-fuzzer run.
 type hybrid struct {
@@ -59,7 +49,7 @@ type hybrid struct {
 
 	mu      sync.Mutex
 	pending []sym.Env // inputs gocolic kept, not yet given to the fuzzer
-	stats   HybridStats
+	stats   report.HybridStats
 	known   map[string]bool // cache and testdata file names already exchanged
 	initial map[string]bool // testdata files present before the run
 	held    map[string]string
@@ -78,7 +68,7 @@ func newHybrid(moduleDir string, t *Entry, parallel int, log io.Writer) (*hybrid
 		holdDir:  filepath.Join(t.PkgDir, "testdata", "fuzz", "."+t.Func+".gocolic-held"),
 		inject:   make(chan sym.Env),
 		known:    map[string]bool{},
-		stats:    HybridStats{Parallel: parallel},
+		stats:    report.HybridStats{Parallel: parallel},
 		initial:  map[string]bool{},
 		held:     map[string]string{},
 	}
@@ -110,7 +100,7 @@ func (h *hybrid) keep(env sym.Env, failed bool) {
 }
 
 // Stats returns the counts so far.
-func (h *hybrid) Stats() HybridStats {
+func (h *hybrid) Stats() report.HybridStats {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.stats

@@ -4,7 +4,6 @@
 package session
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/guard"
+	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
 )
@@ -90,55 +90,6 @@ func coverProfile(moduleDir string, t *Entry, testFile, out string) error {
 	return os.Rename(tmp, abs)
 }
 
-// jsonReport is the machine-readable report (-json).
-type jsonReport struct {
-	Tool        string       `json:"tool"`
-	Command     string       `json:"command"` // test or fuzz
-	ModuleDir   string       `json:"module_dir"`
-	Package     string       `json:"package"`
-	Function    string       `json:"function"`
-	Executions  int          `json:"executions"`
-	ExecsPerSec float64      `json:"execs_per_sec"`
-	Paths       int          `json:"paths"`
-	Branches    jsonBranches `json:"branches"`
-	Bugs        []jsonBug    `json:"bugs"`
-	Solver      jsonSolver   `json:"solver"`
-	Divergences int          `json:"divergences"`
-	// SlowTracked counts the executions that timed out only with tracking.
-	SlowTracked int `json:"slow_tracked"`
-	// AliasFallbacks counts the solver models whose pointer choices could
-	// not be put into the form of the equivalence graph (coordinator/alias.go).
-	AliasFallbacks int `json:"alias_fallbacks"`
-	// Concretised counts the values made concrete per cause and relates
-	// the divergences to them.
-	Concretised jsonConcretised `json:"concretised"`
-	Tree        any             `json:"tree"`
-	ElapsedMS   int64           `json:"elapsed_ms"`
-	Stopped     string          `json:"stopped"`
-	Exhausted   bool            `json:"exhausted"`
-	Tests       string          `json:"tests,omitempty"`
-	Profile     string          `json:"coverprofile,omitempty"`
-	Timeline    []jsonPoint     `json:"timeline"`
-	Cases       [][]string      `json:"cases"`
-	// ExecNS is the time workers spent inside executions.
-	ExecNS int64          `json:"exec_ns"`
-	Config map[string]any `json:"config"`
-	// Hybrid counts the exchanges with go test -fuzz (-with-fuzzer).
-	Hybrid *HybridStats `json:"hybrid,omitempty"`
-	// InternalErrors are the failures of gocolic's own code that the run
-	// survived or ended with (a panic in the solver chain costs its query,
-	// one in an output costs that output), each with the stack that
-	// locates it; a run without any has none.
-	InternalErrors []jsonInternal `json:"internal_errors"`
-}
-
-type jsonInternal struct {
-	Where   string `json:"where"`
-	Message string `json:"message"`
-	Count   int    `json:"count"`
-	Stack   string `json:"stack"`
-}
-
 // guarded runs one step that writes an output of rep's run: a panic in it
 // fails that output alone, with an error that says so, and is recorded
 // in rep, so that the outputs written after it still are and report it.
@@ -148,43 +99,15 @@ func guarded(rep *coordinator.Report, where string, f func() error) error {
 	return err
 }
 
-// jsonConcretised is the report's account of concretisation: the events
-// of all causes, the divergences, those with no event before their
-// divergent branch, and per cause its counts and busiest places.
-type jsonConcretised struct {
-	Events       int         `json:"events"`
-	Divergences  int         `json:"divergences"`
-	Unattributed int         `json:"unattributed_divergences"`
-	Causes       []jsonCause `json:"causes"`
-}
-
-type jsonCause struct {
-	Cause       string             `json:"cause"`
-	Description string             `json:"description"`
-	Events      int                `json:"events"`
-	Executions  int                `json:"executions"`
-	Divergences int                `json:"divergences"`
-	Sites       []jsonConcreteSite `json:"sites"`
-}
-
-type jsonConcreteSite struct {
-	Pos         string `json:"pos"` // file:line, "" when unknown
-	Func        string `json:"func"`
-	Expr        string `json:"expr"`
-	Events      int    `json:"events"`
-	Executions  int    `json:"executions"`
-	Divergences int    `json:"divergences"`
-}
-
 // concretisedJSON builds the report's concretised object.
-func concretisedJSON(t *Entry, rep *coordinator.Report) jsonConcretised {
+func concretisedJSON(t *Entry, rep *coordinator.Report) *report.Concretised {
 	c := &rep.Concretised
-	j := jsonConcretised{Events: c.Events(), Divergences: c.Divergences, Unattributed: c.Unattributed, Causes: []jsonCause{}}
+	j := &report.Concretised{Events: c.Events(), Divergences: c.Divergences, Unattributed: c.Unattributed, Causes: []report.Cause{}}
 	for _, cr := range Concretisations(t, rep) {
-		jc := jsonCause{Cause: cr.Cause.String(), Description: cr.Cause.Describe(),
-			Events: cr.Events, Executions: cr.Executions, Divergences: cr.Divergences, Sites: []jsonConcreteSite{}}
+		jc := report.Cause{Cause: cr.Cause.String(), Description: cr.Cause.Describe(),
+			Events: cr.Events, Executions: cr.Executions, Divergences: cr.Divergences, Sites: []report.ConcreteSite{}}
 		for _, s := range cr.Sites {
-			js := jsonConcreteSite{Func: s.Func, Expr: s.Expr, Events: s.Events, Executions: s.Executions, Divergences: s.Divergences}
+			js := report.ConcreteSite{Func: s.Func, Expr: s.Expr, Events: s.Events, Executions: s.Executions, Divergences: s.Divergences}
 			if s.File != "" {
 				js.Pos = fmt.Sprintf("%s:%d", s.File, s.Line)
 			}
@@ -195,68 +118,17 @@ func concretisedJSON(t *Entry, rep *coordinator.Report) jsonConcretised {
 	return j
 }
 
-type jsonBranches struct {
-	Covered int        `json:"covered"`
-	Total   int        `json:"total"`
-	Sites   []jsonSite `json:"sites"`
-}
-
-type jsonSite struct {
-	ID    uint32 `json:"id"`
-	Pos   string `json:"pos"`
-	Func  string `json:"func"`
-	Cond  string `json:"cond"`
-	True  bool   `json:"true"`
-	False bool   `json:"false"`
-}
-
-type jsonBug struct {
-	Kind       string            `json:"kind"`
-	Message    string            `json:"message"`
-	Inputs     map[string]string `json:"inputs"`
-	Call       string            `json:"call"`
-	Count      int               `json:"count"`
-	FoundMS    int64             `json:"found_ms"`
-	Minimized  bool              `json:"minimized"`
-	Reproducer string            `json:"reproducer,omitempty"`
-	Stack      string            `json:"stack,omitempty"`
-}
-
-type jsonSolver struct {
-	Queries int         `json:"queries"`
-	Sat     int         `json:"sat"`
-	Unsat   int         `json:"unsat"`
-	Unknown int         `json:"unknown"`
-	TimeMS  int64       `json:"time_ms"`
-	Layers  []jsonLayer `json:"layers"`
-}
-
-type jsonLayer struct {
-	Name    string `json:"name"`
-	Queries int    `json:"queries"`
-	Sat     int    `json:"sat"`
-	Unsat   int    `json:"unsat"`
-	Unknown int    `json:"unknown"`
-	TimeMS  int64  `json:"time_ms"`
-}
-
-type jsonPoint struct {
-	MS       int64 `json:"ms"`
-	Execs    int   `json:"execs"`
-	Covered  int   `json:"covered"`
-	Paths    int   `json:"paths"`
-	Findings int   `json:"bugs"`
-}
-
+// writeJSON writes the JSON report (-json, and report.json of -rundir)
+// of a run to path.
 func writeJSON(path string, cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chain solver.Solver, out *Outcome) error {
 	cov, total := rep.Covered.CondOutcomes(t.Sites)
-	j := jsonReport{
+	j := report.Report{
 		Tool: "gocolic", Command: string(command), ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
 		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, AliasFallbacks: rep.AliasFallbacks, Tree: rep.Tree,
 		Concretised: concretisedJSON(t, rep), ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
 		Tests: out.TestFile, Profile: out.Profile,
-		Branches: jsonBranches{Covered: cov, Total: total, Sites: []jsonSite{}},
-		Bugs:     []jsonBug{},
+		Branches: report.Branches{Covered: cov, Total: total, Sites: []report.Site{}},
+		Bugs:     []report.Bug{},
 		Config:   cfg.Settings(command),
 	}
 	if rep.Elapsed > 0 {
@@ -266,13 +138,13 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 		if s.Kind != sites.Cond {
 			continue
 		}
-		j.Branches.Sites = append(j.Branches.Sites, jsonSite{
+		j.Branches.Sites = append(j.Branches.Sites, report.Site{
 			ID: s.ID, Pos: fmt.Sprintf("%s:%d:%d", s.Pos.Filename, s.Pos.Line, s.Pos.Column),
 			Func: s.Func, Cond: s.Text, True: rep.Covered.Has(s.ID, true), False: rep.Covered.Has(s.ID, false),
 		})
 	}
 	for i, f := range rep.SortedFindings() {
-		bug := jsonBug{Kind: f.Kind, Message: f.Message, Call: t.Call(f.Input), Count: f.Count,
+		bug := report.Bug{Kind: f.Kind, Message: f.Message, Call: t.Call(f.Input), Count: f.Count,
 			FoundMS: f.Elapsed.Milliseconds(), Minimized: f.Minimized, Stack: f.Stack, Inputs: map[string]string{}}
 		for k, a := range t.Args(f.Input) {
 			name := t.Params[k].Name
@@ -290,11 +162,11 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 		}
 		j.Bugs = append(j.Bugs, bug)
 	}
-	j.Solver = jsonSolver{Sat: rep.Queries["sat"], Unsat: rep.Queries["unsat"], Unknown: rep.Queries["unknown"] + rep.Queries["error"], TimeMS: rep.SolverTime.Milliseconds()}
+	j.Solver = report.Solver{Sat: rep.Queries["sat"], Unsat: rep.Queries["unsat"], Unknown: rep.Queries["unknown"] + rep.Queries["error"], TimeMS: rep.SolverTime.Milliseconds()}
 	j.Solver.Queries = j.Solver.Sat + j.Solver.Unsat + j.Solver.Unknown
 	for _, l := range solver.Layers(chain) {
 		st := l.Stats()
-		j.Solver.Layers = append(j.Solver.Layers, jsonLayer{Name: l.Name(), Queries: st.Queries, Sat: st.Sat, Unsat: st.Unsat, Unknown: st.Unknown, TimeMS: st.Time.Milliseconds()})
+		j.Solver.Layers = append(j.Solver.Layers, report.Layer{Name: l.Name(), Queries: st.Queries, Sat: st.Sat, Unsat: st.Unsat, Unknown: st.Unknown, TimeMS: st.Time.Milliseconds()})
 	}
 	j.ExecNS = rep.ExecTime.Nanoseconds()
 	j.Hybrid = out.Hybrid
@@ -303,22 +175,22 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 		j.Cases = append(j.Cases, t.Args(c.Input))
 	}
 	j.Timeline = timeline(rep)
-	j.InternalErrors = []jsonInternal{}
+	j.InternalErrors = []report.InternalError{}
 	for _, ie := range rep.InternalErrors {
-		j.InternalErrors = append(j.InternalErrors, jsonInternal{Where: ie.Where, Message: ie.Message, Count: ie.Count, Stack: ie.Stack})
+		j.InternalErrors = append(j.InternalErrors, report.InternalError{Where: ie.Where, Message: ie.Message, Count: ie.Count, Stack: ie.Stack})
 	}
-	data, err := json.MarshalIndent(j, "", "  ")
+	data, err := report.Encode(&j)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, append(data, '\n'))
+	return writeAtomic(path, data)
 }
 
 // timeline returns the run's time series in time order.
-func timeline(rep *coordinator.Report) []jsonPoint {
-	ps := []jsonPoint{}
+func timeline(rep *coordinator.Report) []report.Point {
+	ps := []report.Point{}
 	for _, p := range rep.Timeline {
-		ps = append(ps, jsonPoint{MS: p.Elapsed.Milliseconds(), Execs: p.Execs, Covered: p.Covered, Paths: p.Paths, Findings: p.Findings})
+		ps = append(ps, report.Point{MS: p.Elapsed.Milliseconds(), Execs: p.Execs, Covered: p.Covered, Paths: p.Paths, Findings: p.Findings})
 	}
 	sort.SliceStable(ps, func(a, b int) bool { return ps[a].MS < ps[b].MS })
 	return ps

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/guard"
+	"github.com/gocolic/gocolic/report"
 )
 
 // TestGuardedOutputs makes writing the test file panic, as a bug of the
@@ -45,14 +46,14 @@ func TestGuardedOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var j jsonReport
+	var j report.Report
 	if err := json.Unmarshal(data, &j); err != nil {
 		t.Fatal(err)
 	}
 	if len(j.InternalErrors) != 2 {
 		t.Fatalf("internal errors %+v, want the solver's and the emitter's", j.InternalErrors)
 	}
-	if ie := j.InternalErrors[0]; ie != (jsonInternal{Where: "solver", Message: "index out of range", Count: 1, Stack: "solver stack"}) {
+	if ie := j.InternalErrors[0]; ie != (report.InternalError{Where: "solver", Message: "index out of range", Count: 1, Stack: "solver stack"}) {
 		t.Errorf("first internal error %+v", ie)
 	}
 	if ie := j.InternalErrors[1]; ie.Where != "emit" || ie.Message != "emitter bug" || ie.Count != 1 || !strings.Contains(ie.Stack, "session.TestGuardedOutputs") {

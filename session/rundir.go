@@ -15,14 +15,8 @@ import (
 	"strings"
 
 	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/solver"
-)
-
-// The files of a run directory.
-const (
-	RunReport   = "report.json"
-	RunTimeline = "timeline.csv"
-	RunProfile  = "cover.out"
 )
 
 // writeRunDir fills cfg.RunDir. profile, if not nil, writes the run's
@@ -34,15 +28,15 @@ func writeRunDir(cfg Config, command Command, moduleDir string, t *Entry, rep *c
 	}
 	var errs []error
 	if profile != nil {
-		errs = append(errs, profile(filepath.Join(cfg.RunDir, RunProfile)))
+		errs = append(errs, profile(filepath.Join(cfg.RunDir, report.ProfileFile)))
 	}
 	var csv bytes.Buffer
 	csv.WriteString("ms,execs,covered,paths,bugs\n")
 	for _, p := range timeline(rep) {
 		fmt.Fprintf(&csv, "%d,%d,%d,%d,%d\n", p.MS, p.Execs, p.Covered, p.Paths, p.Findings)
 	}
-	errs = append(errs, writeAtomic(filepath.Join(cfg.RunDir, RunTimeline), csv.Bytes()))
-	errs = append(errs, writeJSON(filepath.Join(cfg.RunDir, RunReport), cfg, command, moduleDir, t, rep, chain, out))
+	errs = append(errs, writeAtomic(filepath.Join(cfg.RunDir, report.TimelineFile), csv.Bytes()))
+	errs = append(errs, writeJSON(filepath.Join(cfg.RunDir, report.ReportFile), cfg, command, moduleDir, t, rep, chain, out))
 	return errors.Join(errs...)
 }
 

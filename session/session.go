@@ -21,6 +21,7 @@ import (
 	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
+	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
@@ -35,7 +36,7 @@ type Outcome struct {
 	TestFile string // path of the written test file, "" if none
 	Profile  string
 	// Hybrid counts the exchanges with go test -fuzz (-with-fuzzer).
-	Hybrid *HybridStats
+	Hybrid *report.HybridStats
 }
 
 // Entry is the function under test as the outputs see it.

@@ -16,6 +16,7 @@ import (
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver/stack"
@@ -465,7 +466,7 @@ func TestWriteJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var j jsonReport
+	var j report.Report
 	if err := json.Unmarshal(data, &j); err != nil {
 		t.Fatal(err)
 	}
@@ -475,12 +476,12 @@ func TestWriteJSON(t *testing.T) {
 	if s := j.Branches.Sites[1]; s.Pos != "p.go:7:2" || s.Cond != "n == 9" || s.True || !s.False {
 		t.Errorf("site %+v", s)
 	}
-	wantConc := jsonConcretised{Events: 5, Divergences: 2, Unattributed: 1, Causes: []jsonCause{
-		{Cause: "call", Description: rt.CauseCall.Describe(), Events: 4, Executions: 2, Divergences: 1, Sites: []jsonConcreteSite{
+	wantConc := &report.Concretised{Events: 5, Divergences: 2, Unattributed: 1, Causes: []report.Cause{
+		{Cause: "call", Description: rt.CauseCall.Describe(), Events: 4, Executions: 2, Divergences: 1, Sites: []report.ConcreteSite{
 			{Pos: "p.go:5", Func: "F", Expr: "hash(n)", Events: 3, Executions: 2, Divergences: 1},
 			{Events: 1, Executions: 1, Divergences: 1}, // a place the worker could not tell
 		}},
-		{Cause: "stale", Description: rt.CauseStale.Describe(), Events: 1, Executions: 1, Sites: []jsonConcreteSite{
+		{Cause: "stale", Description: rt.CauseStale.Describe(), Events: 1, Executions: 1, Sites: []report.ConcreteSite{
 			{Pos: "p.go:6", Func: "F", Expr: "s.n", Events: 1, Executions: 1},
 		}},
 	}}

@@ -54,6 +54,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/session"
 )
 
@@ -152,7 +153,7 @@ type targetRun struct {
 	executions           int
 	elapsedMS            int64
 	stopped              string
-	hybrid               *harness.HybridStats
+	hybrid               *report.HybridStats
 	cacheFiles           int       // entries the fuzzer's cache held at the end (hybrid)
 	cov                  replayCov // coverage of everything the run left
 	notes                []string
@@ -230,7 +231,7 @@ func run(ctx context.Context, budget time.Duration, workers int, contenders []st
 			return ctx.Err()
 		}
 	}
-	md, err := report(rows, contenders, budget, workers)
+	md, err := markdownReport(rows, contenders, budget, workers)
 	if err != nil {
 		return err
 	}
@@ -278,7 +279,7 @@ func runGocolic(ctx context.Context, w *harness.Workspace, ex *harness.Example, 
 
 // reportBugs matches the bugs of a gocolic report against the planted
 // markers, and returns the time of the first planted one (-1 if none).
-func reportBugs(ex *harness.Example, rep *harness.Report) (found, other []string, firstMS int64) {
+func reportBugs(ex *harness.Example, rep *report.Report) (found, other []string, firstMS int64) {
 	firstMS = -1
 	var msgs []string
 	for _, b := range rep.Bugs {
@@ -502,7 +503,7 @@ func replayCoverage(ctx context.Context, w *harness.Workspace, ex *harness.Examp
 		c.err = errors.New("no inputs were left to replay")
 		return c
 	}
-	replay := func(dirs []string, logName string) (*harness.Report, error) {
+	replay := func(dirs []string, logName string) (*report.Report, error) {
 		// The budget only bounds a replay that would otherwise run away:
 		// a replay stops by itself once every input has run.
 		const replayBudget = 5 * time.Minute
@@ -583,8 +584,8 @@ func (t *totals) add(found []string, covered, total int) {
 	t.total += total
 }
 
-// report formats the Markdown report.
-func report(rows []row, contenders []string, budget time.Duration, workers int) (string, error) {
+// markdownReport formats the Markdown report.
+func markdownReport(rows []row, contenders []string, budget time.Duration, workers int) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Budget %v per tool per example, %d worker processes each, %s %s/%s, %d CPUs.",
 		budget, workers, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())

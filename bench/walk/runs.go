@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,57 +13,27 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/report"
 )
-
-// report is the part of gocolic's JSON report (-json) the harness reads.
-type report struct {
-	Executions int `json:"executions"`
-	Branches   struct {
-		Covered int `json:"covered"`
-		Total   int `json:"total"`
-	} `json:"branches"`
-	ElapsedMS int64   `json:"elapsed_ms"`
-	Stopped   string  `json:"stopped"`
-	Timeline  []point `json:"timeline"`
-	Solver    struct {
-		Layers []layer `json:"layers"`
-	} `json:"solver"`
-}
-
-// point is one sample of a report's coverage-over-time series.
-type point struct {
-	MS      int64 `json:"ms"`
-	Covered int   `json:"covered"`
-}
-
-// layer is what one layer of gocolic's solver chain did.
-type layer struct {
-	Name    string `json:"name"`
-	Queries int    `json:"queries"`
-	Sat     int    `json:"sat"`
-	Unsat   int    `json:"unsat"`
-	Unknown int    `json:"unknown"`
-	TimeMS  int64  `json:"time_ms"`
-}
 
 // parseReport decodes a gocolic JSON report. A report without a branch
 // total is not one of gocolic test's.
-func parseReport(data []byte) (*report, error) {
-	var r report
-	if err := json.Unmarshal(data, &r); err != nil {
+func parseReport(data []byte) (*report.Report, error) {
+	r, err := report.Decode(data)
+	if err != nil {
 		return nil, fmt.Errorf("parsing the gocolic report: %w", err)
 	}
 	if r.Branches.Total <= 0 {
 		return nil, errors.New("parsing the gocolic report: no branches.total")
 	}
-	return &r, nil
+	return r, nil
 }
 
 // lastIncrease returns the time, in milliseconds since the exploration
 // started, at which the timeline first reached its highest coverage: the
 // time of the last increase of coverage. It is 0 for an empty timeline or
 // one that never covered anything.
-func lastIncrease(ps []point) int64 {
+func lastIncrease(ps []report.Point) int64 {
 	best, at := 0, int64(0)
 	for _, p := range ps {
 		if p.Covered > best {
@@ -88,14 +57,14 @@ type runRecord struct {
 	// Error says why the run counts as failed; empty for a good run.
 	Error string `json:"error,omitempty"`
 	// Measurements, from the report (zero when there is none).
-	Covered        int     `json:"covered"`
-	Total          int     `json:"total"`
-	CoveragePct    float64 `json:"coverage_pct"`
-	ElapsedMS      int64   `json:"elapsed_ms"`
-	LastIncreaseMS int64   `json:"last_increase_ms"`
-	Executions     int     `json:"executions"`
-	Stopped        string  `json:"stopped,omitempty"`
-	Layers         []layer `json:"solver_layers,omitempty"`
+	Covered        int            `json:"covered"`
+	Total          int            `json:"total"`
+	CoveragePct    float64        `json:"coverage_pct"`
+	ElapsedMS      int64          `json:"elapsed_ms"`
+	LastIncreaseMS int64          `json:"last_increase_ms"`
+	Executions     int            `json:"executions"`
+	Stopped        string         `json:"stopped,omitempty"`
+	Layers         []report.Layer `json:"solver_layers,omitempty"`
 	// WallMS is the wall time of the whole gocolic process, including
 	// instrumentation and the build of the worker binary.
 	WallMS int64 `json:"wall_ms"`
@@ -123,7 +92,7 @@ func failure(exitCode int, timedOut bool, reportErr error) string {
 }
 
 // fill copies a report's measurements into the record.
-func (r *runRecord) fill(rep *report) {
+func (r *runRecord) fill(rep *report.Report) {
 	r.Covered, r.Total = rep.Branches.Covered, rep.Branches.Total
 	r.CoveragePct = 100 * float64(rep.Branches.Covered) / float64(rep.Branches.Total)
 	r.ElapsedMS = rep.ElapsedMS
@@ -181,7 +150,7 @@ func (rn *runner) run(ctx context.Context, t *target, c config, run int) runReco
 		rec.Error = "gocolic did not run: " + res.Err.Error()
 		return rec
 	}
-	var rep *report
+	var rep *report.Report
 	data, err := os.ReadFile(jsonPath)
 	if err == nil {
 		rep, err = parseReport(data)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocolic/gocolic/report"
 )
 
 // reportJSON is a gocolic report cut down to what the harness reads, plus
@@ -42,7 +44,7 @@ func TestParseReport(t *testing.T) {
 	want := runRecord{
 		Covered: 18, Total: 24, CoveragePct: 75, ElapsedMS: 5003, LastIncreaseMS: 2285,
 		Executions: 42, Stopped: "budget",
-		Layers: []layer{
+		Layers: []report.Layer{
 			{Name: "cache", Queries: 9, Sat: 6, Unsat: 2, Unknown: 1, TimeMS: 30},
 			{Name: "walk", Queries: 3, Sat: 2, Unsat: 0, Unknown: 1, TimeMS: 250},
 		},
@@ -70,17 +72,17 @@ func TestParseReport(t *testing.T) {
 func TestLastIncrease(t *testing.T) {
 	tests := []struct {
 		name string
-		ps   []point
+		ps   []report.Point
 		want int64
 	}{
 		{"empty", nil, 0},
-		{"nothing covered", []point{{MS: 5, Covered: 0}, {MS: 900, Covered: 0}}, 0},
-		{"one point", []point{{MS: 7, Covered: 4}}, 7},
-		{"plateau at the end", []point{{1, 9}, {80, 12}, {2285, 18}, {5003, 18}}, 2285},
-		{"increase at the last point", []point{{1, 9}, {4990, 10}}, 4990},
+		{"nothing covered", []report.Point{{MS: 5, Covered: 0}, {MS: 900, Covered: 0}}, 0},
+		{"one point", []report.Point{{MS: 7, Covered: 4}}, 7},
+		{"plateau at the end", []report.Point{{MS: 1, Covered: 9}, {MS: 80, Covered: 12}, {MS: 2285, Covered: 18}, {MS: 5003, Covered: 18}}, 2285},
+		{"increase at the last point", []report.Point{{MS: 1, Covered: 9}, {MS: 4990, Covered: 10}}, 4990},
 		// Not expected from gocolic, but the first time the maximum is
 		// reached is the answer.
-		{"dip", []point{{1, 5}, {10, 8}, {20, 6}, {30, 8}}, 10},
+		{"dip", []report.Point{{MS: 1, Covered: 5}, {MS: 10, Covered: 8}, {MS: 20, Covered: 6}, {MS: 30, Covered: 8}}, 10},
 	}
 	for _, tt := range tests {
 		if got := lastIncrease(tt.ps); got != tt.want {

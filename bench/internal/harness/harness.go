@@ -1,8 +1,8 @@
 // Package harness holds what the benchmark programs under bench/ share:
 // finding the repository, copying the examples into a throw-away module,
-// building gocolic, running tools under a time limit, reading gocolic's
-// JSON report, and reading an example's target function, fuzz target and
-// planted bugs from its source.
+// building gocolic, running tools under a time limit (gocolic with its JSON
+// report read through package report), and reading an example's target
+// function, fuzz target and planted bugs from its source.
 //
 // Nothing here writes into the repository: every output goes to the
 // temporary workspace.
@@ -11,7 +11,6 @@ package harness
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,6 +23,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/proc"
+	"github.com/gocolic/gocolic/report"
 )
 
 // ModulePath is the module the benchmarks belong to.
@@ -256,70 +256,11 @@ func Tail(out []byte, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// Report is the part of gocolic's JSON report (-json) the benchmarks use.
-type Report struct {
-	Executions  int     `json:"executions"`
-	ExecsPerSec float64 `json:"execs_per_sec"`
-	Paths       int     `json:"paths"`
-	Branches    struct {
-		Covered int `json:"covered"`
-		Total   int `json:"total"`
-	} `json:"branches"`
-	Bugs   []Bug `json:"bugs"`
-	Solver struct {
-		Queries int   `json:"queries"`
-		Sat     int   `json:"sat"`
-		Unsat   int   `json:"unsat"`
-		Unknown int   `json:"unknown"`
-		TimeMS  int64 `json:"time_ms"`
-	} `json:"solver"`
-	Divergences int        `json:"divergences"`
-	ElapsedMS   int64      `json:"elapsed_ms"`
-	Stopped     string     `json:"stopped"`
-	Exhausted   bool       `json:"exhausted"`
-	Cases       [][]string `json:"cases"`
-	ExecNS      int64      `json:"exec_ns"`
-	// Hybrid is set by gocolic fuzz -with-fuzzer.
-	Hybrid *HybridStats `json:"hybrid"`
-}
-
-// Bug is a distinct bug of a Report.
-type Bug struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
-	Count   int    `json:"count"` // executions that raised it
-	FoundMS int64  `json:"found_ms"`
-}
-
-// HybridStats is what went between gocolic and go test -fuzz in a
-// gocolic fuzz -with-fuzzer run.
-type HybridStats struct {
-	Rounds       int    `json:"rounds"`        // fuzzer processes started
-	FromFuzzer   int    `json:"from_fuzzer"`   // fuzzer entries gocolic took
-	ToFuzzer     int    `json:"to_fuzzer"`     // gocolic inputs given to the fuzzer
-	FuzzerFailed int    `json:"fuzzer_failed"` // rounds ended by a failure the fuzzer found
-	Parallel     int    `json:"parallel"`      // the fuzzer's -parallel
-	Note         string `json:"note"`          // why the fuzzer side stopped early
-}
-
-// ReadReport reads a gocolic JSON report.
-func ReadReport(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading the gocolic report: %w", err)
-	}
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("parsing the gocolic report %s: %w", path, err)
-	}
-	return &r, nil
-}
-
 // Gocolic runs `gocolic test` in the workspace module with the given flags
 // on ./name Func, writing its JSON report to jsonPath, and reads the
 // report. A run that fails but still wrote its report returns both the
 // report and the error.
-func (w *Workspace) Gocolic(ctx context.Context, limit time.Duration, logName, jsonPath string, flags []string, name, fn string) (*Report, Result, error) {
+func (w *Workspace) Gocolic(ctx context.Context, limit time.Duration, logName, jsonPath string, flags []string, name, fn string) (*report.Report, Result, error) {
 	args := append([]string{"test"}, flags...)
 	args = append(args, "-notests", "-json", jsonPath, "./"+name, fn)
 	return w.gocolic(ctx, limit, logName, jsonPath, args)
@@ -328,16 +269,16 @@ func (w *Workspace) Gocolic(ctx context.Context, limit time.Duration, logName, j
 // GocolicFuzz runs `gocolic fuzz` in the workspace module with the given
 // flags on ./name FuzzXxx, like Gocolic. Its corpus entries go to the
 // package's testdata/fuzz/FuzzXxx in the workspace.
-func (w *Workspace) GocolicFuzz(ctx context.Context, limit time.Duration, logName, jsonPath string, flags []string, name, target string) (*Report, Result, error) {
+func (w *Workspace) GocolicFuzz(ctx context.Context, limit time.Duration, logName, jsonPath string, flags []string, name, target string) (*report.Report, Result, error) {
 	args := append([]string{"fuzz"}, flags...)
 	args = append(args, "-json", jsonPath, "./"+name, target)
 	return w.gocolic(ctx, limit, logName, jsonPath, args)
 }
 
-func (w *Workspace) gocolic(ctx context.Context, limit time.Duration, logName, jsonPath string, args []string) (*Report, Result, error) {
+func (w *Workspace) gocolic(ctx context.Context, limit time.Duration, logName, jsonPath string, args []string) (*report.Report, Result, error) {
 	os.Remove(jsonPath)
 	r := Run(ctx, limit, w.Module, w.LogPath(logName), w.Bin, args...)
-	rep, rerr := ReadReport(jsonPath)
+	rep, rerr := report.ReadJSON(jsonPath)
 	switch {
 	case r.Err != nil && rerr != nil:
 		return nil, r, fmt.Errorf("gocolic %s: %w\n%s", strings.Join(args, " "), r.Err, Tail(r.Output, 10))

@@ -1,0 +1,260 @@
+// This file declares the one schema of gocolic's JSON report: the
+// report.json of a run directory and the file of -json. gocolic writes it
+// (session), and gocolic report and the benchmarks read it, all with these
+// types; a field added here reaches every reader.
+
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// The files of a run directory (-rundir).
+const (
+	// ReportFile is the JSON report, a Report.
+	ReportFile = "report.json"
+	// TimelineFile is the run's progress over time as CSV, one Point a
+	// line after the header ms,execs,covered,paths,bugs.
+	TimelineFile = "timeline.csv"
+	// ProfileFile is the run's statement coverage profile, in the format
+	// go tool cover reads.
+	ProfileFile = "cover.out"
+)
+
+// Report is the JSON report of a run (report.json, or the file of -json).
+// Readers take every field as possibly missing, since older reports lack
+// some, and ignore fields they do not know.
+type Report struct {
+	Tool        string   `json:"tool"`       // "gocolic"
+	Command     string   `json:"command"`    // "test" or "fuzz"
+	ModuleDir   string   `json:"module_dir"` // root of the target's module
+	Package     string   `json:"package"`    // import path of the target's package
+	Function    string   `json:"function"`   // the function or fuzz target
+	Executions  int      `json:"executions"`
+	ExecsPerSec float64  `json:"execs_per_sec"`
+	Paths       int      `json:"paths"` // distinct paths executed
+	Branches    Branches `json:"branches"`
+	Bugs        []Bug    `json:"bugs"`
+	Solver      Solver   `json:"solver"`
+	// Divergences counts the executions that missed the path their input
+	// was solved for.
+	Divergences int `json:"divergences"`
+	// SlowTracked counts the executions that timed out only with tracking.
+	SlowTracked int `json:"slow_tracked"`
+	// AliasFallbacks counts the solver models whose pointer choices could
+	// not be put into the form of the equivalence graph.
+	AliasFallbacks int `json:"alias_fallbacks"`
+	// Concretised counts the values the run made concrete, per cause,
+	// and relates its divergences to them; nil in reports that predate it.
+	Concretised *Concretised `json:"concretised"`
+	// Tree holds the execution tree's counters (runs, paths, nodes, open
+	// sides, ...) under their Go field names.
+	Tree      any    `json:"tree"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+	Stopped   string `json:"stopped"` // why the run ended: budget, runs, exhausted, ...
+	Exhausted bool   `json:"exhausted"`
+	// Tests is the path of the generated test file (or, for fuzz, the
+	// corpus directory written), "" when none was written.
+	Tests string `json:"tests,omitempty"`
+	// Profile is the path of the coverage profile of -coverprofile.
+	Profile  string  `json:"coverprofile,omitempty"`
+	Timeline []Point `json:"timeline"`
+	// Cases holds the arguments of each kept test case, as Go literals.
+	Cases [][]string `json:"cases"`
+	// ExecNS is the time workers spent inside executions.
+	ExecNS int64 `json:"exec_ns"`
+	// Config holds the run's settings keyed by name (strategy, workers,
+	// seed, budget, ...), as the JSON values they were written as; see
+	// [Report.Setting].
+	Config map[string]any `json:"config"`
+	// Hybrid counts the exchanges with go test -fuzz (gocolic fuzz
+	// -with-fuzzer); nil for other runs.
+	Hybrid *HybridStats `json:"hybrid,omitempty"`
+	// InternalErrors are the failures of gocolic's own code that the run
+	// survived or ended with (a panic in the solver chain costs its query,
+	// one in an output costs that output), each with the stack that
+	// locates it; a run without any has none.
+	InternalErrors []InternalError `json:"internal_errors"`
+}
+
+// InternalError is one failure of gocolic's own code during a run: where
+// it happened, its message, how often, and the stack of its first time.
+type InternalError struct {
+	Where   string `json:"where"`
+	Message string `json:"message"`
+	Count   int    `json:"count"`
+	Stack   string `json:"stack"`
+}
+
+// Concretised is a run's account of concretisation: the events of all
+// causes, the divergent executions, those with no event before their
+// divergent branch, and the causes that occurred.
+type Concretised struct {
+	Events       int     `json:"events"`
+	Divergences  int     `json:"divergences"`
+	Unattributed int     `json:"unattributed_divergences"`
+	Causes       []Cause `json:"causes"`
+}
+
+// Cause is one cause of concretisation in a run: its events, the
+// executions with one, the divergent executions with one before their
+// divergent branch, and the places with most events.
+type Cause struct {
+	Cause       string         `json:"cause"`
+	Description string         `json:"description"`
+	Events      int            `json:"events"`
+	Executions  int            `json:"executions"`
+	Divergences int            `json:"divergences"`
+	Sites       []ConcreteSite `json:"sites"`
+}
+
+// ConcreteSite is one place where a run made values concrete.
+type ConcreteSite struct {
+	Pos         string `json:"pos"` // file:line, the file an absolute path; "" when unknown
+	Func        string `json:"func"`
+	Expr        string `json:"expr"`
+	Events      int    `json:"events"`
+	Executions  int    `json:"executions"`
+	Divergences int    `json:"divergences"`
+}
+
+// Branches is the branch-outcome coverage of a run.
+type Branches struct {
+	Covered int    `json:"covered"` // outcomes covered
+	Total   int    `json:"total"`   // outcomes of all condition sites
+	Sites   []Site `json:"sites"`
+}
+
+// Site is one condition of the target package: its two outcomes and
+// whether the run covered each.
+type Site struct {
+	ID    uint32 `json:"id"`
+	Pos   string `json:"pos"` // file:line:column, the file an absolute path
+	Func  string `json:"func"`
+	Cond  string `json:"cond"`
+	True  bool   `json:"true"`
+	False bool   `json:"false"`
+}
+
+// Bug is one distinct finding of a run.
+type Bug struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	// Inputs maps each parameter's name (#1, #2, ... when it has none) to
+	// its argument as a Go literal.
+	Inputs     map[string]string `json:"inputs"`
+	Call       string            `json:"call"`     // the call that raises it
+	Count      int               `json:"count"`    // executions that raised it
+	FoundMS    int64             `json:"found_ms"` // when it was first raised
+	Minimized  bool              `json:"minimized"`
+	Reproducer string            `json:"reproducer,omitempty"` // where the written test or corpus entry reproduces it
+	Stack      string            `json:"stack,omitempty"`
+}
+
+// Solver counts the solver queries of a run.
+type Solver struct {
+	Queries int     `json:"queries"`
+	Sat     int     `json:"sat"`
+	Unsat   int     `json:"unsat"`
+	Unknown int     `json:"unknown"` // unknown or failed
+	TimeMS  int64   `json:"time_ms"`
+	Layers  []Layer `json:"layers"`
+}
+
+// Layer counts the queries one layer of the solver chain answered or
+// passed on.
+type Layer struct {
+	Name    string `json:"name"`
+	Queries int    `json:"queries"`
+	Sat     int    `json:"sat"`
+	Unsat   int    `json:"unsat"`
+	Unknown int    `json:"unknown"`
+	TimeMS  int64  `json:"time_ms"`
+}
+
+// Point is one sample of a run's progress, taken when something changed.
+type Point struct {
+	MS       int64 `json:"ms"`
+	Execs    int   `json:"execs"`
+	Covered  int   `json:"covered"`
+	Paths    int   `json:"paths"`
+	Findings int   `json:"bugs"`
+}
+
+// HybridStats counts what went between gocolic and go test -fuzz in a
+// gocolic fuzz -with-fuzzer run.
+type HybridStats struct {
+	Rounds       int `json:"rounds"`        // fuzzer processes started
+	FromFuzzer   int `json:"from_fuzzer"`   // fuzzer entries given to gocolic
+	ToFuzzer     int `json:"to_fuzzer"`     // gocolic inputs given to the fuzzer
+	FuzzerFailed int `json:"fuzzer_failed"` // rounds that ended with a failure found by the fuzzer
+	Parallel     int `json:"parallel"`      // the fuzzer's -parallel
+	// Note says why the fuzzer side stopped early, "" if it did not.
+	Note string `json:"note,omitempty"`
+}
+
+// Setting returns a setting of the run's configuration as text: a string
+// as it is, a number or a boolean as JSON writes it, "" when missing.
+func (r *Report) Setting(key string) string {
+	switch v := r.Config[key].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	default:
+		data, err := json.Marshal(v)
+		if err != nil {
+			return ""
+		}
+		return string(data)
+	}
+}
+
+// Encode returns the report as gocolic writes it: indented JSON ending in
+// a newline.
+func Encode(r *Report) ([]byte, error) {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding the JSON report: %w", err)
+	}
+	return append(data, '\n'), nil
+}
+
+// Decode decodes a JSON report, which must be an object.
+func Decode(data []byte) (*Report, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, errors.New("malformed JSON report: not a JSON object")
+	}
+	var r Report
+	if err := json.Unmarshal(trimmed, &r); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("malformed JSON report at byte %d: %w", se.Offset, err)
+		}
+		return nil, fmt.Errorf("malformed JSON report: %w", err)
+	}
+	return &r, nil
+}
+
+// ReadJSON reads the JSON report at path. The error names the file.
+func ReadJSON(path string) (*Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the JSON report: %w", err)
+	}
+	r, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
