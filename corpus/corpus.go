@@ -147,12 +147,13 @@ func parseValue(line string) (Value, error) {
 	}
 	text := lit.Value
 	if lit.Kind == token.CHAR {
-		s, err := strconv.Unquote(text)
-		rs := []rune(s)
-		if err != nil || len(rs) != 1 {
+		// UnquoteChar, not Unquote: '\xff' is the byte 255, which Unquote
+		// returns as a string that is not UTF-8.
+		r, _, rest, err := strconv.UnquoteChar(text[1:len(text)-1], '\'')
+		if err != nil || rest != "" {
 			return Value{}, fmt.Errorf("bad rune %q", line)
 		}
-		text = strconv.Itoa(int(rs[0]))
+		text = strconv.Itoa(int(r))
 	}
 	switch typ {
 	case "int", "int8", "int16", "int32", "int64", "rune":
@@ -235,30 +236,64 @@ func Format(vs []Value) []byte {
 	var b bytes.Buffer
 	b.WriteString(Header + "\n")
 	for _, v := range vs {
-		switch v.Type {
-		case "bool":
-			fmt.Fprintf(&b, "bool(%t)\n", v.Bool)
-		case "string", "[]byte":
-			fmt.Fprintf(&b, "%s(%s)\n", v.Type, strconv.Quote(string(v.Bytes)))
-		case "float32":
-			f := math.Float32frombits(uint32(v.Float))
-			if f != f && uint32(v.Float) != math.Float32bits(float32(math.NaN())) {
-				fmt.Fprintf(&b, "math.Float32frombits(0x%x)\n", uint32(v.Float))
-			} else {
-				fmt.Fprintf(&b, "float32(%v)\n", f)
-			}
-		case "float64":
-			f := math.Float64frombits(v.Float)
-			if f != f && v.Float != math.Float64bits(math.NaN()) {
-				fmt.Fprintf(&b, "math.Float64frombits(0x%x)\n", v.Float)
-			} else {
-				fmt.Fprintf(&b, "float64(%v)\n", f)
-			}
-		case "int", "int8", "int16", "int32", "int64", "rune":
-			fmt.Fprintf(&b, "%s(%d)\n", v.Type, v.Int)
-		default:
-			fmt.Fprintf(&b, "%s(%d)\n", v.Type, v.Uint)
-		}
+		b.WriteString(v.Line())
+		b.WriteByte('\n')
 	}
 	return b.Bytes()
+}
+
+// Line returns v as its line of a corpus file, without the newline, such
+// as uint32(7) or []byte("x").
+func (v Value) Line() string {
+	switch v.Type {
+	case "bool":
+		return fmt.Sprintf("bool(%t)", v.Bool)
+	case "string", "[]byte":
+		return fmt.Sprintf("%s(%s)", v.Type, strconv.Quote(string(v.Bytes)))
+	case "float32":
+		f := math.Float32frombits(uint32(v.Float))
+		if f != f && uint32(v.Float) != math.Float32bits(float32(math.NaN())) {
+			return fmt.Sprintf("math.Float32frombits(0x%x)", uint32(v.Float))
+		}
+		return fmt.Sprintf("float32(%v)", f)
+	case "float64":
+		f := math.Float64frombits(v.Float)
+		if f != f && v.Float != math.Float64bits(math.NaN()) {
+			return fmt.Sprintf("math.Float64frombits(0x%x)", v.Float)
+		}
+		return fmt.Sprintf("float64(%v)", f)
+	case "int", "int8", "int16", "int32", "int64", "rune":
+		return fmt.Sprintf("%s(%d)", v.Type, v.Int)
+	default:
+		return fmt.Sprintf("%s(%d)", v.Type, v.Uint)
+	}
+}
+
+// CanonicalType returns the type a corpus line names without its aliases
+// and spaces: uint8 for byte, int32 for rune, the others as they are. A
+// Value keeps its number in the same field (Uint, Int) under either name.
+func CanonicalType(typ string) string {
+	switch typ = strings.ReplaceAll(typ, " ", ""); typ {
+	case "byte":
+		return "uint8"
+	case "rune":
+		return "int32"
+	}
+	return typ
+}
+
+// WriteDir writes entries as the files of the corpus directory dir, which
+// it creates, named entry000000, entry000001, ... so that the name order
+// (the order ReadDir and gocolic -replay read them in) is theirs.
+func WriteDir(dir string, entries [][]Value) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("corpus: %w", err)
+	}
+	for i, e := range entries {
+		name := filepath.Join(dir, fmt.Sprintf("entry%06d", i))
+		if err := os.WriteFile(name, Format(e), 0o644); err != nil {
+			return fmt.Errorf("corpus: %w", err)
+		}
+	}
+	return nil
 }

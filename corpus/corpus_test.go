@@ -21,6 +21,8 @@ func TestParse(t *testing.T) {
 		{"runes and bytes", "go test fuzz v1\nrune('\\'')\nbyte('a')\nint32(39)\nbool(true)\n",
 			[]Value{{Type: "rune", Int: '\''}, {Type: "byte", Uint: 'a'}, {Type: "int32", Int: 39}, {Type: "bool", Bool: true}}},
 		{"hex", "go test fuzz v1\nuint16(0xCAFE)\n", []Value{{Type: "uint16", Uint: 0xCAFE}}},
+		{"escaped characters", "go test fuzz v1\nbyte('\\xff')\nrune('\\u00e9')\nbyte('\\n')\nrune('é')\n",
+			[]Value{{Type: "byte", Uint: 0xff}, {Type: "rune", Int: 0xe9}, {Type: "byte", Uint: '\n'}, {Type: "rune", Int: 0xe9}}},
 		{"floats", "go test fuzz v1\nfloat64(1.5)\nfloat64(-0)\nfloat32(-2.5e-3)\nfloat64(3)\n",
 			[]Value{{Type: "float64", Float: math.Float64bits(1.5)}, {Type: "float64", Float: 1 << 63},
 				{Type: "float32", Float: uint64(math.Float32bits(-2.5e-3))}, {Type: "float64", Float: math.Float64bits(3)}}},
@@ -94,5 +96,57 @@ func TestReadDir(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "c"), []byte("garbage"), 0o644)
 	if _, _, err := ReadDir(dir); err == nil {
 		t.Error("corrupt file accepted")
+	}
+}
+
+func TestLine(t *testing.T) {
+	tests := []struct {
+		v    Value
+		want string
+	}{
+		{Value{Type: "uint32", Uint: 7}, "uint32(7)"},
+		{Value{Type: "int8", Int: -128}, "int8(-128)"},
+		{Value{Type: "rune", Int: 39}, "rune(39)"},
+		{Value{Type: "bool", Bool: true}, "bool(true)"},
+		{Value{Type: "string", Bytes: []byte("a\n")}, `string("a\n")`},
+		{Value{Type: "[]byte", Bytes: []byte{0x80, 1}}, `[]byte("\x80\x01")`},
+		{Value{Type: "float64", Float: math.Float64bits(-2.5)}, "float64(-2.5)"},
+		{Value{Type: "float64", Float: 0x7ff8000000000002}, "math.Float64frombits(0x7ff8000000000002)"},
+	}
+	for _, tt := range tests {
+		if got := tt.v.Line(); got != tt.want {
+			t.Errorf("Line of %+v = %s, want %s", tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestCanonicalType(t *testing.T) {
+	for typ, want := range map[string]string{
+		"byte": "uint8", "rune": "int32", "[] byte": "[]byte", "uint8": "uint8", "int": "int", "string": "string",
+	} {
+		if got := CanonicalType(typ); got != want {
+			t.Errorf("CanonicalType(%q) = %q, want %q", typ, got, want)
+		}
+	}
+}
+
+// TestWriteDir checks that ReadDir reads the entries WriteDir wrote in
+// their order, also past ten entries, where names that sort by number
+// and by text could differ.
+func TestWriteDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new")
+	var entries [][]Value
+	for i := range 12 {
+		entries = append(entries, []Value{{Type: "int", Int: int64(i)}, {Type: "string", Bytes: []byte("x")}})
+	}
+	if err := WriteDir(dir, entries); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, entries) {
+		t.Errorf("ReadDir after WriteDir = %+v, want %+v", got, entries)
 	}
 }
