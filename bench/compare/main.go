@@ -54,6 +54,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/session"
 )
@@ -490,7 +491,7 @@ func replayCoverage(ctx context.Context, w *harness.Workspace, ex *harness.Examp
 		c.notes = append(c.notes, "f.Add seeds not included: "+ex.SeedErr.Error())
 	} else if len(ex.Seeds) > 0 {
 		seeds := filepath.Join(w.Dir, "seeds", ex.Name)
-		if err := harness.WriteCorpus(seeds, ex.Seeds); err != nil {
+		if err := corpus.WriteDir(seeds, ex.Seeds); err != nil {
 			c.err = err
 			return c
 		}

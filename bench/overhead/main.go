@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/corpus"
 )
 
 func main() {
@@ -178,10 +179,10 @@ func measure(ctx context.Context, w *harness.Workspace, ex *harness.Example, bud
 	r.nativeNS = nsOp / float64(len(rep.Cases))
 
 	// 3. Replay of the kept inputs, repeated.
-	var entries [][]harness.Value
-	var one [][]harness.Value
+	var entries [][]corpus.Value
+	var one [][]corpus.Value
 	for _, c := range rep.Cases {
-		var e []harness.Value
+		var e []corpus.Value
 		for i, lit := range c {
 			v, err := harness.ValueOf(ex.Params[i].Type, lit)
 			if err != nil {
@@ -196,7 +197,7 @@ func measure(ctx context.Context, w *harness.Workspace, ex *harness.Example, bud
 		entries = append(entries, one...)
 	}
 	dir := filepath.Join(w.Dir, "replay", ex.Name)
-	if err := harness.WriteCorpus(dir, entries); err != nil {
+	if err := corpus.WriteDir(dir, entries); err != nil {
 		r.err = err
 		return r
 	}

@@ -6,20 +6,10 @@ import (
 	"go/parser"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
-	"strings"
+
+	"github.com/gocolic/gocolic/corpus"
 )
-
-// Value is one argument of a corpus entry in Go's "go test fuzz v1"
-// format: a basic type and the literal converted to it.
-type Value struct {
-	Type string // bool, string, []byte, int, int8 ... uint64, uintptr
-	Text string // a Go literal: 42, -3, true, "a\n"
-}
-
-// Line returns the corpus line of v, such as uint32(7) or []byte("x").
-func (v Value) Line() string { return v.Type + "(" + v.Text + ")" }
 
 // intBits gives the width of the integer types; int and uint are taken as
 // 64 bits.
@@ -32,98 +22,64 @@ var intBits = map[string]struct {
 	"uintptr": {64, false},
 }
 
-// canonicalType maps the aliases byte and rune to uint8 and int32.
-func canonicalType(typ string) string {
-	switch typ = strings.ReplaceAll(typ, " ", ""); typ {
-	case "byte":
-		return "uint8"
-	case "rune":
-		return "int32"
-	}
-	return typ
-}
-
 // MakeValue converts a constant to a corpus value of type typ, which must
-// be a basic type a fuzz target accepts (floats aside).
-func MakeValue(typ string, c constant.Value) (Value, error) {
-	typ = canonicalType(typ)
+// be a basic type a fuzz target accepts (floats aside). The aliases byte
+// and rune become uint8 and int32.
+func MakeValue(typ string, c constant.Value) (corpus.Value, error) {
+	typ = corpus.CanonicalType(typ)
 	switch typ {
 	case "bool":
 		if c.Kind() != constant.Bool {
-			return Value{}, fmt.Errorf("%s is not a bool", c)
+			return corpus.Value{}, fmt.Errorf("%s is not a bool", c)
 		}
-		return Value{typ, strconv.FormatBool(constant.BoolVal(c))}, nil
+		return corpus.Value{Type: typ, Bool: constant.BoolVal(c)}, nil
 	case "string", "[]byte":
 		if c.Kind() != constant.String {
-			return Value{}, fmt.Errorf("%s is not a string", c)
+			return corpus.Value{}, fmt.Errorf("%s is not a string", c)
 		}
-		return Value{typ, strconv.Quote(constant.StringVal(c))}, nil
+		return corpus.Value{Type: typ, Bytes: []byte(constant.StringVal(c))}, nil
 	}
 	ib, ok := intBits[typ]
 	if !ok {
-		return Value{}, fmt.Errorf("unsupported parameter type %s", typ)
+		return corpus.Value{}, fmt.Errorf("unsupported parameter type %s", typ)
 	}
 	n := constant.ToInt(c)
 	if n.Kind() != constant.Int {
-		return Value{}, fmt.Errorf("%s is not an integer", c)
+		return corpus.Value{}, fmt.Errorf("%s is not an integer", c)
 	}
 	if ib.signed {
 		v, exact := constant.Int64Val(n)
 		if !exact || (ib.bits < 64 && (v < -1<<(ib.bits-1) || v >= 1<<(ib.bits-1))) {
-			return Value{}, fmt.Errorf("%s overflows %s", n, typ)
+			return corpus.Value{}, fmt.Errorf("%s overflows %s", n, typ)
 		}
-		return Value{typ, strconv.FormatInt(v, 10)}, nil
+		return corpus.Value{Type: typ, Int: v}, nil
 	}
 	v, exact := constant.Uint64Val(n)
 	if !exact || (ib.bits < 64 && v >= 1<<ib.bits) {
-		return Value{}, fmt.Errorf("%s overflows %s", n, typ)
+		return corpus.Value{}, fmt.Errorf("%s overflows %s", n, typ)
 	}
-	return Value{typ, strconv.FormatUint(v, 10)}, nil
+	return corpus.Value{Type: typ, Uint: v}, nil
 }
 
 // ValueOf converts a Go literal as gocolic's report writes it (42, true,
 // "x", []byte("x")) to a corpus value of type typ.
-func ValueOf(typ, lit string) (Value, error) {
+func ValueOf(typ, lit string) (corpus.Value, error) {
 	e, err := parser.ParseExpr(lit)
 	if err != nil {
-		return Value{}, fmt.Errorf("bad literal %q: %w", lit, err)
+		return corpus.Value{}, fmt.Errorf("bad literal %q: %w", lit, err)
 	}
 	c, err := constValue(e)
 	if err != nil {
-		return Value{}, err
+		return corpus.Value{}, err
 	}
 	return MakeValue(typ, c)
 }
 
-// WriteCorpus writes entries as corpus files into dir, which it creates.
-// File names keep the entries' order: gocolic replays files in name order.
-func WriteCorpus(dir string, entries [][]Value) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for i, e := range entries {
-		var b strings.Builder
-		b.WriteString("go test fuzz v1\n")
-		for _, v := range e {
-			b.WriteString(v.Line() + "\n")
-		}
-		name := filepath.Join(dir, fmt.Sprintf("entry%06d", i))
-		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// charLineRE matches the corpus lines Go's fuzzer writes for int32 and
-// uint8 values: rune('x') and byte('\x00').
-var charLineRE = regexp.MustCompile(`^(rune|byte)\('(.*)'\)$`)
-
 // NormalizeCorpus copies the corpus files of the directories srcs (missing
 // ones are empty) into dst, rewriting the character literals rune('x') and
 // byte('x') as integers int32(120) and uint8(120). It returns the number
-// of lines rewritten. This works around gocolic's corpus reader, which
-// rejects the literal of the quote character itself (see BENCHMARKS.md).
+// of lines rewritten. This works around a corpus reader that rejects the
+// literal of the quote character itself, as gocolic's once did.
 func NormalizeCorpus(srcs []string, dst string) (int, error) {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return 0, err
@@ -141,25 +97,23 @@ func NormalizeCorpus(srcs []string, dst string) (int, error) {
 			if e.IsDir() {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(src, e.Name()))
+			path := filepath.Join(src, e.Name())
+			data, err := os.ReadFile(path)
 			if err != nil {
 				return 0, err
 			}
-			lines := strings.Split(string(data), "\n")
-			for i, line := range lines {
-				m := charLineRE.FindStringSubmatch(strings.TrimSpace(line))
-				if m == nil {
-					continue
-				}
-				r, _, tail, err := strconv.UnquoteChar(m[2], '\'')
-				if err != nil || tail != "" {
-					return 0, fmt.Errorf("%s: bad character literal %q", filepath.Join(src, e.Name()), line)
-				}
-				lines[i] = fmt.Sprintf("%s(%d)", canonicalType(m[1]), r)
-				rewritten++
+			vs, err := corpus.Parse(data)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %w", path, err)
 			}
-			name := filepath.Join(dst, fmt.Sprintf("%d-%s", k, e.Name()))
-			if err := os.WriteFile(name, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			for i, v := range vs {
+				if typ := corpus.CanonicalType(v.Type); typ != v.Type {
+					vs[i].Type = typ
+					rewritten++
+				}
+			}
+			name := filepath.Join(dst, strconv.Itoa(k)+"-"+e.Name())
+			if err := os.WriteFile(name, corpus.Format(vs), 0o644); err != nil {
 				return 0, err
 			}
 		}

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"github.com/gocolic/gocolic/corpus"
+
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -31,7 +33,7 @@ type Example struct {
 	Planted []string // planted-bug markers
 	// Seeds are the f.Add calls of the fuzz target, as corpus values
 	// (nil with SeedErr set if one could not be evaluated).
-	Seeds   [][]Value
+	Seeds   [][]corpus.Value
 	SeedErr error
 }
 
@@ -182,13 +184,13 @@ func fuzzParts(fuzz *ast.FuncDecl) (*ast.FuncLit, []string, [][]ast.Expr) {
 // seeds evaluates the arguments of f.Add calls, which must be constants or
 // conversions of constants (uint32(7), []byte("x")), against the types of
 // the fuzzed parameters.
-func seeds(adds [][]ast.Expr, params []string) ([][]Value, error) {
-	var out [][]Value
+func seeds(adds [][]ast.Expr, params []string) ([][]corpus.Value, error) {
+	var out [][]corpus.Value
 	for _, args := range adds {
 		if len(args) != len(params) {
 			return nil, fmt.Errorf("f.Add with %d values for %d parameters", len(args), len(params))
 		}
-		var entry []Value
+		var entry []corpus.Value
 		for i, a := range args {
 			v, err := constValue(a)
 			if err != nil {
