@@ -1,0 +1,374 @@
+// This file writes the Markdown report: the contenders, the summary
+// table, the details of each contender and the notes.
+
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gocolic/gocolic/bench/internal/harness"
+)
+
+// contenderInfo describes a contender in the report.
+var contenderInfo = map[string]struct{ title, command, entry, measured string }{
+	cGocolic: {"gocolic", "`gocolic test -budget B -workers W -minimizetime 0 -notests ./NAME Func`",
+		"Func, the package function FuzzNAME calls; starts from zero values, no seeds",
+		"its own report: every input it ran"},
+	cFuzz: {"fuzz", "`go test -run '^$' -fuzz '^FuzzNAME$' -fuzztime B -parallel W ./NAME -test.fuzzcachedir=DIR`",
+		"FuzzNAME's fuzz function; starts from its f.Add seeds",
+		"replay through Func of its cache corpus, its failing input and the f.Add seeds"},
+	cHybrid: {"hybrid", "`gocolic fuzz -with-fuzzer -budget B -workers W -minimizetime 0 ./NAME FuzzNAME`",
+		"FuzzNAME's fuzz function, both sides; gocolic starts from the f.Add seeds, the fuzzer from them and what gocolic gives it",
+		"replay through Func of everything the run left: the fuzzer's cache corpus (with the inputs gocolic gave it), the corpus entries and failures in testdata (gocolic's and the fuzzer's), the f.Add seeds"},
+	cGFuzz: {"gocolic fuzz", "`gocolic fuzz -budget B -workers W -minimizetime 0 ./NAME FuzzNAME`",
+		"FuzzNAME's fuzz function; starts from the f.Add seeds",
+		"replay through Func of its corpus entries and failures in testdata and the f.Add seeds"},
+}
+
+// totals accumulates a contender's totals over the examples.
+type totals struct {
+	found, covered, total int
+}
+
+func (t *totals) add(found []string, covered, total int) {
+	t.found += len(found)
+	t.covered += covered
+	t.total += total
+}
+
+// markdownReport formats the Markdown report.
+func markdownReport(rows []row, contenders []string, budget time.Duration, workers int) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Budget %v per tool per example, %d worker processes each, %s %s/%s, %d CPUs.",
+		budget, workers, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	selected := map[string]bool{}
+	for _, c := range contenders {
+		selected[c] = true
+	}
+	if selected[cHybrid] {
+		p := max(1, workers/2)
+		fmt.Fprintf(&b, " The hybrid splits its %d: go test -fuzz -parallel %d, gocolic %d worker(s).", workers, p, max(1, workers-p))
+	}
+	b.WriteString("\n\n")
+
+	ct := harness.Table{Head: []string{"contender", "command", "entry point", "branch cov measured by"}}
+	for _, c := range contenders {
+		i := contenderInfo[c]
+		ct.Add(i.title, i.command, i.entry, i.measured)
+	}
+	if err := writeTable(&b, &ct); err != nil {
+		return "", err
+	}
+
+	var notes []string
+	note := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
+	mt := harness.Table{Head: []string{"example", "planted bugs"}, Right: []bool{false, true}}
+	for _, c := range contenders {
+		t := contenderInfo[c].title
+		third := t + ": execs/s"
+		if c == cHybrid {
+			third = "hybrid: rounds / from fuzzer / to fuzzer"
+		}
+		mt.Head = append(mt.Head, t+": bugs found", t+": branch cov", third)
+		mt.Right = append(mt.Right, true, true, true)
+	}
+	tot := map[string]*totals{}
+	for _, c := range contenders {
+		tot[c] = &totals{}
+	}
+	var rounds, from, to int
+	planted := 0
+	for _, r := range rows {
+		ex := r.ex
+		planted += len(ex.Planted)
+		cells := []string{ex.Name, strconv.Itoa(len(ex.Planted))}
+		if g := r.g; selected[cGocolic] {
+			gBugs, gBr, gRate := "error", "error", "error"
+			if g == nil {
+				gBugs, gBr, gRate = "—", "—", "—"
+			} else {
+				if g.err != nil {
+					note("%s: gocolic: %s", ex.Name, firstLine(g.err.Error()))
+				}
+				if g.total > 0 || g.err == nil {
+					tot[cGocolic].add(g.found, g.covered, g.total)
+					gBugs = bugCell(g.found, g.other)
+					gBr = fmt.Sprintf("%d/%d", g.covered, g.total)
+					gRate = harness.Rate(g.execsPerSec)
+				}
+			}
+			cells = append(cells, gBugs, gBr, gRate)
+		}
+		if f := r.f; selected[cFuzz] {
+			fBugs, fBr, fRate := "error", "error", "—"
+			if f == nil {
+				fBugs, fBr = "—", "—"
+			} else {
+				if f.err != nil {
+					note("%s: go test -fuzz: %s", ex.Name, firstLine(f.err.Error()))
+				} else {
+					tot[cFuzz].found += len(f.found)
+					fBugs = bugCell(f.found, f.other)
+				}
+				if f.haveRate {
+					fRate = harness.Rate(f.execsPerSec)
+				} else if f.err == nil {
+					fRate = "— ¹"
+				}
+				fBr = covCell(ex.Name, "fuzz", f.cov, tot[cFuzz], note)
+			}
+			cells = append(cells, fBugs, fBr, fRate)
+		}
+		for _, c := range []string{cHybrid, cGFuzz} {
+			if !selected[c] {
+				continue
+			}
+			t := r.h
+			if c == cGFuzz {
+				t = r.gf
+			}
+			title := contenderInfo[c].title
+			bugs, br, third := "—", "—", "—"
+			if t != nil {
+				if t.err != nil {
+					note("%s: %s: %s", ex.Name, title, firstLine(t.err.Error()))
+				}
+				for _, n := range t.notes {
+					note("%s: %s: %s", ex.Name, title, n)
+				}
+				bugs = "error"
+				if t.haveOwn || t.cov.err == nil {
+					tot[c].found += len(t.found)
+					bugs = bugCell(t.found, t.other)
+					if len(t.replayOnly) > 0 {
+						bugs += " ³"
+					}
+				}
+				br = covCell(ex.Name, title, t.cov, tot[c], note)
+				if c == cHybrid {
+					if t.hybrid != nil {
+						hs := t.hybrid
+						third = fmt.Sprintf("%d / %d / %d", hs.Rounds, hs.FromFuzzer, hs.ToFuzzer)
+						rounds, from, to = rounds+hs.Rounds, from+hs.FromFuzzer, to+hs.ToFuzzer
+						if hs.Note != "" {
+							note("%s: hybrid: the fuzzer side stopped early: %s", ex.Name, firstLine(hs.Note))
+						}
+					}
+				} else if t.haveOwn {
+					third = harness.Rate(t.execsPerSec)
+				}
+			}
+			cells = append(cells, bugs, br, third)
+		}
+		mt.Add(cells...)
+	}
+	totalCells := []string{"**total**", fmt.Sprintf("**%d**", planted)}
+	for _, c := range contenders {
+		third := ""
+		if c == cHybrid {
+			third = fmt.Sprintf("**%d / %d / %d**", rounds, from, to)
+		}
+		totalCells = append(totalCells, fmt.Sprintf("**%d**", tot[c].found), "**"+pct(tot[c].covered, tot[c].total)+"**", third)
+	}
+	mt.Add(totalCells...)
+	if err := writeTable(&b, &mt); err != nil {
+		return "", err
+	}
+
+	if selected[cGocolic] || selected[cFuzz] {
+		b.WriteString("Details: which planted bugs were found, and when.\n\n")
+		dt := harness.Table{Head: []string{"example", "target"}}
+		if selected[cGocolic] {
+			dt.Head = append(dt.Head, "gocolic: found", "gocolic: stopped")
+		}
+		if selected[cFuzz] {
+			dt.Head = append(dt.Head, "fuzz: found", "fuzz: outcome", "fuzz: inputs replayed")
+			dt.Right = make([]bool, len(dt.Head))
+			dt.Right[len(dt.Head)-1] = true
+		}
+		for _, r := range rows {
+			cells := []string{r.ex.Name, r.ex.Package + "." + r.ex.Func}
+			if selected[cGocolic] {
+				gFoundCell, gStop := "—", "—"
+				if g := r.g; g != nil {
+					if g.stopped != "" {
+						gStop = fmt.Sprintf("%s after %d ms, %d execs", g.stopped, g.elapsedMS, g.executions)
+					}
+					gFoundCell = names(g.found, g.other)
+					if g.firstMS >= 0 {
+						gFoundCell += fmt.Sprintf(" (first at %d ms)", g.firstMS)
+					}
+				}
+				cells = append(cells, gFoundCell, gStop)
+			}
+			if selected[cFuzz] {
+				found, outcome, replayed := "—", "—", "—"
+				if f := r.f; f != nil {
+					found = names(f.found, f.other)
+					outcome = "no failure in the budget"
+					switch {
+					case f.err != nil:
+						outcome = "error"
+					case f.failed:
+						outcome = "stopped at first failure, " + f.failAt
+					}
+					if f.execs > 0 {
+						outcome += fmt.Sprintf(", %d execs", f.execs)
+					}
+					if f.cov.err == nil {
+						replayed = strconv.Itoa(f.cov.replayed)
+					}
+				}
+				cells = append(cells, found, outcome, replayed)
+			}
+			dt.Add(cells...)
+		}
+		if err := writeTable(&b, &dt); err != nil {
+			return "", err
+		}
+	}
+
+	for _, c := range []string{cHybrid, cGFuzz} {
+		if !selected[c] {
+			continue
+		}
+		title := contenderInfo[c].title
+		if c == cHybrid {
+			b.WriteString("Details of the hybrid (gocolic fuzz -with-fuzzer): bugs, its own report's coverage, and what went between gocolic and the fuzzer.\n\n")
+		} else {
+			b.WriteString("Details of gocolic fuzz alone.\n\n")
+		}
+		dt := harness.Table{Head: []string{"example", "target", title + ": found", title + ": stopped (gocolic side)", title + ": branch cov, own report", title + ": inputs replayed"},
+			Right: []bool{false, false, false, false, true, true}}
+		if c == cHybrid {
+			dt.Head = append(dt.Head, "fuzzer rounds", "entries from fuzzer", "inputs to fuzzer", "rounds ended by a fuzzer failure", "fuzzer cache entries at the end")
+			dt.Right = append(dt.Right, true, true, true, true, true)
+		}
+		for _, r := range rows {
+			t := r.h
+			if c == cGFuzz {
+				t = r.gf
+			}
+			cells := []string{r.ex.Name, r.ex.Package + "." + r.ex.Fuzz}
+			if t == nil {
+				dt.Add(cells...)
+				continue
+			}
+			found := names(t.found, t.other)
+			if t.firstMS >= 0 {
+				found += fmt.Sprintf(" (first at %d ms)", t.firstMS)
+			}
+			if len(t.replayOnly) > 0 {
+				found += fmt.Sprintf("; only in the replay of its outputs: %s", names(t.replayOnly, nil))
+			}
+			stop, own, replayed := "—", "—", "—"
+			if t.haveOwn {
+				stop = fmt.Sprintf("%s after %d ms, %d execs", t.stopped, t.elapsedMS, t.executions)
+				own = fmt.Sprintf("%d/%d", t.ownCovered, t.ownTotal)
+			}
+			if t.cov.err == nil {
+				replayed = strconv.Itoa(t.cov.replayed)
+			}
+			cells = append(cells, found, stop, own, replayed)
+			if c == cHybrid {
+				if hs := t.hybrid; hs != nil {
+					cells = append(cells, strconv.Itoa(hs.Rounds), strconv.Itoa(hs.FromFuzzer), strconv.Itoa(hs.ToFuzzer),
+						strconv.Itoa(hs.FuzzerFailed), strconv.Itoa(t.cacheFiles))
+				} else {
+					cells = append(cells, "—", "—", "—", "—", strconv.Itoa(t.cacheFiles))
+				}
+			}
+			dt.Add(cells...)
+		}
+		if err := writeTable(&b, &dt); err != nil {
+			return "", err
+		}
+	}
+
+	b.WriteString("Notes:\n\n")
+	b.WriteString("- Bugs found: planted bugs (`// planted:` markers) whose text is in a reported panic message; `+N other` counts reported failures that match no marker.\n")
+	if selected[cFuzz] {
+		b.WriteString("- go test -fuzz stops at its first failing input, so it reports at most one bug per run; gocolic keeps going and reports every distinct panic.\n")
+	}
+	b.WriteString("- Branch cov: both outcomes of every condition of the package, as gocolic counts them (conditions in test files are not counted). Where it is measured by a replay, the inputs run through gocolic's instrumentation of Func, exploring nothing; every fuzz function here only calls Func with its arguments, so this is the coverage the inputs had when they ran. Inputs a fuzzer ran but did not keep only cover outcomes that kept inputs already cover, as far as Go's coverage feedback (edge counters) tells.\n")
+	if selected[cHybrid] {
+		b.WriteString("- Hybrid: its bugs are those of its own report plus those the inputs it left raise when replayed; its branch cov is the replay. Its own report counts every input gocolic ran, including the fuzzer entries it took, but not fuzzer entries that appeared after gocolic's last look. Rounds: go test -fuzz processes started; a round is restarted to take gocolic's new inputs, since the fuzzer reads its corpus only at start. Its fuzzer's cache ($GOCACHE/fuzz/<package>/FuzzNAME, in a module whose path is unique to the run) is emptied before the run and moved out of the build cache after it. Before each hybrid run, `go test -fuzz -fuzztime 1x` with a throw-away cache builds its fuzzing binary, so that its first round finds it in the build cache.\n")
+	}
+	if selected[cGocolic] || selected[cGFuzz] || selected[cHybrid] {
+		b.WriteString("- gocolic: execs/s is executions over its exploration time, including solving and IPC; gocolic test stops early when it has tried every open branch (\"exhausted\"), so its time used can be far below the budget. -minimizetime 0: failing inputs are not minimised after the budget, so that replays run the inputs as found.\n")
+	}
+	if selected[cFuzz] {
+		b.WriteString("- fuzz: execs/s is the rate on its last progress line (over its last 3-second interval), which does not include its start-up and baseline-coverage phase.\n")
+		b.WriteString("- ¹ no progress line with a non-zero rate was printed before the fuzzer stopped.\n")
+	}
+	b.WriteString("- ² see the note for this example below.\n")
+	if selected[cHybrid] || selected[cGFuzz] {
+		b.WriteString("- ³ a planted bug was found only by replaying the inputs the run left, not in its own report (see the details).\n")
+	}
+	for _, n := range notes {
+		fmt.Fprintf(&b, "- %s\n", n)
+	}
+	return b.String(), nil
+}
+
+func writeTable(b *strings.Builder, t *harness.Table) error {
+	md, err := t.Markdown()
+	if err != nil {
+		return err
+	}
+	b.WriteString(md)
+	b.WriteString("\n")
+	return nil
+}
+
+// covCell formats a replayed coverage, adds it to the totals, and notes
+// its errors and caveats.
+func covCell(example, who string, c replayCov, t *totals, note func(string, ...any)) string {
+	if c.err != nil {
+		note("%s: %s coverage replay: %s", example, who, firstLine(c.err.Error()))
+		return "error"
+	}
+	t.covered += c.covered
+	t.total += c.total
+	cell := fmt.Sprintf("%d/%d", c.covered, c.total)
+	if len(c.notes) > 0 {
+		cell += " ²"
+	}
+	for _, n := range c.notes {
+		note("%s: %s coverage: %s", example, who, n)
+	}
+	return cell
+}
+
+func bugCell(found, other []string) string {
+	s := strconv.Itoa(len(found))
+	if len(other) > 0 {
+		s += fmt.Sprintf(" (+%d other)", len(other))
+	}
+	return s
+}
+
+func names(found, other []string) string {
+	var parts []string
+	for _, f := range found {
+		parts = append(parts, "`"+f+"`")
+	}
+	for _, o := range other {
+		parts = append(parts, "other: `"+strings.ReplaceAll(o, "|", "\\|")+"`")
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func pct(a, b int) string {
+	if b == 0 {
+		return "0/0"
+	}
+	return fmt.Sprintf("%d/%d (%.0f%%)", a, b, 100*float64(a)/float64(b))
+}
