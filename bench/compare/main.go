@@ -104,6 +104,14 @@ type row struct {
 	gf *targetRun // gocolic fuzz alone
 }
 
+// target returns the row's run of contender c, cHybrid or cGFuzz.
+func (r row) target(c string) *targetRun {
+	if c == cGFuzz {
+		return r.gf
+	}
+	return r.h
+}
+
 // run runs the contenders on each example in turn and prints the Markdown
 // report (and writes it to outPath, if not empty).
 func run(ctx context.Context, budget time.Duration, workers int, contenders []string, list, outPath string, keep bool) error {
