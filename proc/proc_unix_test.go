@@ -75,7 +75,7 @@ func TestStop(t *testing.T) {
 		script     string
 		wantKilled bool
 	}{
-		{"a child that stops on interrupt is not killed", "echo ready; sleep 30", false},
+		{"a child that stops on interrupt is not killed", "trap 'exit 0' INT; echo ready; while :; do sleep 0.05; done", false},
 		{"a child that ignores interrupt is killed after the grace", "trap '' INT; echo ready; sleep 30", true},
 	}
 	for _, tt := range tests {
@@ -99,23 +99,29 @@ func TestStop(t *testing.T) {
 	}
 }
 
+// TestGrandchildrenDie checks that ending a command's group also ends
+// what the command started. (A background job of sh ignores SIGINT, so
+// an interrupt alone does not end it.)
 func TestGrandchildrenDie(t *testing.T) {
+	const script = "sleep 30 & echo $!; wait"
 	tests := []struct {
 		name string
-		cmd  func(ctx context.Context) *exec.Cmd            // makes the command, which starts a grandchild
-		end  func(cmd *exec.Cmd, cancel context.CancelFunc) // ends the command's group
+		cmd  func(ctx context.Context) *exec.Cmd                                                  // makes the command, which starts a grandchild
+		end  func(t *testing.T, cmd *exec.Cmd, cancel context.CancelFunc, exited <-chan struct{}) // ends the command's group
 	}{
 		{"Kill",
-			func(context.Context) *exec.Cmd { return Command("sh", "-c", "sleep 30 & echo $!; wait") },
-			func(cmd *exec.Cmd, _ context.CancelFunc) { Kill(cmd) }},
-		{"Interrupt",
-			func(context.Context) *exec.Cmd { return Command("sh", "-c", "sleep 30 & echo $!; wait") },
-			func(cmd *exec.Cmd, _ context.CancelFunc) { Interrupt(cmd) }},
+			func(context.Context) *exec.Cmd { return Command("sh", "-c", script) },
+			func(_ *testing.T, cmd *exec.Cmd, _ context.CancelFunc, _ <-chan struct{}) { Kill(cmd) }},
+		{"Stop of a command that ignores interrupt",
+			func(context.Context) *exec.Cmd { return Command("sh", "-c", "trap '' INT; "+script) },
+			func(t *testing.T, cmd *exec.Cmd, _ context.CancelFunc, exited <-chan struct{}) {
+				if !Stop(cmd, exited, 100*time.Millisecond) {
+					t.Error("Stop did not kill a command that ignores interrupt")
+				}
+			}},
 		{"CommandContext cancelled",
-			func(ctx context.Context) *exec.Cmd {
-				return CommandContext(ctx, "sh", "-c", "sleep 30 & echo $!; wait")
-			},
-			func(_ *exec.Cmd, cancel context.CancelFunc) { cancel() }},
+			func(ctx context.Context) *exec.Cmd { return CommandContext(ctx, "sh", "-c", script) },
+			func(_ *testing.T, _ *exec.Cmd, cancel context.CancelFunc, _ <-chan struct{}) { cancel() }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,7 +133,7 @@ func TestGrandchildrenDie(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the child printed %q, not the grandchild's pid", line)
 			}
-			tt.end(cmd, cancel)
+			tt.end(t, cmd, cancel, exited)
 			select {
 			case <-exited:
 			case <-time.After(5 * time.Second):
