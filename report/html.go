@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,10 +112,12 @@ func WriteFile(ctx context.Context, path string, runs []*Run, opts Options) erro
 }
 
 // Labels returns the labels of the runs: those of opts where given, else
-// the base name of the run directory and the strategy, made unique.
+// the base name of the run directory, its strategy, and the settings in
+// which the runs differ (solver walk, depth 3), made unique.
 func Labels(runs []*Run, opts Options) []string {
 	labels := make([]string, len(runs))
 	used := map[string]int{}
+	differ := differingSettings(runs)
 	for i, r := range runs {
 		if i < len(opts.Labels) && opts.Labels[i] != "" {
 			labels[i] = opts.Labels[i]
@@ -123,12 +126,18 @@ func Labels(runs []*Run, opts Options) []string {
 			if base == "." || base == string(filepath.Separator) || r.Dir == "" {
 				base = fmt.Sprintf("run %d", i+1)
 			}
-			s := r.Report.Setting("strategy")
-			switch {
-			case s == "" || s == base:
-				labels[i] = base
-			default:
-				labels[i] = base + " (" + s + ")"
+			var parts []string
+			if s := r.Report.Setting("strategy"); s != "" && s != base {
+				parts = append(parts, s)
+			}
+			for _, k := range differ {
+				if v := r.Report.Setting(k); v != "" {
+					parts = append(parts, k+" "+v)
+				}
+			}
+			labels[i] = base
+			if len(parts) > 0 {
+				labels[i] += " (" + strings.Join(parts, ", ") + ")"
 			}
 		}
 		used[labels[i]]++
@@ -287,6 +296,43 @@ func buildPage(runs []*Run, opts Options) *page {
 }
 
 // distinct returns the distinct non-empty values of a field, joined.
+// shownSettings are the settings every comparison shows; outputSettings
+// name only where a run wrote its outputs, which says nothing about it.
+var (
+	shownSettings  = []string{"strategy", "seed", "workers", "budget"}
+	outputSettings = []string{"json", "rundir", "o", "coverprofile", "work", "notests", "nocorpus"}
+)
+
+// differingSettings returns, sorted, the settings of the runs' reports
+// (their flags) whose values differ between the runs, other than those
+// every comparison shows and those that only name outputs: what tells the
+// runs of a comparison apart, such as -solver.
+func differingSettings(runs []*Run) []string {
+	if len(runs) < 2 {
+		return nil
+	}
+	keys := map[string]bool{}
+	for _, r := range runs {
+		for k := range r.Report.Config {
+			keys[k] = true
+		}
+	}
+	var out []string
+	for k := range keys {
+		if slices.Contains(shownSettings, k) || slices.Contains(outputSettings, k) {
+			continue
+		}
+		for _, r := range runs[1:] {
+			if r.Report.Setting(k) != runs[0].Report.Setting(k) {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func distinct(runs []*Run, field func(*Report) string) string {
 	var vals []string
 	seen := map[string]bool{}
@@ -373,6 +419,9 @@ func metrics(runs []*Run, labels []string) []metric {
 			}
 			return text(t)
 		}),
+	}
+	for _, k := range differingSettings(runs) {
+		ms = append(ms, row(k, func(r *Run) cell { return text(r.Report.Setting(k)) }))
 	}
 	if distinct(runs, func(r *Report) string { return r.Command }) != "" {
 		ms = append(ms[:1], append([]metric{row("command", func(r *Run) cell { return text(r.Report.Command) })}, ms[1:]...)...)

@@ -122,6 +122,27 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestDifferingSettings checks that a comparison shows a row for each
+// setting its runs differ in, and none for outputs or equal settings.
+func TestDifferingSettings(t *testing.T) {
+	runs := []*Run{
+		{Dir: "a", Report: Report{Config: map[string]any{"solver": "z3", "walksteps": 250.0, "json": "a.json", "seed": 1.0}}},
+		{Dir: "b", Report: Report{Config: map[string]any{"solver": "walk", "walksteps": 250.0, "json": "b.json", "seed": 2.0, "depth": 4.0}}},
+	}
+	if got, want := fmt.Sprint(differingSettings(runs)), "[depth solver]"; got != want {
+		t.Errorf("differing settings %s, want %s", got, want)
+	}
+	page := render(t, runs, Options{})
+	for _, want := range []string{">solver<", ">walk<", ">depth<"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if got := differingSettings(runs[:1]); got != nil {
+		t.Errorf("one run: differing settings %v, want none", got)
+	}
+}
+
 func TestLabels(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -134,6 +155,10 @@ func TestLabels(t *testing.T) {
 		{"no strategy", []*Run{run("r1", "", Report{})}, nil, []string{"r1"}},
 		{"override", []*Run{run("a", "cover", Report{}), run("b", "dfs", Report{})}, []string{"mine", ""}, []string{"mine", "b (dfs)"}},
 		{"duplicates", []*Run{run("x/r", "cover", Report{}), run("y/r", "cover", Report{})}, nil, []string{"r (cover)", "r (cover) #2"}},
+		{"solver modes", []*Run{
+			{Dir: "a", Report: Report{Config: map[string]any{"strategy": "cover", "solver": "z3", "depth": 0.0, "rundir": "a"}}},
+			{Dir: "b", Report: Report{Config: map[string]any{"strategy": "cover", "solver": "walk", "depth": 0.0, "rundir": "b"}}},
+		}, nil, []string{"a (cover, solver z3)", "b (cover, solver walk)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
