@@ -210,14 +210,3 @@ func (ins *instrumenter) wrapperLit(fl *ast.FuncLit, t *twinInfo, twin ast.Expr)
 		Body: &ast.BlockStmt{List: body},
 	}
 }
-
-// methodExpr reports whether call calls a method expression T.M, whose
-// first argument is the receiver.
-func (ins *instrumenter) methodExpr(call *ast.CallExpr) bool {
-	sel, ok := calledFunc(call).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	s, ok := ins.info.Selections[sel]
-	return ok && s.Kind() == types.MethodExpr
-}
