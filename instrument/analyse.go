@@ -88,7 +88,7 @@ func (ins *instrumenter) analyse() {
 				continue
 			}
 			sig := fn.Type().(*types.Signature)
-			t := &twinInfo{decl: fd, fn: fn, name: "_gcl_" + fd.Name.Name}
+			t := &twinInfo{decl: fd, fn: fn, name: genPrefix + fd.Name.Name}
 			if ins.cfg.Support && fd.Recv == nil && fn.Exported() {
 				// Callable from the other packages of the build.
 				t.name = "Gcl_" + fd.Name.Name

@@ -33,7 +33,7 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 	}
 	if t := ins.twinCall(x); t != nil && len(t.results) == 1 && t.nShadow == 1 {
 		if c, ok := ins.callTwin(x, t); ok {
-			return rtCall("Ret", c), true
+			return rtCall(rtRet, c), true
 		}
 	}
 	if c, ok := ins.opaqueCall(x); ok {
@@ -78,7 +78,7 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 				if !tok || !untyped {
 					return nil, false
 				}
-				va = call(rtInst("Mk", te), a, nilIdent())
+				va = call(rtInst(rtMk, te), a, nilIdent())
 			}
 			args[i] = va
 			continue
@@ -200,7 +200,7 @@ func (ins *instrumenter) structuralCall(x *ast.CallExpr) ast.Expr {
 				if site < 0 {
 					site = int64(ins.newSite(sites.Concrete, x))
 				}
-				nc.Args[i] = rtCall("Concrete", siteLit(uint32(site)), rtSel(cause), va)
+				nc.Args[i] = rtCall(rtConcrete, siteLit(uint32(site)), rtSel(cause), va)
 				continue
 			}
 		}
@@ -223,7 +223,7 @@ func (ins *instrumenter) dropCause(x *ast.CallExpr) (string, bool) {
 		return "", false
 	}
 	if tv, ok := ins.info.Types[x.Fun]; ok && tv.IsType() {
-		return "CauseConv", true
+		return rtCauseConv, true
 	}
 	if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
 		if b, ok := ins.info.Uses[id].(*types.Builtin); ok {
@@ -233,7 +233,7 @@ func (ins *instrumenter) dropCause(x *ast.CallExpr) (string, bool) {
 			}
 		}
 	}
-	return "CauseCall", true
+	return rtCauseCall, true
 }
 
 // mayBeSymbolic reports whether e is a tracked value that may carry a

@@ -80,7 +80,7 @@ func (ins *instrumenter) opaqueCall(x *ast.CallExpr) (ast.Expr, bool) {
 			if !ok {
 				return nil, false
 			}
-			args = append(args, call(rtInst("Mk", te), a, nilIdent()))
+			args = append(args, call(rtInst(rtMk, te), a, nilIdent()))
 			continue
 		}
 		if !types.Identical(ins.typeOf(a), pt) {
@@ -98,7 +98,7 @@ func (ins *instrumenter) opaqueCall(x *ast.CallExpr) (ast.Expr, bool) {
 	ins.opaque[fn.FullName()] = fn
 	id := &ast.BasicLit{Value: fmt.Sprintf("%#x", sym.FuncID(fn.FullName()))}
 	site := siteLit(ins.newSite(sites.Concrete, x))
-	return rtCall(fmt.Sprintf("Opaque%d", n), append([]ast.Expr{site, id, x.Fun}, args...)...), true
+	return rtCall(rtOpaqueN[n], append([]ast.Expr{site, id, x.Fun}, args...)...), true
 }
 
 // calledPackageFunc returns the function x calls when x.Fun is a qualified
@@ -146,7 +146,7 @@ func importName(imports map[string]string, path string) string {
 	if n, ok := imports[path]; ok {
 		return n
 	}
-	n := fmt.Sprintf("_gcl_imp%d", len(imports))
+	n := fmt.Sprintf("%s%d", importPrefix, len(imports))
 	imports[path] = n
 	return n
 }

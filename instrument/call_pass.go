@@ -36,7 +36,7 @@ func (ins *instrumenter) passArg(a, ra ast.Expr) ast.Expr {
 	if t == nil || !hasLeaves(t, 0) || !ins.pure(a) {
 		return ra
 	}
-	return rtCall("Pass", addrOf(ins.lvalue(a)), ra)
+	return rtCall(rtPass, addrOf(ins.lvalue(a)), ra)
 }
 
 // passRecv is passArg for the receiver x of a call of method fn: a value
@@ -76,7 +76,7 @@ func (ins *instrumenter) passDeref(x, rx ast.Expr) (ast.Expr, bool) {
 	if !ok || !hasLeaves(p.Elem(), 0) || !ins.pure(x) {
 		return nil, false
 	}
-	return rtCall("Pass", rx, &ast.StarExpr{X: rx}), true
+	return rtCall(rtPass, rx, &ast.StarExpr{X: rx}), true
 }
 
 // takes returns the prologue that installs the shadows handed over with
@@ -96,7 +96,7 @@ func (ins *instrumenter) takes(fd *ast.FuncDecl) []ast.Stmt {
 			if _, variadic := f.Type.(*ast.Ellipsis); variadic {
 				continue
 			}
-			out = append(out, &ast.ExprStmt{X: rtCall("Take", addrOf(ast.NewIdent(f.Names[0].Name)))})
+			out = append(out, &ast.ExprStmt{X: rtCall(rtTake, addrOf(ast.NewIdent(f.Names[0].Name)))})
 		}
 	}
 	return out

@@ -38,7 +38,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 	recv := ""
 	if r := sig.Recv(); r != nil {
 		res.Method = entry.Name()
-		recv = "_gcl_recv"
+		recv = recvName
 		p := Param{Name: "receiver", Type: r.Type()}
 		if ptr, ok := r.Type().(*types.Pointer); ok {
 			// A method is tested on an object: the receiver is never nil.
@@ -64,7 +64,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 		prm := Param{Name: p.Name(), Type: p.Type()}
 		if !composite(p.Type()) {
 			prm.Leaf = len(res.RTParams)
-			q := rtParam(p.Name(), p.Type())
+			q := runtimeParam(p.Name(), p.Type())
 			res.RTParams = append(res.RTParams, q)
 			fmt.Fprintf(&run, "_gcl.%s[%s](in, %d)", inputCtor[q.Kind], name(p.Type()), prm.Leaf)
 			if twin == nil {
@@ -73,7 +73,7 @@ func (ins *instrumenter) driver(entry *types.Func, res *Result) error {
 			res.Params = append(res.Params, prm)
 			continue
 		}
-		v := fmt.Sprintf("_gcl_a%d", i)
+		v := fmt.Sprintf("%s%d", argPrefix, i)
 		fmt.Fprintf(&build, "var %s %s\n", v, name(p.Type()))
 		pname := p.Name()
 		if pname == "" || pname == "_" {
@@ -239,8 +239,8 @@ func (ins *instrumenter) goroutineID(res *Result, dir string) error {
 	return nil
 }
 
-// rtParam describes a parameter of type t to the runtime.
-func rtParam(name string, t types.Type) rt.Param {
+// runtimeParam describes a parameter of type t to the runtime.
+func runtimeParam(name string, t types.Type) rt.Param {
 	q := rt.Param{Name: name, Kind: paramKind(t)}
 	switch q.Kind {
 	case rt.ParamInt:
@@ -262,15 +262,15 @@ func paramLit(q rt.Param) string {
 
 // paramKindName names the runtime's parameter kinds in generated code.
 var paramKindName = map[rt.ParamKind]string{
-	rt.ParamInt: "ParamInt", rt.ParamBool: "ParamBool", rt.ParamString: "ParamString",
-	rt.ParamBytes: "ParamBytes", rt.ParamFloat: "ParamFloat",
+	rt.ParamInt: rtParamInt, rt.ParamBool: rtParamBool, rt.ParamString: rtParamString,
+	rt.ParamBytes: rtParamBytes, rt.ParamFloat: rtParamFloat,
 }
 
 // inputCtor names the runtime function that makes a parameter's V from
 // the input, by kind.
 var inputCtor = map[rt.ParamKind]string{
-	rt.ParamInt: "InputInt", rt.ParamBool: "InputBool", rt.ParamString: "InputString",
-	rt.ParamBytes: "InputBytes", rt.ParamFloat: "InputFloat",
+	rt.ParamInt: rtInputInt, rt.ParamBool: rtInputBool, rt.ParamString: rtInputString,
+	rt.ParamBytes: rtInputBytes, rt.ParamFloat: rtInputFloat,
 }
 
 func join(xs []string) string {
@@ -298,7 +298,7 @@ func (ins *instrumenter) fuzzDriver(res *Result) error {
 	for i := 1; i < ft.sig.Params().Len(); i++ {
 		p := ft.sig.Params().At(i)
 		name := p.Name()
-		q := rtParam(name, p.Type())
+		q := runtimeParam(name, p.Type())
 		res.RTParams = append(res.RTParams, q)
 		res.Params = append(res.Params, Param{Name: name, Type: p.Type()})
 		params.WriteString(paramLit(q))

@@ -15,11 +15,8 @@ import (
 	"github.com/gocolic/gocolic/sites"
 )
 
-// rtName is the name under which rewritten files import the runtime.
-const rtName = "_gcl"
-
 func rtSel(name string) ast.Expr {
-	return &ast.SelectorExpr{X: ast.NewIdent(rtName), Sel: ast.NewIdent(name)}
+	return &ast.SelectorExpr{X: ast.NewIdent(runtimeAlias), Sel: ast.NewIdent(name)}
 }
 
 func call(fun ast.Expr, args ...ast.Expr) *ast.CallExpr {
@@ -51,7 +48,7 @@ func (ins *instrumenter) shadowName(obj types.Object) string {
 	if n, ok := ins.objName[obj]; ok {
 		return n
 	}
-	n := "_gcl_s_" + obj.Name()
+	n := shadowPrefix + obj.Name()
 	ins.objName[obj] = n
 	return n
 }
@@ -91,10 +88,10 @@ func (ins *instrumenter) isConst(e ast.Expr) bool {
 func (ins *instrumenter) mk(e ast.Expr) ast.Expr {
 	if _, named := types.Unalias(ins.typeOf(e)).(*types.Named); named {
 		if te, ok := ins.typeExpr(ins.typeOf(e)); ok {
-			return call(rtInst("Mk", te), ins.structural(e), nilIdent())
+			return call(rtInst(rtMk, te), ins.structural(e), nilIdent())
 		}
 	}
-	return rtCall("Mk", ins.structural(e), nilIdent())
+	return rtCall(rtMk, ins.structural(e), nilIdent())
 }
 
 // v returns an expression of type rt.V[T] for the tracked expression e of
@@ -108,21 +105,21 @@ func (ins *instrumenter) v(e ast.Expr) (ast.Expr, bool) {
 		if !ok || trackOf(tv.Type) != trackBytes {
 			return nil, false
 		}
-		return call(rtInst("Mk", te), e, nilIdent()), true
+		return call(rtInst(rtMk, te), e, nilIdent()), true
 	}
 	if tv.Value != nil {
 		te, ok := ins.typeExpr(tv.Type)
 		if !ok {
 			return nil, false
 		}
-		return call(rtInst("Mk", te), e, nilIdent()), true
+		return call(rtInst(rtMk, te), e, nilIdent()), true
 	}
 	switch x := e.(type) {
 	case *ast.ParenExpr:
 		return ins.v(x.X)
 	case *ast.Ident:
 		if obj, ok := ins.info.ObjectOf(x).(*types.Var); ok {
-			return rtCall("Mk", x, ins.shadowRef(obj)), true
+			return rtCall(rtMk, x, ins.shadowRef(obj)), true
 		}
 	case *ast.BinaryExpr:
 		return ins.vBinary(x)
@@ -136,14 +133,14 @@ func (ins *instrumenter) v(e ast.Expr) (ast.Expr, bool) {
 			s, ok1 := ins.v(x.X)
 			i, ok2 := ins.v(x.Index)
 			if ok1 && ok2 {
-				name := "IndexString"
+				name := rtIndexString
 				if k == trackBytes {
-					name = "IndexBytes"
+					name = rtIndexBytes
 				}
-				return ins.asType(rtCall(name, siteLit(ins.newSite(sites.Implicit, x)), s, i), x, "Conv")
+				return ins.asType(rtCall(name, siteLit(ins.newSite(sites.Implicit, x)), s, i), x, rtConv)
 			}
 		}
-		if r, ok := ins.mapIndex(x, "MapIndex"); ok {
+		if r, ok := ins.mapIndex(x, rtMapIndex); ok {
 			return r, true
 		}
 		if k, ok := ins.memLoc(x); ok {
@@ -219,7 +216,7 @@ func (ins *instrumenter) cx(e ast.Expr) ast.Expr {
 			return ins.cond(be)
 		}
 		if ve, ok := ins.v(e); ok {
-			return field(ve, "C")
+			return field(ve, vConcrete)
 		}
 	}
 	return ins.structural(e)
@@ -335,7 +332,7 @@ func (ins *instrumenter) cond(e ast.Expr) ast.Expr {
 	if !ok {
 		ve = ins.mk(e)
 	}
-	return rtCall("Br", siteLit(site), ve)
+	return rtCall(rtBr, siteLit(site), ve)
 }
 
 // plainLit rewrites the parts of a composite literal, keeping it a

@@ -18,25 +18,25 @@ func (ins *instrumenter) vConv(x *ast.CallExpr, tv types.TypeAndValue) (ast.Expr
 	case (to == trackOrdered || from == trackOrdered) && numericSet(tv.Type) && numericSet(ins.typeOf(x.Args[0])):
 		// An ordered type parameter on either side: the runtime
 		// picks the conversion by the kinds of both at run time.
-		name = "ConvN"
+		name = rtConvN
 	case to == trackInt && from == trackInt:
-		name = "Conv"
+		name = rtConv
 	case to == trackFloat && from == trackFloat:
-		name = "ConvFF"
+		name = rtConvFF
 	case to == trackFloat && from == trackInt:
-		name = "ConvIF"
+		name = rtConvIF
 	case to == trackInt && from == trackFloat:
-		name = "ConvFI"
+		name = rtConvFI
 	case to == trackBool && from == trackBool:
-		name = "ConvBool"
+		name = rtConvBool
 	case to == trackString && from == trackString:
-		name = "ConvString"
+		name = rtConvString
 	case to == trackString && from == trackBytes:
-		name = "StringOfBytes"
+		name = rtStringOfBytes
 	case to == trackBytes && from == trackString:
-		name = "BytesOfString"
+		name = rtBytesOfString
 	case to == trackBytes && from == trackBytes:
-		name = "ConvBytes"
+		name = rtConvBytes
 	default:
 		return ins.mk(x), true
 	}

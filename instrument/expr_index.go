@@ -17,16 +17,16 @@ func (ins *instrumenter) vLen(x *ast.CallExpr) (ast.Expr, bool) {
 	var name string
 	switch ins.trackOfExpr(x.Args[0]) {
 	case trackString:
-		name = "LenString"
+		name = rtLenString
 	case trackBytes:
-		name = "LenBytes"
+		name = rtLenBytes
 	default:
 		if r, ok := ins.lenMap(x.Args[0]); ok {
 			return r, true
 		}
 		if t := ins.typeOf(x.Args[0]); t != nil {
 			if _, isSlice := t.Underlying().(*types.Slice); isSlice {
-				return rtCall("LenSlice", siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0])), true
+				return rtCall(rtLenSlice, siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0])), true
 			}
 		}
 		return ins.mk(x), true
@@ -51,25 +51,25 @@ func (ins *instrumenter) vSlice(x *ast.SliceExpr) (ast.Expr, bool) {
 	if !ok {
 		return ins.mk(x), true
 	}
-	lo := ast.Expr(rtCall("Mk", &ast.BasicLit{Kind: token.INT, Value: "0"}, nilIdent()))
+	lo := ast.Expr(rtCall(rtMk, &ast.BasicLit{Kind: token.INT, Value: "0"}, nilIdent()))
 	if x.Low != nil {
 		if lo, ok = ins.vIndex(x.Low); !ok {
 			return ins.mk(x), true
 		}
 	}
 	site := siteLit(ins.newSite(sites.Implicit, x))
-	suffix := "String"
+	from, slice := rtSliceStringFrom, rtSliceString
 	if k == trackBytes {
-		suffix = "Bytes"
+		from, slice = rtSliceBytesFrom, rtSliceBytes
 	}
 	if x.High == nil {
-		return rtCall("Slice"+suffix+"From", site, s, lo), true
+		return rtCall(from, site, s, lo), true
 	}
 	hi, ok := ins.vIndex(x.High)
 	if !ok {
 		return ins.mk(x), true
 	}
-	return rtCall("Slice"+suffix, site, s, lo, hi), true
+	return rtCall(slice, site, s, lo, hi), true
 }
 
 // vIndex returns the V of an index or bound; untyped constants are ints.
@@ -77,7 +77,7 @@ func (ins *instrumenter) vIndex(e ast.Expr) (ast.Expr, bool) {
 	if ins.isConst(e) {
 		t := ins.typeOf(e)
 		if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
-			return call(rtInst("Mk", ast.NewIdent("int")), e, nilIdent()), true
+			return call(rtInst(rtMk, ast.NewIdent("int")), e, nilIdent()), true
 		}
 	}
 	if ins.trackOfExpr(e) != trackInt {

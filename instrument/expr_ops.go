@@ -13,35 +13,35 @@ import (
 )
 
 var arith = map[token.Token]string{
-	token.ADD: "Add", token.SUB: "Sub", token.MUL: "Mul",
-	token.AND: "And", token.OR: "Or", token.XOR: "Xor", token.AND_NOT: "AndNot",
+	token.ADD: rtAdd, token.SUB: rtSub, token.MUL: rtMul,
+	token.AND: rtAnd, token.OR: rtOr, token.XOR: rtXor, token.AND_NOT: rtAndNot,
 }
 
 var intCmp = map[token.Token]string{
-	token.EQL: "Eq", token.NEQ: "Ne", token.LSS: "Lt", token.LEQ: "Le", token.GTR: "Gt", token.GEQ: "Ge",
+	token.EQL: rtEq, token.NEQ: rtNe, token.LSS: rtLt, token.LEQ: rtLe, token.GTR: rtGt, token.GEQ: rtGe,
 }
 
 var floatArith = map[token.Token]string{
-	token.ADD: "FAdd", token.SUB: "FSub", token.MUL: "FMul", token.QUO: "FQuo",
+	token.ADD: rtFAdd, token.SUB: rtFSub, token.MUL: rtFMul, token.QUO: rtFQuo,
 }
 
 var floatCmp = map[token.Token]string{
-	token.EQL: "FEq", token.NEQ: "FNe", token.LSS: "FLt", token.LEQ: "FLe", token.GTR: "FGt", token.GEQ: "FGe",
+	token.EQL: rtFEq, token.NEQ: rtFNe, token.LSS: rtFLt, token.LEQ: rtFLe, token.GTR: rtFGt, token.GEQ: rtFGe,
 }
 
 // ordArith and ordCmp name the operators of trackOrdered values; "/"
 // takes a site, for the division-by-zero check of integer instantiations.
 var ordArith = map[token.Token]string{
-	token.ADD: "OAdd", token.SUB: "OSub", token.MUL: "OMul",
+	token.ADD: rtOAdd, token.SUB: rtOSub, token.MUL: rtOMul,
 }
 
 var ordCmp = map[token.Token]string{
-	token.EQL: "OEq", token.NEQ: "ONe", token.LSS: "OLt", token.LEQ: "OLe", token.GTR: "OGt", token.GEQ: "OGe",
+	token.EQL: rtOEq, token.NEQ: rtONe, token.LSS: rtOLt, token.LEQ: rtOLe, token.GTR: rtOGt, token.GEQ: rtOGe,
 }
 
 var strCmp = map[token.Token]string{
-	token.EQL: "EqString", token.NEQ: "NeString", token.LSS: "LtString",
-	token.LEQ: "LeString", token.GTR: "GtString", token.GEQ: "GeString",
+	token.EQL: rtEqString, token.NEQ: rtNeString, token.LSS: rtLtString,
+	token.LEQ: rtLeString, token.GTR: rtGtString, token.GEQ: rtGeString,
 }
 
 // opAssign maps an assignment operator to its binary operator.
@@ -54,14 +54,14 @@ var opAssign = map[token.Token]token.Token{
 
 func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
 	if x.Op == token.LAND || x.Op == token.LOR {
-		return ins.asType(rtCall("Mk", ins.cond(x), nilIdent()), x, "ConvBool")
+		return ins.asType(rtCall(rtMk, ins.cond(x), nilIdent()), x, rtConvBool)
 	}
 	if name, ops := ins.refCompared(x); name != "" {
 		args := make([]ast.Expr, len(ops))
 		for i, o := range ops {
 			args[i] = ins.cx(o)
 		}
-		return ins.asType(rtCall(name, args...), x, "ConvBool")
+		return ins.asType(rtCall(name, args...), x, rtConvBool)
 	}
 	l, r := ins.trackOfExpr(x.X), ins.trackOfExpr(x.Y)
 	if l == notTracked || (r == notTracked && x.Op != token.SHL && x.Op != token.SHR) {
@@ -78,7 +78,7 @@ func (ins *instrumenter) vBinary(x *ast.BinaryExpr) (ast.Expr, bool) {
 		if x.Op == token.SHL || x.Op == token.SHR {
 			// A constant shift count may be untyped; name it as uint.
 			if ok1 && !ok2 && ins.isConst(x.Y) {
-				b, ok2 = call(rtInst("Mk", ast.NewIdent("uint")), x.Y, nilIdent()), true
+				b, ok2 = call(rtInst(rtMk, ast.NewIdent("uint")), x.Y, nilIdent()), true
 			}
 		}
 		if !ok1 || !ok2 {
@@ -121,14 +121,14 @@ func (ins *instrumenter) refCompared(x *ast.BinaryExpr) (string, []ast.Expr) {
 		switch t := ins.typeOf(p); {
 		case t == nil:
 		case types.IsInterface(t):
-			return pick("IfaceIsNil", "IfaceNotNil"), []ast.Expr{p}
+			return pick(rtIfaceIsNil, rtIfaceNotNil), []ast.Expr{p}
 		case elem(p) != nil:
-			return pick("IsNil", "NotNil"), []ast.Expr{p}
+			return pick(rtIsNil, rtNotNil), []ast.Expr{p}
 		}
 		return "", nil
 	}
 	if a, b := elem(x.X), elem(x.Y); a != nil && b != nil && types.Identical(a, b) {
-		return pick("PtrEq", "PtrNe"), []ast.Expr{x.X, x.Y}
+		return pick(rtPtrEq, rtPtrNe), []ast.Expr{x.X, x.Y}
 	}
 	return "", nil
 }
@@ -143,47 +143,47 @@ func (ins *instrumenter) binop(op token.Token, a, b ast.Expr, k track, at ast.Ex
 		}
 		switch op {
 		case token.QUO:
-			return rtCall("Quo", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
+			return rtCall(rtQuo, siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		case token.REM:
-			return rtCall("Rem", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
+			return rtCall(rtRem, siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		case token.SHL:
-			return rtCall("Shl", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
+			return rtCall(rtShl, siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		case token.SHR:
-			return rtCall("Shr", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
+			return rtCall(rtShr, siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		}
 		if name, ok := intCmp[op]; ok {
-			return ins.asType(rtCall(name, a, b), at, "ConvBool")
+			return ins.asType(rtCall(name, a, b), at, rtConvBool)
 		}
 	case trackFloat:
 		if name, ok := floatArith[op]; ok {
 			return rtCall(name, a, b), true
 		}
 		if name, ok := floatCmp[op]; ok {
-			return ins.asType(rtCall(name, a, b), at, "ConvBool")
+			return ins.asType(rtCall(name, a, b), at, rtConvBool)
 		}
 	case trackBool:
 		switch op {
 		case token.EQL:
-			return ins.asType(rtCall("EqBool", a, b), at, "ConvBool")
+			return ins.asType(rtCall(rtEqBool, a, b), at, rtConvBool)
 		case token.NEQ:
-			return ins.asType(rtCall("NeBool", a, b), at, "ConvBool")
+			return ins.asType(rtCall(rtNeBool, a, b), at, rtConvBool)
 		}
 	case trackString:
 		if op == token.ADD {
-			return rtCall("Concat", a, b), true
+			return rtCall(rtConcat, a, b), true
 		}
 		if name, ok := strCmp[op]; ok {
-			return ins.asType(rtCall(name, a, b), at, "ConvBool")
+			return ins.asType(rtCall(name, a, b), at, rtConvBool)
 		}
 	case trackOrdered:
 		if name, ok := ordArith[op]; ok {
 			return rtCall(name, a, b), true
 		}
 		if op == token.QUO {
-			return rtCall("OQuo", siteLit(ins.newSite(sites.Implicit, at)), a, b), true
+			return rtCall(rtOQuo, siteLit(ins.newSite(sites.Implicit, at)), a, b), true
 		}
 		if name, ok := ordCmp[op]; ok {
-			return ins.asType(rtCall(name, a, b), at, "ConvBool")
+			return ins.asType(rtCall(name, a, b), at, rtConvBool)
 		}
 	}
 	return ins.mk(at), true
@@ -197,16 +197,16 @@ func (ins *instrumenter) vUnary(x *ast.UnaryExpr) (ast.Expr, bool) {
 	case token.SUB:
 		switch ins.trackOfExpr(x.X) {
 		case trackFloat:
-			name = "FNeg"
+			name = rtFNeg
 		case trackOrdered:
-			name = "ONeg"
+			name = rtONeg
 		default:
-			name = "Neg"
+			name = rtNeg
 		}
 	case token.XOR:
-		name = "Cpl"
+		name = rtCpl
 	case token.NOT:
-		name = "Not"
+		name = rtNot
 	default:
 		return ins.mk(x), true
 	}

@@ -113,19 +113,19 @@ func (ins *instrumenter) storeMem(lhs, rhs ast.Expr) (ast.Stmt, bool) {
 // of their own, holding the aggregate shadow that a variable of their type
 // has.
 var memOp = map[track]struct{ load, store, loadIndex string }{
-	trackInt:    {"Load", "Store", "LoadIndex"},
-	trackBool:   {"Load", "Store", "LoadIndex"},
-	trackFloat:  {"Load", "Store", "LoadIndex"},
-	trackString: {"LoadString", "StoreString", "LoadIndexString"},
-	trackBytes:  {"LoadByteSlice", "StoreByteSlice", "LoadIndexBytes"},
+	trackInt:    {rtLoad, rtStore, rtLoadIndex},
+	trackBool:   {rtLoad, rtStore, rtLoadIndex},
+	trackFloat:  {rtLoad, rtStore, rtLoadIndex},
+	trackString: {rtLoadString, rtStoreString, rtLoadIndexString},
+	trackBytes:  {rtLoadByteSlice, rtStoreByteSlice, rtLoadIndexBytes},
 	// An ordered type parameter's cell is the one of T's kind at run time.
-	trackOrdered: {"LoadOrd", "StoreOrd", "LoadIndexOrd"},
+	trackOrdered: {rtLoadOrd, rtStoreOrd, rtLoadIndexOrd},
 }
 
 // rtSelAt is rtSel placed at pos: a store's call takes the statement's
 // position, so that a panic in it is reported on the store's line.
 func rtSelAt(name string, pos token.Pos) ast.Expr {
-	return &ast.SelectorExpr{X: &ast.Ident{Name: rtName, NamePos: pos}, Sel: ast.NewIdent(name)}
+	return &ast.SelectorExpr{X: &ast.Ident{Name: runtimeAlias, NamePos: pos}, Sel: ast.NewIdent(name)}
 }
 
 // applyOp names the runtime operator of x op= y for a value of family k,
@@ -138,7 +138,7 @@ func applyOp(k track, op token.Token) string {
 		return floatArith[op]
 	case trackString:
 		if op == token.ADD {
-			return "Concat"
+			return rtConcat
 		}
 	case trackOrdered:
 		return ordArith[op]
@@ -164,7 +164,7 @@ func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 		if y != nil {
 			one = y
 		}
-		ve = call(rtInst("Mk", te), one, nilIdent())
+		ve = call(rtInst(rtMk, te), one, nilIdent())
 	} else {
 		if !types.Identical(ins.typeOf(lhs), ins.typeOf(y)) {
 			return nil, false
@@ -173,12 +173,12 @@ func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 			return nil, false
 		}
 	}
-	apply := "Apply"
+	apply := rtApply
 	switch k {
 	case trackString:
-		apply = "ApplyString"
+		apply = rtApplyString
 	case trackOrdered:
-		apply = "ApplyOrd"
+		apply = rtApplyOrd
 	}
 	site := siteLit(ins.newSite(sites.Concrete, lhs))
 	return &ast.ExprStmt{X: call(rtSelAt(apply, lhs.Pos()), site, addrOf(ins.lvalue(lhs)), ve, rtInst(name, te))}, true
@@ -195,7 +195,7 @@ func (ins *instrumenter) copyMem(lhs, rhs ast.Expr) []ast.Stmt {
 	if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && id.Name == "_" {
 		return nil
 	}
-	return []ast.Stmt{&ast.ExprStmt{X: rtCall("CopyMem", addrOf(ins.lvalue(lhs)), addrOf(ins.lvalue(rhs)))}}
+	return []ast.Stmt{&ast.ExprStmt{X: rtCall(rtCopyMem, addrOf(ins.lvalue(lhs)), addrOf(ins.lvalue(rhs)))}}
 }
 
 // hasLeaves reports whether values of type t hold scalars, strings or byte
@@ -270,5 +270,5 @@ func (ins *instrumenter) makeSlice(x *ast.CallExpr) (ast.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	return call(rtInst("MakeSlice", x.Args[0]), n), true
+	return call(rtInst(rtMakeSlice, x.Args[0]), n), true
 }

@@ -160,7 +160,7 @@ func F(s, t string, b []byte, r rune, u uint, u8 uint8, u16 uint16, u32 uint32, 
 				return true
 			}
 			if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == rtName {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == runtimeAlias {
 					calls[sel.Sel.Name]++
 					if len(c.Args) > 0 {
 						if lit, ok := c.Args[0].(*ast.BasicLit); ok && lit.Kind.String() == "INT" {

@@ -13,7 +13,7 @@ import (
 
 func (ins *instrumenter) newTemp(prefix string) *ast.Ident {
 	ins.tmp++
-	return ast.NewIdent(fmt.Sprintf("_gcl_%s%d", prefix, ins.tmp))
+	return ast.NewIdent(fmt.Sprintf("%s%s%d", genPrefix, prefix, ins.tmp))
 }
 
 // use returns the statement _ = name, which keeps a generated variable
@@ -82,7 +82,7 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 		// since a V wrapper around it would be an unused value; so would
 		// the concrete value of a builtin's V (copy's count).
 		x := ins.structural(s.X)
-		if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+		if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == vConcrete {
 			if c, ok := sel.X.(*ast.CallExpr); ok {
 				x = c
 			}
@@ -248,7 +248,7 @@ func (ins *instrumenter) returnStmt(s *ast.ReturnStmt) []ast.Stmt {
 	} else {
 		if len(s.Results) == 1 {
 			if ve, ok := ins.v(s.Results[0]); ok {
-				return []ast.Stmt{&ast.ReturnStmt{Return: s.Return, Results: []ast.Expr{rtCall("Unpack", ve)}}}
+				return []ast.Stmt{&ast.ReturnStmt{Return: s.Return, Results: []ast.Expr{rtCall(rtUnpack, ve)}}}
 			}
 		}
 		for i, r := range s.Results {
@@ -261,8 +261,8 @@ func (ins *instrumenter) returnStmt(s *ast.ReturnStmt) []ast.Stmt {
 				}
 				tmp := ins.newTemp("r")
 				pre = append(pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{ve}})
-				vals = append(vals, field(ast.NewIdent(tmp.Name), "C"))
-				shadows = append(shadows, field(ast.NewIdent(tmp.Name), "S"))
+				vals = append(vals, field(ast.NewIdent(tmp.Name), vConcrete))
+				shadows = append(shadows, field(ast.NewIdent(tmp.Name), vShadow))
 				continue
 			}
 			if ins.isConst(r) || isNil(r, ins) || isIdent(r) {

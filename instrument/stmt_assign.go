@@ -5,7 +5,6 @@
 package instrument
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -14,16 +13,17 @@ import (
 )
 
 func (ins *instrumenter) incDec(s *ast.IncDecStmt) ast.Stmt {
-	name := "Inc"
+	names := [3]string{rtInc, rtIncF, rtIncO}
 	op := token.ADD
 	if s.Tok == token.DEC {
-		name, op = "Dec", token.SUB
+		names, op = [3]string{rtDec, rtDecF, rtDecO}, token.SUB
 	}
+	name := names[0]
 	switch ins.trackOfExpr(s.X) {
 	case trackFloat:
-		name += "F"
+		name = names[1]
 	case trackOrdered:
-		name += "O"
+		name = names[2]
 	}
 	if id, obj := ins.shadowedIdent(s.X); id != nil {
 		sh := ast.NewIdent(ins.shadowName(obj))
@@ -37,7 +37,7 @@ func (ins *instrumenter) incDec(s *ast.IncDecStmt) ast.Stmt {
 		if o == nil {
 			return nil, false
 		}
-		return ins.binop(op, o, call(rtInst("Mk", ast.NewIdent("byte")), &ast.BasicLit{Kind: token.INT, Value: "1"}, nilIdent()), trackInt, s.X)
+		return ins.binop(op, o, call(rtInst(rtMk, ast.NewIdent("byte")), &ast.BasicLit{Kind: token.INT, Value: "1"}, nilIdent()), trackInt, s.X)
 	}); ok {
 		return st
 	}
@@ -71,7 +71,7 @@ func (ins *instrumenter) storeByte(lhs ast.Expr, value func(old func() ast.Expr)
 		if _, simple := ast.Unparen(ix.Index).(*ast.Ident); !simple && !ins.isConst(ix.Index) {
 			return nil
 		}
-		return rtCall("IndexBytes", siteLit(ins.newSite(sites.Implicit, ix)), rtCall("Mk", id, ast.NewIdent(ins.shadowName(obj))), idx)
+		return rtCall(rtIndexBytes, siteLit(ins.newSite(sites.Implicit, ix)), rtCall(rtMk, id, ast.NewIdent(ins.shadowName(obj))), idx)
 	}
 	val, ok := value(old)
 	if !ok {
@@ -80,7 +80,7 @@ func (ins *instrumenter) storeByte(lhs ast.Expr, value func(old func() ast.Expr)
 	site := siteLit(ins.newSite(sites.Implicit, ix))
 	// The call takes the statement's position, so that a panic in the
 	// store is reported on the store's line.
-	fun := &ast.SelectorExpr{X: &ast.Ident{Name: rtName, NamePos: lhs.Pos()}, Sel: ast.NewIdent("StoreBytes")}
+	fun := &ast.SelectorExpr{X: &ast.Ident{Name: runtimeAlias, NamePos: lhs.Pos()}, Sel: ast.NewIdent(rtStoreBytes)}
 	return &ast.ExprStmt{X: call(fun, site,
 		&ast.UnaryExpr{Op: token.AND, X: id},
 		&ast.UnaryExpr{Op: token.AND, X: ast.NewIdent(ins.shadowName(obj))},
@@ -121,11 +121,11 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 		if !ok {
 			var nilShadow ast.Expr = nilIdent()
 			if s.Tok == token.DEFINE {
-				nilShadow = call(&ast.ParenExpr{X: &ast.StarExpr{X: rtSel("Expr")}}, nilIdent())
+				nilShadow = call(&ast.ParenExpr{X: &ast.StarExpr{X: rtSel(rtExpr)}}, nilIdent())
 			}
 			return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(sh)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs), nilShadow}}}, defined
 		}
-		return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(sh)}, Tok: s.Tok, Rhs: []ast.Expr{rtCall("Unpack", ve)}}}, defined
+		return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(sh)}, Tok: s.Tok, Rhs: []ast.Expr{rtCall(rtUnpack, ve)}}}, defined
 	}
 	if s.Tok == token.ASSIGN {
 		if st, ok := ins.storeByte(lhs, func(func() ast.Expr) (ast.Expr, bool) {
@@ -175,20 +175,20 @@ func (ins *instrumenter) opAssignStmt(s *ast.AssignStmt, op token.Token) []ast.S
 	lhs, rhs := s.Lhs[0], s.Rhs[0]
 	k := ins.trackOfExpr(lhs)
 	if id, obj := ins.shadowedIdent(lhs); id != nil {
-		cur := rtCall("Mk", id, ast.NewIdent(ins.shadowName(obj)))
+		cur := rtCall(rtMk, id, ast.NewIdent(ins.shadowName(obj)))
 		var r ast.Expr
 		ok := true
 		if op == token.SHL || op == token.SHR {
 			r, ok = ins.vIndex(rhs)
 			if !ok && ins.isConst(rhs) {
-				r, ok = call(rtInst("Mk", ast.NewIdent("uint")), rhs, nilIdent()), true
+				r, ok = call(rtInst(rtMk, ast.NewIdent("uint")), rhs, nilIdent()), true
 			}
 		} else {
 			r, ok = ins.v(rhs)
 		}
 		if ok {
 			if ve, ok := ins.binop(op, cur, r, k, &ast.BinaryExpr{X: lhs, Op: op, Y: rhs, OpPos: s.TokPos}); ok {
-				return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(ins.shadowName(obj))}, Tok: token.ASSIGN, Rhs: []ast.Expr{rtCall("Unpack", ve)}}}
+				return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(ins.shadowName(obj))}, Tok: token.ASSIGN, Rhs: []ast.Expr{rtCall(rtUnpack, ve)}}}
 			}
 		}
 		// Fall back to a concrete update that forgets the shadow.
@@ -247,7 +247,7 @@ func (ins *instrumenter) assignParallel(s *ast.AssignStmt, ctx stmtCtx) ([]ast.S
 		}
 		if ok {
 			lhs := append(append([]ast.Expr{}, s.Lhs...), shadows...)
-			return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{rtCall(fmt.Sprintf("Unpack%d", len(vals)), vals...)}}}, defined
+			return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{rtCall(rtUnpackN[len(vals)], vals...)}}}, defined
 		}
 	}
 	n := &ast.AssignStmt{Tok: s.Tok}
@@ -308,7 +308,7 @@ func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt
 		sh := ins.shadowName(obj)
 		if ins.defines(s, id) {
 			out = append(out, &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{
-				&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(sh)}, Type: &ast.StarExpr{X: rtSel("Expr")}}}}})
+				&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(sh)}, Type: &ast.StarExpr{X: rtSel(rtExpr)}}}}})
 			defined = append(defined, sh)
 		} else {
 			out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(sh)}, Tok: token.ASSIGN, Rhs: []ast.Expr{nilIdent()}})
@@ -385,7 +385,7 @@ func (ins *instrumenter) declStmt(s *ast.DeclStmt) []ast.Stmt {
 			}
 			if ins.shadow[obj] {
 				sh := ins.shadowName(obj)
-				out = append(out, single(&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(sh)}, Type: &ast.StarExpr{X: rtSel("Expr")}}), use(sh))
+				out = append(out, single(&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(sh)}, Type: &ast.StarExpr{X: rtSel(rtExpr)}}), use(sh))
 				if typ != nil && len(vs.Values) == len(vs.Names) {
 					as := &ast.AssignStmt{Lhs: []ast.Expr{name}, Tok: token.ASSIGN, Rhs: []ast.Expr{vs.Values[i]}}
 					st, _ := ins.assign1(as, ctxBlock)

@@ -45,10 +45,10 @@ func (ins *instrumenter) rangeStmt(s *ast.RangeStmt) ast.Stmt {
 	}
 	var iter ast.Expr
 	if k == trackBytes {
-		iter = rtCall("RangeBytes", siteLit(ins.newSite(sites.Loop, s.X)), vx)
+		iter = rtCall(rtRangeBytes, siteLit(ins.newSite(sites.Loop, s.X)), vx)
 	} else {
 		loop := ins.newSite(sites.Loop, s.X)
-		iter = rtCall("RangeString", siteLit(loop), siteLit(ins.newSite(sites.Implicit, s.X)), vx)
+		iter = rtCall(rtRangeString, siteLit(loop), siteLit(ins.newSite(sites.Implicit, s.X)), vx)
 	}
 	return ins.rangeOver(s, iter, body, false, false)
 }
@@ -68,18 +68,18 @@ func (ins *instrumenter) rangeSlice(s *ast.RangeStmt, body *ast.BlockStmt) (ast.
 	}
 	site := siteLit(ins.newSite(sites.Loop, s.X))
 	if ins.scalarSlice(s.X) {
-		name := "RangeSlice"
+		name := rtRangeSlice
 		switch trackOf(sl.Elem()) {
 		case trackOrdered:
-			name = "RangeSliceOrd"
+			name = rtRangeSliceOrd
 		case trackString:
-			name = "RangeSliceString"
+			name = rtRangeSliceString
 		case trackBytes:
-			name = "RangeSliceBytes"
+			name = rtRangeSliceBytes
 		}
 		return ins.rangeOver(s, rtCall(name, site, ins.cx(s.X)), body, false, false), true
 	}
-	return ins.rangeOver(s, rtCall("RangeSliceOf", site, ins.cx(s.X)), body, true, hasLeaves(sl.Elem(), 0)), true
+	return ins.rangeOver(s, rtCall(rtRangeSliceOf, site, ins.cx(s.X)), body, true, hasLeaves(sl.Elem(), 0)), true
 }
 
 // rangeOver builds the range-over-func loop over iter for s. The value
@@ -103,7 +103,7 @@ func (ins *instrumenter) rangeOver(s *ast.RangeStmt, iter ast.Expr, body *ast.Bl
 		if plain {
 			n.Value = vid
 			if take {
-				body.List = append([]ast.Stmt{&ast.ExprStmt{X: rtCall("Take", addrOf(ast.NewIdent(vid.Name)))}}, body.List...)
+				body.List = append([]ast.Stmt{&ast.ExprStmt{X: rtCall(rtTake, addrOf(ast.NewIdent(vid.Name)))}}, body.List...)
 			}
 			return n
 		}
@@ -113,12 +113,12 @@ func (ins *instrumenter) rangeOver(s *ast.RangeStmt, iter ast.Expr, body *ast.Bl
 		if obj := ins.info.Defs[vid]; obj != nil && ins.shadow[obj] {
 			sh := ins.shadowName(obj)
 			pre = []ast.Stmt{
-				&ast.AssignStmt{Lhs: []ast.Expr{vid, ast.NewIdent(sh)}, Tok: token.DEFINE, Rhs: []ast.Expr{rtCall("Unpack", ast.NewIdent(tmp.Name))}},
+				&ast.AssignStmt{Lhs: []ast.Expr{vid, ast.NewIdent(sh)}, Tok: token.DEFINE, Rhs: []ast.Expr{rtCall(rtUnpack, ast.NewIdent(tmp.Name))}},
 				use(vid.Name), use(sh),
 			}
 		} else {
 			pre = []ast.Stmt{
-				&ast.AssignStmt{Lhs: []ast.Expr{vid}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(tmp.Name), "C")}},
+				&ast.AssignStmt{Lhs: []ast.Expr{vid}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(tmp.Name), vConcrete)}},
 				use(vid.Name),
 			}
 		}

@@ -67,9 +67,9 @@ func (ins *instrumenter) switchCases(s, n *ast.SwitchStmt, tag *ast.Ident, tagKi
 			for _, ce := range cc.List {
 				var atom ast.Expr
 				if vc, ok := ins.v(ce); ok {
-					atom = rtCall("Br", siteLit(ins.newSite(sites.Cond, ce)), eqCall(tagKind, ast.NewIdent(tag.Name), vc))
+					atom = rtCall(rtBr, siteLit(ins.newSite(sites.Cond, ce)), eqCall(tagKind, ast.NewIdent(tag.Name), vc))
 				} else {
-					atom = &ast.BinaryExpr{X: field(ast.NewIdent(tag.Name), "C"), Op: token.EQL, Y: ins.cx(ce)}
+					atom = &ast.BinaryExpr{X: field(ast.NewIdent(tag.Name), vConcrete), Op: token.EQL, Y: ins.cx(ce)}
 				}
 				if e == nil {
 					e = atom
@@ -96,13 +96,13 @@ func (ins *instrumenter) switchCases(s, n *ast.SwitchStmt, tag *ast.Ident, tagKi
 func eqCall(k track, a, b ast.Expr) ast.Expr {
 	switch k {
 	case trackBool:
-		return rtCall("EqBool", a, b)
+		return rtCall(rtEqBool, a, b)
 	case trackString:
-		return rtCall("EqString", a, b)
+		return rtCall(rtEqString, a, b)
 	case trackOrdered:
-		return rtCall("OEq", a, b)
+		return rtCall(rtOEq, a, b)
 	}
-	return rtCall("Eq", a, b)
+	return rtCall(rtEq, a, b)
 }
 
 // typeSwitchStmt rewrites a type switch: the switched value goes through
