@@ -62,7 +62,7 @@ func (ins *instrumenter) candidates(t types.Type) []types.Type {
 }
 
 // iface fills sh, the shape of an interface value of type t at loc: the
-// driver switches on the choice input, builds the chosen candidate in a
+// entry file switches on the choice input, builds the chosen candidate in a
 // variable of its own (a pointer candidate points to a new object, never
 // nil) and hands it to rt.InputIface, which boxes it and remembers the
 // choice. A choice past the candidates leaves the interface nil.
@@ -162,7 +162,7 @@ func (ins *instrumenter) unboxCase(s *ast.TypeSwitchStmt, cc *ast.CaseClause) as
 
 // unboxAssign returns rt.Unbox(&lhs) when lhs, of a struct or array type
 // with leaves, was just assigned x.(T) (rhs), else nil: the copy the
-// interface holds has the shadows the driver stored.
+// interface holds has the shadows the entry file stored.
 func (ins *instrumenter) unboxAssign(lhs, rhs ast.Expr) ast.Expr {
 	ta, ok := ast.Unparen(rhs).(*ast.TypeAssertExpr)
 	if !ok || ta.Type == nil || !ins.unboxes(ins.typeOf(ta.Type)) {

@@ -198,11 +198,11 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 	}
 	switch {
 	case cfg.Support:
-		err = ins.supportDriver(res)
+		err = ins.supportEntryFile(res)
 	case ins.fuzz != nil:
-		err = ins.fuzzDriver(res)
+		err = ins.fuzzEntryFile(res)
 	default:
-		err = ins.driver(entry, res)
+		err = ins.entryFile(entry, res)
 	}
 	if err != nil {
 		return nil, err
