@@ -19,7 +19,7 @@ type twinInfo struct {
 	lit  *ast.FuncLit
 	name string
 	// xname is the exported forwarder of a method twin in a Support
-	// package, which other packages call (xmethod.go); "" if none.
+	// package, which other packages call (call_xmethod.go); "" if none.
 	xname   string
 	params  []track // per parameter of the signature; notTracked for the variadic one
 	results []track // per result
@@ -27,11 +27,11 @@ type twinInfo struct {
 	// model: the twin is a library model in the runtime (models.go),
 	// called as rt.name without the receiver; site: it takes a site first.
 	model, site bool
-	// dyn: the call goes through a function value (dyn.go); sig is the
+	// dyn: the call goes through a function value (call_dyn.go); sig is the
 	// value's signature, and the twin is found at run time.
 	dyn bool
 	// iface: the call x.M(...) calls a method of an interface value
-	// (imethod.go); sig is the method's signature, method the interface's
+	// (call_imethod.go); sig is the method's signature, method the interface's
 	// method, and the twin is found at run time from x's dynamic type.
 	iface  bool
 	method *types.Func
@@ -88,14 +88,14 @@ func (ins *instrumenter) analyse() {
 				continue
 			}
 			sig := fn.Type().(*types.Signature)
-			t := &twinInfo{decl: fd, fn: fn, name: "_gcl_" + fd.Name.Name}
+			t := &twinInfo{decl: fd, fn: fn, name: genPrefix + fd.Name.Name}
 			if ins.cfg.Support && fd.Recv == nil && fn.Exported() {
 				// Callable from the other packages of the build.
 				t.name = "Gcl_" + fd.Name.Name
 			}
 			if ins.cfg.Support {
 				// Methods keep unexported twins, reached from other
-				// packages through an exported forwarder (xmethod.go).
+				// packages through an exported forwarder (call_xmethod.go).
 				t.xname = forwarderName(fn)
 			}
 			t.setTracks(sig)
@@ -357,102 +357,6 @@ func (ins *instrumenter) assignTracked(as *ast.AssignStmt, ctx stmtCtx) bool {
 		return ctx == ctxBlock
 	}
 	return false
-}
-
-// calledFunc returns the function expression of call without parentheses
-// and without the instantiation of a generic function.
-func calledFunc(call *ast.CallExpr) ast.Expr {
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		return f.X
-	case *ast.IndexListExpr:
-		return f.X
-	}
-	return fun
-}
-
-// twinCall returns the twin called by e, if e is a static call of a
-// function or method of this package that has a twin (also as a method
-// expression T.M), a call of a function literal with a twin, or a call of
-// a local variable bound to a twin (varTwins).
-func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
-	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return nil
-	}
-	if id, isID := ast.Unparen(call.Fun).(*ast.Ident); !isID || ins.varTwins[ins.info.Uses[id]] == nil {
-		if t := ins.dynTwin(call); t != nil {
-			return ins.checkArgs(call, t)
-		}
-	}
-	var obj types.Object
-	var t *twinInfo
-	switch f := calledFunc(call).(type) {
-	case *ast.FuncLit:
-		t = ins.litTwins[f]
-	case *ast.Ident:
-		obj = ins.info.Uses[f]
-		t = ins.varTwins[obj]
-	case *ast.SelectorExpr:
-		sel, ok := ins.info.Selections[f]
-		if !ok {
-			// A qualified identifier: a function of an imported package,
-			// which has a twin if that package is instrumented too.
-			if id, isID := f.X.(*ast.Ident); isID {
-				if _, isPkg := ins.info.Uses[id].(*types.PkgName); isPkg {
-					obj = ins.info.Uses[f.Sel]
-					break
-				}
-			}
-			return nil
-		}
-		if sel.Kind() != types.MethodVal && sel.Kind() != types.MethodExpr {
-			return nil
-		}
-		if ins.ifaceMethod(sel) {
-			return ins.checkArgs(call, ins.ifaceTwin(f, sel))
-		}
-		obj = sel.Obj()
-	default:
-		return nil
-	}
-	if fn, ok := obj.(*types.Func); ok && t == nil {
-		t = ins.twins[fn.Origin()]
-		if t == nil {
-			t = ins.cfg.Imported.twins[fn.Origin()]
-			if t != nil && ins.foreignMethod(t) && !ins.forwardable(call, t) {
-				return nil
-			}
-		}
-		if t == nil {
-			t = ins.modelTwin(fn)
-		}
-	}
-	return ins.checkArgs(call, t)
-}
-
-// checkArgs returns t if call passes its arguments one by one, as a
-// twin's V parameters need, nil otherwise.
-func (ins *instrumenter) checkArgs(call *ast.CallExpr, t *twinInfo) *twinInfo {
-	nargs := len(call.Args)
-	if ins.methodExpr(call) {
-		nargs-- // the receiver
-		if t != nil && t.model {
-			return nil
-		}
-	}
-	if t == nil || nargs == 0 && len(t.params) > 0 {
-		return nil
-	}
-	// A single multi-valued argument cannot be split into V parameters.
-	if nargs == 1 && len(t.params) > 1 {
-		return nil
-	}
-	if call.Ellipsis.IsValid() {
-		return nil
-	}
-	return t
 }
 
 // allTwins returns the twins of the package's functions and of its

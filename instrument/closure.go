@@ -12,7 +12,7 @@ import (
 
 // litTwinName is the name of the variable that holds the twin of the
 // local function variable named name.
-func litTwinName(name string) string { return "_gcl_l_" + name }
+func litTwinName(name string) string { return litTwinPrefix + name }
 
 // analyseLits gives a twin to every function literal with tracked
 // parameters or results (but the fuzz function, which fuzz.go rewrites),
@@ -203,21 +203,10 @@ func (ins *instrumenter) twinLit(fl *ast.FuncLit, t *twinInfo) *ast.FuncLit {
 // directly (passed to sort.Slice, stored, started by go).
 func (ins *instrumenter) wrapperLit(fl *ast.FuncLit, t *twinInfo, twin ast.Expr) *ast.FuncLit {
 	params, body := wrapperBody(flatten(fl.Type.Params), t, twin, func(i int, _ *ast.Field) string {
-		return fmt.Sprintf("_gcl_a%d", i)
+		return fmt.Sprintf("%s%d", argPrefix, i)
 	})
 	return &ast.FuncLit{
 		Type: &ast.FuncType{Func: fl.Type.Func, Params: &ast.FieldList{List: params}, Results: fl.Type.Results},
 		Body: &ast.BlockStmt{List: body},
 	}
-}
-
-// methodExpr reports whether call calls a method expression T.M, whose
-// first argument is the receiver.
-func (ins *instrumenter) methodExpr(call *ast.CallExpr) bool {
-	sel, ok := calledFunc(call).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	s, ok := ins.info.Selections[sel]
-	return ok && s.Kind() == types.MethodExpr
 }

@@ -248,22 +248,22 @@ func (ins *instrumenter) fuzzStmt(s *ast.ExprStmt) []ast.Stmt {
 	var prologue []ast.Stmt
 	var concParams []*ast.Field
 	var concArgs, inputArgs []ast.Expr
-	concParams = append(concParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent("_gcl_t")}, Type: tType})
-	concArgs = append(concArgs, ast.NewIdent("_gcl_t"))
-	inputArgs = append(inputArgs, &ast.TypeAssertExpr{X: ast.NewIdent("_gcl_t"), Type: tType})
+	concParams = append(concParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(fuzzT)}, Type: tType})
+	concArgs = append(concArgs, ast.NewIdent(fuzzT))
+	inputArgs = append(inputArgs, &ast.TypeAssertExpr{X: ast.NewIdent(fuzzT), Type: tType})
 	for i := 1; i < len(flat); i++ {
 		p := flat[i]
 		obj := ft.sig.Params().At(i)
-		pname := fmt.Sprintf("_gcl_p%d", i)
-		symParams = append(symParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(pname)}, Type: &ast.IndexExpr{X: rtSel("V"), Index: p.Type}})
+		pname := fmt.Sprintf("%s%d", paramPrefix, i)
+		symParams = append(symParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(pname)}, Type: &ast.IndexExpr{X: rtSel(rtV), Index: p.Type}})
 		if name := obj.Name(); name != "" && name != "_" {
 			prologue = append(prologue, ins.bindParam(obj, name, pname)...)
 		}
-		an := fmt.Sprintf("_gcl_a%d", i)
+		an := fmt.Sprintf("%s%d", argPrefix, i)
 		concParams = append(concParams, &ast.Field{Names: []*ast.Ident{ast.NewIdent(an)}, Type: p.Type})
-		concArgs = append(concArgs, rtCall("Mk", ast.NewIdent(an), nilIdent()))
+		concArgs = append(concArgs, rtCall(rtMk, ast.NewIdent(an), nilIdent()))
 		ctor := inputCtor[paramKind(obj.Type())]
-		inputArgs = append(inputArgs, call(&ast.IndexExpr{X: rtSel(ctor), Index: p.Type}, ast.NewIdent("_gcl_in"), &ast.BasicLit{Kind: token.INT, Value: fmt.Sprint(i - 1)}))
+		inputArgs = append(inputArgs, call(&ast.IndexExpr{X: rtSel(ctor), Index: p.Type}, ast.NewIdent(fuzzIn), &ast.BasicLit{Kind: token.INT, Value: fmt.Sprint(i - 1)}))
 	}
 	saved := ins.fn
 	ins.fn = &funcCtx{parent: saved}
@@ -271,22 +271,22 @@ func (ins *instrumenter) fuzzStmt(s *ast.ExprStmt) []ast.Stmt {
 	ins.fn = saved
 	body.List = append(prologue, body.List...)
 	symLit := &ast.FuncLit{Type: &ast.FuncType{Params: &ast.FieldList{List: symParams}}, Body: body}
-	fz := ast.NewIdent("_gcl_fz")
+	fz := ast.NewIdent(fuzzFn)
 	concLit := &ast.FuncLit{
 		Type: &ast.FuncType{Params: &ast.FieldList{List: concParams}},
 		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: call(ast.NewIdent(fz.Name), concArgs...)}}},
 	}
 	runLit := &ast.FuncLit{
 		Type: &ast.FuncType{Params: &ast.FieldList{List: []*ast.Field{
-			{Names: []*ast.Ident{ast.NewIdent("_gcl_t")}, Type: ast.NewIdent("any")},
-			{Names: []*ast.Ident{ast.NewIdent("_gcl_in")}, Type: &ast.StarExpr{X: rtSel("Input")}},
+			{Names: []*ast.Ident{ast.NewIdent(fuzzT)}, Type: ast.NewIdent("any")},
+			{Names: []*ast.Ident{ast.NewIdent(fuzzIn)}, Type: &ast.StarExpr{X: rtSel(rtInput)}},
 		}}},
 		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: call(ast.NewIdent(fz.Name), inputArgs...)}}},
 	}
 	f := ins.cx(ft.call.Fun.(*ast.SelectorExpr).X)
 	return []ast.Stmt{
 		&ast.AssignStmt{Lhs: []ast.Expr{fz}, Tok: token.DEFINE, Rhs: []ast.Expr{symLit}},
-		&ast.ExprStmt{X: rtCall("FuzzRun", f, concLit, runLit)},
+		&ast.ExprStmt{X: rtCall(rtFuzzRun, f, concLit, runLit)},
 	}
 }
 
@@ -309,9 +309,9 @@ func (ins *instrumenter) testingReport(c *ast.CallExpr) (ast.Expr, bool) {
 	var wrap string
 	switch fn.Name() {
 	case "Error", "Fatal":
-		wrap = "Report"
+		wrap = rtReport
 	case "Errorf", "Fatalf":
-		wrap = "Reportf"
+		wrap = rtReportf
 	default:
 		return nil, false
 	}

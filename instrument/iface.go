@@ -62,7 +62,7 @@ func (ins *instrumenter) candidates(t types.Type) []types.Type {
 }
 
 // iface fills sh, the shape of an interface value of type t at loc: the
-// driver switches on the choice input, builds the chosen candidate in a
+// entry file switches on the choice input, builds the chosen candidate in a
 // variable of its own (a pointer candidate points to a new object, never
 // nil) and hands it to rt.InputIface, which boxes it and remembers the
 // choice. A choice past the candidates leaves the interface nil.
@@ -76,23 +76,23 @@ func (s *shaper) iface(t types.Type, sh *Shape, loc, path string) *Shape {
 	sh.Kind = ShapeIface
 	sh.Leaf = s.bounded(path+".type", len(cands))
 	var list bytes.Buffer
-	list.WriteString("_gcl.Types{")
+	list.WriteString(rtRef(rtTypes) + "{")
 	for k, c := range cands {
 		if k > 0 {
 			list.WriteString(", ")
 		}
-		fmt.Fprintf(&list, "_gcl.TypeFor[%s]()", s.name(c))
+		fmt.Fprintf(&list, "%s[%s]()", rtRef(rtTypeFor), s.name(c))
 	}
 	list.WriteString("}")
-	s.printf("switch _gcl.InputLen(in, %d).C {\n", sh.Leaf)
+	s.printf("switch %s(in, %d).%s {\n", rtRef(rtInputLen), sh.Leaf, vConcrete)
 	for k, c := range cands {
 		s.tmp++
-		v := fmt.Sprintf("_gcl_c%d", s.tmp)
+		v := fmt.Sprintf("%s%d", candPrefix, s.tmp)
 		s.printf("case %d:\n", k)
 		sh.Elems = append(sh.Elems, s.candidate(c, v, path+"("+types.TypeString(c, nameQualifier(s.ins.pkg.Types))+")"))
-		s.printf("%s = _gcl.InputIface[%s](in, %d, %s, &%s)\n", loc, s.name(t), sh.Leaf, list.String(), v)
+		s.printf("%s = %s[%s](in, %d, %s, &%s)\n", loc, rtRef(rtInputIface), s.name(t), sh.Leaf, list.String(), v)
 	}
-	s.printf("default:\n_gcl.InputIfaceNil(in, %d)\n}\n", sh.Leaf)
+	s.printf("default:\n%s(in, %d)\n}\n", rtRef(rtInputIfaceNil), sh.Leaf)
 	return sh
 }
 
@@ -121,7 +121,7 @@ func (ins *instrumenter) typeAssert(x *ast.TypeAssertExpr, commaOK bool) ast.Exp
 		kind = sites.Cond
 	}
 	site := siteLit(ins.newSite(kind, x))
-	return &ast.TypeAssertExpr{X: call(rtInst("Assert", x.Type), site, ins.cx(x.X)), Type: x.Type}
+	return &ast.TypeAssertExpr{X: call(rtInst(rtAssert, x.Type), site, ins.cx(x.X)), Type: x.Type}
 }
 
 // typeSwitchX rewrites the operand x of the type switch s into a call of
@@ -133,16 +133,16 @@ func (ins *instrumenter) typeSwitchX(s *ast.TypeSwitchStmt, x ast.Expr) ast.Expr
 		for _, te := range c.(*ast.CaseClause).List {
 			site := siteLit(ins.newSite(sites.Cond, te))
 			if tv, ok := ins.info.Types[te]; ok && tv.IsNil() {
-				args = append(args, rtCall("CaseNil", site))
+				args = append(args, rtCall(rtCaseNil, site))
 				continue
 			}
-			args = append(args, call(rtInst("CaseOf", te), site))
+			args = append(args, call(rtInst(rtCaseOf, te), site))
 		}
 	}
 	if len(args) == 1 {
 		return args[0]
 	}
-	return rtCall("TypeSwitch", args...)
+	return rtCall(rtTypeSwitch, args...)
 }
 
 // unboxCase returns the statement that gives the variable a type switch
@@ -157,12 +157,12 @@ func (ins *instrumenter) unboxCase(s *ast.TypeSwitchStmt, cc *ast.CaseClause) as
 	if !ok || id.Name == "_" || !ins.unboxes(ins.typeOf(cc.List[0])) {
 		return nil
 	}
-	return &ast.ExprStmt{X: rtCall("Unbox", addrOf(ast.NewIdent(id.Name)))}
+	return &ast.ExprStmt{X: rtCall(rtUnbox, addrOf(ast.NewIdent(id.Name)))}
 }
 
 // unboxAssign returns rt.Unbox(&lhs) when lhs, of a struct or array type
 // with leaves, was just assigned x.(T) (rhs), else nil: the copy the
-// interface holds has the shadows the driver stored.
+// interface holds has the shadows the entry file stored.
 func (ins *instrumenter) unboxAssign(lhs, rhs ast.Expr) ast.Expr {
 	ta, ok := ast.Unparen(rhs).(*ast.TypeAssertExpr)
 	if !ok || ta.Type == nil || !ins.unboxes(ins.typeOf(ta.Type)) {
@@ -171,7 +171,7 @@ func (ins *instrumenter) unboxAssign(lhs, rhs ast.Expr) ast.Expr {
 	if id, ok := ast.Unparen(lhs).(*ast.Ident); (ok && id.Name == "_") || !ins.pure(lhs) {
 		return nil
 	}
-	return rtCall("Unbox", addrOf(ins.lvalue(lhs)))
+	return rtCall(rtUnbox, addrOf(ins.lvalue(lhs)))
 }
 
 // unboxes reports whether a value of type t, bound from an interface,
@@ -193,7 +193,7 @@ func (ins *instrumenter) unboxIfInit(init ast.Stmt, cond ast.Expr) ast.Expr {
 	if u == nil {
 		return cond
 	}
-	u.(*ast.CallExpr).Fun = rtSel("Unboxed")
+	u.(*ast.CallExpr).Fun = rtSel(rtUnboxed)
 	return &ast.BinaryExpr{X: u, Op: token.LAND, Y: cond}
 }
 
@@ -207,5 +207,5 @@ func (ins *instrumenter) passIface(sel *ast.SelectorExpr, rx ast.Expr) ast.Expr 
 	if _, isTypeParam := s.Recv().(*types.TypeParam); isTypeParam {
 		return rx
 	}
-	return rtCall("PassIface", rx)
+	return rtCall(rtPassIface, rx)
 }

@@ -66,7 +66,7 @@ type Config struct {
 	Imported Exports
 	// Impure lists packages (import paths, covering their subpackages) and
 	// functions (path.Func) whose calls must never become opaque terms,
-	// beyond the standard packages that touch the world (opaque.go).
+	// beyond the standard packages that touch the world (call_opaque.go).
 	Impure []string
 	// MaxElems bounds the length of slice, map and variadic inputs;
 	// zero means DefaultMaxElems.
@@ -138,7 +138,7 @@ type Result struct {
 	// its arguments' values or why they cannot be read.
 	Seeds []Seed
 	// Opaque are the qualified names of the functions whose calls may
-	// become opaque terms (opaque.go), sorted.
+	// become opaque terms (call_opaque.go), sorted.
 	Opaque []string
 }
 
@@ -198,11 +198,11 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 	}
 	switch {
 	case cfg.Support:
-		err = ins.supportDriver(res)
+		err = ins.supportEntryFile(res)
 	case ins.fuzz != nil:
-		err = ins.fuzzDriver(res)
+		err = ins.fuzzEntryFile(res)
 	default:
-		err = ins.driver(entry, res)
+		err = ins.entryFile(entry, res)
 	}
 	if err != nil {
 		return nil, err

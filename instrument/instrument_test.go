@@ -869,7 +869,7 @@ func checkSiteLines(t *testing.T, rw *rewritten, res *Result) {
 			if !ok {
 				return true
 			}
-			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != rtName {
+			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != runtimeAlias {
 				return true
 			}
 			// RangeString takes two sites, the loop's and the ASCII test's.

@@ -56,7 +56,7 @@ func (ins *instrumenter) vAs(e ast.Expr, t types.Type) (ast.Expr, bool) {
 		if !ok {
 			return nil, false
 		}
-		return call(rtInst("Mk", te), e, nilIdent()), true
+		return call(rtInst(rtMk, te), e, nilIdent()), true
 	}
 	if !types.Identical(ins.typeOf(e), t) {
 		return nil, false
@@ -90,7 +90,7 @@ func (ins *instrumenter) mapStore(lhs, rhs ast.Expr) (ast.Stmt, bool) {
 		return nil, false
 	}
 	site := siteLit(ins.newSite(sites.Concrete, ix))
-	return &ast.ExprStmt{X: call(rtSelAt("MapStore", lhs.Pos()), site, ins.cx(ix.X), k, v)}, true
+	return &ast.ExprStmt{X: call(rtSelAt(rtMapStore, lhs.Pos()), site, ins.cx(ix.X), k, v)}, true
 }
 
 // mapApply rewrites m[k] op= y and m[k]++ into rt.MapApply, which
@@ -109,14 +109,14 @@ func (ins *instrumenter) mapApply(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 	if !ok {
 		return nil, false
 	}
-	var v ast.Expr = call(rtInst("Mk", te), &ast.BasicLit{Kind: token.INT, Value: "1"}, nilIdent())
+	var v ast.Expr = call(rtInst(rtMk, te), &ast.BasicLit{Kind: token.INT, Value: "1"}, nilIdent())
 	if y != nil {
 		if v, ok = ins.vAs(y, m.Elem()); !ok {
 			return nil, false
 		}
 	}
 	site := siteLit(ins.newSite(sites.Concrete, ix))
-	return &ast.ExprStmt{X: call(rtSelAt("MapApply", lhs.Pos()), site, ins.cx(ix.X), k, v, rtInst(name, te))}, true
+	return &ast.ExprStmt{X: call(rtSelAt(rtMapApply, lhs.Pos()), site, ins.cx(ix.X), k, v, rtInst(name, te))}, true
 }
 
 // mapOKTracked reports whether mapIndexOK rewrites the comma-ok read s,
@@ -166,7 +166,7 @@ func (ins *instrumenter) mapIndexOK(s *ast.AssignStmt) (ast.Stmt, []string, bool
 			defined = append(defined, ins.shadowName(obj))
 		}
 	}
-	r, ok := ins.mapIndex(s.Rhs[0], "MapIndexOK")
+	r, ok := ins.mapIndex(s.Rhs[0], rtMapIndexOK)
 	if !ok {
 		return nil, nil, false
 	}
@@ -198,12 +198,12 @@ func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
 		if !ok {
 			return nil, false
 		}
-		return call(rtSelAt("MapDelete", x.Pos()), siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0]), k), true
+		return call(rtSelAt(rtMapDelete, x.Pos()), siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0]), k), true
 	case "append":
 		return ins.appendCall(x)
 	case "copy":
 		if c, ok := ins.copyCall(x); ok {
-			return field(c, "C"), true
+			return field(c, vConcrete), true
 		}
 	}
 	return nil, false
@@ -237,9 +237,9 @@ func (ins *instrumenter) appendCall(x *ast.CallExpr) (ast.Expr, bool) {
 		if !types.Identical(ins.typeOf(x.Args[1]), ins.typeOf(x)) {
 			return nil, false
 		}
-		return rtCall("AppendSlice", site, ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
+		return rtCall(rtAppendSlice, site, ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
 	}
-	name, ok := elemOp("Append", elem)
+	name, ok := elemOp(appendOps, elem)
 	if !ok {
 		return nil, false
 	}
@@ -273,7 +273,7 @@ func (ins *instrumenter) appendBytes(x *ast.CallExpr) (ast.Expr, bool) {
 		if !ok {
 			return nil, false
 		}
-		return rtCall("AppendBytesOf", b, t), true
+		return rtCall(rtAppendBytesOf, b, t), true
 	}
 	args := []ast.Expr{b}
 	for _, a := range x.Args[1:] {
@@ -283,7 +283,7 @@ func (ins *instrumenter) appendBytes(x *ast.CallExpr) (ast.Expr, bool) {
 		}
 		args = append(args, va)
 	}
-	return rtCall("AppendBytes", args...), true
+	return rtCall(rtAppendBytes, args...), true
 }
 
 // copyCall returns the V of copy(dst, src) on slices other than byte
@@ -297,7 +297,7 @@ func (ins *instrumenter) copyCall(x *ast.CallExpr) (ast.Expr, bool) {
 	}
 	// Placed at the call, so that a panic in its arguments is reported on
 	// the call's line.
-	return call(rtSelAt("Copy", x.Pos()), siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
+	return call(rtSelAt(rtCopy, x.Pos()), siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
 }
 
 // lenMap returns rt.LenMap(site, m) for len of a tracked map.
@@ -305,7 +305,7 @@ func (ins *instrumenter) lenMap(e ast.Expr) (ast.Expr, bool) {
 	if _, ok := mapOf(ins.typeOf(e)); !ok {
 		return nil, false
 	}
-	return rtCall("LenMap", siteLit(ins.newSite(sites.Concrete, e)), ins.cx(e)), true
+	return rtCall(rtLenMap, siteLit(ins.newSite(sites.Concrete, e)), ins.cx(e)), true
 }
 
 // symbolicParts reports whether a composite literal has an element (or
@@ -365,19 +365,19 @@ func (ins *instrumenter) compositeLit(x *ast.CompositeLit) (ast.Expr, bool) {
 				return nil, false
 			}
 			if ins.isConst(kv.Key) && ins.isConst(kv.Value) {
-				consts = append(consts, rtCall("MkKV", k, v))
+				consts = append(consts, rtCall(rtMkKV, k, v))
 			} else {
-				others = append(others, rtCall("MkKV", k, v))
+				others = append(others, rtCall(rtMkKV, k, v))
 			}
 		}
 		args := append([]ast.Expr{siteLit(ins.newSite(sites.Concrete, x)), &ast.CompositeLit{Type: te}}, consts...)
-		return rtCall("MapLit", append(args, others...)...), true
+		return rtCall(rtMapLit, append(args, others...)...), true
 	}
 	elem, ok := ins.elemSlice(x)
 	if !ok {
 		return nil, false
 	}
-	name, ok := elemOp("SliceOf", elem)
+	name, ok := elemOp(sliceOfOps, elem)
 	if !ok {
 		return nil, false
 	}
@@ -416,7 +416,7 @@ func (ins *instrumenter) bytesLit(x *ast.CompositeLit) (ast.Expr, bool) {
 		}
 		args = append(args, v)
 	}
-	return call(rtInst("BytesOf", te), args...), true
+	return call(rtInst(rtBytesOf, te), args...), true
 }
 
 // litAssign rewrites lhs = T{...} and lhs = &T{...} (also :=) in a block,
@@ -560,7 +560,7 @@ func (ins *instrumenter) litElem(val ast.Expr, elem types.Type, place ast.Expr, 
 		}
 		*pre = append(*pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{v}})
 		*post = append(*post, &ast.ExprStmt{X: rtCall(op.store, tmp, addrOf(place))})
-		return field(tmp, "C"), true
+		return field(tmp, vConcrete), true
 	}
 	*pre = append(*pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{ins.cx(val)}})
 	return tmp, true
@@ -576,18 +576,27 @@ func fieldType(st *types.Struct, name string) types.Type {
 	return nil
 }
 
-// elemOp names the runtime's variant of the slice operation base for
-// elements of type elem: base for scalars, base+"String" for strings,
-// base+"Ord" for a type parameter over mixed ordered types; false for
-// elements it does not track.
-func elemOp(base string, elem types.Type) (string, bool) {
+// elemOps names the runtime's variants of a slice operation: for
+// scalars, for strings, and for a type parameter over mixed ordered
+// types.
+type elemOps struct{ scalar, str, ord string }
+
+// The variants of rt.Append and rt.SliceOf.
+var (
+	appendOps  = elemOps{rtAppend, rtAppendString, rtAppendOrd}
+	sliceOfOps = elemOps{rtSliceOf, rtSliceOfString, rtSliceOfOrd}
+)
+
+// elemOp names the runtime's variant of the slice operation ops for
+// elements of type elem; false for elements it does not track.
+func elemOp(ops elemOps, elem types.Type) (string, bool) {
 	switch trackOf(elem) {
 	case trackInt, trackBool, trackFloat:
-		return base, true
+		return ops.scalar, true
 	case trackString:
-		return base + "String", true
+		return ops.str, true
 	case trackOrdered:
-		return base + "Ord", true
+		return ops.ord, true
 	}
 	return "", false
 }

@@ -113,19 +113,19 @@ func (ins *instrumenter) storeMem(lhs, rhs ast.Expr) (ast.Stmt, bool) {
 // of their own, holding the aggregate shadow that a variable of their type
 // has.
 var memOp = map[track]struct{ load, store, loadIndex string }{
-	trackInt:    {"Load", "Store", "LoadIndex"},
-	trackBool:   {"Load", "Store", "LoadIndex"},
-	trackFloat:  {"Load", "Store", "LoadIndex"},
-	trackString: {"LoadString", "StoreString", "LoadIndexString"},
-	trackBytes:  {"LoadByteSlice", "StoreByteSlice", "LoadIndexBytes"},
+	trackInt:    {rtLoad, rtStore, rtLoadIndex},
+	trackBool:   {rtLoad, rtStore, rtLoadIndex},
+	trackFloat:  {rtLoad, rtStore, rtLoadIndex},
+	trackString: {rtLoadString, rtStoreString, rtLoadIndexString},
+	trackBytes:  {rtLoadByteSlice, rtStoreByteSlice, rtLoadIndexBytes},
 	// An ordered type parameter's cell is the one of T's kind at run time.
-	trackOrdered: {"LoadOrd", "StoreOrd", "LoadIndexOrd"},
+	trackOrdered: {rtLoadOrd, rtStoreOrd, rtLoadIndexOrd},
 }
 
 // rtSelAt is rtSel placed at pos: a store's call takes the statement's
 // position, so that a panic in it is reported on the store's line.
 func rtSelAt(name string, pos token.Pos) ast.Expr {
-	return &ast.SelectorExpr{X: &ast.Ident{Name: rtName, NamePos: pos}, Sel: ast.NewIdent(name)}
+	return &ast.SelectorExpr{X: &ast.Ident{Name: runtimeAlias, NamePos: pos}, Sel: ast.NewIdent(name)}
 }
 
 // applyOp names the runtime operator of x op= y for a value of family k,
@@ -138,7 +138,7 @@ func applyOp(k track, op token.Token) string {
 		return floatArith[op]
 	case trackString:
 		if op == token.ADD {
-			return "Concat"
+			return rtConcat
 		}
 	case trackOrdered:
 		return ordArith[op]
@@ -164,7 +164,7 @@ func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 		if y != nil {
 			one = y
 		}
-		ve = call(rtInst("Mk", te), one, nilIdent())
+		ve = call(rtInst(rtMk, te), one, nilIdent())
 	} else {
 		if !types.Identical(ins.typeOf(lhs), ins.typeOf(y)) {
 			return nil, false
@@ -173,12 +173,12 @@ func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 			return nil, false
 		}
 	}
-	apply := "Apply"
+	apply := rtApply
 	switch k {
 	case trackString:
-		apply = "ApplyString"
+		apply = rtApplyString
 	case trackOrdered:
-		apply = "ApplyOrd"
+		apply = rtApplyOrd
 	}
 	site := siteLit(ins.newSite(sites.Concrete, lhs))
 	return &ast.ExprStmt{X: call(rtSelAt(apply, lhs.Pos()), site, addrOf(ins.lvalue(lhs)), ve, rtInst(name, te))}, true
@@ -195,7 +195,7 @@ func (ins *instrumenter) copyMem(lhs, rhs ast.Expr) []ast.Stmt {
 	if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && id.Name == "_" {
 		return nil
 	}
-	return []ast.Stmt{&ast.ExprStmt{X: rtCall("CopyMem", addrOf(ins.lvalue(lhs)), addrOf(ins.lvalue(rhs)))}}
+	return []ast.Stmt{&ast.ExprStmt{X: rtCall(rtCopyMem, addrOf(ins.lvalue(lhs)), addrOf(ins.lvalue(rhs)))}}
 }
 
 // hasLeaves reports whether values of type t hold scalars, strings or byte
@@ -246,99 +246,6 @@ func (ins *instrumenter) pure(e ast.Expr) bool {
 	return false
 }
 
-// localCallee returns the function or method of this package that the
-// call x calls statically, or nil.
-func (ins *instrumenter) localCallee(x *ast.CallExpr) *types.Func {
-	var obj types.Object
-	switch f := calledFunc(x).(type) {
-	case *ast.Ident:
-		obj = ins.info.Uses[f]
-	case *ast.SelectorExpr:
-		if sel, ok := ins.info.Selections[f]; ok && sel.Kind() == types.MethodVal {
-			obj = sel.Obj()
-		}
-	}
-	fn, ok := obj.(*types.Func)
-	if !ok || fn.Pkg() != ins.pkg.Types {
-		return nil
-	}
-	return fn
-}
-
-// passArg wraps the argument a (already rewritten as ra) of a call of a
-// function of this package in rt.Pass, which hands the shadows of a
-// struct or array argument to the callee's parameter (rt.Take).
-func (ins *instrumenter) passArg(a, ra ast.Expr) ast.Expr {
-	t := ins.typeOf(a)
-	if t == nil || !hasLeaves(t, 0) || !ins.pure(a) {
-		return ra
-	}
-	return rtCall("Pass", addrOf(ins.lvalue(a)), ra)
-}
-
-// passRecv is passArg for the receiver x of a call of method fn: a value
-// receiver is a copy too. When x is a pointer that the call dereferences
-// (p.M() for a method of T), the copy is of *p, and the result is
-// rt.Pass(p, *p) for a call on the value.
-func (ins *instrumenter) passRecv(fn *types.Func, x, rx ast.Expr) ast.Expr {
-	recv := fn.Type().(*types.Signature).Recv()
-	if recv == nil {
-		return rx
-	}
-	if _, isPtr := recv.Type().(*types.Pointer); isPtr {
-		return rx
-	}
-	t := ins.typeOf(x)
-	if t == nil {
-		return rx
-	}
-	if p, ok := t.Underlying().(*types.Pointer); ok && types.Identical(p.Elem(), recv.Type()) {
-		if d, ok := ins.passDeref(x, rx); ok {
-			return d
-		}
-		return rx
-	}
-	if !types.Identical(t, recv.Type()) {
-		return rx // an embedded field
-	}
-	return ins.passArg(x, rx)
-}
-
-// passDeref returns rt.Pass(p, *p) for the pointer x = p (rewritten as
-// rx) to a struct or array with leaves, which a call copies as a value
-// receiver; false when there is nothing to hand over or x has effects
-// (rx is evaluated twice). A nil p panics at *p, as the call would.
-func (ins *instrumenter) passDeref(x, rx ast.Expr) (ast.Expr, bool) {
-	p, ok := ins.typeOf(x).Underlying().(*types.Pointer)
-	if !ok || !hasLeaves(p.Elem(), 0) || !ins.pure(x) {
-		return nil, false
-	}
-	return rtCall("Pass", rx, &ast.StarExpr{X: rx}), true
-}
-
-// takes returns the prologue that installs the shadows handed over with
-// the struct and array arguments (rt.Take), for the receiver and the
-// parameters of fd.
-func (ins *instrumenter) takes(fd *ast.FuncDecl) []ast.Stmt {
-	var out []ast.Stmt
-	for _, fl := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
-		for _, f := range flatten(fl) {
-			if len(f.Names) == 0 || f.Names[0].Name == "_" {
-				continue
-			}
-			obj := ins.info.Defs[f.Names[0]]
-			if obj == nil || !hasLeaves(obj.Type(), 0) {
-				continue
-			}
-			if _, variadic := f.Type.(*ast.Ellipsis); variadic {
-				continue
-			}
-			out = append(out, &ast.ExprStmt{X: rtCall("Take", addrOf(ast.NewIdent(f.Names[0].Name)))})
-		}
-	}
-	return out
-}
-
 // makeSlice rewrites make(S, n) with a tracked length n into
 // rt.MakeSlice[S](n), which keeps n's shadow as the length's, so that
 // loops over the slice and len(s) stay symbolic. Byte slices, whose
@@ -363,5 +270,5 @@ func (ins *instrumenter) makeSlice(x *ast.CallExpr) (ast.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	return call(rtInst("MakeSlice", x.Args[0]), n), true
+	return call(rtInst(rtMakeSlice, x.Args[0]), n), true
 }

@@ -1,112 +1,116 @@
 // This file routes calls of modelled standard-library functions to their
-// models in the runtime (rt/models.go). A model has the shape of a twin,
-// so a call of one is rewritten like a call of a twin of this package:
-// the runtime function takes V arguments and returns the real results
-// followed by their shadows.
+// models in the runtime (rt/models_<package>.go). A model has the shape
+// of a twin, so a call of one is rewritten like a call of a twin of this
+// package: the runtime function takes V arguments and returns the real
+// results followed by their shadows.
 
 package instrument
 
 import (
 	"go/ast"
 	"go/types"
+	"path"
+	"strings"
 )
 
-// A model names the runtime function that stands for a library function.
+// A model describes the runtime function that stands for a library
+// function; its name follows from the function's (modelName).
 type model struct {
-	name string // in rt
 	// site: the model takes a site for a check it records (an error
 	// result, a length check), passed before the arguments.
 	site bool
 }
 
 // models maps a function's qualified name (types.Func.FullName) to its
-// model. Methods are keyed by their receiver type, as FullName writes
-// them; their receiver is dropped, since the byte orders carry no state.
+// model: this table is the one list of modelled functions, and each
+// model is the function of rt named modelName(key). Methods are keyed by
+// their receiver type, as FullName writes them; their receiver is
+// dropped, since the byte orders carry no state.
 var models = map[string]model{
-	"strings.HasPrefix":  {"StringsHasPrefix", false},
-	"strings.HasSuffix":  {"StringsHasSuffix", false},
-	"strings.Contains":   {"StringsContains", false},
-	"strings.EqualFold":  {"StringsEqualFold", false},
-	"strings.Index":      {"StringsIndex", false},
-	"strings.TrimSpace":  {"StringsTrimSpace", false},
-	"bytes.HasPrefix":    {"BytesHasPrefix", false},
-	"bytes.HasSuffix":    {"BytesHasSuffix", false},
-	"bytes.Contains":     {"BytesContains", false},
-	"bytes.Equal":        {"BytesEqual", false},
-	"bytes.EqualFold":    {"BytesEqualFold", false},
-	"bytes.Index":        {"BytesIndex", false},
-	"strings.Replace":    {"StringsReplace", true},
-	"strings.ReplaceAll": {"StringsReplaceAll", true},
-	"bytes.ReplaceAll":   {"BytesReplaceAll", true},
-	"strings.Split":      {"StringsSplit", false},
-	"strings.SplitN":     {"StringsSplitN", false},
-	"bytes.Split":        {"BytesSplit", false},
-	"bytes.SplitN":       {"BytesSplitN", false},
+	"strings.HasPrefix":  {false},
+	"strings.HasSuffix":  {false},
+	"strings.Contains":   {false},
+	"strings.EqualFold":  {false},
+	"strings.Index":      {false},
+	"strings.TrimSpace":  {false},
+	"bytes.HasPrefix":    {false},
+	"bytes.HasSuffix":    {false},
+	"bytes.Contains":     {false},
+	"bytes.Equal":        {false},
+	"bytes.EqualFold":    {false},
+	"bytes.Index":        {false},
+	"strings.Replace":    {true},
+	"strings.ReplaceAll": {true},
+	"bytes.ReplaceAll":   {true},
+	"strings.Split":      {false},
+	"strings.SplitN":     {false},
+	"bytes.Split":        {false},
+	"bytes.SplitN":       {false},
 
-	"strings.NewReader": {"StringsNewReader", false},
-	"bytes.NewReader":   {"BytesNewReader", false},
-	"io.ReadAll":        {"IoReadAll", false},
+	"strings.NewReader": {false},
+	"bytes.NewReader":   {false},
+	"io.ReadAll":        {false},
 
-	"strconv.Atoi":       {"StrconvAtoi", true},
-	"strconv.ParseInt":   {"StrconvParseInt", true},
-	"strconv.Itoa":       {"StrconvItoa", false},
-	"strconv.FormatInt":  {"StrconvFormatInt", false},
-	"strconv.FormatUint": {"StrconvFormatUint", false},
+	"strconv.Atoi":       {true},
+	"strconv.ParseInt":   {true},
+	"strconv.Itoa":       {false},
+	"strconv.FormatInt":  {false},
+	"strconv.FormatUint": {false},
 
-	"unicode.IsDigit":                 {"UnicodeIsDigit", false},
-	"unicode.IsLetter":                {"UnicodeIsLetter", false},
-	"unicode.IsUpper":                 {"UnicodeIsUpper", false},
-	"unicode.IsLower":                 {"UnicodeIsLower", false},
-	"unicode.IsSpace":                 {"UnicodeIsSpace", false},
-	"unicode/utf8.DecodeRuneInString": {"Utf8DecodeRuneInString", false},
-	"unicode/utf8.DecodeRune":         {"Utf8DecodeRune", false},
-	"unicode/utf8.RuneLen":            {"Utf8RuneLen", false},
+	"unicode.IsDigit":                 {false},
+	"unicode.IsLetter":                {false},
+	"unicode.IsUpper":                 {false},
+	"unicode.IsLower":                 {false},
+	"unicode.IsSpace":                 {false},
+	"unicode/utf8.DecodeRuneInString": {false},
+	"unicode/utf8.DecodeRune":         {false},
+	"unicode/utf8.RuneLen":            {false},
 
-	"math/bits.OnesCount":       {"BitsOnesCount", false},
-	"math/bits.OnesCount8":      {"BitsOnesCount8", false},
-	"math/bits.OnesCount16":     {"BitsOnesCount16", false},
-	"math/bits.OnesCount32":     {"BitsOnesCount32", false},
-	"math/bits.OnesCount64":     {"BitsOnesCount64", false},
-	"math/bits.Len":             {"BitsLen", false},
-	"math/bits.Len8":            {"BitsLen8", false},
-	"math/bits.Len16":           {"BitsLen16", false},
-	"math/bits.Len32":           {"BitsLen32", false},
-	"math/bits.Len64":           {"BitsLen64", false},
-	"math/bits.LeadingZeros":    {"BitsLeadingZeros", false},
-	"math/bits.LeadingZeros8":   {"BitsLeadingZeros8", false},
-	"math/bits.LeadingZeros16":  {"BitsLeadingZeros16", false},
-	"math/bits.LeadingZeros32":  {"BitsLeadingZeros32", false},
-	"math/bits.LeadingZeros64":  {"BitsLeadingZeros64", false},
-	"math/bits.TrailingZeros":   {"BitsTrailingZeros", false},
-	"math/bits.TrailingZeros8":  {"BitsTrailingZeros8", false},
-	"math/bits.TrailingZeros16": {"BitsTrailingZeros16", false},
-	"math/bits.TrailingZeros32": {"BitsTrailingZeros32", false},
-	"math/bits.TrailingZeros64": {"BitsTrailingZeros64", false},
-	"math/bits.RotateLeft":      {"BitsRotateLeft", false},
-	"math/bits.RotateLeft8":     {"BitsRotateLeft8", false},
-	"math/bits.RotateLeft16":    {"BitsRotateLeft16", false},
-	"math/bits.RotateLeft32":    {"BitsRotateLeft32", false},
-	"math/bits.RotateLeft64":    {"BitsRotateLeft64", false},
-	"math/bits.ReverseBytes16":  {"BitsReverseBytes16", false},
-	"math/bits.ReverseBytes32":  {"BitsReverseBytes32", false},
-	"math/bits.ReverseBytes64":  {"BitsReverseBytes64", false},
+	"math/bits.OnesCount":       {false},
+	"math/bits.OnesCount8":      {false},
+	"math/bits.OnesCount16":     {false},
+	"math/bits.OnesCount32":     {false},
+	"math/bits.OnesCount64":     {false},
+	"math/bits.Len":             {false},
+	"math/bits.Len8":            {false},
+	"math/bits.Len16":           {false},
+	"math/bits.Len32":           {false},
+	"math/bits.Len64":           {false},
+	"math/bits.LeadingZeros":    {false},
+	"math/bits.LeadingZeros8":   {false},
+	"math/bits.LeadingZeros16":  {false},
+	"math/bits.LeadingZeros32":  {false},
+	"math/bits.LeadingZeros64":  {false},
+	"math/bits.TrailingZeros":   {false},
+	"math/bits.TrailingZeros8":  {false},
+	"math/bits.TrailingZeros16": {false},
+	"math/bits.TrailingZeros32": {false},
+	"math/bits.TrailingZeros64": {false},
+	"math/bits.RotateLeft":      {false},
+	"math/bits.RotateLeft8":     {false},
+	"math/bits.RotateLeft16":    {false},
+	"math/bits.RotateLeft32":    {false},
+	"math/bits.RotateLeft64":    {false},
+	"math/bits.ReverseBytes16":  {false},
+	"math/bits.ReverseBytes32":  {false},
+	"math/bits.ReverseBytes64":  {false},
 
-	"encoding/binary.Uvarint":               {"BinaryUvarint", false},
-	"(encoding/binary.bigEndian).Uint16":    {"BinaryBigEndianUint16", true},
-	"(encoding/binary.bigEndian).Uint32":    {"BinaryBigEndianUint32", true},
-	"(encoding/binary.bigEndian).Uint64":    {"BinaryBigEndianUint64", true},
-	"(encoding/binary.littleEndian).Uint16": {"BinaryLittleEndianUint16", true},
-	"(encoding/binary.littleEndian).Uint32": {"BinaryLittleEndianUint32", true},
-	"(encoding/binary.littleEndian).Uint64": {"BinaryLittleEndianUint64", true},
+	"encoding/binary.Uvarint":               {false},
+	"(encoding/binary.bigEndian).Uint16":    {true},
+	"(encoding/binary.bigEndian).Uint32":    {true},
+	"(encoding/binary.bigEndian).Uint64":    {true},
+	"(encoding/binary.littleEndian).Uint16": {true},
+	"(encoding/binary.littleEndian).Uint32": {true},
+	"(encoding/binary.littleEndian).Uint64": {true},
 
-	"math.Float64bits":     {"MathFloat64bits", false},
-	"math.Float64frombits": {"MathFloat64frombits", false},
-	"math.Float32bits":     {"MathFloat32bits", false},
-	"math.Float32frombits": {"MathFloat32frombits", false},
-	"math.Abs":             {"MathAbs", false},
-	"math.Signbit":         {"MathSignbit", false},
-	"math.IsNaN":           {"MathIsNaN", false},
-	"math.IsInf":           {"MathIsInf", false},
+	"math.Float64bits":     {false},
+	"math.Float64frombits": {false},
+	"math.Float32bits":     {false},
+	"math.Float32frombits": {false},
+	"math.Abs":             {false},
+	"math.Signbit":         {false},
+	"math.IsNaN":           {false},
+	"math.IsInf":           {false},
 }
 
 // modelTwin returns the twin description of fn's model, or nil when fn is
@@ -119,13 +123,41 @@ func (ins *instrumenter) modelTwin(fn *types.Func) *twinInfo {
 	if t, ok := ins.modelTwins[fn]; ok {
 		return t
 	}
-	t := &twinInfo{fn: fn, name: m.name, model: true, site: m.site}
+	t := &twinInfo{fn: fn, name: modelName(fn.FullName()), model: true, site: m.site}
 	t.setTracks(fn.Type().(*types.Signature))
 	if ins.modelTwins == nil {
 		ins.modelTwins = make(map[*types.Func]*twinInfo)
 	}
 	ins.modelTwins[fn] = t
 	return t
+}
+
+// modelName returns the name of the model in rt of the function whose
+// qualified name (types.Func.FullName) is fullName: the last element of
+// its package path, the receiver's type name for a method, and its own
+// name, each capitalised: strconv.Atoi is rt.StrconvAtoi, unicode/utf8.RuneLen
+// rt.Utf8RuneLen, (encoding/binary.bigEndian).Uint16
+// rt.BinaryBigEndianUint16. Models in rt are grouped in files by package
+// (rt/models_<package>.go).
+func modelName(fullName string) string {
+	recv := ""
+	if strings.HasPrefix(fullName, "(") {
+		end := strings.Index(fullName, ").")
+		recv, fullName = strings.TrimPrefix(fullName[1:end], "*"), fullName[end+2:]
+		dot := strings.LastIndex(recv, ".")
+		fullName = recv[:dot] + "." + upperFirst(recv[dot+1:]) + fullName
+	}
+	dot := strings.LastIndex(fullName, ".")
+	pkg, name := fullName[:dot], fullName[dot+1:]
+	return upperFirst(path.Base(pkg)) + name
+}
+
+// upperFirst returns s with its first letter in upper case.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // keepImportUsed notes the package-level name that fun, the function of a

@@ -2,8 +2,13 @@ package instrument
 
 import (
 	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/gocolic/gocolic/rt"
 )
 
 // modelCalls has one call of every modelled function, by the name of its
@@ -110,13 +115,14 @@ func TestModelCalls(t *testing.T) {
 		t.Fatalf("the test calls %d models, the table has %d", n, len(models))
 	}
 	var body strings.Builder
-	for _, m := range models {
-		if c, ok := modelCalls[m.name]; ok {
+	for fn := range models {
+		name := modelName(fn)
+		if c, ok := modelCalls[name]; ok {
 			body.WriteString("\tif " + c + " {\n\t\tk++\n\t}\n")
-		} else if s, ok := modelStmts[m.name]; ok {
+		} else if s, ok := modelStmts[name]; ok {
 			body.WriteString("\t" + s + "\n")
 		} else {
-			t.Fatalf("no call of %s in the test", m.name)
+			t.Fatalf("no call of %s in the test", name)
 		}
 	}
 	src := `package u
@@ -160,7 +166,7 @@ func F(s, t string, b []byte, r rune, u uint, u8 uint8, u16 uint16, u32 uint32, 
 				return true
 			}
 			if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == rtName {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == runtimeAlias {
 					calls[sel.Sel.Name]++
 					if len(c.Args) > 0 {
 						if lit, ok := c.Args[0].(*ast.BasicLit); ok && lit.Kind.String() == "INT" {
@@ -173,13 +179,79 @@ func F(s, t string, b []byte, r rune, u uint, u8 uint8, u16 uint16, u32 uint32, 
 		})
 	}
 	for fn, m := range models {
-		if calls[m.name] != 1 {
-			t.Errorf("%s: %d calls of rt.%s, want 1", fn, calls[m.name], m.name)
+		name := modelName(fn)
+		if calls[name] != 1 {
+			t.Errorf("%s: %d calls of rt.%s, want 1", fn, calls[name], name)
 		}
-		if sited[m.name] != m.site {
-			t.Errorf("%s: site argument %v, want %v", fn, sited[m.name], m.site)
+		if sited[name] != m.site {
+			t.Errorf("%s: site argument %v, want %v", fn, sited[name], m.site)
 		}
 	}
+}
+
+// TestModelNames checks the rule that names a model after the function
+// it stands for, and that the models table and rt's models agree: every
+// entry's model is declared in rt, and every exported function of rt's
+// model files (models*.go) is the model of an entry.
+func TestModelNames(t *testing.T) {
+	for _, c := range []struct{ fn, want string }{
+		{"strconv.Atoi", "StrconvAtoi"},
+		{"unicode/utf8.RuneLen", "Utf8RuneLen"},
+		{"math/bits.OnesCount8", "BitsOnesCount8"},
+		{"io.ReadAll", "IoReadAll"},
+		{"(encoding/binary.bigEndian).Uint16", "BinaryBigEndianUint16"},
+		{"(*example.com/p.reader).Read", "PReaderRead"},
+	} {
+		if got := modelName(c.fn); got != c.want {
+			t.Errorf("modelName(%q) = %s, want %s", c.fn, got, c.want)
+		}
+	}
+	decls := rtDecls(t)
+	named := map[string]bool{}
+	for fn := range models {
+		name := modelName(fn)
+		named[name] = true
+		if !decls[name] {
+			t.Errorf("%s: rt declares no model %s", fn, name)
+		}
+	}
+	for _, name := range rtModelFuncs(t) {
+		if !named[name] {
+			t.Errorf("rt.%s is in a model file but models has no entry for it", name)
+		}
+	}
+}
+
+// rtModelFuncs returns the exported functions of rt's model files.
+func rtModelFuncs(t *testing.T) []string {
+	t.Helper()
+	files, err := fs.Glob(rt.Sources, "models*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := rt.Sources.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
+				out = append(out, fd.Name.Name)
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("found no models in rt")
+	}
+	return out
 }
 
 // TestModelKeepsImport checks a file whose only use of a package is a

@@ -107,11 +107,11 @@ func directiveComments(cg *ast.CommentGroup) []*ast.Comment {
 // addImport adds the runtime import as the file's first declaration and a
 // use of it, so that files without instrumented code still compile.
 func addImport(f *ast.File, path string) {
-	spec := &ast.ImportSpec{Name: ast.NewIdent(rtName), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(path)}}
+	spec := &ast.ImportSpec{Name: ast.NewIdent(runtimeAlias), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(path)}}
 	imp := &ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{spec}}
 	useRT := &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
 		Names: []*ast.Ident{ast.NewIdent("_")},
-		Type:  &ast.StarExpr{X: rtSel("Expr")},
+		Type:  &ast.StarExpr{X: rtSel(rtExpr)},
 	}}}
 	// Imports must precede other declarations; keep the file's own first.
 	i := 0
@@ -251,13 +251,13 @@ func (ins *instrumenter) twinType(ft *ast.FuncType, t *twinInfo) (*ast.FuncType,
 		}
 		if t.params[i] == notTracked {
 			if name == "_" && len(p.Names) == 0 {
-				name = fmt.Sprintf("_gcl_p%d", i)
+				name = fmt.Sprintf("%s%d", paramPrefix, i)
 			}
 			params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(name)}, Type: p.Type})
 			continue
 		}
-		pname := fmt.Sprintf("_gcl_p%d", i)
-		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(pname)}, Type: &ast.IndexExpr{X: rtSel("V"), Index: p.Type}})
+		pname := fmt.Sprintf("%s%d", paramPrefix, i)
+		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(pname)}, Type: &ast.IndexExpr{X: rtSel(rtV), Index: p.Type}})
 		if name == "_" {
 			continue
 		}
@@ -271,7 +271,7 @@ func (ins *instrumenter) twinType(ft *ast.FuncType, t *twinInfo) (*ast.FuncType,
 			if t.results[i] == notTracked {
 				continue
 			}
-			f := &ast.Field{Type: &ast.StarExpr{X: rtSel("Expr")}}
+			f := &ast.Field{Type: &ast.StarExpr{X: rtSel(rtExpr)}}
 			if named {
 				name := "_"
 				if r.Names[0].Name != "_" {
@@ -298,7 +298,7 @@ func (ins *instrumenter) wrapperDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDec
 	if fd.Recv != nil && len(fd.Recv.List) > 0 {
 		recv := *fd.Recv.List[0]
 		if len(recv.Names) == 0 || recv.Names[0].Name == "_" {
-			recv.Names = []*ast.Ident{ast.NewIdent("_gcl_recv")}
+			recv.Names = []*ast.Ident{ast.NewIdent(recvName)}
 		}
 		nd.Recv = &ast.FieldList{List: []*ast.Field{&recv}}
 		fun = &ast.SelectorExpr{X: ast.NewIdent(recv.Names[0].Name), Sel: ast.NewIdent(t.name)}
@@ -321,7 +321,7 @@ func (ins *instrumenter) wrapperDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDec
 		if len(p.Names) > 0 && p.Names[0].Name != "_" {
 			return p.Names[0].Name
 		}
-		return fmt.Sprintf("_gcl_a%d", i)
+		return fmt.Sprintf("%s%d", argPrefix, i)
 	})
 	nt := *fd.Type
 	nt.Params = &ast.FieldList{List: params}
@@ -341,7 +341,7 @@ func wrapperBody(ps []*ast.Field, t *twinInfo, fun ast.Expr, name func(int, *ast
 		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(n)}, Type: p.Type})
 		var a ast.Expr = ast.NewIdent(n)
 		if t.params[i] != notTracked {
-			a = rtCall("Mk", a, nilIdent())
+			a = rtCall(rtMk, a, nilIdent())
 		}
 		args = append(args, a)
 	}
@@ -357,7 +357,7 @@ func wrapperBody(ps []*ast.Field, t *twinInfo, fun ast.Expr, name func(int, *ast
 	}
 	var lhs, rets []ast.Expr
 	for i := 0; i < nres; i++ {
-		n := fmt.Sprintf("_gcl_r%d", i)
+		n := fmt.Sprintf("%s%d", resultPrefix, i)
 		lhs = append(lhs, ast.NewIdent(n))
 		rets = append(rets, ast.NewIdent(n))
 	}
@@ -378,12 +378,12 @@ func (ins *instrumenter) bindParam(obj types.Object, name, pname string) []ast.S
 		sh := ins.shadowName(obj)
 		return []ast.Stmt{
 			&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name), ast.NewIdent(sh)}, Tok: token.DEFINE,
-				Rhs: []ast.Expr{field(ast.NewIdent(pname), "C"), field(ast.NewIdent(pname), "S")}},
+				Rhs: []ast.Expr{field(ast.NewIdent(pname), vConcrete), field(ast.NewIdent(pname), vShadow)}},
 			use(name), use(sh),
 		}
 	}
 	return []ast.Stmt{
-		&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(pname), "C")}},
+		&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(pname), vConcrete)}},
 		use(name),
 	}
 }

@@ -204,7 +204,7 @@ func nameQualifier(pkg *types.Package) types.Qualifier {
 
 // leaf adds a scalar input for a value of type t.
 func (s *shaper) leaf(path string, t types.Type) int {
-	s.res.RTParams = append(s.res.RTParams, rtParam(path, t))
+	s.res.RTParams = append(s.res.RTParams, runtimeParam(path, t))
 	s.leaves++
 	return len(s.res.RTParams) - 1
 }
@@ -262,14 +262,14 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 	tn := s.name(t)
 	if k := paramKind(t); k != 0 {
 		i := s.leaf(path, t)
-		store := "Store"
+		store := rtStore
 		switch k {
 		case rt.ParamString:
-			store = "StoreString"
+			store = rtStoreString
 		case rt.ParamBytes:
-			store = "StoreByteSlice"
+			store = rtStoreByteSlice
 		}
-		s.printf("_gcl.%s(_gcl.%s[%s](in, %d), &%s)\n", store, inputCtor[k], tn, i, loc)
+		s.printf("%s(%s[%s](in, %d), &%s)\n", rtRef(store), rtRef(inputCtor[k]), tn, i, loc)
 		return &Shape{Kind: ShapeLeaf, Type: t, Leaf: i}
 	}
 	sh := &Shape{Type: t}
@@ -297,7 +297,7 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 	case *types.Slice:
 		sh.Kind = ShapeSlice
 		sh.Leaf = s.bounded(path+".len", s.maxElems)
-		s.printf("%s = _gcl.InputSlice[%s](in, %d)\n", loc, tn, sh.Leaf)
+		s.printf("%s = %s[%s](in, %d)\n", loc, rtRef(rtInputSlice), tn, sh.Leaf)
 		for i := 0; i < s.maxElems; i++ {
 			s.printf("if len(%s) > %d {\n", loc, i)
 			sh.Elems = append(sh.Elems, s.build(u.Elem(), fmt.Sprintf("%s[%d]", loc, i), fmt.Sprintf("%s[%d]", path, i)))
@@ -313,9 +313,10 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 		sh.Leaf = s.pointer(path, u.Elem())
 		// The object is registered before its fields are filled, so that
 		// a pointer inside it may alias it: that closes a cycle.
-		s.printf("if _gcl_p, _gcl_new := _gcl.InputPtr[%[3]s](in, %[1]d); _gcl_new {\n%[2]s = new(%[3]s)\n_gcl.InputObject(in, %[1]d, %[2]s)\n", sh.Leaf, loc, s.name(u.Elem()))
+		s.printf("if %[4]s, %[5]s := %[6]s[%[3]s](in, %[1]d); %[5]s {\n%[2]s = new(%[3]s)\n%[7]s(in, %[1]d, %[2]s)\n",
+			sh.Leaf, loc, s.name(u.Elem()), ptrOld, ptrNew, rtRef(rtInputPtr), rtRef(rtInputObject))
 		sh.Elems = []*Shape{s.build(u.Elem(), "(*"+loc+")", path)}
-		s.printf("} else {\n%s = _gcl_p\n}\n", loc)
+		s.printf("} else {\n%s = %s\n}\n", loc, ptrOld)
 	case *types.Interface:
 		return s.iface(t, sh, loc, path)
 	case *types.Map:
@@ -327,8 +328,8 @@ func (s *shaper) fill(t types.Type, loc, path string) *Shape {
 		}
 		for i := 0; i < s.maxElems; i++ {
 			s.tmp++
-			k, v := fmt.Sprintf("_gcl_k%d", s.tmp), fmt.Sprintf("_gcl_v%d", s.tmp)
-			s.printf("if _gcl.InputLen(in, %d).C > %d {\nvar %s %s\nvar %s %s\n", sh.Leaf, i, k, s.name(u.Key()), v, s.name(u.Elem()))
+			k, v := fmt.Sprintf("%s%d", mapKeyPrefix, s.tmp), fmt.Sprintf("%s%d", mapValPrefix, s.tmp)
+			s.printf("if %s(in, %d).%s > %d {\nvar %s %s\nvar %s %s\n", rtRef(rtInputLen), sh.Leaf, vConcrete, i, k, s.name(u.Key()), v, s.name(u.Elem()))
 			sh.Elems = append(sh.Elems,
 				s.build(u.Key(), k, fmt.Sprintf("%s.key%d", path, i)),
 				s.build(u.Elem(), v, fmt.Sprintf("%s.value%d", path, i)))
@@ -405,8 +406,8 @@ func (s *shaper) flatMap(u *types.Map, sh *Shape, loc, path string) bool {
 	for i := 0; i < s.maxElems; i++ {
 		ki := s.leaf(fmt.Sprintf("%s.key%d", path, i), u.Key())
 		vi := s.leaf(fmt.Sprintf("%s.value%d", path, i), u.Elem())
-		s.printf("_gcl.MapInput(%s, _gcl.InputLen(in, %d), %d, _gcl.%s[%s](in, %d), _gcl.%s[%s](in, %d))\n",
-			loc, sh.Leaf, i, inputCtor[paramKind(u.Key())], s.name(u.Key()), ki, inputCtor[paramKind(u.Elem())], s.name(u.Elem()), vi)
+		s.printf("%s(%s, %s(in, %d), %d, %s[%s](in, %d), %s[%s](in, %d))\n",
+			rtRef(rtMapInput), loc, rtRef(rtInputLen), sh.Leaf, i, rtRef(inputCtor[paramKind(u.Key())]), s.name(u.Key()), ki, rtRef(inputCtor[paramKind(u.Elem())]), s.name(u.Elem()), vi)
 		sh.Elems = append(sh.Elems,
 			&Shape{Kind: ShapeLeaf, Type: u.Key(), Leaf: ki},
 			&Shape{Kind: ShapeLeaf, Type: u.Elem(), Leaf: vi})

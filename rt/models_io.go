@@ -3,11 +3,13 @@
 // and read whole with io.ReadAll. Without a model the reader is an opaque
 // object, and everything the parser does with the bytes is concrete.
 //
-// A reader made from a value with a shadow is remembered, by its address,
-// with that shadow and the content it was made with. io.ReadAll of such a
-// reader returns the bytes with the shadow when they are that content.
-// Anything else — a reader already partly read, bytes that changed in
-// between, any other io.Reader — reads concretely, as before.
+// The readers' models are with their packages' (StringsNewReader in
+// models_strings.go, BytesNewReader in models_bytes.go). A reader made
+// from a value with a shadow is remembered, by its address, with that
+// shadow and the content it was made with. io.ReadAll of such a reader
+// returns the bytes with the shadow when they are that content. Anything
+// else — a reader already partly read, bytes that changed in between, any
+// other io.Reader — reads concretely, as before.
 
 package rt
 
@@ -24,25 +26,6 @@ import (
 type readerCell struct {
 	content string // the concrete content, to detect a change
 	s       *sym.Expr
-}
-
-// StringsNewReader models strings.NewReader: the reader remembers the
-// shadow of s for io.ReadAll.
-func StringsNewReader(s V[string]) *strings.Reader {
-	r := strings.NewReader(s.C)
-	if s.S != nil && tracking() {
-		remember(unsafe.Pointer(r), s.C, s.S)
-	}
-	return r
-}
-
-// BytesNewReader models bytes.NewReader, like StringsNewReader.
-func BytesNewReader(b V[[]byte]) *bytes.Reader {
-	r := bytes.NewReader(b.C)
-	if b.S != nil && tracking() {
-		remember(unsafe.Pointer(r), string(b.C), b.S)
-	}
-	return r
 }
 
 func remember(p unsafe.Pointer, content string, s *sym.Expr) {

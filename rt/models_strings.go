@@ -1,173 +1,207 @@
-// This file holds the models of standard-library functions whose results
-// are strings or slices of strings: strconv.Itoa and its kin, which render
-// an integer, and strings.Split and its kin, which cut a string at a
-// separator. Like the other models (models.go) they call the real function
-// for the concrete result; their shadows are string aggregates, and the
-// elements of a Split result get theirs in the shadow memory (mem.go), with
-// the length of the result in the length shadows (slice.go), so that
+// This file models strings. The term builders of the string predicates and
+// of Split and Replace serve the bytes models too (models_bytes.go).
+//
+// The string and byte-slice predicates are exact on all inputs, except
+// EqualFold, which is exact on ASCII (Unicode folding maps some letters to
+// others of another length). The Split models call the real function for
+// the concrete result; their shadows are string aggregates, and the
+// elements of a Split result get theirs in the shadow memory (mem.go),
+// with the length of the result in the length shadows (slice.go), so that
 // parts[1] and len(parts) read them as for any slice the program built.
 
 package rt
 
 import (
-	"bytes"
 	"math"
-	"strconv"
 	"strings"
 	"unsafe"
 
 	"github.com/gocolic/gocolic/sym"
 )
 
-// maxDigits is the number of decimal digits of the largest uint64.
-const maxDigits = 20
-
-// pow10 returns 10^k for k < maxDigits.
-func pow10(k int) uint64 {
-	p := uint64(1)
-	for range k {
-		p *= 10
-	}
-	return p
-}
-
-// decimalDigits returns the decimal digits of the unsigned 64-bit term u,
-// least significant first, as 8-bit values 0 to 9 (maxDigits of them,
-// leading zeros included).
-//
-// The digits come from a cascade of comparisons with constants, most
-// significant first: digit k of v is the largest c with v >= c*10^k, and
-// the rest of v is v - c*10^k, held in the narrowest width 10^k fits.
-// Divisions by powers of ten would be shorter to write, but Z3 bit-blasts
-// a divider circuit for each: on thirteen branches "Itoa(x) == <number>",
-// from 1 to 20 bytes, Z3 took 430 ms on average with divisions (worst
-// 1.5 s) and 200 ms with the cascade (worst 0.5 s); comparisons with
-// constants are what its propagation handles best.
-func decimalDigits(u *sym.Expr) []*sym.Expr {
+// occursAt is the condition that aggregate p occurs in s at byte offset i.
+func occursAt(s, p *sym.Expr, i int) *sym.Expr {
 	b := st.b
-	ds := make([]*sym.Expr, maxDigits)
-	v := u
-	for k := maxDigits - 1; k >= 0; k-- {
-		p := pow10(k)
-		d, sub := k8(0), b.Const(0, v.Width)
-		for c := uint64(1); c <= 9 && c <= math.MaxUint64/p; c++ {
-			ge := ule(b.Const(c*p, v.Width), v)
-			d = b.Ite(ge, k8(byte(c)), d)
-			sub = b.Ite(ge, b.Const(c*p, v.Width), sub)
+	ls, lp := aggLen(s), aggLen(p)
+	bs, bp := aggBytes(s), aggBytes(p)
+	c := ule(b.Add(k64(i), lp), ls)
+	for k := range bp {
+		past := ule(lp, k64(k)) // byte k is not part of p
+		if i+k >= len(bs) {
+			c = b.And(c, past)
+			break
 		}
-		ds[k] = d
-		v = b.Sub(v, sub)
-		if w := uintWidth(p - 1); w < v.Width {
-			v = b.Trunc(v, w)
-		}
+		c = b.And(c, b.Or(past, b.Eq(bs[i+k], bp[k])))
 	}
-	return ds
+	return c
 }
 
-// uintWidth is the narrowest width of sym that holds x.
-func uintWidth(x uint64) uint8 {
-	for _, w := range []uint8{8, 16, 32} {
-		if x <= sym.Mask(w) {
-			return w
-		}
-	}
-	return 64
-}
+func hasPrefix(s, p *sym.Expr) *sym.Expr { return occursAt(s, p, 0) }
 
-// formatDecimal returns the aggregate of the base-10 rendering of the
-// 64-bit term x, read as signed if signed: an optional '-', then the
-// digits without leading zeros. Exact for every value.
-func formatDecimal(x *sym.Expr, signed bool) *sym.Expr {
+func hasSuffix(s, p *sym.Expr) *sym.Expr {
 	b := st.b
-	neg := b.Bool(false)
-	u := x
-	// below[m]: u < 10^m, that is, the rendering has at most m digits.
-	below := make([]*sym.Expr, maxDigits+1)
-	for m := range below {
-		below[m] = ult(u, b.Const(pow10(m), 64))
+	start := b.Sub(aggLen(s), aggLen(p))
+	r := b.Bool(false)
+	for i := 0; i <= len(aggBytes(s)); i++ {
+		r = b.Or(r, b.And(b.Eq(start, k64(i)), occursAt(s, p, i)))
 	}
-	below[maxDigits] = b.Bool(true)
-	if signed {
-		neg = b.Cmp(sym.KSLt, x, b.Const(0, 64))
-		u = b.Ite(neg, b.Neg(x), x) // -MinInt64 is 2^63 as an unsigned value
-		// The bounds on |x| as bounds on x, which spares Z3 the negation.
-		for m := range below[:maxDigits] {
-			p := pow10(m)
-			if p > math.MaxInt64 {
-				below[m] = b.Bool(true)
-				continue
-			}
-			below[m] = b.And(b.Cmp(sym.KSLt, x, b.Const(p, 64)), b.Cmp(sym.KSLt, b.Const(-p, 64), x))
+	return r
+}
+
+// index is the offset of the first occurrence of p in s, or -1, as an int.
+func index(s, p *sym.Expr) *sym.Expr {
+	b := st.b
+	r := b.Const(math.MaxUint64, intSize) // -1
+	for i := len(aggBytes(s)); i >= 0; i-- {
+		r = b.Ite(occursAt(s, p, i), b.Const(uint64(i), intSize), r)
+	}
+	return r
+}
+
+func contains(s, p *sym.Expr) *sym.Expr {
+	b := st.b
+	r := b.Bool(false)
+	for i := 0; i <= len(aggBytes(s)); i++ {
+		r = b.Or(r, occursAt(s, p, i))
+	}
+	return r
+}
+
+// ascii is the condition that every byte of aggregate a is below 0x80.
+func ascii(a *sym.Expr) *sym.Expr {
+	b := st.b
+	c := b.Bool(true)
+	for k, x := range aggBytes(a) {
+		c = b.And(c, b.Or(ule(aggLen(a), k64(k)), ult(x, k8(0x80))))
+	}
+	return c
+}
+
+// lower maps an ASCII upper-case letter byte to lower case.
+func lower(x *sym.Expr) *sym.Expr {
+	return st.b.Ite(inRange(x, 'A', 'Z'), st.b.Add(x, k8('a'-'A')), x)
+}
+
+// equalFold is EqualFold on ASCII strings.
+func equalFold(x, y *sym.Expr) *sym.Expr {
+	b := st.b
+	lx, ly := aggLen(x), aggLen(y)
+	bx, by := aggBytes(x), aggBytes(y)
+	n := min(len(bx), len(by))
+	c := b.And(b.Eq(lx, ly), ule(lx, k64(n)))
+	for k := 0; k < n; k++ {
+		c = b.And(c, b.Or(ule(lx, k64(k)), b.Eq(lower(bx[k]), lower(by[k]))))
+	}
+	return c
+}
+
+// pred is a two-operand predicate model: result r, term f of the operands'
+// aggregates when either is symbolic.
+func pred[T ~string | ~[]byte](r bool, s, p V[T], f func(s, p *sym.Expr) *sym.Expr) (bool, *sym.Expr) {
+	if s.S == nil && p.S == nil || !tracking() {
+		return r, nil
+	}
+	return r, f(agg(s), agg(p))
+}
+
+// indexOf is the Index model: result r, and the offset term when either
+// operand is symbolic.
+func indexOf[T ~string | ~[]byte](r int, s, p V[T]) (int, *sym.Expr) {
+	if s.S == nil && p.S == nil || !tracking() {
+		return r, nil
+	}
+	return r, index(agg(s), agg(p))
+}
+
+func foldTerm(x, y *sym.Expr, r bool) *sym.Expr {
+	return boolShadow(st.b.And(ascii(x), ascii(y)), equalFold(x, y), r)
+}
+
+// StringsHasPrefix models strings.HasPrefix.
+func StringsHasPrefix(s, prefix V[string]) (bool, *sym.Expr) {
+	return pred(strings.HasPrefix(s.C, prefix.C), s, prefix, hasPrefix)
+}
+
+// StringsHasSuffix models strings.HasSuffix.
+func StringsHasSuffix(s, suffix V[string]) (bool, *sym.Expr) {
+	return pred(strings.HasSuffix(s.C, suffix.C), s, suffix, hasSuffix)
+}
+
+// StringsContains models strings.Contains.
+func StringsContains(s, substr V[string]) (bool, *sym.Expr) {
+	return pred(strings.Contains(s.C, substr.C), s, substr, contains)
+}
+
+// StringsEqualFold models strings.EqualFold.
+func StringsEqualFold(s, t V[string]) (bool, *sym.Expr) {
+	r := strings.EqualFold(s.C, t.C)
+	return pred(r, s, t, func(x, y *sym.Expr) *sym.Expr { return foldTerm(x, y, r) })
+}
+
+// StringsIndex models strings.Index.
+func StringsIndex(s, substr V[string]) (int, *sym.Expr) {
+	return indexOf(strings.Index(s.C, substr.C), s, substr)
+}
+
+// asciiSpace is the condition that byte x is one of the ASCII bytes
+// unicode.IsSpace accepts.
+func asciiSpace(x *sym.Expr) *sym.Expr {
+	return st.b.Or(inRange(x, '\t', '\r'), st.b.Eq(x, k8(' ')))
+}
+
+// trimSpace returns the aggregate of TrimSpace of a, given that a is ASCII.
+func trimSpace(a *sym.Expr) *sym.Expr {
+	b := st.b
+	la, bs := aggLen(a), aggBytes(a)
+	n := len(bs)
+	// lo: the first non-space byte, or len(a); hi: one past the last.
+	lo, hi := la, b.Const(0, 64)
+	for k := n - 1; k >= 0; k-- {
+		keep := b.And(ult(k64(k), la), b.Not(asciiSpace(bs[k])))
+		lo = b.Ite(keep, k64(k), lo)
+	}
+	for k := 0; k < n; k++ {
+		keep := b.And(ult(k64(k), la), b.Not(asciiSpace(bs[k])))
+		hi = b.Ite(keep, k64(k+1), hi)
+	}
+	empty := ule(hi, lo) // all spaces
+	length := b.Ite(empty, k64(0), b.Sub(hi, lo))
+	out := make([]*sym.Expr, n)
+	for j := range out {
+		idx := b.Add(lo, k64(j))
+		k := -1
+		if idx.Kind == sym.KConst {
+			k = int(idx.Val)
+		}
+		out[j] = byteAt(a, idx, k)
+		if out[j] == nil {
+			out[j] = k8(0)
 		}
 	}
-	ds := decimalDigits(u)
-	// Byte p of the unsigned rendering is digit n-1-p, for n digits: a
-	// case split over n, each case a bound on u (n == m iff below[m] and
-	// not below[m-1]), which Z3 propagates directly.
-	digitAt := func(p int) *sym.Expr {
-		r := b.Add(ds[maxDigits-1-p], k8('0'))
-		for m := maxDigits - 1; m > p; m-- {
-			r = b.Ite(below[m], b.Add(ds[m-1-p], k8('0')), r)
-		}
-		if p > 0 {
-			r = b.Ite(below[p], k8(0), r)
-		}
-		return r
-	}
-	plain := make([]*sym.Expr, maxDigits)
-	for p := range plain {
-		plain[p] = digitAt(p)
-	}
-	length := k64(maxDigits)
-	for m := maxDigits - 1; m >= 1; m-- {
-		length = b.Ite(below[m], k64(m), length)
-	}
-	if !signed {
-		return b.String(length, plain)
-	}
-	out := make([]*sym.Expr, maxDigits+1)
-	for p := range out {
-		shifted := k8('-')
-		if p > 0 {
-			shifted = plain[p-1]
-		}
-		unshifted := k8(0)
-		if p < maxDigits {
-			unshifted = plain[p]
-		}
-		out[p] = b.Ite(neg, shifted, unshifted)
-	}
-	length = b.Add(length, b.Ite(neg, k64(1), k64(0)))
 	return b.String(length, out)
 }
 
-// StrconvItoa models strconv.Itoa, exactly.
-func StrconvItoa(i V[int]) (string, *sym.Expr) {
-	r := strconv.Itoa(i.C)
-	if i.S == nil || !tracking() {
+// StringsTrimSpace models strings.TrimSpace, exactly on ASCII strings.
+func StringsTrimSpace(s V[string]) (string, *sym.Expr) {
+	r := strings.TrimSpace(s.C)
+	if s.S == nil || !tracking() {
 		return r, nil
 	}
-	return r, formatDecimal(st.b.Convert(i.S, 64, true), true)
-}
-
-// StrconvFormatInt models strconv.FormatInt for a concrete base 10,
-// exactly; other bases run concretely.
-func StrconvFormatInt(i V[int64], base V[int]) (string, *sym.Expr) {
-	r := strconv.FormatInt(i.C, base.C)
-	if i.S == nil || base.S != nil || base.C != 10 || !tracking() {
-		return r, nil
+	b := st.b
+	dom := ascii(s.S)
+	t := trimSpace(s.S)
+	c := aggOf(r)
+	// An aggregate has no if-then-else: choose per component.
+	tb, cb := aggBytes(t), aggBytes(c)
+	out := make([]*sym.Expr, len(tb))
+	for j := range out {
+		cj := k8(0)
+		if j < len(cb) {
+			cj = cb[j]
+		}
+		out[j] = b.Ite(dom, tb[j], cj)
 	}
-	return r, formatDecimal(i.S, true)
-}
-
-// StrconvFormatUint models strconv.FormatUint for a concrete base 10,
-// exactly; other bases run concretely.
-func StrconvFormatUint(i V[uint64], base V[int]) (string, *sym.Expr) {
-	r := strconv.FormatUint(i.C, base.C)
-	if i.S == nil || base.S != nil || base.C != 10 || !tracking() {
-		return r, nil
-	}
-	return r, formatDecimal(i.S, false)
+	return r, b.String(b.Ite(dom, aggLen(t), aggLen(c)), out)
 }
 
 // The Split models are exact for a separator of one byte that does not
@@ -328,22 +362,6 @@ func StringsSplitN(s, sep V[string], n V[int]) []string {
 	return r
 }
 
-// BytesSplit models bytes.Split for a one-byte separator.
-func BytesSplit(s, sep V[[]byte]) [][]byte { return BytesSplitN(s, sep, V[int]{C: -1}) }
-
-// BytesSplitN models bytes.SplitN for a one-byte separator and a
-// concrete limit.
-func BytesSplitN(s, sep V[[]byte], n V[int]) [][]byte {
-	r := bytes.SplitN(s.C, sep.C, n.C)
-	if s.S == nil || !oneByteSep(sep) || n.S != nil || n.C == 0 || !tracking() {
-		return r
-	}
-	splitShadows(r, s.S, sep.C[0], n.C, func(j int) string { return string(r[j]) }, func(p *[]byte, s *sym.Expr) {
-		setBytesCell(p, s)
-	})
-	return r
-}
-
 // StringsReplaceAll models strings.ReplaceAll on the path where s does
 // not contain old, the common one when a parser normalises a rare
 // spelling (decimal replaces U+2212 with '-'): the result is then s, with
@@ -364,13 +382,6 @@ func StringsReplace(site uint32, s, old, new V[string], n V[int]) (string, *sym.
 	return replaceModel(site, r, s, old)
 }
 
-// BytesReplaceAll models bytes.ReplaceAll as StringsReplaceAll. The
-// result is a copy even when nothing is replaced, which the shadow, a
-// value, does not need to know.
-func BytesReplaceAll(site uint32, s, old, new V[[]byte]) ([]byte, *sym.Expr) {
-	return replaceModel(site, bytes.ReplaceAll(s.C, old.C, new.C), s, old)
-}
-
 // replaceModel returns the result r of a replacement of old in s, with
 // s's shadow when s does not contain old (r is then s), after recording
 // that condition at site.
@@ -387,4 +398,14 @@ func replaceModel[T ~string | ~[]byte](site uint32, r T, s, old V[T]) (T, *sym.E
 		return r, nil
 	}
 	return r, s.S
+}
+
+// StringsNewReader models strings.NewReader: the reader remembers the
+// shadow of s for io.ReadAll.
+func StringsNewReader(s V[string]) *strings.Reader {
+	r := strings.NewReader(s.C)
+	if s.S != nil && tracking() {
+		remember(unsafe.Pointer(r), s.C, s.S)
+	}
+	return r
 }

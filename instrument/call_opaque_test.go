@@ -76,7 +76,7 @@ func F(x float64, b []byte, s string, n int, r rune) int {
 	for _, f := range rw.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == rtName {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == runtimeAlias {
 					counts[sel.Sel.Name]++
 				}
 			}

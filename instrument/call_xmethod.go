@@ -49,10 +49,6 @@ func forwarderDecl(fd *ast.FuncDecl, twin *ast.FuncDecl, t *twinInfo) *ast.FuncD
 	}
 }
 
-// forwardRecv names the receiver parameter of the functions forwarding
-// returns the type of.
-const forwardRecv = "_gcl_r"
-
 // forwarding returns the type of a function that takes a receiver
 // forwardRecv of type recvType, then the parameters of the method twin
 // twin (_gcl_a<i>), and returns its results; and, for a receiver
@@ -63,7 +59,7 @@ func forwarding(twin *ast.FuncDecl, recvType ast.Expr, name string) (*ast.FuncTy
 	var args []ast.Expr
 	variadic := false
 	for i, p := range flatten(twin.Type.Params) {
-		a := fmt.Sprintf("_gcl_a%d", i)
+		a := fmt.Sprintf("%s%d", argPrefix, i)
 		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(a)}, Type: p.Type})
 		args = append(args, ast.NewIdent(a))
 		_, variadic = p.Type.(*ast.Ellipsis)

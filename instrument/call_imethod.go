@@ -115,7 +115,7 @@ func (ins *instrumenter) ifaceFun(x *ast.CallExpr, t *twinInfo) (fun, recvArg as
 	for _, name := range path {
 		recv = &ast.SelectorExpr{X: recv, Sel: ast.NewIdent(name)}
 	}
-	const r, i = "_gcl_r", "_gcl_i"
+	const r, i = resultPrefix, ifaceRecv
 	// The fallback: the call through the interface, with concrete
 	// arguments and no shadows. The comma-ok assertion turns a nil
 	// receiver into a nil interface without panicking, so that the call
@@ -131,7 +131,7 @@ func (ins *instrumenter) ifaceFun(x *ast.CallExpr, t *twinInfo) (fun, recvArg as
 	}}, call...)
 	fallback := &ast.FuncLit{Type: twinType, Body: &ast.BlockStmt{List: body}}
 	id := &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(methodID(t.method))}
-	return rtCall("IMethod", recv, id, fallback), rtCall("PassIface", recv), true
+	return rtCall(rtIMethod, recv, id, fallback), rtCall(rtPassIface, recv), true
 }
 
 // methodID returns the name under which the runtime keys method fn:
@@ -141,7 +141,7 @@ func methodID(fn *types.Func) string { return types.Id(fn.Pkg(), fn.Name()) }
 // anyType returns the type expression rt.Any, the alias of any that no
 // declaration of the package can shadow (and which, unlike a literal
 // interface{} without positions, prints on one line).
-func anyType() ast.Expr { return rtSel("Any") }
+func anyType() ast.Expr { return rtSel(rtAny) }
 
 // registerMethod returns the declaration that registers the adapters of
 // the twin (declared as twin) of the method fd for calls through
@@ -184,6 +184,6 @@ func (ins *instrumenter) registerMethod(fd, twin *ast.FuncDecl, t *twinInfo) ast
 	id := &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(methodID(t.fn))}
 	return &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
 		Names:  []*ast.Ident{ast.NewIdent("_")},
-		Values: []ast.Expr{call(rtInst("RegisterMethod", ast.NewIdent(name.Name)), id, onValue, onPtr)},
+		Values: []ast.Expr{call(rtInst(rtRegisterMethod, ast.NewIdent(name.Name)), id, onValue, onPtr)},
 	}}}
 }

@@ -80,7 +80,7 @@ func (ins *instrumenter) opaqueCall(x *ast.CallExpr) (ast.Expr, bool) {
 			if !ok {
 				return nil, false
 			}
-			args = append(args, call(rtInst("Mk", te), a, nilIdent()))
+			args = append(args, call(rtInst(rtMk, te), a, nilIdent()))
 			continue
 		}
 		if !types.Identical(ins.typeOf(a), pt) {
@@ -98,7 +98,7 @@ func (ins *instrumenter) opaqueCall(x *ast.CallExpr) (ast.Expr, bool) {
 	ins.opaque[fn.FullName()] = fn
 	id := &ast.BasicLit{Value: fmt.Sprintf("%#x", sym.FuncID(fn.FullName()))}
 	site := siteLit(ins.newSite(sites.Concrete, x))
-	return rtCall(fmt.Sprintf("Opaque%d", n), append([]ast.Expr{site, id, x.Fun}, args...)...), true
+	return rtCall(rtOpaqueN[n], append([]ast.Expr{site, id, x.Fun}, args...)...), true
 }
 
 // calledPackageFunc returns the function x calls when x.Fun is a qualified
@@ -125,28 +125,29 @@ func (ins *instrumenter) calledPackageFunc(x *ast.CallExpr) *types.Func {
 // opaqueRegistrations returns the statements that register the functions
 // of the package's opaque calls with the runtime, adding their packages to
 // imports (path -> name).
-func (ins *instrumenter) opaqueRegistrations(imports map[string]string) string {
+func (ins *instrumenter) opaqueRegistrations(imports map[string]string) []ast.Stmt {
 	names := make([]string, 0, len(ins.opaque))
 	for name := range ins.opaque {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	var sb strings.Builder
+	var out []ast.Stmt
 	for _, name := range names {
 		fn := ins.opaque[name]
 		pkg := importName(imports, fn.Pkg().Path())
-		fmt.Fprintf(&sb, "\t_gcl.Func%d(%q, %s.%s)\n", fn.Type().(*types.Signature).Params().Len(), name, pkg, fn.Name())
+		reg := rtFuncN[fn.Type().(*types.Signature).Params().Len()]
+		out = append(out, &ast.ExprStmt{X: rtCall(reg, strLit(name), field(ast.NewIdent(pkg), fn.Name()))})
 	}
-	return sb.String()
+	return out
 }
 
-// importName returns the name under which the driver file imports path,
+// importName returns the name under which the entry file imports path,
 // adding it to imports if needed.
 func importName(imports map[string]string, path string) string {
 	if n, ok := imports[path]; ok {
 		return n
 	}
-	n := fmt.Sprintf("_gcl_imp%d", len(imports))
+	n := fmt.Sprintf("%s%d", importPrefix, len(imports))
 	imports[path] = n
 	return n
 }

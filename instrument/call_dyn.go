@@ -63,20 +63,20 @@ func (ins *instrumenter) dynFun(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	twinType, body, ok := ins.concreteTwin(x, t, ast.NewIdent("_gcl_f"))
+	twinType, body, ok := ins.concreteTwin(x, t, ast.NewIdent(funName))
 	if !ok {
 		return nil, false
 	}
 	adapter := &ast.FuncLit{
 		Type: &ast.FuncType{
-			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{ast.NewIdent("_gcl_f")}, Type: ftype}}},
+			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{ast.NewIdent(funName)}, Type: ftype}}},
 			Results: &ast.FieldList{List: []*ast.Field{{Type: twinType}}},
 		},
 		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ReturnStmt{Results: []ast.Expr{
 			&ast.FuncLit{Type: twinType, Body: &ast.BlockStmt{List: body}},
 		}}}},
 	}
-	return rtCall("Dyn", ins.cx(x.Fun), adapter), true
+	return rtCall(rtDyn, ins.cx(x.Fun), adapter), true
 }
 
 // concreteTwin returns the twin type of the call x with twin signature
@@ -95,25 +95,25 @@ func (ins *instrumenter) concreteTwin(x *ast.CallExpr, t *twinInfo, fun ast.Expr
 	var args []ast.Expr
 	site := int64(-1)
 	for i, f := range twinType.Params.List {
-		name := fmt.Sprintf("_gcl_a%d", i)
+		name := fmt.Sprintf("%s%d", argPrefix, i)
 		f.Names = []*ast.Ident{ast.NewIdent(name)}
 		var arg ast.Expr = ast.NewIdent(name)
 		if _, variadic := f.Type.(*ast.Ellipsis); !variadic && t.params[i] != notTracked {
-			f.Type = &ast.IndexExpr{X: rtSel("V"), Index: f.Type}
+			f.Type = &ast.IndexExpr{X: rtSel(rtV), Index: f.Type}
 			if site < 0 {
 				site = int64(ins.newSite(sites.Concrete, x))
 			}
-			arg = rtCall("Concrete", siteLit(uint32(site)), rtSel("CauseCall"), arg)
+			arg = rtCall(rtConcrete, siteLit(uint32(site)), rtSel(rtCauseCall), arg)
 		}
 		args = append(args, arg)
 	}
 	var results, shadows []ast.Expr
 	if twinType.Results != nil {
 		for i := range twinType.Results.List {
-			results = append(results, ast.NewIdent(fmt.Sprintf("_gcl_r%d", i)))
+			results = append(results, ast.NewIdent(fmt.Sprintf("%s%d", resultPrefix, i)))
 			if t.results[i] != notTracked {
 				shadows = append(shadows, nilIdent())
-				twinType.Results.List = append(twinType.Results.List, &ast.Field{Type: &ast.StarExpr{X: rtSel("Expr")}})
+				twinType.Results.List = append(twinType.Results.List, &ast.Field{Type: &ast.StarExpr{X: rtSel(rtExpr)}})
 			}
 		}
 	}
@@ -146,6 +146,6 @@ func registerTwin(fd *ast.FuncDecl, t *twinInfo) ast.Decl {
 	}
 	return &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
 		Names:  []*ast.Ident{ast.NewIdent("_")},
-		Values: []ast.Expr{rtCall("RegisterTwin", ast.NewIdent(fd.Name.Name), ast.NewIdent(t.name))},
+		Values: []ast.Expr{rtCall(rtRegisterTwin, ast.NewIdent(fd.Name.Name), ast.NewIdent(t.name))},
 	}}}
 }

@@ -1,0 +1,87 @@
+// This file rewrites indexing, slicing and len of tracked strings, byte
+// slices and slices: each with an implicit site for its bounds check.
+
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/gocolic/gocolic/sites"
+)
+
+// vLen returns the V of len(a): of a string or byte slice's length, a
+// map's length, or a slice's (rt.LenSlice); other lengths are concrete.
+func (ins *instrumenter) vLen(x *ast.CallExpr) (ast.Expr, bool) {
+	var name string
+	switch ins.trackOfExpr(x.Args[0]) {
+	case trackString:
+		name = rtLenString
+	case trackBytes:
+		name = rtLenBytes
+	default:
+		if r, ok := ins.lenMap(x.Args[0]); ok {
+			return r, true
+		}
+		if t := ins.typeOf(x.Args[0]); t != nil {
+			if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+				return rtCall(rtLenSlice, siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0])), true
+			}
+		}
+		return ins.mk(x), true
+	}
+	a, ok := ins.v(x.Args[0])
+	if !ok {
+		return ins.mk(x), true
+	}
+	return rtCall(name, a), true
+}
+
+func (ins *instrumenter) vSlice(x *ast.SliceExpr) (ast.Expr, bool) {
+	k := ins.trackOfExpr(x.X)
+	if (k != trackString && k != trackBytes) || x.Slice3 {
+		return ins.mk(x), true
+	}
+	// x[lo:hi] on an array pointer or with untracked bounds stays concrete.
+	if tv := ins.typeOf(x.X); tv == nil || trackOf(tv) != k {
+		return ins.mk(x), true
+	}
+	s, ok := ins.v(x.X)
+	if !ok {
+		return ins.mk(x), true
+	}
+	lo := ast.Expr(rtCall(rtMk, &ast.BasicLit{Kind: token.INT, Value: "0"}, nilIdent()))
+	if x.Low != nil {
+		if lo, ok = ins.vIndex(x.Low); !ok {
+			return ins.mk(x), true
+		}
+	}
+	site := siteLit(ins.newSite(sites.Implicit, x))
+	from, slice := rtSliceStringFrom, rtSliceString
+	if k == trackBytes {
+		from, slice = rtSliceBytesFrom, rtSliceBytes
+	}
+	if x.High == nil {
+		return rtCall(from, site, s, lo), true
+	}
+	hi, ok := ins.vIndex(x.High)
+	if !ok {
+		return ins.mk(x), true
+	}
+	return rtCall(slice, site, s, lo, hi), true
+}
+
+// vIndex returns the V of an index or bound; untyped constants are ints.
+func (ins *instrumenter) vIndex(e ast.Expr) (ast.Expr, bool) {
+	if ins.isConst(e) {
+		t := ins.typeOf(e)
+		if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+			return call(rtInst(rtMk, ast.NewIdent("int")), e, nilIdent()), true
+		}
+	}
+	if ins.trackOfExpr(e) != trackInt {
+		return nil, false
+	}
+	return ins.v(e)
+}

@@ -1,0 +1,419 @@
+// This file rewrites assignments, increments and var declarations: a
+// shadowed variable takes its value's shadow, and a store into a byte
+// slice, a map or the shadow memory goes through the runtime.
+
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/gocolic/gocolic/sites"
+)
+
+func (ins *instrumenter) incDec(s *ast.IncDecStmt) ast.Stmt {
+	names := [3]string{rtInc, rtIncF, rtIncO}
+	op := token.ADD
+	if s.Tok == token.DEC {
+		names, op = [3]string{rtDec, rtDecF, rtDecO}, token.SUB
+	}
+	name := names[0]
+	switch ins.trackOfExpr(s.X) {
+	case trackFloat:
+		name = names[1]
+	case trackOrdered:
+		name = names[2]
+	}
+	if id, obj := ins.shadowedIdent(s.X); id != nil {
+		sh := ast.NewIdent(ins.shadowName(obj))
+		return &ast.AssignStmt{
+			Lhs: []ast.Expr{id, sh}, Tok: token.ASSIGN,
+			Rhs: []ast.Expr{rtCall(name, id, ast.NewIdent(ins.shadowName(obj)))},
+		}
+	}
+	if st, ok := ins.storeByte(s.X, func(old func() ast.Expr) (ast.Expr, bool) {
+		o := old()
+		if o == nil {
+			return nil, false
+		}
+		return ins.binop(op, o, call(rtInst(rtMk, ast.NewIdent("byte")), &ast.BasicLit{Kind: token.INT, Value: "1"}, nilIdent()), trackInt, s.X)
+	}); ok {
+		return st
+	}
+	if st, ok := ins.mapApply(s.X, op, nil); ok {
+		return st
+	}
+	if st, ok := ins.applyMem(s.X, op, nil); ok {
+		return st
+	}
+	return &ast.IncDecStmt{X: ins.lvalue(s.X), Tok: s.Tok}
+}
+
+// storeByte rewrites a store b[i] = f(b[i]) into a byte slice b with a
+// shadow; value builds the stored V, calling old for the V of the old
+// element when it reads it (old returns nil when the index may not be
+// evaluated twice).
+func (ins *instrumenter) storeByte(lhs ast.Expr, value func(old func() ast.Expr) (ast.Expr, bool)) (ast.Stmt, bool) {
+	ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+	if !ok {
+		return nil, false
+	}
+	id, obj := ins.shadowedIdent(ix.X)
+	if id == nil || ins.trackOfExpr(ix.X) != trackBytes || ins.trackOfExpr(ix.Index) != trackInt {
+		return nil, false
+	}
+	idx, ok := ins.v(ix.Index)
+	if !ok {
+		return nil, false
+	}
+	old := func() ast.Expr {
+		if _, simple := ast.Unparen(ix.Index).(*ast.Ident); !simple && !ins.isConst(ix.Index) {
+			return nil
+		}
+		return rtCall(rtIndexBytes, siteLit(ins.newSite(sites.Implicit, ix)), rtCall(rtMk, id, ast.NewIdent(ins.shadowName(obj))), idx)
+	}
+	val, ok := value(old)
+	if !ok {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(sites.Implicit, ix))
+	// The call takes the statement's position, so that a panic in the
+	// store is reported on the store's line.
+	fun := &ast.SelectorExpr{X: &ast.Ident{Name: runtimeAlias, NamePos: lhs.Pos()}, Sel: ast.NewIdent(rtStoreBytes)}
+	return &ast.ExprStmt{X: call(fun, site,
+		&ast.UnaryExpr{Op: token.AND, X: id},
+		&ast.UnaryExpr{Op: token.AND, X: ast.NewIdent(ins.shadowName(obj))},
+		idx, val)}, true
+}
+
+// assign rewrites an assignment; it returns the statements and the names
+// of shadows that := defines (which the caller marks as used).
+func (ins *instrumenter) assign(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []string) {
+	if op, ok := opAssign[s.Tok]; ok {
+		return ins.opAssignStmt(s, op), nil
+	}
+	switch {
+	case len(s.Lhs) == 1 && len(s.Rhs) == 1:
+		return ins.assign1(s, ctx)
+	case len(s.Lhs) == len(s.Rhs):
+		return ins.assignParallel(s, ctx)
+	default:
+		return ins.assignMulti(s, ctx)
+	}
+}
+
+// newShadow reports whether the := statement s defines the variable of id
+// (rather than assigning an existing one).
+func (ins *instrumenter) defines(s *ast.AssignStmt, id *ast.Ident) bool {
+	return s.Tok == token.DEFINE && ins.info.Defs[id] != nil
+}
+
+func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []string) {
+	lhs, rhs := s.Lhs[0], s.Rhs[0]
+	if id, obj := ins.shadowedIdent(lhs); id != nil {
+		sh := ins.shadowName(obj)
+		var defined []string
+		if ins.defines(s, id) {
+			defined = []string{sh}
+		}
+		ve, ok := ins.v(rhs)
+		if !ok {
+			var nilShadow ast.Expr = nilIdent()
+			if s.Tok == token.DEFINE {
+				nilShadow = call(&ast.ParenExpr{X: &ast.StarExpr{X: rtSel(rtExpr)}}, nilIdent())
+			}
+			return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(sh)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs), nilShadow}}}, defined
+		}
+		return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(sh)}, Tok: s.Tok, Rhs: []ast.Expr{rtCall(rtUnpack, ve)}}}, defined
+	}
+	if s.Tok == token.ASSIGN {
+		if st, ok := ins.storeByte(lhs, func(func() ast.Expr) (ast.Expr, bool) {
+			if ins.trackOfExpr(rhs) != trackInt {
+				return nil, false
+			}
+			return ins.v(rhs)
+		}); ok {
+			return []ast.Stmt{st}, nil
+		}
+		if st, ok := ins.mapStore(lhs, rhs); ok {
+			return []ast.Stmt{st}, nil
+		}
+		if st, ok := ins.storeMem(lhs, rhs); ok {
+			return []ast.Stmt{st}, nil
+		}
+	}
+	if ctx == ctxBlock {
+		if out, ok := ins.litAssign(s); ok {
+			return out, nil
+		}
+	}
+	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs)}}}
+	if ctx == ctxBlock {
+		out = append(out, ins.copyMem(lhs, rhs)...)
+		if u := ins.unboxAssign(lhs, rhs); u != nil {
+			out = append(out, &ast.ExprStmt{X: u})
+		}
+	}
+	return append(out, ins.invalidate(lhs, ctx)...), nil
+}
+
+// invalidate returns the statement that forgets the shadow of a byte
+// slice written through an expression the rewrite does not track.
+func (ins *instrumenter) invalidate(lhs ast.Expr, ctx stmtCtx) []ast.Stmt {
+	if _, isIdent := ast.Unparen(lhs).(*ast.Ident); isIdent || ctx != ctxBlock {
+		return nil
+	}
+	obj := ins.rootVar(lhs)
+	if obj == nil || !ins.shadow[obj] {
+		return nil
+	}
+	return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(ins.shadowName(obj))}, Tok: token.ASSIGN, Rhs: []ast.Expr{nilIdent()}}}
+}
+
+func (ins *instrumenter) opAssignStmt(s *ast.AssignStmt, op token.Token) []ast.Stmt {
+	lhs, rhs := s.Lhs[0], s.Rhs[0]
+	k := ins.trackOfExpr(lhs)
+	if id, obj := ins.shadowedIdent(lhs); id != nil {
+		cur := rtCall(rtMk, id, ast.NewIdent(ins.shadowName(obj)))
+		var r ast.Expr
+		ok := true
+		if op == token.SHL || op == token.SHR {
+			r, ok = ins.vIndex(rhs)
+			if !ok && ins.isConst(rhs) {
+				r, ok = call(rtInst(rtMk, ast.NewIdent("uint")), rhs, nilIdent()), true
+			}
+		} else {
+			r, ok = ins.v(rhs)
+		}
+		if ok {
+			if ve, ok := ins.binop(op, cur, r, k, &ast.BinaryExpr{X: lhs, Op: op, Y: rhs, OpPos: s.TokPos}); ok {
+				return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(ins.shadowName(obj))}, Tok: token.ASSIGN, Rhs: []ast.Expr{rtCall(rtUnpack, ve)}}}
+			}
+		}
+		// Fall back to a concrete update that forgets the shadow.
+		return []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{id, ast.NewIdent(ins.shadowName(obj))}, Tok: token.ASSIGN,
+			Rhs: []ast.Expr{&ast.BinaryExpr{X: id, Op: op, Y: ins.cx(rhs)}, nilIdent()}}}
+	}
+	if k == trackInt {
+		if st, ok := ins.storeByte(lhs, func(old func() ast.Expr) (ast.Expr, bool) {
+			o := old()
+			if o == nil {
+				return nil, false
+			}
+			r, ok := ins.v(rhs)
+			if !ok {
+				return nil, false
+			}
+			return ins.binop(op, o, r, trackInt, lhs)
+		}); ok {
+			return []ast.Stmt{st}
+		}
+	}
+	if st, ok := ins.mapApply(lhs, op, rhs); ok {
+		return []ast.Stmt{st}
+	}
+	if st, ok := ins.applyMem(lhs, op, rhs); ok {
+		return []ast.Stmt{st}
+	}
+	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs)}}}
+	return append(out, ins.invalidate(lhs, ctxBlock)...)
+}
+
+// assignParallel rewrites a, b = x, y.
+func (ins *instrumenter) assignParallel(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []string) {
+	any := false
+	for _, l := range s.Lhs {
+		if id, _ := ins.shadowedIdent(l); id != nil {
+			any = true
+		}
+	}
+	if any && len(s.Lhs) <= 3 {
+		var vals, shadows []ast.Expr
+		var defined []string
+		ok := true
+		for i, l := range s.Lhs {
+			ve, vok := ins.v(s.Rhs[i])
+			ok = ok && vok
+			vals = append(vals, ve)
+			if id, obj := ins.shadowedIdent(l); id != nil {
+				shadows = append(shadows, ast.NewIdent(ins.shadowName(obj)))
+				if ins.defines(s, id) {
+					defined = append(defined, ins.shadowName(obj))
+				}
+			} else {
+				shadows = append(shadows, ast.NewIdent("_"))
+			}
+		}
+		if ok {
+			lhs := append(append([]ast.Expr{}, s.Lhs...), shadows...)
+			return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{rtCall(rtUnpackN[len(vals)], vals...)}}}, defined
+		}
+	}
+	n := &ast.AssignStmt{Tok: s.Tok}
+	for i := range s.Lhs {
+		n.Lhs = append(n.Lhs, ins.lvalue(s.Lhs[i]))
+		n.Rhs = append(n.Rhs, ins.cx(s.Rhs[i]))
+	}
+	out := []ast.Stmt{n}
+	for _, l := range s.Lhs {
+		out = append(out, ins.invalidate(l, ctx)...)
+	}
+	return out, nil
+}
+
+// assignMulti rewrites a, b = f() and the comma-ok forms.
+func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []string) {
+	rhs := s.Rhs[0]
+	if st, defined, ok := ins.mapIndexOK(s); ok {
+		return []ast.Stmt{st}, defined
+	}
+	var defined []string
+	if t := ins.twinCall(rhs); t != nil {
+		if c, ok := ins.callTwin(ast.Unparen(rhs).(*ast.CallExpr), t); ok {
+			lhs := append([]ast.Expr{}, s.Lhs...)
+			for i, k := range t.results {
+				if k == notTracked {
+					continue
+				}
+				if id, obj := ins.shadowedIdent(s.Lhs[i]); id != nil {
+					lhs = append(lhs, ast.NewIdent(ins.shadowName(obj)))
+					if ins.defines(s, id) {
+						defined = append(defined, ins.shadowName(obj))
+					}
+				} else {
+					lhs = append(lhs, ast.NewIdent("_"))
+				}
+			}
+			return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{c}}}, defined
+		}
+	}
+	n := &ast.AssignStmt{Tok: s.Tok, Rhs: []ast.Expr{ins.cxMulti(rhs)}}
+	for _, l := range s.Lhs {
+		n.Lhs = append(n.Lhs, ins.lvalue(l))
+	}
+	out := []ast.Stmt{n}
+	if ctx != ctxBlock {
+		return out, nil
+	}
+	if u := ins.unboxAssign(s.Lhs[0], rhs); u != nil {
+		out = append(out, &ast.ExprStmt{X: u})
+	}
+	for _, l := range s.Lhs {
+		id, obj := ins.shadowedIdent(l)
+		if id == nil {
+			out = append(out, ins.invalidate(l, ctx)...)
+			continue
+		}
+		sh := ins.shadowName(obj)
+		if ins.defines(s, id) {
+			out = append(out, &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{
+				&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(sh)}, Type: &ast.StarExpr{X: rtSel(rtExpr)}}}}})
+			defined = append(defined, sh)
+		} else {
+			out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(sh)}, Tok: token.ASSIGN, Rhs: []ast.Expr{nilIdent()}})
+		}
+	}
+	return out, defined
+}
+
+// cxMulti rewrites the multi-valued right side of a comma-ok or multi
+// assignment, keeping its form (m[k], x.(T), <-c, f()).
+func (ins *instrumenter) cxMulti(e ast.Expr) ast.Expr {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.IndexExpr:
+		return &ast.IndexExpr{X: ins.cx(x.X), Index: ins.cx(x.Index)}
+	case *ast.TypeAssertExpr:
+		return ins.typeAssert(x, true)
+	case *ast.UnaryExpr:
+		return ins.recvExpr(x)
+	case *ast.CallExpr:
+		return ins.structural(x)
+	}
+	return e
+}
+
+// declStmt rewrites var declarations inside functions.
+func (ins *instrumenter) declStmt(s *ast.DeclStmt) []ast.Stmt {
+	gd, ok := s.Decl.(*ast.GenDecl)
+	if !ok || gd.Tok != token.VAR {
+		return []ast.Stmt{s}
+	}
+	var out []ast.Stmt
+	for _, sp := range gd.Specs {
+		vs := sp.(*ast.ValueSpec)
+		var shadowed []types.Object
+		for _, n := range vs.Names {
+			if obj := ins.info.Defs[n]; obj != nil && ins.shadow[obj] {
+				shadowed = append(shadowed, obj)
+			}
+		}
+		single := func(spec *ast.ValueSpec) ast.Stmt {
+			return &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{spec}}}
+		}
+		if len(shadowed) == 0 {
+			n := *vs
+			n.Values = nil
+			for _, v := range vs.Values {
+				if len(vs.Values) == 1 && len(vs.Names) > 1 {
+					n.Values = append(n.Values, ins.cxMulti(v))
+				} else {
+					n.Values = append(n.Values, ins.cx(v))
+				}
+			}
+			out = append(out, single(&n))
+			continue
+		}
+		// var x T = e becomes var x T; var shadow; x, shadow = Unpack(v(e)).
+		// Without a type, the variable's type is the value's: name it from
+		// the recorded type when needed.
+		for i, name := range vs.Names {
+			obj := ins.info.Defs[name]
+			typ := vs.Type
+			if typ == nil {
+				te, ok := ins.typeExpr(obj.Type())
+				if !ok {
+					// Unnameable: keep the declaration, with a nil shadow.
+					te = nil
+				}
+				typ = te
+			}
+			if typ == nil {
+				out = append(out, single(&ast.ValueSpec{Names: []*ast.Ident{name}, Values: valuesFor(vs, i, ins)}))
+			} else {
+				out = append(out, single(&ast.ValueSpec{Names: []*ast.Ident{name}, Type: typ}))
+			}
+			if ins.shadow[obj] {
+				sh := ins.shadowName(obj)
+				out = append(out, single(&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(sh)}, Type: &ast.StarExpr{X: rtSel(rtExpr)}}), use(sh))
+				if typ != nil && len(vs.Values) == len(vs.Names) {
+					as := &ast.AssignStmt{Lhs: []ast.Expr{name}, Tok: token.ASSIGN, Rhs: []ast.Expr{vs.Values[i]}}
+					st, _ := ins.assign1(as, ctxBlock)
+					out = append(out, st...)
+				}
+			} else if typ != nil && len(vs.Values) == len(vs.Names) {
+				out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{name}, Tok: token.ASSIGN, Rhs: []ast.Expr{ins.cx(vs.Values[i])}})
+			}
+			out = append(out, use(name.Name))
+		}
+		if len(vs.Values) == 1 && len(vs.Names) > 1 {
+			// var a, b = f(): assign after the declarations.
+			var lhs []ast.Expr
+			for _, n := range vs.Names {
+				lhs = append(lhs, ast.NewIdent(n.Name))
+			}
+			out = append(out, &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: []ast.Expr{ins.cxMulti(vs.Values[0])}})
+			for _, obj := range shadowed {
+				out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(ins.shadowName(obj))}, Tok: token.ASSIGN, Rhs: []ast.Expr{nilIdent()}})
+			}
+		}
+	}
+	return out
+}
+
+func valuesFor(vs *ast.ValueSpec, i int, ins *instrumenter) []ast.Expr {
+	if len(vs.Values) == len(vs.Names) {
+		return []ast.Expr{ins.cx(vs.Values[i])}
+	}
+	return nil
+}
