@@ -1,5 +1,5 @@
 // Package build compiles the instrumented target into a worker binary. The
-// rewritten files, the generated driver and the runtime's sources are laid
+// rewritten files, the generated entry file and the runtime's sources are laid
 // over the user's module with go build -overlay, so the user's tree is
 // never written.
 package build

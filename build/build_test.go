@@ -44,9 +44,9 @@ func module(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-// driverFile registers a target whose one int parameter is returned
-// doubled; it stands in for instrument's generated driver.
-const driverFile = `package p
+// entryFile registers a target whose one int parameter is returned
+// doubled; it stands in for instrument's generated entry file.
+const entryFile = `package p
 
 import rt "example.com/w/internal/gocolicrt"
 
@@ -115,7 +115,7 @@ func TestWorkerLibraryPackage(t *testing.T) {
 		ModuleDir: dir, ModulePath: "example.com/w", PkgPath: "example.com/w/p", PkgName: "p",
 		// The "rewritten" file fixes the bug of the file on disk.
 		Files:   map[string][]byte{filepath.Join(dir, "p", "p.go"): []byte("package p\n\nfunc Double(x int) int { return x * 2 }\n")},
-		Added:   map[string][]byte{filepath.Join(dir, "p", "gocolic_driver.go"): []byte(driverFile)},
+		Added:   map[string][]byte{filepath.Join(dir, "p", "gocolic_entry.go"): []byte(entryFile)},
 		WorkDir: work,
 	})
 	if err != nil {
@@ -133,9 +133,9 @@ func TestWorkerLibraryPackage(t *testing.T) {
 	if resp.Status != rt.StatusOK || len(resp.Results) != 1 || resp.Results[0].Literal != "42" {
 		t.Errorf("response %+v, want 42 from the overlay's Double", resp)
 	}
-	// The user's tree is untouched: the runtime and the driver exist
+	// The user's tree is untouched: the runtime and the entry file exist
 	// only in the overlay.
-	for _, p := range []string{"internal", filepath.Join("p", "gocolic_driver.go")} {
+	for _, p := range []string{"internal", filepath.Join("p", "gocolic_entry.go")} {
 		if _, err := os.Stat(filepath.Join(dir, p)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s written into the module: %v", p, err)
 		}
@@ -152,10 +152,10 @@ func TestWorkerMainPackage(t *testing.T) {
 	dir := module(t, map[string]string{
 		"cmd/m/main.go": "package main\n\nfunc Double(x int) int { return 2 * x }\n\nfunc main() { println(\"user main\") }\n",
 	})
-	drv := strings.Replace(driverFile, "package p", "package main", 1)
+	drv := strings.Replace(entryFile, "package p", "package main", 1)
 	bin, err := Worker(Spec{
 		ModuleDir: dir, ModulePath: "example.com/w", PkgPath: "example.com/w/cmd/m", PkgName: "main",
-		Added:   map[string][]byte{filepath.Join(dir, "cmd", "m", "gocolic_driver.go"): []byte(drv)},
+		Added:   map[string][]byte{filepath.Join(dir, "cmd", "m", "gocolic_entry.go"): []byte(drv)},
 		WorkDir: t.TempDir(),
 	})
 	if err != nil {
@@ -181,7 +181,7 @@ func TestWorkerCompileError(t *testing.T) {
 		Files: map[string][]byte{
 			filepath.Join(dir, "p", "p.go"): []byte("package p\n\n//line p.go:7\nfunc Double(x int) int { return y }\n"),
 		},
-		Added:   map[string][]byte{filepath.Join(dir, "p", "gocolic_driver.go"): []byte(driverFile)},
+		Added:   map[string][]byte{filepath.Join(dir, "p", "gocolic_entry.go"): []byte(entryFile)},
 		WorkDir: t.TempDir(),
 	})
 	var be *Error

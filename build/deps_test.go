@@ -272,13 +272,13 @@ func TestWorkerDependency(t *testing.T) {
 	// go 1.16 forbids: the copy gets a //go:build go1.21 line.
 	depSrc := "//line " + filepath.Join(dep, "dep.go") + ":1\npackage dep\n\nimport rt \"" + SharedRuntimePath + "\"\n\n" +
 		"var _ = rt.ParamInt\n\nfunc id[T any](x T) T { return x }\n\nfunc Triple(x int) int { return id(x) * 3 }\n"
-	drv := strings.Replace(driverFile, `"example.com/w/internal/gocolicrt"`, `"`+SharedRuntimePath+`"`, 1)
+	drv := strings.Replace(entryFile, `"example.com/w/internal/gocolicrt"`, `"`+SharedRuntimePath+`"`, 1)
 	drv = strings.Replace(drv, "Double(rt.InputInt", "Double(2 * rt.InputInt", 1)
 	work := t.TempDir()
 	bin, err := Worker(Spec{
 		ModuleDir: user, ModulePath: "example.com/w", PkgPath: "example.com/w/p", PkgName: "p",
 		Files: map[string][]byte{filepath.Join(dep, "dep.go"): []byte(depSrc)},
-		Added: map[string][]byte{filepath.Join(user, "p", "gocolic_driver.go"): []byte(drv)},
+		Added: map[string][]byte{filepath.Join(user, "p", "gocolic_entry.go"): []byte(drv)},
 		Deps:  []Dep{{Path: "example.com/dep", Dir: dep, GoVersion: "1.16"}}, GoVersion: "1.24",
 		WorkDir: work,
 	})

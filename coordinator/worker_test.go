@@ -273,7 +273,7 @@ func TestTopFrame(t *testing.T) {
 				"example.com/m/internal/gocolicrt.execute.func1()\n\t/m/internal/gocolicrt/worker.go:84 +0x7c\n" +
 				"panic({0x4a2b60?, 0x4e1e30?})\n\t/go/src/runtime/panic.go:792 +0x132\n" +
 				"example.com/m/pkg.Parse(...)\n\t/m/pkg/parse.go:12 +0x45\n" +
-				"example.com/m/pkg.init.0.func1(0xc000010000)\n\t/m/pkg/gocolic_driver.go:9 +0x1a\n",
+				"example.com/m/pkg.init.0.func1(0xc000010000)\n\t/m/pkg/gocolic_entry.go:9 +0x1a\n",
 			want: "/m/pkg/parse.go:12",
 		},
 		{

@@ -9,7 +9,7 @@ import (
 
 // TestOpaqueCalls checks which calls become opaque calls: package-level
 // functions of other packages with tracked parameters and one number or
-// boolean result, unless impure; and that the driver registers them.
+// boolean result, unless impure; and that the entry file registers them.
 func TestOpaqueCalls(t *testing.T) {
 	src := `package u
 
@@ -86,13 +86,13 @@ func F(x float64, b []byte, s string, n int, r rune) int {
 	if counts["Opaque1"] != 3 || counts["Opaque2"] != 3 || counts["MathFloat64bits"] != 1 {
 		t.Errorf("runtime calls %v, want 3 Opaque1 (Sin, ChecksumIEEE, IsPunct), 3 Opaque2 (Pow, Count, Max), 1 MathFloat64bits", counts)
 	}
-	driver := string(res.Driver)
+	entry := string(res.EntrySource)
 	for _, reg := range []string{`Func1("math.Sin"`, `Func2("math.Pow"`, `Func1("hash/crc32.ChecksumIEEE"`, `Func2("strings.Count"`} {
-		if !strings.Contains(driver, reg) {
-			t.Errorf("driver does not register %s:\n%s", reg, driver)
+		if !strings.Contains(entry, reg) {
+			t.Errorf("entry file does not register %s:\n%s", reg, entry)
 		}
 	}
-	if strings.Index(driver, "Func1(") > strings.Index(driver, "_gcl.Main(") {
+	if strings.Index(entry, "Func1(") > strings.Index(entry, "_gcl.Main(") {
 		t.Error("functions are registered after Main, which never returns in a worker")
 	}
 }

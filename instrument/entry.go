@@ -25,12 +25,12 @@ import (
 	"github.com/gocolic/gocolic/rt"
 )
 
-// DriverFile is the name of the generated entry file.
-const DriverFile = "zz_gocolic_driver.go"
+// EntryFile is the name of the generated entry file.
+const EntryFile = "zz_gocolic_entry.go"
 
-// XDriverFile is the name of the entry file of an external test package,
+// XEntryFile is the name of the entry file of an external test package,
 // which must end in _test.go to belong to it.
-const XDriverFile = "zz_gocolic_driver_test.go"
+const XEntryFile = "zz_gocolic_entry_test.go"
 
 // inputVar is the parameter of an entry's Run function: the input the
 // runtime hands it. The shaper's statements (shape.go, iface.go) spell it
@@ -311,13 +311,13 @@ func (ins *instrumenter) finishEntry(res *Result, e *entryBuilder, init []ast.St
 	if len(ins.pkg.CompiledGoFiles) == 0 {
 		return fmt.Errorf("package %s has no Go files", ins.pkg.PkgPath)
 	}
-	name := DriverFile
+	name := EntryFile
 	if strings.HasSuffix(ins.pkg.Name, "_test") {
-		name = XDriverFile
+		name = XEntryFile
 	}
 	dir := filepath.Dir(ins.pkg.CompiledGoFiles[0])
-	res.Driver = out
-	res.DriverPath = filepath.Join(dir, name)
+	res.EntrySource = out
+	res.EntryPath = filepath.Join(dir, name)
 	if !strings.HasSuffix(ins.pkg.Name, "_test") {
 		// An external test package cannot have assembly; the package
 		// under test, in the same directory, is instrumented too.

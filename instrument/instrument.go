@@ -54,7 +54,7 @@ type Config struct {
 	// Support, instead of Entry or FuzzTarget, rewrites a package that
 	// another instrumented package of the same build calls (the package
 	// under test of an external test package): its exported functions'
-	// twins get exported names, listed in Result.Exports, and the driver
+	// twins get exported names, listed in Result.Exports, and the entry file
 	// file only declares the shadows of its package-level variables.
 	Support bool
 	// SiteBase is the number of the first branch site, so that the sites
@@ -109,10 +109,10 @@ type Param struct {
 type Result struct {
 	// Files maps each rewritten file's absolute path to its new content.
 	Files map[string][]byte
-	// Driver is the generated file that registers the entry function with
-	// the runtime; DriverPath is where it goes in the overlay.
-	Driver     []byte
-	DriverPath string
+	// EntrySource is the generated file that registers the entry function with
+	// the runtime; EntryPath is where it goes in the overlay.
+	EntrySource []byte
+	EntryPath   string
 	// Extra are the other files the package gets in the overlay, by
 	// absolute path: the goroutine identity for the runtime (GFile).
 	Extra  map[string][]byte
@@ -143,9 +143,9 @@ type Result struct {
 }
 
 // Added returns the files the rewrite adds to the package, by absolute
-// path: the driver and Extra.
+// path: the entry file and Extra.
 func (r *Result) Added() map[string][]byte {
-	m := map[string][]byte{r.DriverPath: r.Driver}
+	m := map[string][]byte{r.EntryPath: r.EntrySource}
 	for p, src := range r.Extra {
 		m[p] = src
 	}
@@ -311,7 +311,7 @@ func (ins *instrumenter) findEntry(name string) (*types.Func, error) {
 	sig := fn.Type().(*types.Signature)
 	if sig.TypeParams().Len() > 0 || sig.RecvTypeParams().Len() > 0 {
 		// An instance (Max[int]) would need the instantiation in the
-		// driver, the generated tests and the report; a non-generic
+		// entry file, the generated tests and the report; a non-generic
 		// function that calls it tests the same code, tracked.
 		return nil, fmt.Errorf("function %s is generic; gocolic tests only non-generic functions (test a function that calls an instance of it)", name)
 	}

@@ -117,16 +117,16 @@ func rewrite(t *testing.T, src, entry string) (*packages.Package, *Result) {
 type rewritten struct {
 	src   map[string][]byte // by the name the rewritten files are parsed under
 	fset  *token.FileSet
-	files map[string]*ast.File // by original path; the driver under DriverPath
+	files map[string]*ast.File // by original path; the entry file under EntryPath
 	pkg   *types.Package
 	info  *types.Info
 	errs  []error
 }
 
-// recheck parses and type-checks the rewritten files and the driver as
+// recheck parses and type-checks the rewritten files and the entry file as
 // one package. Parse errors are fatal; type errors are returned in errs.
 // rewrittenSource instruments src for entry and returns the rewritten
-// package's files other than the driver, which must type-check, and the
+// package's files other than the entry file, which must type-check, and the
 // result of the instrumentation.
 func rewrittenSource(t *testing.T, src, entry string) (string, *Result) {
 	t.Helper()
@@ -137,7 +137,7 @@ func rewrittenSource(t *testing.T, src, entry string) (string, *Result) {
 	}
 	var out string
 	for name, b := range rw.src {
-		if !strings.Contains(name, DriverFile) {
+		if !strings.Contains(name, EntryFile) {
 			out += string(b)
 		}
 	}
@@ -175,7 +175,7 @@ func recheckVersion(t *testing.T, res *Result, goVersion string) *rewritten {
 	for _, p := range paths {
 		parse(p, res.Files[p])
 	}
-	parse(res.DriverPath, res.Driver)
+	parse(res.EntryPath, res.EntrySource)
 	for p, src := range res.Extra {
 		if strings.HasSuffix(p, ".go") {
 			parse(p, src)
@@ -382,8 +382,8 @@ func F(a int8, b uint, c Celsius, f Flag, s string, n Name, bs []byte, buf Buf, 
 	if !slices.Equal(res.ResultIsError, wantErr) {
 		t.Errorf("ResultIsError = %v, want %v", res.ResultIsError, wantErr)
 	}
-	if want := filepath.Join(filepath.Dir(pkg.CompiledGoFiles[0]), DriverFile); res.DriverPath != want {
-		t.Errorf("DriverPath = %s, want %s", res.DriverPath, want)
+	if want := filepath.Join(filepath.Dir(pkg.CompiledGoFiles[0]), EntryFile); res.EntryPath != want {
+		t.Errorf("EntryPath = %s, want %s", res.EntryPath, want)
 	}
 	if len(res.Files) != 1 || res.Files[pkg.CompiledGoFiles[0]] == nil {
 		t.Errorf("Files has keys %v, want the one source file", keys(res.Files))
@@ -392,20 +392,20 @@ func F(a int8, b uint, c Celsius, f Flag, s string, n Name, bs []byte, buf Buf, 
 	for _, err := range rw.errs {
 		t.Errorf("rewritten package: %v", err)
 	}
-	// The driver registers exactly the described parameters.
-	driver := string(res.Driver)
+	// The entry file registers exactly the described parameters.
+	entry := string(res.EntrySource)
 	for _, w := range want {
-		if !strings.Contains(driver, fmt.Sprintf("{Name: %q, Kind: _gcl.", w.name)) {
-			t.Errorf("driver does not register parameter %s:\n%s", w.name, driver)
+		if !strings.Contains(entry, fmt.Sprintf("{Name: %q, Kind: _gcl.", w.name)) {
+			t.Errorf("entry file does not register parameter %s:\n%s", w.name, entry)
 		}
 	}
-	if !strings.Contains(driver, fmt.Sprintf("Sites: %d,", len(res.Sites))) {
-		t.Errorf("driver does not declare %d sites:\n%s", len(res.Sites), driver)
+	if !strings.Contains(entry, fmt.Sprintf("Sites: %d,", len(res.Sites))) {
+		t.Errorf("entry file does not declare %d sites:\n%s", len(res.Sites), entry)
 	}
 }
 
 // TestGoroutineIDFiles checks the files that give the runtime the
-// identity of goroutines: a declaration the driver's package compiles on
+// identity of goroutines: a declaration the entry file's package compiles on
 // amd64 and arm64, handed to rt.UseG, and its assembly for each.
 func TestGoroutineIDFiles(t *testing.T) {
 	pkg, res := rewrite(t, "package u\n\nfunc F(x int) int { return x }\n", "F")
@@ -431,8 +431,8 @@ func TestGoroutineIDFiles(t *testing.T) {
 			t.Errorf("%s does not declare and install _gclG on amd64 and arm64:\n%s", name, src)
 		}
 	}
-	if added := res.Added(); len(added) != len(want)+1 || added[res.DriverPath] == nil {
-		t.Errorf("Added has %v, want the driver and Extra", keys(added))
+	if added := res.Added(); len(added) != len(want)+1 || added[res.EntryPath] == nil {
+		t.Errorf("Added has %v, want the entry file and Extra", keys(added))
 	}
 	rw := recheck(t, res)
 	for _, err := range rw.errs {
@@ -1591,7 +1591,7 @@ func F(x int) int {
 // TestSupport rewrites a package for calls from another instrumented
 // package: exported functions get exported twins, listed in Exports;
 // methods and unexported functions keep theirs; sites are numbered from
-// SiteBase; the driver registers the reset of package variables.
+// SiteBase; the entry file registers the reset of package variables.
 func TestSupport(t *testing.T) {
 	src := `package u
 
@@ -1652,8 +1652,8 @@ func (T) M(x int) int { return x + V }
 	if len(res.Sites) != 2 || res.Sites[0].ID != 7 || res.Sites[1].ID != 8 {
 		t.Errorf("sites %s, want ids 7 and 8", dumpSites(res.Sites))
 	}
-	if !strings.Contains(string(res.Driver), "AddReset") || !strings.Contains(string(res.Driver), "= nil") {
-		t.Errorf("driver does not reset the shadow of V:\n%s", res.Driver)
+	if !strings.Contains(string(res.EntrySource), "AddReset") || !strings.Contains(string(res.EntrySource), "= nil") {
+		t.Errorf("entry file does not reset the shadow of V:\n%s", res.EntrySource)
 	}
 }
 

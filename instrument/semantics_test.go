@@ -224,7 +224,7 @@ func buildInstrumented(dir, work string) (bin string, res *instrument.Result, er
 		return "", nil, fmt.Errorf("instrumenting: %w", err)
 	}
 	// A main package as the target: build.Worker then builds it rather
-	// than a generated worker main, and the driver's init still turns it
+	// than a generated worker main, and the entry file's init still turns it
 	// into a worker under GOCOLIC_WORKER.
 	bin, err = build.Worker(build.Spec{
 		ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath,

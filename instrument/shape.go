@@ -1,6 +1,6 @@
 // This file lays out composite parameters of the entry function — structs,
 // arrays, slices, pointers, maps, variadic parameters and the receiver of
-// a method — as trees of scalar inputs, and generates the driver code that
+// a method — as trees of scalar inputs, and generates the entry code that
 // assembles their values. Every scalar leaf is one rt.Param, stored into
 // its place through the shadow memory, so that the function under test
 // reads it with its input variable as shadow.
@@ -66,12 +66,12 @@ const maxRefs = 16
 // variadic inputs (Config.MaxElems).
 const DefaultMaxElems = 4
 
-// shaper builds the shapes of an entry's parameters and the driver code
+// shaper builds the shapes of an entry's parameters and the entry code
 // that assembles them.
 type shaper struct {
 	ins      *instrumenter
 	res      *Result
-	name     func(types.Type) string // a type in the driver file
+	name     func(types.Type) string // a type in the entry file
 	src      *bytes.Buffer
 	maxElems int
 	leaves   int
@@ -86,7 +86,7 @@ type ptrChoice struct {
 	elem types.Type
 }
 
-// newShaper returns a shaper that writes driver code to src.
+// newShaper returns a shaper that writes entry code to src.
 func (ins *instrumenter) newShaper(res *Result, name func(types.Type) string, src *bytes.Buffer) *shaper {
 	n := ins.cfg.MaxElems
 	if n <= 0 {

@@ -164,7 +164,7 @@ func TestShapeLeavesBounded(t *testing.T) {
 // TestPtrCompared checks which comparisons become rt.PtrEq and rt.PtrNe:
 // two pointers to one type, either way round, but not a comparison with
 // nil (IsNil) nor one of other types; and that the rewrite type-checks,
-// driver included (its Refs literals).
+// entry file included (its Refs literals).
 func TestPtrCompared(t *testing.T) {
 	const src = `package u
 

@@ -22,7 +22,7 @@ import (
 // iff their identities are equal, and one is nil iff its identity is 0.
 // The worker and the coordinator build the terms with the same calls, so
 // that a term of a path condition is, node for node, the coordinator's
-// term (driver/alias.go recognises reference constraints by identity).
+// term (coordinator/alias.go recognises reference constraints by identity).
 type Idents struct {
 	b    *sym.Builder
 	ps   []Param
@@ -67,7 +67,7 @@ func (id *Idents) Term(j int) *sym.Expr {
 // madePtr is what a pointer input made in this execution.
 type madePtr struct {
 	p    unsafe.Pointer
-	made bool // the driver has assembled the input
+	made bool // the entry file has assembled the input
 }
 
 // ident returns the identity term of pointer input i, for this execution.

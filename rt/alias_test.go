@@ -19,7 +19,7 @@ var aliasParams = []Param{
 	{Name: "c.nil", Kind: ParamInt, Width: 64, Max: 3, Ref: true, Refs: []int{0, 1}},
 }
 
-// assemble does what a generated driver does for the three inputs, each a
+// assemble does what a generated entry file does for the three inputs, each a
 // separate parameter, under env; it returns the pointers.
 func assemble(env sym.Env) (in *Input, ps [3]*aliasNode) {
 	in = &Input{env: env, offs: Layout(aliasParams, 4), maxLen: 4, params: aliasParams}

@@ -102,7 +102,7 @@ func ParseEvalResults(b []byte) ([]EvalResult, error) {
 
 // EvalMain serves evaluation requests when the process was started as an
 // evaluator and never returns then; otherwise it returns at once. The
-// generated drivers call it after registering the functions of opaque
+// generated entry files call it after registering the functions of opaque
 // terms.
 func EvalMain() {
 	if os.Getenv(WorkerEnv) != EvalMode {

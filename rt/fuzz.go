@@ -19,9 +19,9 @@ import (
 	"github.com/gocolic/gocolic/sym"
 )
 
-// registered is the target of a fuzz worker, set by the generated driver's
+// registered is the target of a fuzz worker, set by the generated entry file's
 // init before the testing package runs the fuzz target. Package-level
-// because the driver and the rewritten f.Fuzz call meet only here.
+// because the entry file and the rewritten f.Fuzz call meet only here.
 var registered Entry
 
 // Register records the description of a fuzz target (its Run is nil).

@@ -2,7 +2,7 @@
 
 // This file and the assembly it declares are gocolic's own build of the
 // runtime (its tests, its benchmarks); they are not copied into worker
-// builds, whose drivers install the same function from the target's
+// builds, whose entries install the same function from the target's
 // package (see goroutine.go).
 
 package rt

@@ -60,7 +60,7 @@ func defaultG() bool {
 
 // UseG installs f, which must return the address of the calling
 // goroutine's runtime descriptor, to tell goroutines apart. The generated
-// driver calls it, from a package-level variable's initialisation, with
+// entry file calls it, from a package-level variable's initialisation, with
 // the assembly function the instrumenter adds to the target's package. It
 // returns true, for that variable.
 func UseG(f func() uintptr) bool {

@@ -74,7 +74,7 @@ func dataWord(x any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer
 // integers, zero values, constants), so that two inputs rarely have the
 // same key. Zero-size values share one address; inputs of one such type
 // (or pointers to one) get the same key and are marked ambiguous, their
-// tests concrete. The shadows the driver stored into *p are copied into
+// tests concrete. The shadows the entry file stored into *p are copied into
 // the box.
 func InputIface[I any, T any](in *Input, i int, cands Types, p *T) I {
 	x := reflect.ValueOf(p).Elem().Interface()

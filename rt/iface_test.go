@@ -25,7 +25,7 @@ func (ifUnit) area() int64 { return 0 }
 var ifCands = Types{TypeFor[ifCircle](), TypeFor[*ifSquare](), TypeFor[ifUnit]()}
 
 // ifInput builds an interface input from the choice in parameter i, as a
-// driver does, storing the field from parameter i+1.
+// entry file does, storing the field from parameter i+1.
 func ifInput(in *Input, i int) ifShape {
 	switch InputLen(in, i).C {
 	case 0:

@@ -30,7 +30,7 @@ const OpaqueEnv = "GOCOLIC_OPAQUE"
 var opaqueOn = os.Getenv(OpaqueEnv) == "1"
 
 // funcs holds the functions opaque terms may name, by sym.FuncID. The
-// generated drivers fill it from their init functions, before any request
+// generated entry files fill it from their init functions, before any request
 // is served; it is only read afterwards.
 var funcs = map[uint64]opaqueFunc{}
 

@@ -29,7 +29,7 @@ const ExitInternal = 70
 
 // Main serves the target when the process was started as a worker, or
 // evaluation requests when it was started as an evaluator (EvalMain), and
-// never returns then; otherwise it returns at once. The generated driver
+// never returns then; otherwise it returns at once. The generated entry file
 // calls it from an init function of the target package.
 func Main(t Entry) {
 	EvalMain()

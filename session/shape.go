@@ -51,7 +51,7 @@ func (l literals) shape(sh *instrument.Shape) string {
 		return elems(lits)
 	case instrument.ShapeMap:
 		// Later entries overwrite earlier ones with an equal key, as the
-		// driver's inserts do; a literal must not repeat a key.
+		// entry file's inserts do; a literal must not repeat a key.
 		n := min(int(l.args[sh.Leaf].Bits), len(sh.Elems)/2)
 		var keys []string
 		vals := map[string]string{}
@@ -80,7 +80,7 @@ func (l literals) shape(sh *instrument.Shape) string {
 		case instrument.ShapeZero:
 			return "new(" + l.names.Type(e.Type) + ")"
 		}
-		// A pointer to a scalar: a variable of its own, as the driver made.
+		// A pointer to a scalar: a variable of its own, as the entry file made.
 		elem := strings.TrimPrefix(typ, "*")
 		return "func() " + typ + " { v := " + elem + "(" + l.shape(e) + "); return &v }()"
 	}
@@ -105,7 +105,7 @@ func (l literals) iface(sh *instrument.Shape) string {
 }
 
 // builder writes the statements that assemble composite parameters the
-// way the generated driver does, for inputs whose pointers alias: each
+// way the generated entry file does, for inputs whose pointers alias: each
 // object a pointer input makes is a variable, declared before its fields
 // are filled, and an alias is a reference to it, so shared objects and
 // cycles survive into a generated test, where literals could not.
@@ -146,7 +146,7 @@ func (bd *builder) fill(sh *instrument.Shape, loc string) {
 	}
 }
 
-// pointer writes a pointer input as the driver assembles it (rt.InputPtr):
+// pointer writes a pointer input as the entry file assembles it (rt.InputPtr):
 // nil, an earlier input's pointer, or a new object, which is also what an
 // alias of an input not assembled gets.
 func (bd *builder) pointer(sh *instrument.Shape, loc string) {

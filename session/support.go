@@ -28,7 +28,7 @@ type support struct {
 	// after them.
 	sites []sites.Site
 	files map[string][]byte
-	added map[string][]byte // driver files
+	added map[string][]byte // entry files
 	deps  []build.Dep
 	paths []string // import paths, in the order rewritten
 }
@@ -104,7 +104,7 @@ func (s *support) config(c instrument.Config) instrument.Config {
 }
 
 // merge adds the support packages to the target's rewrite: their sites
-// first, their files, and their drivers to added.
+// first, their files, and their entry files to added.
 func (s *support) merge(ins *instrument.Result, added map[string][]byte) {
 	if len(s.paths) == 0 {
 		return

@@ -15,7 +15,7 @@ import (
 // rewrite, within the main module: every package's sites in one range
 // each, without gaps or overlaps, the target's last; calls across the
 // packages going to the exported twins, transitively (a calls b's, b
-// calls c's); a driver file per package; the runtime under the module's
+// calls c's); a entry file per package; the runtime under the module's
 // internal directory, since no other module is instrumented.
 func TestInstrumentSupport(t *testing.T) {
 	dir := t.TempDir()
@@ -69,17 +69,17 @@ func TestInstrumentSupport(t *testing.T) {
 	if got := strings.Join(order, " "); got != "c b a" {
 		t.Errorf("sites by package %q, want c b a", got)
 	}
-	drivers, gfiles := 0, 0
+	entries, gfiles := 0, 0
 	for path := range added {
 		switch filepath.Base(path) {
-		case instrument.DriverFile:
-			drivers++
+		case instrument.EntryFile:
+			entries++
 		case instrument.GFile + ".go":
 			gfiles++
 		}
 	}
-	if drivers != 3 || gfiles != 3 || len(ins.Files) != 3 {
-		t.Errorf("%d driver files, %d goroutine identities and %d rewritten files, want 3, 3 and 3", drivers, gfiles, len(ins.Files))
+	if entries != 3 || gfiles != 3 || len(ins.Files) != 3 {
+		t.Errorf("%d entry files, %d goroutine identities and %d rewritten files, want 3, 3 and 3", entries, gfiles, len(ins.Files))
 	}
 	for file, want := range map[string]string{"a/a.go": "b.Gcl_B(", "b/b.go": "c.Gcl_C("} {
 		src := string(ins.Files[filepath.Join(dir, filepath.FromSlash(file))])

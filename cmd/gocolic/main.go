@@ -6,8 +6,17 @@
 // Usage:
 //
 //	gocolic test [flags] <package> <Func>
+//	gocolic fuzz [flags] <package> <FuzzXxx>
+//	gocolic report [flags] <rundir>...
 //
-// Run `gocolic help test` for the flags.
+// Run `gocolic help <command>` for the flags.
+//
+// A run goes through the packages of this module in pipeline order: load
+// (the package, typed) → instrument (the rewrite) → build (the worker
+// binary) → coordinator (execution tree and strategy, package explore,
+// ⇄ the solver stack, package solver and below) → emit (the test file),
+// corpus (fuzz entries) and report (report.json, the HTML page). Package
+// session runs one command through them; this command only parses flags.
 package main
 
 import (

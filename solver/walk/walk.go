@@ -37,7 +37,7 @@ import (
 )
 
 // Evaluator evaluates terms at points. Terms with opaque calls need one
-// that can call the functions (the evaluator process of package driver);
+// that can call the functions (the evaluator process of package coordinator);
 // out[i] holds the value of every term at points[i], or is nil when an
 // opaque call has no value there.
 type Evaluator interface {
