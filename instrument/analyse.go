@@ -332,7 +332,9 @@ func (ins *instrumenter) assignTracked(as *ast.AssignStmt, ctx stmtCtx) bool {
 	case len(as.Lhs) == 1 && len(as.Rhs) == 1:
 		return true
 	case len(as.Lhs) == len(as.Rhs):
-		if len(as.Lhs) > 3 {
+		if len(as.Lhs) >= len(rtUnpackN) && ctx != ctxBlock {
+			// Only a statement list has room for assignWide's two
+			// statements.
 			return false
 		}
 		for i, l := range as.Lhs {

@@ -228,7 +228,12 @@ func (ins *instrumenter) assignParallel(s *ast.AssignStmt, ctx stmtCtx) ([]ast.S
 			any = true
 		}
 	}
-	if any && len(s.Lhs) <= 3 {
+	if any && len(s.Lhs) > len(rtUnpackN)-1 && ctx == ctxBlock {
+		if out, defined, ok := ins.assignWide(s); ok {
+			return out, defined
+		}
+	}
+	if any && len(s.Lhs) < len(rtUnpackN) {
 		var vals, shadows []ast.Expr
 		var defined []string
 		ok := true
@@ -260,6 +265,48 @@ func (ins *instrumenter) assignParallel(s *ast.AssignStmt, ctx stmtCtx) ([]ast.S
 		out = append(out, ins.invalidate(l, ctx)...)
 	}
 	return out, nil
+}
+
+// assignWide rewrites a parallel assignment of more values than an
+// rt.UnpackN takes, in a statement list, as two statements: the values
+// into temporaries, then the variables and their shadows from them. Go
+// evaluates every right-hand side before it assigns, and so do these.
+// Only identifiers may be assigned: the operands of an index expression
+// on the left are evaluated before the right-hand sides, which the
+// temporaries would reorder. An assignment (=) is wrapped in a block so
+// that the temporaries declare nothing a goto could jump over.
+func (ins *instrumenter) assignWide(s *ast.AssignStmt) ([]ast.Stmt, []string, bool) {
+	tmps := &ast.AssignStmt{Tok: token.DEFINE}
+	set := &ast.AssignStmt{Tok: s.Tok}
+	var shadowLhs, shadowRhs []ast.Expr
+	var defined []string
+	for i, l := range s.Lhs {
+		if _, ok := l.(*ast.Ident); !ok {
+			return nil, nil, false
+		}
+		ve, ok := ins.v(s.Rhs[i])
+		if !ok {
+			return nil, nil, false
+		}
+		tmp := ins.newTemp("p")
+		tmps.Lhs = append(tmps.Lhs, tmp)
+		tmps.Rhs = append(tmps.Rhs, ve)
+		set.Lhs = append(set.Lhs, l)
+		set.Rhs = append(set.Rhs, field(ast.NewIdent(tmp.Name), "C"))
+		if id, obj := ins.shadowedIdent(l); id != nil {
+			shadowLhs = append(shadowLhs, ast.NewIdent(ins.shadowName(obj)))
+			shadowRhs = append(shadowRhs, field(ast.NewIdent(tmp.Name), "S"))
+			if ins.defines(s, id) {
+				defined = append(defined, ins.shadowName(obj))
+			}
+		}
+	}
+	set.Lhs = append(set.Lhs, shadowLhs...)
+	set.Rhs = append(set.Rhs, shadowRhs...)
+	if s.Tok == token.DEFINE {
+		return []ast.Stmt{tmps, set}, defined, true
+	}
+	return []ast.Stmt{&ast.BlockStmt{List: []ast.Stmt{tmps, set}}}, defined, true
 }
 
 // assignMulti rewrites a, b = f() and the comma-ok forms.

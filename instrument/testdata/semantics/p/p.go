@@ -356,6 +356,20 @@ func Swap(a, b, c int) (int, int, int) {
 	return a, b, c
 }
 
+// Wide assigns more values at once than the runtime's UnpackN take.
+func Wide(a, b int, s string) (int, int, int, int, int, string) {
+	p0, p1, p2, p3, p4 := a, b, a+b, a-b, len(s)
+	if p3 > p4 {
+		p0, p1, p2, p3, p4 = p4, p3, p2, p1, p0
+	}
+	q := ""
+	p4, q, p2, _, p0 = p0*2, s+"!", p2-1, p3, p1
+	if p2 == p0 || q == "a!" {
+		q = "eq"
+	}
+	return p0, p1, p2, p3, p4, q
+}
+
 // Closures capturing and modifying variables.
 
 func Closure(x int) (int, int, int) {

@@ -30,7 +30,7 @@ var names = [...]string{
 	"ModelStrings", "MemBytes", "Maps", "Containers",
 	"LitCalls", "LitFallback", "LitGoDefer", "LitPanic", "LitPanicLine", "MethodVals", "LitGeneric", "LitGenericType",
 	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
-	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField",
+	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 }
 
 // N is the number of functions Run dispatches to.
@@ -276,6 +276,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(IfaceErr(int(a)))
 	case 112:
 		return show(LitIfaceField(int(a), s))
+	case 113:
+		return show(Wide(int(a), int(b), s))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }

@@ -1,0 +1,59 @@
+package instrument
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestWideParallelAssign checks that a parallel assignment of more values
+// than rt.UnpackN takes keeps the shadows of its variables in a statement
+// list, whether it declares (:=) or assigns (=), and that the rewrite
+// type-checks. In an if's init statement, which must stay one statement,
+// the variables are refused their shadows instead.
+func TestWideParallelAssign(t *testing.T) {
+	tests := []struct {
+		name    string
+		body    string
+		tracked []string // variables that must have a shadow
+		refused []string // variables that must not
+	}{
+		{"define", `p0, p1, p2, p3, p4 := a, b, a+b, a-b, b*2
+	if p4 > p3 { return p0 + p1 + p2 }
+	return p4`, []string{"p0", "p1", "p2", "p3", "p4"}, nil},
+		{"assign", `var p0, p1, p2, p3 int
+	p0, p1, p2, p3 = b, a, a^b, 7
+	if p2 > p3 { return p0 + p1 }
+	return p3`, []string{"p0", "p1", "p2", "p3"}, nil},
+		{"swap", `p0, p1, p2, p3 := a, b, a+1, b+1
+	p0, p1, p2, p3 = p3, p2, p1, p0
+	if p0 == p3 { return 1 }
+	return p1 - p2`, []string{"p0", "p1", "p2", "p3"}, nil},
+		{"blank", `p0, _, p2, p3 := a, b, a+b, a-b
+	if p2 > p3 { return p0 }
+	return 0`, []string{"p0", "p2", "p3"}, nil},
+		{"if init", `if q0, q1, q2, q3 := a, b, a+b, a-b; q0+q1 > q2+q3 { return 1 }
+	return 0`, nil, []string{"q0", "q1", "q2", "q3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "package u\n\nfunc F(a, b int) int {\n\t" + tt.body + "\n}\n"
+			pkg, res := rewrite(t, src, "F")
+			rw := recheck(t, res)
+			for _, err := range rw.errs {
+				t.Errorf("rewritten package: %v", err)
+			}
+			out := string(res.Files[pkg.CompiledGoFiles[0]])
+			for _, v := range tt.tracked {
+				if !regexp.MustCompile(`\b` + shadowPrefix + v + `\b`).MatchString(out) {
+					t.Errorf("%s has no shadow:\n%s", v, out)
+				}
+			}
+			for _, v := range tt.refused {
+				if strings.Contains(out, shadowPrefix+v) {
+					t.Errorf("%s has a shadow in a statement that must stay one:\n%s", v, out)
+				}
+			}
+		})
+	}
+}
