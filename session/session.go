@@ -298,7 +298,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
-	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chain: st, close: closeAll}, runErr
+	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chain: st.Solver, close: closeAll}, runErr
 }
 
 // buildWorker says what is instrumented and builds the worker binary in
