@@ -2,13 +2,8 @@ package instrument
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"strings"
 	"testing"
-
-	"github.com/gocolic/gocolic/rt"
 )
 
 // modelCalls has one call of every modelled function, by the name of its
@@ -225,23 +220,8 @@ func TestModelNames(t *testing.T) {
 // rtModelFuncs returns the exported functions of rt's model files.
 func rtModelFuncs(t *testing.T) []string {
 	t.Helper()
-	files, err := fs.Glob(rt.Sources, "models*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := rt.Sources.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range rtFiles(t, "models*.go") {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
 				out = append(out, fd.Name.Name)

@@ -13,17 +13,17 @@ import (
 	"github.com/gocolic/gocolic/rt"
 )
 
-// rtDecls returns the package-level names the runtime's sources declare
+// rtFiles parses the runtime's non-test sources that match pattern
 // (rt.Sources, the files instrumented packages are built with).
-func rtDecls(t *testing.T) map[string]bool {
+func rtFiles(t *testing.T, pattern string) []*ast.File {
 	t.Helper()
-	names := map[string]bool{}
-	files, err := fs.Glob(rt.Sources, "*.go")
+	names, err := fs.Glob(rt.Sources, pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	for _, name := range files {
+	var files []*ast.File
+	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
@@ -35,6 +35,16 @@ func rtDecls(t *testing.T) map[string]bool {
 		if err != nil {
 			t.Fatal(err)
 		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// rtDecls returns the package-level names the runtime's sources declare.
+func rtDecls(t *testing.T) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	for _, f := range rtFiles(t, "*.go") {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:

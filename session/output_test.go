@@ -38,18 +38,7 @@ func TestGuardedOutputs(t *testing.T) {
 			t.Errorf("%s: error %q, want %q", s.where, got, s.want)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "report.json")
-	if err := writeJSON(path, Config{}, "test", "/x", tgt, rep, nil, &Outcome{}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var j report.Report
-	if err := json.Unmarshal(data, &j); err != nil {
-		t.Fatal(err)
-	}
+	j, _ := writeAndRead(t, Config{}, tgt, rep, &Outcome{})
 	if len(j.InternalErrors) != 2 {
 		t.Fatalf("internal errors %+v, want the solver's and the emitter's", j.InternalErrors)
 	}
@@ -60,10 +49,11 @@ func TestGuardedOutputs(t *testing.T) {
 		t.Errorf("second internal error %+v, want the emitter's panic with its stack", ie)
 	}
 	// A run without failures says so with an empty list.
-	if err := writeJSON(path, Config{}, "test", "/x", tgt, &coordinator.Report{Queries: map[string]int{}}, nil, &Outcome{}); err != nil {
+	path := filepath.Join(t.TempDir(), "report.json")
+	if err := writeJSON(path, Config{}, CmdTest, "/x", tgt, &coordinator.Report{Queries: map[string]int{}}, nil, &Outcome{}); err != nil {
 		t.Fatal(err)
 	}
-	data, _ = os.ReadFile(path)
+	data, _ := os.ReadFile(path)
 	if !strings.Contains(string(data), `"internal_errors": []`) {
 		t.Errorf("report of a clean run lacks an empty internal_errors list")
 	}
@@ -74,4 +64,23 @@ func fmtErr(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// writeAndRead writes the JSON report of a test run and reads it back; it
+// returns the report and the path of its file.
+func writeAndRead(t *testing.T, cfg Config, tgt *Entry, rep *coordinator.Report, out *Outcome) (report.Report, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "report.json")
+	if err := writeJSON(path, cfg, CmdTest, "/x", tgt, rep, nil, out); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j report.Report
+	if err := json.Unmarshal(data, &j); err != nil {
+		t.Fatal(err)
+	}
+	return j, path
 }

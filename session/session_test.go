@@ -1,7 +1,6 @@
 package session
 
 import (
-	"encoding/json"
 	"go/token"
 	"go/types"
 	"os"
@@ -454,22 +453,11 @@ func TestWriteJSON(t *testing.T) {
 	rep.Concretised.Add([]rt.Concretised{call(3, 2, 0), {Site: 4, Cause: rt.CauseStale, Count: 1, First: 1}}, -1)
 	rep.Concretised.Add([]rt.Concretised{call(3, 1, 0), call(rt.NoSite, 1, 0)}, 0)
 	rep.Concretised.Add(nil, 2)
-	path := filepath.Join(t.TempDir(), "report.json")
 	cfg := Config{Package: "./p", Func: "F"}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeJSON(path, cfg, "test", "/x", tgt, rep, nil, &Outcome{TestFile: "/x/f_gocolic_test.go"}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var j report.Report
-	if err := json.Unmarshal(data, &j); err != nil {
-		t.Fatal(err)
-	}
+	j, path := writeAndRead(t, cfg, tgt, rep, &Outcome{TestFile: "/x/f_gocolic_test.go"})
 	if j.Branches.Covered != 3 || j.Branches.Total != 4 || len(j.Branches.Sites) != 2 {
 		t.Errorf("branches %+v, want 3 of 4 outcomes over 2 condition sites", j.Branches)
 	}
