@@ -6,7 +6,6 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gocolic/gocolic/report"
 )
 
 // gocolic is the path of the command built once for all tests.
@@ -108,40 +109,6 @@ func run(t *testing.T, dir string, limit time.Duration, name string, args ...str
 	return result{code, out.String()}
 }
 
-// report is the part of the JSON report the tests read.
-type report struct {
-	Executions int `json:"executions"`
-	Branches   struct {
-		Covered int `json:"covered"`
-		Total   int `json:"total"`
-	} `json:"branches"`
-	Bugs []struct {
-		Kind       string            `json:"kind"`
-		Message    string            `json:"message"`
-		Reproducer string            `json:"reproducer"`
-		Inputs     map[string]string `json:"inputs"`
-		Minimized  bool              `json:"minimized"`
-	} `json:"bugs"`
-	Stopped     string `json:"stopped"`
-	Tests       string `json:"tests"`
-	Divergences int    `json:"divergences"`
-	SlowTracked int    `json:"slow_tracked"`
-	Concretised struct {
-		Divergences  int `json:"divergences"`
-		Unattributed int `json:"unattributed_divergences"`
-		Causes       []struct {
-			Cause       string `json:"cause"`
-			Events      int    `json:"events"`
-			Divergences int    `json:"divergences"`
-			Sites       []struct {
-				Pos         string `json:"pos"`
-				Events      int    `json:"events"`
-				Divergences int    `json:"divergences"`
-			} `json:"sites"`
-		} `json:"causes"`
-	} `json:"concretised"`
-}
-
 // generateTests runs gocolic test on each function of pkg in dir with a
 // fixed seed, one worker, Z3 alone and a 20 s budget, so that it writes
 // its test files, and fails t if a run does not exit 0.
@@ -171,15 +138,12 @@ func failingTests(t *testing.T, dir, pkg string) ([]string, string) {
 
 var failLine = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
 
-func readReport(t *testing.T, path string) report {
+// readReport reads a JSON report with the schema gocolic writes it in.
+func readReport(t *testing.T, path string) *report.Report {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	r, err := report.ReadJSON(path)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var r report
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("bad report: %v\n%s", err, b)
+		t.Fatalf("bad report: %v", err)
 	}
 	return r
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"maps"
@@ -222,28 +221,7 @@ func FuzzRare(f *testing.F) {
 	if res.code != 0 {
 		t.Fatalf("gocolic fuzz -with-fuzzer exited %d:\n%s", res.code, res.stderr)
 	}
-	b, err := os.ReadFile(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep struct {
-		Hybrid *struct {
-			Rounds     int    `json:"rounds"`
-			FromFuzzer int    `json:"from_fuzzer"`
-			ToFuzzer   int    `json:"to_fuzzer"`
-			Note       string `json:"note"`
-		} `json:"hybrid"`
-		Branches struct {
-			Sites []struct {
-				Cond  string `json:"cond"`
-				True  bool   `json:"true"`
-				False bool   `json:"false"`
-			} `json:"sites"`
-		} `json:"branches"`
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, js)
 	h := rep.Hybrid
 	if h == nil || h.Rounds < 1 || h.FromFuzzer < 1 || h.ToFuzzer < 1 || h.Note != "" {
 		t.Fatalf("hybrid counts %+v: want a round, entries both ways and no early stop", h)

@@ -3,7 +3,6 @@ package e2e
 import (
 	"archive/zip"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocolic/gocolic/report"
 )
 
 // mixSrc is a bijective scramble of a uint32: a 32-bit equality on its
@@ -41,33 +42,12 @@ func F(x uint32) int {
 }
 `
 
-// instrReport is the part of the JSON report these tests read.
-type instrReport struct {
-	Bugs []struct {
-		Message string `json:"message"`
-	} `json:"bugs"`
-	Branches struct {
-		Total int `json:"total"`
-		Sites []struct {
-			Pos string `json:"pos"`
-		} `json:"sites"`
-	} `json:"branches"`
-	Hybrid *struct {
-		Rounds int `json:"rounds"`
-	} `json:"hybrid"`
-}
+// instrReport is a JSON report with the lookups these tests make.
+type instrReport struct{ *report.Report }
 
 func readInstrReport(t *testing.T, path string) instrReport {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r instrReport
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("bad report: %v\n%s", err, b)
-	}
-	return r
+	return instrReport{readReport(t, path)}
 }
 
 func (r instrReport) found(msg string) bool {

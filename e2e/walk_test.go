@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -167,23 +165,7 @@ func TestWalk(t *testing.T) {
 // solverLayers returns the report's per-layer solver counts by layer name.
 func solverLayers(t *testing.T, path string) map[string]map[string]int {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r struct {
-		Solver struct {
-			Layers []struct {
-				Name    string `json:"name"`
-				Queries int    `json:"queries"`
-				Sat     int    `json:"sat"`
-				Unknown int    `json:"unknown"`
-			} `json:"layers"`
-		} `json:"solver"`
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := readReport(t, path)
 	out := map[string]map[string]int{}
 	for _, l := range r.Solver.Layers {
 		out[strings.ToLower(l.Name)] = map[string]int{"queries": l.Queries, "sat": l.Sat, "unknown": l.Unknown}
