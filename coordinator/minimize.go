@@ -342,9 +342,9 @@ func (m *minimizer) shrink(ctx context.Context, env sym.Env, deadline time.Time,
 }
 
 // readable asks the solver for bytes of parameter i that take the path
-// of the current input (m.cur) with its length, the bytes that are
-// readable unchanged and the others plain; if there are none, any
-// readable bytes.
+// of the current input (m.cur) with its length: the readable bytes
+// unchanged and the others plain; failing that, the others readable;
+// failing that, every byte readable and the others plain.
 func (m *minimizer) readable(ctx context.Context, s *shrinker, vs []rt.Arg, i int) (rt.Arg, bool) {
 	d := m.d
 	if m.cur == nil {
@@ -372,7 +372,9 @@ func (m *minimizer) readable(ctx context.Context, s *shrinker, vs []rt.Arg, i in
 	in := func(v *sym.Expr, lo, hi byte) *sym.Expr {
 		return b.And(b.Cmp(sym.KULe, b.Const(uint64(lo), 8), v), b.Cmp(sym.KULe, v, b.Const(uint64(hi), 8)))
 	}
-	var plain, keepReadable, anyReadable *sym.Expr
+	// For each byte now unreadable: plain, or at least readable; for the
+	// others: unchanged, or at least readable.
+	var plain, readable, keep, anyReadable *sym.Expr
 	and := func(acc, c *sym.Expr) *sym.Expr {
 		if acc == nil {
 			return c
@@ -381,12 +383,13 @@ func (m *minimizer) readable(ctx context.Context, s *shrinker, vs []rt.Arg, i in
 	}
 	for k, c := range cur {
 		v := b.Var(base+1+uint64(k), 8)
-		anyReadable = and(anyReadable, in(v, ' ', '~'))
 		if readableByte(c) {
-			keepReadable = and(keepReadable, b.Eq(v, b.Const(uint64(c), 8)))
+			keep = and(keep, b.Eq(v, b.Const(uint64(c), 8)))
+			anyReadable = and(anyReadable, in(v, ' ', '~'))
 			continue
 		}
 		plain = and(plain, b.Or(b.Or(in(v, 'a', 'z'), in(v, '0', '9')), b.Or(in(v, 'A', 'Z'), b.Eq(v, b.Const(' ', 8)))))
+		readable = and(readable, in(v, ' ', '~'))
 	}
 	if plain == nil {
 		return rt.Arg{}, false
@@ -394,12 +397,12 @@ func (m *minimizer) readable(ctx context.Context, s *shrinker, vs []rt.Arg, i in
 	env := s.encode(vs)
 	sctx, cancel := context.WithDeadline(ctx, s.deadline)
 	defer cancel()
-	for _, extra := range []*sym.Expr{keepReadable, anyReadable} {
+	for _, try := range []struct{ others, goal *sym.Expr }{{keep, plain}, {keep, readable}, {anyReadable, plain}} {
 		cs := path
-		if extra != nil {
-			cs = append(slices.Clone(path), extra)
+		if try.others != nil {
+			cs = append(slices.Clone(path), try.others)
 		}
-		res, err := d.solve(sctx, solver.Query{Constraints: cs, Goal: plain, Seed: env})
+		res, err := d.solve(sctx, solver.Query{Constraints: cs, Goal: try.goal, Seed: env})
 		if err != nil || res.Status != solver.Sat {
 			continue
 		}
