@@ -195,6 +195,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	for _, c := range rep.Cases {
 		j.Cases = append(j.Cases, t.Args(c.Input))
 	}
+	j.CasesFound, j.MinimizeMS, j.MinimizeExecs = rep.CasesFound, rep.MinimizeElapsed.Milliseconds(), rep.MinimizeExecs
 	j.Timeline = timeline(rep)
 	j.InternalErrors = []report.InternalError{}
 	for _, ie := range rep.InternalErrors {
