@@ -342,9 +342,9 @@ func (m *minimizer) shrink(ctx context.Context, env sym.Env, deadline time.Time,
 }
 
 // readable asks the solver for bytes of parameter i that take the path
-// of the current input (m.cur) with its length: the readable bytes
-// unchanged and the others plain; failing that, the others readable;
-// failing that, every byte readable and the others plain.
+// of the current input (m.cur) with its length, the readable bytes
+// unchanged and as many of the others as it can plain or readable,
+// greedily, one query per byte and preference.
 func (m *minimizer) readable(ctx context.Context, s *shrinker, vs []rt.Arg, i int) (rt.Arg, bool) {
 	d := m.d
 	if m.cur == nil {
@@ -372,49 +372,45 @@ func (m *minimizer) readable(ctx context.Context, s *shrinker, vs []rt.Arg, i in
 	in := func(v *sym.Expr, lo, hi byte) *sym.Expr {
 		return b.And(b.Cmp(sym.KULe, b.Const(uint64(lo), 8), v), b.Cmp(sym.KULe, v, b.Const(uint64(hi), 8)))
 	}
-	// For each byte now unreadable: plain, or at least readable; for the
-	// others: unchanged, or at least readable.
-	var plain, readable, keep, anyReadable *sym.Expr
-	and := func(acc, c *sym.Expr) *sym.Expr {
-		if acc == nil {
-			return c
-		}
-		return b.And(acc, c)
-	}
+	// The readable bytes stay; each unreadable one, in order, is asked to
+	// be plain or else readable, and keeps the first it can be given
+	// what the bytes before it were given (a byte the path fixes, such
+	// as a version number, stays as it is).
+	cs := path
+	var soft []*sym.Expr
 	for k, c := range cur {
 		v := b.Var(base+1+uint64(k), 8)
 		if readableByte(c) {
-			keep = and(keep, b.Eq(v, b.Const(uint64(c), 8)))
-			anyReadable = and(anyReadable, in(v, ' ', '~'))
+			cs = append(cs, b.Eq(v, b.Const(uint64(c), 8)))
 			continue
 		}
-		plain = and(plain, b.Or(b.Or(in(v, 'a', 'z'), in(v, '0', '9')), b.Or(in(v, 'A', 'Z'), b.Eq(v, b.Const(' ', 8)))))
-		readable = and(readable, in(v, ' ', '~'))
-	}
-	if plain == nil {
-		return rt.Arg{}, false
+		plain := b.Or(b.Or(in(v, 'a', 'z'), in(v, '0', '9')), b.Or(in(v, 'A', 'Z'), b.Eq(v, b.Const(' ', 8))))
+		soft = append(soft, plain, in(v, ' ', '~'))
 	}
 	env := s.encode(vs)
 	sctx, cancel := context.WithDeadline(ctx, s.deadline)
 	defer cancel()
-	for _, try := range []struct{ others, goal *sym.Expr }{{keep, plain}, {keep, readable}, {anyReadable, plain}} {
-		cs := path
-		if try.others != nil {
-			cs = append(slices.Clone(path), try.others)
-		}
-		res, err := d.solve(sctx, solver.Query{Constraints: cs, Goal: try.goal, Seed: env})
+	var model sym.Env
+	for j := 0; j < len(soft) && sctx.Err() == nil; j++ {
+		res, err := d.solve(sctx, solver.Query{Constraints: cs, Goal: soft[j], Seed: env})
 		if err != nil || res.Status != solver.Sat {
 			continue
 		}
-		out := slices.Clone(cur)
-		for k := range out {
-			if v, ok := res.Model[base+1+uint64(k)]; ok {
-				out[k] = byte(v)
-			}
+		model, cs = res.Model, append(cs, soft[j])
+		if j%2 == 0 {
+			j++ // plain: readable too
 		}
-		return rt.Arg{Bytes: out}, true
 	}
-	return rt.Arg{}, false
+	if model == nil {
+		return rt.Arg{}, false
+	}
+	out := slices.Clone(cur)
+	for k := range out {
+		if v, ok := model[base+1+uint64(k)]; ok {
+			out[k] = byte(v)
+		}
+	}
+	return rt.Arg{Bytes: out}, true
 }
 
 // minimize shrinks the input of every finding, each within
