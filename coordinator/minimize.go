@@ -36,6 +36,7 @@ type shrinker struct {
 	// a string or byte slice of the length it has in vs, whose bytes are
 	// readable (readableByte); ok is false when it has none.
 	readable func(vs []rt.Arg, i int) (rt.Arg, bool)
+	asked    map[int]bool // the parameters readable was called for: once is enough
 }
 
 func (s *shrinker) decode(env sym.Env) []rt.Arg { return rt.DecodeInput(s.params, s.maxLen, env) }
@@ -150,9 +151,15 @@ func (s *shrinker) readBytes(vs []rt.Arg, i int) bool {
 			}
 		}
 	}
-	if s.readable == nil || s.out() || !slices.ContainsFunc(vs[i].Bytes, func(c byte) bool { return !readableByte(c) }) {
+	if s.readable == nil || s.asked[i] || s.out() || !slices.ContainsFunc(vs[i].Bytes, func(c byte) bool { return !readableByte(c) }) {
 		return progress
 	}
+	// Once per parameter: its queries cost more than runs, and what the
+	// path left unreadable stays so after the shrinking it allows.
+	if s.asked == nil {
+		s.asked = map[int]bool{}
+	}
+	s.asked[i] = true
 	if cand, ok := s.readable(vs, i); ok && !slices.Equal(cand.Bytes, vs[i].Bytes) && s.accept(vs, i, cand) {
 		progress = true
 	}
