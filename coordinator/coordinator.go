@@ -66,6 +66,15 @@ type Execution struct {
 	Input   sym.Env
 	Results []rt.Result
 	Elapsed time.Duration
+	// First are the outcomes the input was kept for: those it covered
+	// before any other execution of the run, in the order it took them.
+	// Minimisation keeps them covered.
+	First []sites.Outcome
+	// Covers are all the outcomes the input takes.
+	Covers []sites.Outcome
+	// Minimized says that Input is a smaller input than the one first
+	// found, covering First still (minimize.go).
+	Minimized bool
 }
 
 // Finding is one distinct failure of the target.
@@ -76,6 +85,9 @@ type Finding struct {
 	Input   sym.Env
 	Count   int // executions that hit it
 	Elapsed time.Duration
+	// First and Covers are as in Execution; a crash of the worker covers
+	// nothing.
+	First, Covers []sites.Outcome
 	// Minimized says that Input is a smaller input than the one first
 	// found, failing in the same way.
 	Minimized bool
@@ -116,8 +128,13 @@ type Report struct {
 	// ExecTime is the time workers spent inside executions, without
 	// the coordinator, the solver and the pipes.
 	ExecTime time.Duration
-	// MinimizeExecs counts the executions spent minimising findings.
-	MinimizeExecs int
+	// MinimizeExecs counts the executions spent minimising findings and
+	// cases, MinimizeElapsed the time.
+	MinimizeExecs   int
+	MinimizeElapsed time.Duration
+	// CasesFound counts the cases the exploration kept, before the final
+	// pass reduced them to Cases (minimize.go).
+	CasesFound int
 	// Injected counts the inputs taken from Config.Inject.
 	Injected int
 	// AliasFallbacks counts the models whose pointer choices stayed the
@@ -188,9 +205,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		err = guard.Do("minimize", func() error { return d.minimize(ctx) })
 		if guard.As(err) != nil {
 			// Recorded and said: it costs the minimisation, not the run.
-			d.internal(err, "findings keep the inputs found")
+			d.internal(err, "findings and cases keep the inputs found")
 			err = nil
 		}
+	}
+	d.rep.CasesFound = len(d.rep.Cases)
+	if err == nil && !d.cfg.NoSolve {
+		d.reduce() // a replay reports the corpus as it is
 	}
 	d.rep.Tree = d.tree.Stats()
 	d.rep.Paths = d.rep.Tree.Paths
@@ -530,9 +551,11 @@ func (d *coordinator) process(o outcome) {
 		so := uint32(h >> 32) // site<<1 | outcome
 		fb.Hits[i] = explore.Hit{Site: so >> 1, Side: so&1 == 1, Count: uint32(h)}
 	}
+	var first []sites.Outcome
 	for _, f := range resp.Fresh {
 		site, side := f>>1, f&1 == 1
 		if d.rep.Covered.Add(site, side) {
+			first = append(first, sites.Outcome(f))
 			if fb.Fresh == nil {
 				fb.Fresh = sites.Coverage{}
 			}
@@ -547,11 +570,11 @@ func (d *coordinator) process(o outcome) {
 	findings := len(d.rep.Findings)
 	switch {
 	case resp.Status == rt.StatusPanic:
-		d.addFinding("panic", resp.Panic, resp.Stack, o.job.env, elapsed)
+		d.addFinding("panic", resp.Panic, resp.Stack, o.job.env, elapsed).cover(first, resp)
 	case resp.Status == rt.StatusFail:
-		d.addFinding("fail", resp.Panic, resp.Stack, o.job.env, elapsed)
+		d.addFinding("fail", resp.Panic, resp.Stack, o.job.env, elapsed).cover(first, resp)
 	case newCover || len(d.rep.Cases) == 0:
-		d.rep.Cases = append(d.rep.Cases, Execution{Input: o.job.env, Results: resp.Results, Elapsed: elapsed})
+		d.rep.Cases = append(d.rep.Cases, Execution{Input: o.job.env, Results: resp.Results, Elapsed: elapsed, First: first, Covers: covers(resp)})
 	}
 	if failed := len(d.rep.Findings) > findings; d.cfg.OnKeep != nil && (newCover || failed) {
 		d.cfg.OnKeep(o.job.env, failed)
@@ -594,17 +617,19 @@ func (d *coordinator) restartFinding(o outcome, elapsed time.Duration) {
 
 // addFinding records a failure, once per kind, message and place: the
 // numbers in a message (the index of an index-out-of-range error) do not
-// tell failures apart. The first input is kept.
-func (d *coordinator) addFinding(kind, msg, stack string, env sym.Env, elapsed time.Duration) {
+// tell failures apart. The first input is kept; the finding returned is
+// nil when it is not the first.
+func (d *coordinator) addFinding(kind, msg, stack string, env sym.Env, elapsed time.Duration) *Finding {
 	key := findingKey(kind, msg, stack)
 	if f, ok := d.seen[key]; ok {
 		f.Count++
-		return
+		return nil
 	}
 	f := &Finding{Kind: kind, Message: msg, Stack: stack, Input: env, Count: 1, Elapsed: elapsed}
 	d.seen[key] = f
 	d.rep.Findings = append(d.rep.Findings, f)
 	d.sample()
+	return f
 }
 
 // findingKey tells findings apart: kind, message without its numbers,

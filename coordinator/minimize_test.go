@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sites"
+	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/solver/z3"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -25,7 +29,12 @@ func TestShrink(t *testing.T) {
 		want  rt.Arg
 	}{
 		{"substring kept", str, rt.Arg{Bytes: []byte("aaagoooz")}, func(v rt.Arg) bool { return bytes.Contains(v.Bytes, []byte("go")) }, rt.Arg{Bytes: []byte("go")}},
-		{"length kept", str, rt.Arg{Bytes: []byte{0xff, 1, 'a', 2, 0}}, func(v rt.Arg) bool { return len(v.Bytes) >= 3 }, rt.Arg{Bytes: []byte{'a', 2, 0}}},
+		{"length kept, bytes made plain", str, rt.Arg{Bytes: []byte{0xff, 1, 'a', 2, 0}}, func(v rt.Arg) bool { return len(v.Bytes) >= 3 }, rt.Arg{Bytes: []byte("aaa")}},
+		{"digit needed", str, rt.Arg{Bytes: []byte{0, 0x85, '7'}}, func(v rt.Arg) bool {
+			return len(v.Bytes) == 3 && (v.Bytes[1] >= '0' && v.Bytes[1] <= '9' || v.Bytes[1] >= 0x80)
+		}, rt.Arg{Bytes: []byte("a07")}},
+		{"space needed", str, rt.Arg{Bytes: []byte{'=', 0}}, func(v rt.Arg) bool { return bytes.Equal(v.Bytes, []byte("= ")) || bytes.Equal(v.Bytes, []byte{'=', 0}) }, rt.Arg{Bytes: []byte("= ")}},
+		{"readable byte kept", str, rt.Arg{Bytes: []byte("x=#")}, func(v rt.Arg) bool { return bytes.HasPrefix(v.Bytes, []byte("x=#")) }, rt.Arg{Bytes: []byte("x=#")}},
 		{"needed byte kept", str, rt.Arg{Bytes: []byte{9, 0xff, 9}}, func(v rt.Arg) bool { return bytes.IndexByte(v.Bytes, 0xff) >= 0 }, rt.Arg{Bytes: []byte{0xff}}},
 		{"negative toward zero", i64, rt.Arg{Bits: uint64(0xffff_ffff_fffe_1dc0)}, func(v rt.Arg) bool { return int64(v.Bits) <= -1000 }, rt.Arg{Bits: uint64(0xffff_ffff_ffff_fc18)}},
 		{"multiple of 7", i64, rt.Arg{Bits: 700}, func(v rt.Arg) bool { return int64(v.Bits) > 0 && v.Bits%7 == 0 }, rt.Arg{Bits: 7}},
@@ -129,6 +138,189 @@ func TestRunInject(t *testing.T) {
 		}
 		if len(rep.Findings) != 1 || rep.Findings[0].Message != "boom" {
 			t.Errorf("closed %v: findings %v, want the injected panic", closeIt, rep.Findings)
+		}
+	}
+}
+
+// TestRunMinimizesCases runs the coordinator on the helper's text target
+// from three seeds and checks that every case's minimised input, run
+// again, still covers the outcomes the case covered first, and how far it
+// shrank: the input that sums to 300 keeps its three bytes, which only
+// the solver can make readable.
+func TestRunMinimizesCases(t *testing.T) {
+	z, err := z3.New(z3.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	sum300 := []byte{0x96, 0x96, 0, 0, 0, 0} // 150+150+0
+	tests := []struct {
+		name     string
+		solver   solver.Solver
+		readable bool // the sum's input ends readable
+	}{
+		{"with the solver", z, true},
+		{"runs only", &unsatSolver{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			str := rt.Param{Name: "s", Kind: rt.ParamString}
+			cfg := Config{
+				Bin: workerBin(t), Args: []string{"text"}, Params: []rt.Param{str}, MaxLen: 8,
+				Options: Options{Workers: 1, Strategy: "cover", Timeout: 10 * time.Second, Runs: 3, MinimizeTime: 5 * time.Second},
+				Solver:  tt.solver,
+			}
+			for _, b := range [][]byte{{}, {0, 1, 2, 3, 4}, sum300} {
+				cfg.Seeds = append(cfg.Seeds, rt.EncodeInput(cfg.Params, cfg.MaxLen, []rt.Arg{{Bytes: b}}))
+			}
+			rep := runDriver(t, context.Background(), cfg)
+			if rep.CasesFound != 3 || len(rep.Cases) != 3 {
+				t.Fatalf("%d cases found, %d kept; want 3 and 3", rep.CasesFound, len(rep.Cases))
+			}
+			w, err := startWorker(spec{bin: cfg.Bin, args: cfg.Args, timeout: 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.close()
+			for i, c := range rep.Cases {
+				resp, crash, err := w.run(&rt.Request{Env: c.Input, MaxLen: cfg.MaxLen})
+				if err != nil || crash != nil {
+					t.Fatalf("case %d: crash %v, error %v", i, crash, err)
+				}
+				if len(c.First) == 0 || !coversAll(resp, c.First) {
+					t.Errorf("case %d %q no longer covers %v first covered", i, rt.DecodeInput(cfg.Params, cfg.MaxLen, c.Input)[0].Bytes, c.First)
+				}
+				if c.Results[0].Literal != resp.Results[0].Literal {
+					t.Errorf("case %d pins %s, its input returns %s", i, c.Results[0].Literal, resp.Results[0].Literal)
+				}
+			}
+			in := func(i int) []byte { return rt.DecodeInput(cfg.Params, cfg.MaxLen, rep.Cases[i].Input)[0].Bytes }
+			if got := in(1); string(got) != "aaa" {
+				t.Errorf("the input of sum != 300 shrank to %q, want \"aaa\"", got)
+			}
+			got := in(2)
+			readable := len(got) == 3 && !slices.ContainsFunc(got, func(c byte) bool { return !plainByte(c) })
+			if len(got) != 3 || int(got[0])+int(got[1])+int(got[2]) != 300 || readable != tt.readable {
+				t.Errorf("the input of sum == 300 shrank to %q; want 3 bytes summing to 300, plain: %v", got, tt.readable)
+			}
+			if rep.MinimizeElapsed <= 0 || rep.MinimizeExecs == 0 {
+				t.Errorf("minimisation took %v and %d executions, want both counted", rep.MinimizeElapsed, rep.MinimizeExecs)
+			}
+		})
+	}
+}
+
+// TestReduce checks the final pass: it keeps, in the order found, the
+// fewest cases that cover every outcome the cases cover and the findings
+// do not, and every class of result.
+func TestReduce(t *testing.T) {
+	o := func(site uint32, taken bool) sites.Outcome { return sites.OutcomeOf(site, taken) }
+	res := func(lits ...string) []rt.Result {
+		var rs []rt.Result
+		for _, l := range lits {
+			rs = append(rs, rt.Result{Pinned: true, Literal: l})
+		}
+		return rs
+	}
+	tests := []struct {
+		name     string
+		cases    []Execution
+		findings []*Finding
+		want     []int // indices of the cases kept
+	}{
+		{
+			name: "one case covers what two do",
+			cases: []Execution{
+				{Covers: []sites.Outcome{o(0, true), o(1, false)}, Results: res("4")},
+				{Covers: []sites.Outcome{o(0, true)}, Results: res("5")},
+				{Covers: []sites.Outcome{o(0, false)}, Results: res("0")},
+				{Covers: []sites.Outcome{o(0, true), o(1, false), o(2, true)}, Results: res("7")},
+			},
+			want: []int{2, 3},
+		},
+		{
+			name: "what a finding covers needs no case",
+			cases: []Execution{
+				{Covers: []sites.Outcome{o(0, true)}, Results: res(`""`)},
+				{Covers: []sites.Outcome{o(0, true), o(3, true)}, Results: res(`""`)},
+			},
+			findings: []*Finding{{Covers: []sites.Outcome{o(3, true)}}},
+			want:     []int{0},
+		},
+		{
+			name: "a distinct result is kept",
+			cases: []Execution{
+				{Covers: []sites.Outcome{o(0, true)}, Results: res(`"bad digit 'x'"`)},
+				{Covers: []sites.Outcome{o(0, true)}, Results: res(`"bad digit 'y'"`)},
+				{Covers: []sites.Outcome{o(0, true)}, Results: res(`""`)},
+			},
+			want: []int{0, 2},
+		},
+		{
+			name:  "no cases",
+			cases: nil,
+			want:  nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range tt.cases {
+				tt.cases[i].Elapsed = time.Duration(i) // tells them apart
+			}
+			d := &coordinator{rep: &Report{Cases: slices.Clone(tt.cases), Findings: tt.findings}}
+			d.reduce()
+			var got []int
+			for _, c := range d.rep.Cases {
+				got = append(got, int(c.Elapsed))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("kept cases %v, want %v", got, tt.want)
+			}
+			union := func(cs []Execution) map[sites.Outcome]bool {
+				m := map[sites.Outcome]bool{}
+				for _, c := range cs {
+					for _, o := range c.Covers {
+						m[o] = true
+					}
+				}
+				for _, f := range tt.findings {
+					for _, o := range f.Covers {
+						m[o] = true
+					}
+				}
+				return m
+			}
+			if all, kept := union(tt.cases), union(d.rep.Cases); len(all) != len(kept) {
+				t.Errorf("the kept cases cover %d outcomes, all of them %d", len(kept), len(all))
+			}
+		})
+	}
+}
+
+func TestResultClass(t *testing.T) {
+	res := func(lits ...string) []rt.Result {
+		var rs []rt.Result
+		for _, l := range lits {
+			rs = append(rs, rt.Result{Pinned: true, Literal: l})
+		}
+		return rs
+	}
+	tests := []struct {
+		a, b []rt.Result
+		same bool
+	}{
+		{res("4", `""`), res("65535", `""`), true},
+		{res("0", `""`), res("1", `""`), false},
+		{res("-3"), res("3"), false},
+		{res(`"keywords: bad digit 's'"`), res(`"keywords: bad digit '\\x00'"`), true},
+		{res(`"keywords: unknown key \"ab\""`), res(`"keywords: unknown key \"\""`), true},
+		{res(`"keywords: unknown key \"\""`), res(`"keywords: unknown mode \"\""`), false},
+		{res(`""`), res(`"eof"`), false},
+		{[]rt.Result{{Pinned: false, Literal: "x"}}, []rt.Result{{Pinned: false, Literal: "y"}}, true},
+	}
+	for _, tt := range tests {
+		if got := resultClass(tt.a) == resultClass(tt.b); got != tt.same {
+			t.Errorf("resultClass(%v) == resultClass(%v) is %v, want %v", tt.a, tt.b, got, tt.same)
 		}
 	}
 }

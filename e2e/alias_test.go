@@ -103,7 +103,7 @@ func TestAlias(t *testing.T) {
 			}
 		}
 		names, out := failingTests(t, dir, "./al")
-		want := []string{"TestGocolicCycleCrashes", "TestGocolicCycleCrashes/panic_found", "TestGocolicFigure12Crashes", "TestGocolicFigure12Crashes/panic_found"}
+		want := []string{"TestGocolicCycleCrashes", "TestGocolicCycleCrashes/panics_found", "TestGocolicFigure12Crashes", "TestGocolicFigure12Crashes/panics_found"}
 		if !slices.Equal(names, want) {
 			t.Errorf("failing tests %q, want only %q:\n%s", names, want, out)
 		}

@@ -185,8 +185,8 @@ func TestIfaceGeneratedTests(t *testing.T) {
 	}
 	names, out := failingTests(t, dir, "./shp")
 	// Switch panics at two places: two distinct bugs.
-	want := []string{"TestGocolicFieldCrashes", "TestGocolicFieldCrashes/panic_found",
-		"TestGocolicSwitchCrashes", "TestGocolicSwitchCrashes/panic_found", "TestGocolicSwitchCrashes/panic_found_2"}
+	want := []string{"TestGocolicFieldCrashes", "TestGocolicFieldCrashes/panics_found",
+		"TestGocolicSwitchCrashes", "TestGocolicSwitchCrashes/panics_found", "TestGocolicSwitchCrashes/panics_found_2"}
 	if !slices.Equal(names, want) {
 		t.Errorf("failing tests %q, want only %q:\n%s", names, want, out)
 	}

@@ -173,7 +173,7 @@ func TestParamsGeneratedTests(t *testing.T) {
 	// The crash reproducer fails, as it must while the panic is there;
 	// everything else passes.
 	names, out := failingTests(t, dir, "./lit")
-	if want := []string{"TestGocolicConfigureCrashes", "TestGocolicConfigureCrashes/panic_limit"}; !slices.Equal(names, want) {
+	if want := []string{"TestGocolicConfigureCrashes", "TestGocolicConfigureCrashes/panics_limit"}; !slices.Equal(names, want) {
 		t.Errorf("failing tests %q, want only %q:\n%s", names, want, out)
 	}
 	if !strings.Contains(out, "--- PASS: TestGocolicGrid_Trace") || !strings.Contains(out, "--- PASS: TestGocolicConfigure ") {

@@ -44,7 +44,7 @@ func (p *plan) writeCaseTable(w *strings.Builder) (hasErr bool) {
 		}
 	}
 	w.WriteString("}{\n")
-	for i, c := range p.cases {
+	for _, c := range p.cases {
 		if c.note != "" {
 			w.WriteString(strings.Join(commentLines(c.note), "\n") + "\n")
 		}
@@ -54,7 +54,7 @@ func (p *plan) writeCaseTable(w *strings.Builder) (hasErr bool) {
 				wants = append(wants, fmt.Sprintf("want%d: %s", j, c.results[j]))
 			}
 		}
-		p.writeRow(w, []string{fmt.Sprintf("name: %q", "case_"+strconv.Itoa(i))}, c.args, c.build, wants...)
+		p.writeRow(w, []string{fmt.Sprintf("name: %q", c.name)}, c.args, c.build, wants...)
 	}
 	w.WriteString("}\n")
 	return hasErr

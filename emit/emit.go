@@ -64,8 +64,11 @@ type Case struct {
 	// Result is not pinned. For an error result it is a quoted string:
 	// `""` means a nil error, anything else the error message.
 	Results []string
-	// Note is an optional one-line comment, e.g. which branches the case
-	// covered first.
+	// Covers are the branch outcomes the case is the first of the table
+	// to cover: the case is named after them and lists them in a
+	// comment.
+	Covers []Cond
+	// Note is an optional comment, written after the list of Covers.
 	Note string
 	// Build, when set, is a function literal returning every parameter,
 	// in order; the case then takes its arguments from it rather than

@@ -23,7 +23,7 @@ func sampleSuite() Suite {
 		Params:  []Param{{"x", "int"}, {"name", "string"}, {"_", "[]byte"}},
 		Results: []Result{{Type: "int", Pinned: true}, {Type: "error", IsError: true, Pinned: true}},
 		Cases: []Case{
-			{Args: []string{"-3", `"abc"`, `[]byte("\x00a")`}, Results: []string{"0", `"negative"`}, Note: "covers x < 0"},
+			{Args: []string{"-3", `"abc"`, `[]byte("\x00a")`}, Results: []string{"0", `"negative"`}, Covers: []Cond{{"p.go:3", "x < 0", true}}, Note: "a note"},
 			{Args: []string{"4", `""`, "nil"}, Results: []string{"4", `""`}},
 		},
 		Crashes: []Crash{
@@ -53,14 +53,15 @@ func TestTestFile(t *testing.T) {
 			wantImports: []string{"bytes", "context", "fmt", "os", "os/exec", "testing", "time"},
 			want: []string{
 				"in_x int", "in_name string", "in2 []byte", "want0 int", "want1 string",
-				"// covers x < 0\n",
-				`{name: "case_0", in_x: -3, in_name: "abc", in2: []byte("\x00a"), want0: 0, want1: "negative"},`,
+				"// covers: p.go:3 x < 0 true\n// a note\n",
+				`{name: "x_lt_0_negative", in_x: -3, in_name: "abc", in2: []byte("\x00a"), want0: 0, want1: "negative"},`,
 				"got0, got1 := Parse(tt.in_x, tt.in_name, tt.in2)",
 				"if got0 != tt.want0 {",
 				"errText(got1)",
 				`t.Errorf("Parse(%#v, %#v, %#v) panicked: %v", tt.in_x, tt.in_name, tt.in2, r)`,
 				"// panic: runtime error: index out of range [5] with length 3\n",
-				`name: "panic_runtime_error_index_out_of_range_5_with"`,
+				`name: "panics_index_out_of_range"`,
+				`{name: "returns_4", in_x: 4,`,
 				"// fatal: fatal error: concurrent map writes\n// second line\n",
 				"const timeout = 1500 * time.Millisecond",
 				`"-test.run=^TestGocolicParseCrashes$/^"+tt.name+"$"`,
@@ -278,7 +279,7 @@ func TestTestFileBuild(t *testing.T) {
 	}
 	for _, want := range []string{
 		"func() (*T, *T) // when set, the arguments",
-		`{name: "case_0", in_a: nil, in_b: nil}`,
+		`{name: "call", in_a: nil, in_b: nil}`,
 		"build: func() (a0 *T, a1 *T) {",
 		"if tt.build != nil {\n\t\t\t\ttt.in_a, tt.in_b = tt.build()",
 	} {

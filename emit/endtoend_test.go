@@ -267,13 +267,13 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("go test passed, want a failure:\n%s", out)
 		}
 		for _, want := range []string{
-			"--- FAIL: TestGocolicFCrashes/panic_boom_at_seven ",
+			"--- FAIL: TestGocolicFCrashes/panics_boom_at_seven ",
 			`F(7, "a", []byte(nil)) panicked: boom at seven`,
-			"--- FAIL: TestGocolicFCrashes/exit_exit_status_3 ",
+			"--- FAIL: TestGocolicFCrashes/exits_status_3 ",
 			`F(8, "", []byte{0x7a}) crashed: exit status 3 (gocolic found exit: exit status 3)`,
-			"--- FAIL: TestGocolicFCrashes/timeout_execution_exceeded_1s ",
+			"--- FAIL: TestGocolicFCrashes/hangs_execution_exceeded_1s ",
 			`F(9, "loop", []byte(nil)) did not return within 2s (gocolic found timeout: execution exceeded 1s)`,
-			"--- FAIL: TestGocolicFCrashes/fatal_fatal_error_stack_overflow ",
+			"--- FAIL: TestGocolicFCrashes/dies_stack_overflow ",
 			`F(10, "", []byte(nil)) crashed: exit status 2 (gocolic found fatal: fatal error: stack overflow)`,
 			// From the head of the child's output, which is long.
 			"\n        runtime: goroutine stack exceeds 1048576-byte limit",
@@ -295,7 +295,7 @@ func TestEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatalf("go test failed: %v\n%s", err, out)
 		}
-		for _, name := range []string{"panic_boom_at_seven", "exit_exit_status_3", "timeout_execution_exceeded_1s", "fatal_fatal_error_stack_overflow"} {
+		for _, name := range []string{"panics_boom_at_seven", "exits_status_3", "hangs_execution_exceeded_1s", "dies_stack_overflow"} {
 			if want := "--- PASS: TestGocolicFCrashes/" + name + " "; !strings.Contains(out, want) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}
@@ -317,10 +317,10 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("go test passed, want a failure:\n%s", out)
 		}
 		for _, want := range []string{
-			"--- FAIL: TestGocolicF/case_0 ",
+			"--- FAIL: TestGocolicF/boom ",
 			`F(1, "a", []byte{0x62}) result 0 = 12, want 42`,
 			`F(1, "a", []byte{0x62}) error = "", want "boom"`,
-			"--- PASS: TestGocolicF/case_1 ",
+			"--- PASS: TestGocolicF/returns_13 ",
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("output lacks %q:\n%s", want, out)

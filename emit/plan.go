@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // maxNameLen bounds the length of a crash subtest name so that `go test -v`
@@ -47,6 +45,7 @@ type result struct {
 
 // row is a validated Case with its literals normalised.
 type row struct {
+	name    string // subtest name
 	args    []string
 	results []string // indexed like plan.results; "" where not pinned
 	note    string
@@ -193,8 +192,14 @@ func (p *plan) addResults(s Suite) error {
 	return nil
 }
 
-// addCases plans the rows of the regression table.
+// addCases plans the rows of the regression table, with their subtest
+// names.
 func (p *plan) addCases(s Suite) error {
+	names := make([]string, len(s.Cases))
+	for i, c := range s.Cases {
+		names[i] = caseName(c, p.results)
+	}
+	names = uniqueNames(names)
 	for i, c := range s.Cases {
 		args, err := literals(c.Args, len(p.params))
 		if err != nil {
@@ -208,7 +213,11 @@ func (p *plan) addCases(s Suite) error {
 		if err != nil {
 			return fmt.Errorf("case %d: %w", i, err)
 		}
-		p.cases = append(p.cases, row{args: args, results: results, note: c.Note, build: build})
+		note := coversNote(c.Covers)
+		if c.Note != "" {
+			note = strings.TrimPrefix(note+"\n"+c.Note, "\n")
+		}
+		p.cases = append(p.cases, row{name: names[i], args: args, results: results, note: note, build: build})
 	}
 	return nil
 }
@@ -275,27 +284,32 @@ func (p *plan) builder(src string) (string, error) {
 	return norm, nil
 }
 
-// crashName turns a crash into a subtest name made only of [A-Za-z0-9_],
-// so that `go test` prints it unchanged and it can be used verbatim in a
-// -test.run pattern. Long names are cut, preferably between words.
-func crashName(kind, msg string) string {
-	words := strings.FieldsFunc(kind+" "+msg, func(r rune) bool {
-		return r >= utf8.RuneSelf || !(unicode.IsLetter(r) || unicode.IsDigit(r))
-	})
-	name := strings.Join(words, "_")
-	if name == "" {
-		return "crash"
+// coversNote lists the outcomes a case covers first, wrapped after
+// about eighty columns: "covers: p.go:31 c == '=' true, ...". The lines
+// after the first are not indented, which gofmt would take for code.
+func coversNote(cs []Cond) string {
+	if len(cs) == 0 {
+		return ""
 	}
-	if len(name) > maxNameLen {
-		cut := name[:maxNameLen]
-		if name[maxNameLen] != '_' {
-			if i := strings.LastIndexByte(cut, '_'); i > maxNameLen/2 {
-				cut = cut[:i]
-			}
+	var b strings.Builder
+	line := 0
+	for i, c := range cs {
+		item := c.String()
+		switch {
+		case i == 0:
+			b.WriteString("covers: ")
+			line = len("covers: ")
+		case line+len(item) > 80:
+			b.WriteString(",\n")
+			line = 0
+		default:
+			b.WriteString(", ")
+			line += 2
 		}
-		name = strings.TrimRight(cut, "_")
+		b.WriteString(item)
+		line += len(item)
 	}
-	return name
+	return b.String()
 }
 
 // uniqueNames appends _2, _3, ... to repeated names, keeping the first

@@ -12,17 +12,21 @@ func TestCrashName(t *testing.T) {
 		kind, msg string
 		want      string
 	}{
-		{"panic", "boom", "panic_boom"},
-		{"panic", "runtime error: integer divide by zero", "panic_runtime_error_integer_divide_by_zero"},
-		{"exit", "exit status 3", "exit_exit_status_3"},
-		{"panic", `  "quoted"  / slash\tand (parens) [5] `, "panic_quoted_slash_tand_parens_5"},
-		{"panic", "héllo wörld", "panic_h_llo_w_rld"},
-		{"panic", "", "panic"},
+		{"panic", "boom", "panics_boom"},
+		{"panic", "runtime error: integer divide by zero", "panics_integer_divide_by_zero"},
+		{"exit", "exit status 3", "exits_status_3"},
+		{"fatal", "fatal error: stack overflow", "dies_stack_overflow"},
+		{"timeout", "execution exceeded 1s", "hangs_execution_exceeded_1s"},
+		{"memory", "out of memory", "exhausts_memory_out_of"},
+		{"panic", `  "quoted"  / slash\tand (parens) [5] `, "panics_slash_tand_parens"},
+		{"panic", "keywords: bad digit 'x'", "panics_bad_digit"},
+		{"panic", "héllo wörld", "panics_h_llo_w_rld"},
+		{"panic", "", "panics"},
 		{"", "", "crash"},
 		{"", "!!!", "crash"},
-		{"timeout", strings.Repeat("abc ", 30), "timeout_abc_abc_abc_abc_abc_abc_abc_abc_abc_abc"},
-		{"panic", "runtime error: index out of range [5] with length 3", "panic_runtime_error_index_out_of_range_5_with"},
-		{"panic", strings.Repeat("x", 60), "panic_" + strings.Repeat("x", 44)},
+		{"timeout", strings.Repeat("abc ", 30), "hangs_abc_abc_abc_abc"},
+		{"panic", "runtime error: index out of range [5] with length 3", "panics_index_out_of_range"},
+		{"panic", strings.Repeat("x", 60), "panics_" + strings.Repeat("x", 43)},
 	}
 	valid := regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 	for _, tt := range tests {
@@ -80,7 +84,7 @@ func TestCrashSubtestNamesUnique(t *testing.T) {
 		got = append(got, m[1])
 	}
 	trunc := crashName("panic", long)
-	want := []string{"panic_a_b", "panic_a_b_2", trunc, trunc + "_2"}
+	want := []string{"panics_b", "panics_a_b", trunc, trunc + "_2"}
 	if !slices.Equal(got, want) {
 		t.Errorf("subtest names = %q, want %q", got, want)
 	}

@@ -66,6 +66,13 @@ type Report struct {
 	Timeline []Point `json:"timeline"`
 	// Cases holds the arguments of each kept test case, as Go literals.
 	Cases [][]string `json:"cases"`
+	// CasesFound counts the cases the exploration kept before the final
+	// pass chose Cases among them; 0 in reports that predate it.
+	CasesFound int `json:"cases_found"`
+	// MinimizeMS and MinimizeExecs are the time and executions spent
+	// minimising the findings' and cases' inputs after the exploration.
+	MinimizeMS    int64 `json:"minimize_ms"`
+	MinimizeExecs int   `json:"minimize_execs"`
 	// ExecNS is the time workers spent inside executions.
 	ExecNS int64 `json:"exec_ns"`
 	// Config holds the run's settings keyed by name (strategy, workers,

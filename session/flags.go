@@ -64,7 +64,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	fs.DurationVar(&c.Timeout, "timeout", d.Timeout, "time limit of one execution")
 	fs.IntVar(&c.MemLimitMB, "memlimit", d.MemLimitMB, "resident memory limit of a worker in MiB (0: none)")
 	fs.IntVar(&c.MaxBugs, "maxbugs", d.MaxBugs, "stop once this many distinct bugs are found (0: no limit)")
-	fs.DurationVar(&c.MinimizeTime, "minimizetime", d.MinimizeTime, "time spent minimising each failing input after the exploration (0: keep inputs as found)")
+	fs.DurationVar(&c.MinimizeTime, "minimizetime", d.MinimizeTime, "time spent minimising each failing input, and once more all kept cases together, after the exploration (0: keep inputs as found)")
 
 	// The solver stack (stack.Options).
 	fs.StringVar(&c.Solver.Mode, "solver", d.Solver.Mode, "solver: z3 (calls of uninstrumented functions stay concrete), walk (concolic walk, Z3 for the linear part) or auto (Z3, then the walk for what it cannot model or on timeout)")

@@ -28,6 +28,8 @@ func suite(t *Entry, rep *coordinator.Report) emit.Suite {
 		s.Results = append(s.Results, emit.Result{Type: r, IsError: t.IsError[i], Pinned: t.Pinned[i]})
 	}
 	seen := map[string]bool{}
+	conds := condSites(t.Sites)
+	covered := map[sites.Outcome]bool{}
 	for _, c := range rep.Cases {
 		args, build := t.Args(c.Input), t.Build(c.Input)
 		key := strings.Join(append(args, build), "\x00")
@@ -36,6 +38,12 @@ func suite(t *Entry, rep *coordinator.Report) emit.Suite {
 		}
 		seen[key] = true
 		ec := emit.Case{Args: args, Build: build}
+		for _, o := range c.Covers {
+			if s, ok := conds[o.Site()]; ok && !covered[o] {
+				covered[o] = true
+				ec.Covers = append(ec.Covers, emit.Cond{Pos: fmt.Sprintf("%s:%d", filepath.Base(s.Pos.Filename), s.Pos.Line), Text: s.Text, Taken: o.Taken()})
+			}
+		}
 		for i := range t.Results {
 			lit := ""
 			if i < len(c.Results) && c.Results[i].Pinned {
@@ -51,6 +59,19 @@ func suite(t *Entry, rep *coordinator.Report) emit.Suite {
 		s.Crashes = append(s.Crashes, emit.Crash{Kind: f.Kind, Message: f.Message, Args: t.Args(f.Input), Build: t.Build(f.Input)})
 	}
 	return s
+}
+
+// condSites returns the sites of table a generated case lists among the
+// outcomes it covers first: the conditions, of the package or of a fuzz
+// target, by ID.
+func condSites(table []sites.Site) map[uint32]sites.Site {
+	m := map[uint32]sites.Site{}
+	for _, s := range table {
+		if s.Kind == sites.Cond || s.Kind == sites.Test {
+			m[s.ID] = s
+		}
+	}
+	return m
 }
 
 // writeTests writes the generated test file and returns its path.
@@ -174,6 +195,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	for _, c := range rep.Cases {
 		j.Cases = append(j.Cases, t.Args(c.Input))
 	}
+	j.CasesFound, j.MinimizeMS, j.MinimizeExecs = rep.CasesFound, rep.MinimizeElapsed.Milliseconds(), rep.MinimizeExecs
 	j.Timeline = timeline(rep)
 	j.InternalErrors = []report.InternalError{}
 	for _, ie := range rep.InternalErrors {

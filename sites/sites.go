@@ -67,6 +67,25 @@ type Site struct {
 // IsBranch reports whether s has two outcomes that executions take.
 func (s Site) IsBranch() bool { return s.Kind != Concrete }
 
+// Outcome is one outcome of a branch site, encoded as the workers send
+// them (rt.Response.Fresh): the site shifted left by one, or'ed with 1 for
+// the true side.
+type Outcome uint32
+
+// OutcomeOf returns the outcome taken of site.
+func OutcomeOf(site uint32, taken bool) Outcome {
+	if taken {
+		return Outcome(site<<1 | 1)
+	}
+	return Outcome(site << 1)
+}
+
+// Site returns the outcome's site.
+func (o Outcome) Site() uint32 { return uint32(o) >> 1 }
+
+// Taken reports whether o is the true side of its site.
+func (o Outcome) Taken() bool { return o&1 == 1 }
+
 // Coverage records which outcomes of which sites executions have taken:
 // bit 1 is the false outcome, bit 2 the true one.
 type Coverage map[uint32]uint8

@@ -132,8 +132,39 @@ func twice(x int64) int64 {
 	return 2 * x
 }
 
+// The text target, chosen by the argument "text", takes one string s:
+// site 0 is len(s) >= 3 and, when it holds, site 1 is s[0]+s[1]+s[2] ==
+// 300 (sites 2 to 4 are the bounds checks of the three loads). It returns
+// 0, 1 when the sum holds and 2 when not. No plain byte replaced alone
+// keeps a sum of 300: only the solver makes such an input readable.
+func text(s rt.V[string]) int {
+	if !rt.Br(0, rt.Ge(rt.LenString(s), rt.Mk(3, nil))) {
+		return 0
+	}
+	sum := rt.Mk(0, nil)
+	for i := range 3 {
+		sum = rt.Add(sum, rt.Conv[int](rt.IndexString(uint32(2+i), s, rt.Mk(i, nil))))
+	}
+	if rt.Br(1, rt.Eq(sum, rt.Mk(300, nil))) {
+		return 1
+	}
+	return 2
+}
+
+// textSites is the number of branch sites of the text target.
+const textSites = 5
+
 func main() {
 	rt.Func1("test.twice", twice)
+	if len(os.Args) > 1 && os.Args[1] == "text" {
+		rt.Main(rt.Entry{
+			Params: []rt.Param{{Name: "s", Kind: rt.ParamString}},
+			Sites:  textSites,
+			Run: func(in *rt.Input) []any {
+				return []any{text(rt.InputString[string](in, 0))}
+			},
+		})
+	}
 	rt.Main(rt.Entry{
 		Params: []rt.Param{{Name: "x", Kind: rt.ParamInt, Width: 64, Signed: true}},
 		Sites:  branchSites,
