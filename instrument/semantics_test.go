@@ -216,9 +216,8 @@ func buildInstrumented(dir, work string) (bin string, res *instrument.Result, er
 		return "", nil, err
 	}
 	res, err = instrument.Package(pkg.Package, instrument.Config{
-		RuntimePath:   build.RuntimePath(pkg.ModulePath),
-		Entry:         "Run",
-		RangeOverFunc: pkg.RangeOverFunc(),
+		RuntimePath: build.RuntimePath(pkg.ModulePath),
+		Entry:       "Run",
 	})
 	if err != nil {
 		return "", nil, fmt.Errorf("instrumenting: %w", err)
