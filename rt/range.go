@@ -99,10 +99,11 @@ type StringIter struct {
 
 // IterString starts a range loop over s. The loop condition is site; at
 // each rune whose first byte is symbolic, ascii records "the byte is
-// ASCII" and, for the other bytes, validSeq records "the bytes starting
-// here are the valid UTF-8 sequence of the length decoded". Under those
-// branches the rune's term is exact: its decoding for a valid sequence,
-// utf8.RuneError (one byte) for an invalid one.
+// ASCII" and, for the other bytes, validSeq records in turn "the bytes
+// here are a valid UTF-8 sequence of two bytes", "of three", "of four",
+// up to the first that holds. Under those branches the rune's term is
+// exact: its decoding for a valid sequence, utf8.RuneError (one byte)
+// for an invalid one.
 func IterString[T ~string](site, ascii, validSeq uint32, s V[T]) (StringIter, int, rune, *sym.Expr) {
 	it := StringIter{s: string(s.C), site: site, ascii: ascii, validSeq: validSeq}
 	if s.S != nil && tracking() {
@@ -156,28 +157,30 @@ func (it *StringIter) runeTerm(r rune, w int) *sym.Expr {
 	for k := 1; k < utf8.UTFMax; k++ {
 		bs[k] = byteAt(it.a, nil, it.i+k)
 	}
-	valid := w > 1 // an invalid byte decodes as RuneError of width 1
-	if valid {
-		cond, term := utf8Seq(bs, w, it.i, aggLen(it.a))
-		if term == nil {
-			concretise(it.ascii, CauseRune)
-			return nil
-		}
-		hit(it.validSeq, true)
-		record(it.validSeq, true, cond)
-		return term
-	}
-	// Invalid here: no sequence of any length is valid. A length whose
-	// bytes are not all known is left out of the disjunction, which only
-	// strengthens the recorded condition.
-	some := b.Bool(false)
+	// The tests of a decoder, in order: a valid sequence of two bytes,
+	// else of three, else of four, else an invalid byte (RuneError, one
+	// byte). Each is a branch with one condition whatever the input, so
+	// that the solver's negation of one leads to the next.
 	for n := 2; n <= utf8.UTFMax; n++ {
-		if cond, _ := utf8Seq(bs, n, it.i, aggLen(it.a)); cond != nil {
-			some = b.Or(some, cond)
+		cond, term := utf8Seq(bs, n, it.i, aggLen(it.a))
+		if cond == nil {
+			if it.i+n <= len(it.s) {
+				// A byte of the string has no term in the aggregate.
+				concretise(it.ascii, CauseRune)
+				return nil
+			}
+			// The sequence would pass the string's end, and the
+			// aggregate has no terms there: "it fits" is false here,
+			// and its negation implies the test's.
+			cond = ule(k64(it.i+n), aggLen(it.a))
+		}
+		valid := n == w
+		hit(it.validSeq, valid)
+		record(it.validSeq, valid, cond)
+		if valid {
+			return term
 		}
 	}
-	hit(it.validSeq, false)
-	record(it.validSeq, false, some)
 	return nil
 }
 
