@@ -89,6 +89,12 @@ const (
 	// cells of the copied elements follow them, and the count is the term
 	// min(len(dst), len(src)) when a length is symbolic.
 	rtCopy = "Copy"
+	// CopyBytes performs copy(dst, src) into a byte slice dst that is x or a
+	// slice of x's bytes, writing the copied bytes' terms into x's shadow.
+	rtCopyBytes = "CopyBytes"
+	// MakeBytes returns make(T, n) for a byte slice, whose aggregate's
+	// length is n's term.
+	rtMakeBytes = "MakeBytes"
 	// SliceOf returns the slice literal S{xs...} of scalars, with the
 	// elements' shadows in its cells (its length is a constant).
 	rtSliceOf = "SliceOf"

@@ -151,3 +151,66 @@ func TestRuntimeBuildsAtGo121(t *testing.T) {
 		t.Fatalf("the runtime does not build at go1.21: %v\n%s", err, out)
 	}
 }
+
+// TestCopyBytes checks that copy into a byte-slice variable, or a slice
+// of it, puts the source's byte terms at the destination's offset, and
+// that a byte slice made with a symbolic length has that length's term.
+func TestCopyBytes(t *testing.T) {
+	tests := []struct {
+		name    string
+		x       string // the destination variable, concrete
+		lo, hi  int    // dst is x[lo:hi]
+		src     string // symbolic
+		want    string // x after the copy
+		symAt   []int  // the bytes of x whose terms are the source's
+		wantN   int
+		nIsTerm bool
+	}{
+		{"whole", "....", 0, 4, "ab", "ab..", []int{0, 1}, 2, true},
+		{"offset", "....", 1, 4, "abcdef", ".abc", []int{1, 2, 3}, 3, true},
+		{"past the length", "..", 2, 4, "ab", "..", nil, 2, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t) // the subtest's goroutine
+			reset(4)
+			takeConcrete(nil)
+			src, env := symInput(tt.src, len(tt.src))
+			x := make([]byte, len(tt.x), 8)
+			copy(x, tt.x)
+			var sx *sym.Expr
+			n := CopyBytes(0, &sx, x, x[tt.lo:tt.hi], src)
+			if string(x) != tt.want || n.C != tt.wantN {
+				t.Fatalf("x = %q, n = %d; want %q, %d", x, n.C, tt.want, tt.wantN)
+			}
+			if (n.S != nil) != tt.nIsTerm || n.S != nil && int(sym.Eval(n.S, env)) != n.C {
+				t.Errorf("count term %v does not give %d", n.S, n.C)
+			}
+			lost := len(takeConcrete(nil)) > 0
+			if want := tt.hi > len(tt.x); lost != want {
+				t.Errorf("concretisation counted %v, want %v (bytes copied past len(x))", lost, want)
+			}
+			if sx == nil {
+				t.Fatal("x has no shadow after a symbolic copy")
+			}
+			bs := aggBytes(sx)
+			for i := range x {
+				isVar := bs[i].Kind != sym.KConst
+				if isVar != slices.Contains(tt.symAt, i) {
+					t.Errorf("byte %d symbolic = %v", i, isVar)
+				}
+				if got := byte(sym.Eval(bs[i], env)); got != x[i] {
+					t.Errorf("byte %d evaluates to %q, want %q", i, got, x[i])
+				}
+			}
+		})
+	}
+	t.Run("make", func(t *testing.T) {
+		own(t)
+		reset(4)
+		b := MakeBytes[[]byte](V[int32]{C: 3, S: st.b.Var(0, 32)})
+		if len(b.C) != 3 || b.S == nil || sym.Eval(aggLen(b.S), sym.Env{0: 5}) != 5 {
+			t.Errorf("make([]byte, n) = %q with shadow %v, want 3 bytes whose length is n's term", b.C, b.S)
+		}
+	})
+}

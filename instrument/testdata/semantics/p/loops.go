@@ -134,3 +134,22 @@ outer:
 done:
 	return out + "|"
 }
+
+// CopyMake copies strings and byte slices into byte slices made with a
+// length from the inputs, into slices of them, and over themselves.
+func CopyMake(a int64, s string, bs []byte) (int, int, int, string) {
+	buf := make([]byte, int(a%10))
+	n := copy(buf, s)
+	m := copy(buf[1:], bs)
+	k := copy(buf[2:4], buf)
+	sum := 0
+	for i, c := range buf {
+		if c == 'l' {
+			sum += i
+		}
+	}
+	if len(buf) > 3 && buf[3] == 'b' {
+		sum += 100
+	}
+	return n, m, k, fmt.Sprint(sum, buf)
+}

@@ -31,7 +31,7 @@ var names = [...]string{
 	"LitCalls", "LitFallback", "LitGoDefer", "LitPanic", "LitPanicLine", "MethodVals", "LitGeneric", "LitGenericType",
 	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
-	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt",
+	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
 }
 
 // N is the number of functions Run dispatches to.
@@ -291,6 +291,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(RangeCapturePerLoop(s, bs))
 	case 119:
 		return show(RangeInt(a, b))
+	case 120:
+		return show(CopyMake(a, s, bs))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
