@@ -244,7 +244,10 @@ func (ins *instrumenter) disqualify(f *ast.File, no map[types.Object]bool) {
 					mark(n.Key)
 				}
 				if n.Value != nil {
-					if n.Tok != token.DEFINE || !ins.cfg.RangeOverFunc || !ins.rangeTracked(n.X) {
+					// The value of a range loop over a tracked string or
+					// slice keeps its shadow when it is a variable; an
+					// element or field as the value is assigned concretely.
+					if _, ok := n.Value.(*ast.Ident); !ok || !ins.rangeTracked(n.X) {
 						mark(n.Value)
 					}
 				}

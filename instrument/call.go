@@ -31,6 +31,12 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 	if c, ok := ins.copyCall(x); ok {
 		return c, true
 	}
+	if c, ok := ins.copyBytes(x); ok {
+		return c, true
+	}
+	if c, ok := ins.makeBytes(x); ok {
+		return c, true
+	}
 	if t := ins.twinCall(x); t != nil && len(t.results) == 1 && t.nShadow == 1 {
 		if c, ok := ins.callTwin(x, t); ok {
 			return rtCall(rtRet, c), true

@@ -155,7 +155,7 @@ func TestOrderedTypeParams(t *testing.T) {
 		{fn: "Put", sig: "", calls: []string{"StoreOrd(", "ApplyOrd(", "OAdd[", "AppendOrd("}},
 		{fn: "Get", sig: "", calls: []string{"LoadIndexOrd("}},
 		{fn: "Tagged", sig: "func[T cmp.Ordered](rt.V[T], rt.V[T], rt.V[T]) (int, *rt.Expr)", calls: []string{"OEq("}},
-		{fn: "Largest", sig: "func[T cmp.Ordered]([]T) (T, *rt.Expr)", calls: []string{"RangeSliceOrd(", "OGt("}},
+		{fn: "Largest", sig: "func[T cmp.Ordered]([]T) (T, *rt.Expr)", calls: []string{"SliceAtOrd(", "OGt("}},
 		{fn: "Same", sig: "func[T comparable](T, T) (bool, *rt.Expr)", calls: []string{"Mk(a == b"}},
 		{fn: "Truthy", sig: ""},
 	}

@@ -48,9 +48,6 @@ type Config struct {
 	// func FuzzXxx(f *testing.F): the function given to f.Fuzz becomes the
 	// entry. The package must have been loaded with its tests.
 	FuzzTarget string
-	// RangeOverFunc permits range-over-func loops in rewritten code, which
-	// needs the module's language version to be at least go1.23.
-	RangeOverFunc bool
 	// Support, instead of Entry or FuzzTarget, rewrites a package that
 	// another instrumented package of the same build calls (the package
 	// under test of an external test package): its exported functions'

@@ -205,6 +205,9 @@ func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
 		if c, ok := ins.copyCall(x); ok {
 			return field(c, vConcrete), true
 		}
+		if c, ok := ins.copyBytes(x); ok {
+			return field(c, vConcrete), true
+		}
 	}
 	return nil, false
 }
@@ -298,6 +301,58 @@ func (ins *instrumenter) copyCall(x *ast.CallExpr) (ast.Expr, bool) {
 	// Placed at the call, so that a panic in its arguments is reported on
 	// the call's line.
 	return call(rtSelAt(rtCopy, x.Pos()), siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
+}
+
+// copyBytes returns the V of copy(dst, src) into a byte slice dst that
+// is a shadowed variable x or a slice x[lo:hi] of it with pure bounds,
+// from a string or byte slice: rt.CopyBytes writes the copied bytes'
+// terms into x's shadow. Other destinations keep the call as it is, with
+// its arguments' terms dropped and counted (structuralCall).
+func (ins *instrumenter) copyBytes(x *ast.CallExpr) (ast.Expr, bool) {
+	if ins.builtin(x) != "copy" || len(x.Args) != 2 || trackOf(ins.typeOf(x.Args[0])) != trackBytes {
+		return nil, false
+	}
+	if k := ins.trackOfExpr(x.Args[1]); k != trackString && k != trackBytes {
+		return nil, false
+	}
+	root := ast.Unparen(x.Args[0])
+	if sl, ok := root.(*ast.SliceExpr); ok {
+		if sl.Slice3 || !ins.pure(sl.X) || sl.Low != nil && !ins.pure(sl.Low) || sl.High != nil && !ins.pure(sl.High) {
+			return nil, false
+		}
+		root = ast.Unparen(sl.X)
+	}
+	id, ok := root.(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	obj := ins.info.Uses[id]
+	if obj == nil || !ins.shadow[obj] || !types.Identical(ins.typeOf(id), ins.typeOf(x.Args[0])) {
+		return nil, false
+	}
+	src, ok := ins.v(x.Args[1])
+	if !ok {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(sites.Concrete, x))
+	return call(rtSelAt(rtCopyBytes, x.Pos()), site, addrOf(ast.NewIdent(ins.shadowName(obj))), ast.NewIdent(id.Name), ins.cx(x.Args[0]), src), true
+}
+
+// makeBytes returns the V of make(T, n) for a byte-slice type T and a
+// tracked length n: rt.MakeBytes gives the aggregate n's term as its
+// length. With a capacity the call stays as it is, its terms counted.
+func (ins *instrumenter) makeBytes(x *ast.CallExpr) (ast.Expr, bool) {
+	if ins.builtin(x) != "make" || len(x.Args) != 2 || trackOf(ins.typeOf(x.Args[0])) != trackBytes {
+		return nil, false
+	}
+	if ins.isConst(x.Args[1]) || ins.trackOfExpr(x.Args[1]) != trackInt {
+		return nil, false
+	}
+	n, ok := ins.v(x.Args[1])
+	if !ok {
+		return nil, false
+	}
+	return call(rtInst(rtMakeBytes, x.Args[0]), n), true
 }
 
 // lenMap returns rt.LenMap(site, m) for len of a tracked map.

@@ -89,6 +89,12 @@ const (
 	// cells of the copied elements follow them, and the count is the term
 	// min(len(dst), len(src)) when a length is symbolic.
 	rtCopy = "Copy"
+	// CopyBytes performs copy(dst, src) into a byte slice dst that is x or a
+	// slice of x's bytes, writing the copied bytes' terms into x's shadow.
+	rtCopyBytes = "CopyBytes"
+	// MakeBytes returns make(T, n) for a byte slice, whose aggregate's
+	// length is n's term.
+	rtMakeBytes = "MakeBytes"
 	// SliceOf returns the slice literal S{xs...} of scalars, with the
 	// elements' shadows in its cells (its length is a constant).
 	rtSliceOf = "SliceOf"
@@ -109,6 +115,8 @@ const (
 	// does not model: to a type it does not track (any, []rune, a struct) or
 	// between tracked kinds it has no operator for (string(rune)).
 	rtCauseConv = "CauseConv"
+	// CauseAssign is a value assigned where the rewrite keeps no shadow.
+	rtCauseAssign = "CauseAssign"
 	// Concrete returns v's concrete value for a use where its shadow is lost,
 	// counting the loss under cause c at site when v is symbolic.
 	rtConcrete = "Concrete"
@@ -440,8 +448,6 @@ const (
 	rtOQuo = "OQuo"
 	// OSub returns a - b.
 	rtOSub = "OSub"
-	// RangeSliceOrd is RangeSlice for a slice of an ordered type parameter.
-	rtRangeSliceOrd = "RangeSliceOrd"
 	// SliceOfOrd is SliceOf for a slice of an ordered type parameter.
 	rtSliceOfOrd = "SliceOfOrd"
 	// StoreOrd performs *p = v and records v's shadow at p.
@@ -460,18 +466,6 @@ const (
 	// about to be called with it: a struct or array is copied into the
 	// callee's parameter, so its cells must follow it there (Take).
 	rtPass = "Pass"
-	// RangeSlice iterates over s as for i, x := range s does, reading each
-	// element with its shadow and recording the loop condition at site, so
-	// that the solver can lengthen or shorten the slice.
-	rtRangeSlice = "RangeSlice"
-	// RangeSliceBytes is RangeSlice for a slice of byte slices.
-	rtRangeSliceBytes = "RangeSliceBytes"
-	// RangeSliceOf is RangeSlice for elements the shadow memory does not hold
-	// as values (structs, pointers): the element is a plain copy, whose cells
-	// the loop body installs in its variable with Take.
-	rtRangeSliceOf = "RangeSliceOf"
-	// RangeSliceString is RangeSlice for a slice of strings.
-	rtRangeSliceString = "RangeSliceString"
 	// Take installs, at the parameter p, the shadows of the argument its
 	// caller handed over with Pass: the oldest one of the same size.
 	rtTake = "Take"
@@ -514,11 +508,6 @@ const (
 	rtLtString = "LtString"
 	// NeString returns a != b.
 	rtNeString = "NeString"
-	// RangeBytes iterates over b as for i, c := range b does, recording the
-	// loop condition at site so that the solver can lengthen or shorten b.
-	rtRangeBytes = "RangeBytes"
-	// RangeString iterates over s as for i, r := range s does.
-	rtRangeString = "RangeString"
 	// SliceBytes returns b[lo:hi]; site is the implicit bounds check.
 	rtSliceBytes = "SliceBytes"
 	// SliceBytesFrom returns b[lo:].
@@ -614,4 +603,40 @@ var rtUnpackN = [...]string{2: rtUnpack2, 3: rtUnpack3}
 var (
 	rtOpaqueN = [...]string{1: rtOpaque1, 2: rtOpaque2, 3: rtOpaque3}
 	rtFuncN   = [...]string{1: rtFunc1, 2: rtFunc2, 3: rtFunc3}
+)
+
+// Declared in rt/range.go.
+const (
+	// IterBytes starts a range loop over b, whose loop condition is site; it
+	// returns the cursor and the zero key, value and value shadow that the
+	// loop's init declares.
+	rtIterBytes = "IterBytes"
+	// IterString starts a range loop over s: loop condition, ASCII test and
+	// UTF-8 sequence test are sites.
+	rtIterString = "IterString"
+	// IterSlice starts a range loop over s, recording the loop condition at
+	// site against the shadow of s's length.
+	rtIterSlice = "IterSlice"
+	// IterInt starts a range loop over the integer n.
+	rtIterInt = "IterInt"
+	// SliceAt returns the current index and element of a slice of scalars,
+	// with the element's shadow.
+	rtSliceAt = "SliceAt"
+	// SliceAtString is SliceAt for a slice of strings.
+	rtSliceAtString = "SliceAtString"
+	// SliceAtBytes is SliceAt for a slice of byte slices.
+	rtSliceAtBytes = "SliceAtBytes"
+	// SliceAtOrd is SliceAt for a slice of an ordered type parameter.
+	rtSliceAtOrd = "SliceAtOrd"
+	// SliceAtOf is SliceAt for elements the shadow memory does not hold as
+	// values: a plain copy, whose cells the body installs with Take.
+	rtSliceAtOf = "SliceAtOf"
+)
+
+// The methods of the runtime's range cursors (rt.BytesIter, rt.StringIter,
+// rt.SliceIter, rt.IntIter).
+const (
+	iterNext = "Next" // moves to the next element; the loop condition
+	iterAt   = "At"   // index, element and shadow (bytes and strings)
+	iterKey  = "Key"  // the index alone (slices and integers)
 )

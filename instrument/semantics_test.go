@@ -69,6 +69,9 @@ var semRows = []semRow{
 	{2, 2, "a", "a"},
 	{-2, 31, "b", "Ab"},
 	{100, 7, "xxxx", "1234567890123456"},
+	{9, 4, "a😀\xed\xa0\x80z", "\xe6\x97x\xf4\x90\x80\x80!"},
+	{-3, 5, "\xf0\x9f\x98", "é\xc2日b"},
+	{19, 13, "hello", "lo!"},
 }
 
 // semMaxLen is the worker's maximum input length; every string of semRows
@@ -93,11 +96,22 @@ func TestSemanticsPreserved(t *testing.T) {
 			t.Fatalf("row %+v is longer than semMaxLen", r)
 		}
 	}
+	// At go1.24 range loops have per-iteration variables, at go1.21
+	// per-loop ones (a file's //go:build line may set its own version);
+	// the rewritten loops must keep whichever the file has.
+	for _, goLine := range []string{"1.24", "1.21"} {
+		t.Run("go"+goLine, func(t *testing.T) { testSemantics(t, goLine) })
+	}
+}
+
+// testSemantics runs the differential test on the module at language
+// version goLine.
+func testSemantics(t *testing.T, goLine string) {
 	dir := t.TempDir()
 	if err := copyTree("testdata/semantics", dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/semantics\n\ngo 1.24\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/semantics\n\ngo "+goLine+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -216,9 +230,8 @@ func buildInstrumented(dir, work string) (bin string, res *instrument.Result, er
 		return "", nil, err
 	}
 	res, err = instrument.Package(pkg.Package, instrument.Config{
-		RuntimePath:   build.RuntimePath(pkg.ModulePath),
-		Entry:         "Run",
-		RangeOverFunc: pkg.RangeOverFunc(),
+		RuntimePath: build.RuntimePath(pkg.ModulePath),
+		Entry:       "Run",
 	})
 	if err != nil {
 		return "", nil, fmt.Errorf("instrumenting: %w", err)

@@ -25,104 +25,252 @@ func (ins *instrumenter) forStmt(s *ast.ForStmt) *ast.ForStmt {
 	return n
 }
 
-// rangeStmt rewrites for range loops over tracked strings and byte slices
-// into range-over-func loops over the runtime's iterators.
+// rangeStmt rewrites a for range loop over a string, a byte slice, a
+// slice or an integer into a three-clause loop over one of the runtime's
+// cursors (rt/range.go), which records the loop condition and reads each
+// element with its shadow:
+//
+//	for it, k, v, sv := rt.IterBytes(site, x); it.Next(); {
+//		k, v, sv = it.At()
+//		body
+//	}
+//
+// The loop needs no range-over-func, so it compiles at every language
+// version, and its variables, declared by the init and assigned before
+// each body, are per-loop before go1.22 and per-iteration from go1.22 as
+// the range loop's are: the two kinds of loop change at the same version
+// of the file, which the rewrite never changes. Other range loops (arrays,
+// maps, channels, functions) keep their form.
 func (ins *instrumenter) rangeStmt(s *ast.RangeStmt) ast.Stmt {
-	k := ins.trackOfExpr(s.X)
 	body := ins.block(s.Body)
-	if st, ok := ins.rangeSlice(s, body); ok {
-		return st
-	}
-	if !ins.cfg.RangeOverFunc || (k != trackString && k != trackBytes) || s.Tok == token.ASSIGN {
-		return &ast.RangeStmt{For: s.For, Key: s.Key, Value: s.Value, Tok: s.Tok, Range: s.Range, X: ins.cx(s.X), Body: body}
-	}
-	if ins.trackOfExpr(s.X) != trackOf(ins.typeOf(s.X)) {
-		return &ast.RangeStmt{For: s.For, Key: s.Key, Value: s.Value, Tok: s.Tok, Range: s.Range, X: ins.cx(s.X), Body: body}
-	}
-	vx, ok := ins.v(s.X)
+	c, ok := ins.rangeCursor(s)
 	if !ok {
-		return &ast.RangeStmt{For: s.For, Key: s.Key, Value: s.Value, Tok: s.Tok, Range: s.Range, X: ins.cx(s.X), Body: body}
+		return ins.plainRange(s, body)
 	}
-	var iter ast.Expr
-	if k == trackBytes {
-		iter = rtCall(rtRangeBytes, siteLit(ins.newSite(sites.Loop, s.X)), vx)
-	} else {
-		loop := ins.newSite(sites.Loop, s.X)
-		iter = rtCall(rtRangeString, siteLit(loop), siteLit(ins.newSite(sites.Implicit, s.X)), vx)
-	}
-	return ins.rangeOver(s, iter, body, false, false)
+	return ins.cursorLoop(s, c, body)
 }
 
-// rangeSlice rewrites a range loop over a slice other than a byte slice
-// into one over rt.RangeSlice (scalar elements, as V values) or
-// rt.RangeSliceOf (other elements), which record the loop condition
-// against the slice's length shadow.
-func (ins *instrumenter) rangeSlice(s *ast.RangeStmt, body *ast.BlockStmt) (ast.Stmt, bool) {
+// cursor is how a range loop reads its runtime cursor.
+type cursor struct {
+	start ast.Expr // the call that makes the cursor and the zero variables
+	// vals is the number of values start returns after the cursor: 3 (key,
+	// value, shadow), or 1 for an integer (key).
+	vals int
+	// at returns the call that yields key, value and, if shadowed, the
+	// value's shadow, given the cursor's variable; nil when the loop has
+	// no value.
+	at       func(it ast.Expr) ast.Expr
+	shadowed bool // at yields the value's shadow
+	take     bool // the value's cells are installed with rt.Take
+}
+
+// rangeCursor returns the cursor of a range loop over a tracked string or
+// byte slice, a slice or a typed integer; false for the other loops.
+func (ins *instrumenter) rangeCursor(s *ast.RangeStmt) (cursor, bool) {
 	t := ins.typeOf(s.X)
-	if !ins.cfg.RangeOverFunc || s.Tok == token.ASSIGN || t == nil || trackOf(t) == trackBytes {
-		return nil, false
+	if t == nil {
+		return cursor{}, false
+	}
+	k := ins.trackOfExpr(s.X)
+	method := func(name string) func(ast.Expr) ast.Expr {
+		return func(it ast.Expr) ast.Expr { return call(field(it, name)) }
+	}
+	switch {
+	case (k == trackString || k == trackBytes) && k == trackOf(t):
+		vx, ok := ins.v(s.X)
+		if !ok {
+			return cursor{}, false
+		}
+		c := cursor{vals: 3, at: method(iterAt), shadowed: true}
+		loop := siteLit(ins.newSite(sites.Loop, s.X))
+		if k == trackBytes {
+			c.start = rtCall(rtIterBytes, loop, vx)
+		} else {
+			ascii, seq := ins.newSite(sites.Implicit, s.X), ins.newSite(sites.Implicit, s.X)
+			c.start = rtCall(rtIterString, loop, siteLit(ascii), siteLit(seq), vx)
+		}
+		return c, true
+	case k == trackInt && !ins.isConst(s.X):
+		if _, ok := t.Underlying().(*types.Basic); !ok {
+			return cursor{}, false // a type parameter: its core type is not one integer type
+		}
+		vx, ok := ins.v(s.X)
+		if !ok {
+			return cursor{}, false
+		}
+		return cursor{start: rtCall(rtIterInt, siteLit(ins.newSite(sites.Loop, s.X)), vx), vals: 1}, true
 	}
 	sl, ok := t.Underlying().(*types.Slice)
-	if !ok {
-		return nil, false
+	if !ok || trackOf(t) == trackBytes {
+		return cursor{}, false
 	}
-	site := siteLit(ins.newSite(sites.Loop, s.X))
+	c := cursor{vals: 3, start: rtCall(rtIterSlice, siteLit(ins.newSite(sites.Loop, s.X)), ins.cx(s.X))}
+	at := rtSliceAtOf
 	if ins.scalarSlice(s.X) {
-		name := rtRangeSlice
+		c.shadowed = true
 		switch trackOf(sl.Elem()) {
 		case trackOrdered:
-			name = rtRangeSliceOrd
+			at = rtSliceAtOrd
 		case trackString:
-			name = rtRangeSliceString
+			at = rtSliceAtString
 		case trackBytes:
-			name = rtRangeSliceBytes
+			at = rtSliceAtBytes
+		default:
+			at = rtSliceAt
 		}
-		return ins.rangeOver(s, rtCall(name, site, ins.cx(s.X)), body, false, false), true
+	} else {
+		c.take = hasLeaves(sl.Elem(), 0)
 	}
-	return ins.rangeOver(s, rtCall(rtRangeSliceOf, site, ins.cx(s.X)), body, true, hasLeaves(sl.Elem(), 0)), true
+	c.at = func(it ast.Expr) ast.Expr { return rtCall(at, addrOf(it)) }
+	return c, true
 }
 
-// rangeOver builds the range-over-func loop over iter for s. The value
-// variable is bound from the V the iterator yields, or, when the iterator
-// yields plain values, directly, taking its shadows with rt.Take when
-// take is set.
-func (ins *instrumenter) rangeOver(s *ast.RangeStmt, iter ast.Expr, body *ast.BlockStmt, plain, take bool) ast.Stmt {
-	n := &ast.RangeStmt{For: s.For, Key: s.Key, Tok: s.Tok, X: iter, Body: body}
-	if s.Key == nil && s.Value == nil {
-		n.Tok = token.ILLEGAL
+// cursorLoop builds the three-clause loop of s over the cursor c.
+func (ins *instrumenter) cursorLoop(s *ast.RangeStmt, c cursor, body *ast.BlockStmt) ast.Stmt {
+	it := ins.newTemp("it")
+	blank := func() ast.Expr { return ast.NewIdent("_") }
+	isBlank := func(e ast.Expr) bool {
+		id, ok := e.(*ast.Ident)
+		return e == nil || ok && id.Name == "_"
+	}
+	define := s.Tok == token.DEFINE
+	// The variables the init declares after the cursor: the loop's own
+	// when it defines them, else blanks; a temporary for the shadow of a
+	// value that has no shadow variable.
+	vars := []ast.Expr{blank(), blank(), blank()}[:c.vals]
+	var declared []string
+	declare := func(slot int, e ast.Expr) ast.Expr {
+		id, ok := e.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			return blank()
+		}
+		vars[slot] = ast.NewIdent(id.Name)
+		declared = append(declared, id.Name)
+		return ast.NewIdent(id.Name)
+	}
+	var pre []ast.Stmt
+	key := ast.Expr(blank())
+	if !isBlank(s.Key) {
+		if define {
+			key = declare(0, s.Key)
+		} else {
+			key = ins.lvalue(s.Key)
+		}
+	}
+	switch {
+	case c.at == nil || isBlank(s.Value):
+		// No value to read: a key alone, or nothing.
+		if !isBlank(s.Key) {
+			pre = append(pre, &ast.AssignStmt{Lhs: []ast.Expr{key}, Tok: token.ASSIGN, Rhs: []ast.Expr{call(field(ast.NewIdent(it.Name), iterKey))}})
+		}
+	default:
+		at := c.at(ast.NewIdent(it.Name))
+		vid, isID := s.Value.(*ast.Ident)
+		var obj types.Object
+		if isID {
+			obj = ins.info.Defs[vid]
+			if obj == nil {
+				obj = ins.info.Uses[vid]
+			}
+		}
+		switch {
+		case isID && !c.shadowed:
+			val := ast.Expr(ast.NewIdent(vid.Name))
+			if define {
+				val = declare(1, s.Value)
+			}
+			pre = append(pre, &ast.AssignStmt{Lhs: []ast.Expr{key, val}, Tok: token.ASSIGN, Rhs: []ast.Expr{at}})
+			if c.take {
+				pre = append(pre, &ast.ExprStmt{X: rtCall(rtTake, addrOf(ast.NewIdent(vid.Name)))})
+			}
+		case isID && obj != nil && ins.shadow[obj]:
+			val := ast.Expr(ast.NewIdent(vid.Name))
+			if define {
+				val = declare(1, s.Value)
+			}
+			sh := ins.shadowName(obj)
+			if define {
+				vars[2] = ast.NewIdent(sh)
+				declared = append(declared, sh)
+			}
+			pre = append(pre, &ast.AssignStmt{Lhs: []ast.Expr{key, val, ast.NewIdent(sh)}, Tok: token.ASSIGN, Rhs: []ast.Expr{at}})
+		case isID:
+			// A variable without a shadow (its address is taken): the
+			// element's term is dropped, and counted.
+			val := ast.Expr(ast.NewIdent(vid.Name))
+			if define {
+				val = declare(1, s.Value)
+			}
+			tmp := ins.newTemp("s")
+			vars[2] = tmp
+			declared = append(declared, tmp.Name)
+			pre = append(pre,
+				&ast.AssignStmt{Lhs: []ast.Expr{key, val, ast.NewIdent(tmp.Name)}, Tok: token.ASSIGN, Rhs: []ast.Expr{at}},
+				ins.lose(s.Value, vid.Name, tmp.Name))
+		default:
+			// An element or field as the value (for k, x.f = range s):
+			// read into temporaries, assigned in one statement as the
+			// range loop assigns, with the term dropped and counted.
+			tv, ts := ins.newTemp("v"), ins.newTemp("s")
+			vars[1], vars[2] = tv, ts
+			declared = append(declared, tv.Name, ts.Name)
+			var kget ast.Expr = blank()
+			if !isBlank(s.Key) {
+				kget = call(field(ast.NewIdent(it.Name), iterKey))
+			}
+			site := siteLit(ins.newSite(sites.Concrete, s.Value))
+			lhs := []ast.Expr{ins.lvalue(s.Value)}
+			rhs := []ast.Expr{rtCall(rtConcrete, site, rtSel(rtCauseAssign), call(rtSel(rtMk), ast.NewIdent(tv.Name), ast.NewIdent(ts.Name)))}
+			if !isBlank(s.Key) {
+				lhs = append([]ast.Expr{key}, lhs...)
+				rhs = append([]ast.Expr{kget}, rhs...)
+			}
+			pre = append(pre,
+				&ast.AssignStmt{Lhs: []ast.Expr{blank(), ast.NewIdent(tv.Name), ast.NewIdent(ts.Name)}, Tok: token.ASSIGN, Rhs: []ast.Expr{at}},
+				&ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: rhs})
+		}
+	}
+	init := &ast.AssignStmt{Lhs: append([]ast.Expr{it}, vars...), Tok: token.DEFINE, Rhs: []ast.Expr{c.start}}
+	body.List = append(append(pre, uses(declared)...), body.List...)
+	return &ast.ForStmt{
+		For:  s.For,
+		Init: init,
+		Cond: call(field(ast.NewIdent(it.Name), iterNext)),
+		Body: body,
+	}
+}
+
+// lose returns the statement that counts the drop of the shadow sh of the
+// range value name, which has no shadow variable (CauseAssign).
+func (ins *instrumenter) lose(at ast.Node, name, sh string) ast.Stmt {
+	site := siteLit(ins.newSite(sites.Concrete, at))
+	return &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{
+		rtCall(rtConcrete, site, rtSel(rtCauseAssign), call(rtSel(rtMk), ast.NewIdent(name), ast.NewIdent(sh))),
+	}}
+}
+
+// plainRange keeps a range loop the runtime has no cursor for; a value
+// variable that analyse gave a shadow gets a nil one.
+func (ins *instrumenter) plainRange(s *ast.RangeStmt, body *ast.BlockStmt) ast.Stmt {
+	n := &ast.RangeStmt{For: s.For, Key: s.Key, Value: s.Value, Tok: s.Tok, Range: s.Range, X: ins.cx(s.X), Body: body}
+	vid, ok := s.Value.(*ast.Ident)
+	if !ok {
 		return n
 	}
-	if n.Key == nil {
-		n.Key = ast.NewIdent("_")
+	obj := ins.info.Defs[vid]
+	if obj == nil {
+		obj = ins.info.Uses[vid]
 	}
-	if s.Value != nil {
-		vid, _ := s.Value.(*ast.Ident)
-		if vid == nil || vid.Name == "_" {
-			return n
-		}
-		if plain {
-			n.Value = vid
-			if take {
-				body.List = append([]ast.Stmt{&ast.ExprStmt{X: rtCall(rtTake, addrOf(ast.NewIdent(vid.Name)))}}, body.List...)
-			}
-			return n
-		}
-		tmp := ins.newTemp("v")
-		n.Value = tmp
-		var pre []ast.Stmt
-		if obj := ins.info.Defs[vid]; obj != nil && ins.shadow[obj] {
-			sh := ins.shadowName(obj)
-			pre = []ast.Stmt{
-				&ast.AssignStmt{Lhs: []ast.Expr{vid, ast.NewIdent(sh)}, Tok: token.DEFINE, Rhs: []ast.Expr{rtCall(rtUnpack, ast.NewIdent(tmp.Name))}},
-				use(vid.Name), use(sh),
-			}
-		} else {
-			pre = []ast.Stmt{
-				&ast.AssignStmt{Lhs: []ast.Expr{vid}, Tok: token.DEFINE, Rhs: []ast.Expr{field(ast.NewIdent(tmp.Name), vConcrete)}},
-				use(vid.Name),
-			}
-		}
-		body.List = append(pre, body.List...)
+	if obj == nil || !ins.shadow[obj] {
+		return n
 	}
+	sh := ins.shadowName(obj)
+	var st ast.Stmt = &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(sh)}, Tok: token.ASSIGN, Rhs: []ast.Expr{nilIdent()}}
+	if s.Tok == token.DEFINE {
+		st = &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
+			Names: []*ast.Ident{ast.NewIdent(sh)}, Type: &ast.StarExpr{X: rtSel(rtExpr)},
+		}}}}
+	}
+	body.List = append([]ast.Stmt{st, use(sh)}, body.List...)
 	return n
 }

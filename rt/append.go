@@ -159,3 +159,76 @@ func sliceOf[S ~[]T, T any](xs []V[T], store func(V[T], *T)) S {
 func BytesOf[T ~[]byte](xs ...V[byte]) V[T] {
 	return AppendBytes(V[T]{C: T{}}, xs...)
 }
+
+// MakeBytes returns make(T, n) for a byte slice: n zero bytes under an
+// aggregate whose length is n's term.
+func MakeBytes[T ~[]byte, I Integer](n V[I]) V[T] {
+	b := make(T, n.C)
+	if n.S == nil || !tracking() {
+		return V[T]{C: b}
+	}
+	_, signed := widthOf[I]()
+	zs := make([]*Expr, len(b))
+	for i := range zs {
+		zs[i] = st.b.Const(0, 8)
+	}
+	return V[T]{C: b, S: st.b.String(st.b.Convert(n.S, 64, signed), zs)}
+}
+
+// CopyBytes performs copy(dst, src) into a byte slice dst that is x or a
+// slice of x's bytes, where *sp is the shadow of the variable x: the
+// copied bytes' terms replace those of x's aggregate at dst's offset, and
+// the count is min(len(dst), len(src)) with its term. Bytes copied past
+// len(x) (a slice up to the capacity) lose their terms (CauseIndex at
+// site).
+func CopyBytes[T ~[]byte, U ~string | ~[]byte](site uint32, sp **Expr, x T, dst T, src V[U]) V[int] {
+	if *sp == nil && src.S == nil || !tracking() {
+		return V[int]{C: copy(dst, src.C)}
+	}
+	sa := agg(src) // before the copy, which may overwrite src's bytes
+	n := copy(dst, src.C)
+	if *sp == nil && len(x) > 0 && cap(x) > 0 {
+		*sp = aggOf(string(x))
+	}
+	off := -1
+	if len(dst) > 0 && len(x) > 0 {
+		d := uintptr(unsafe.Pointer(unsafe.SliceData(dst))) - uintptr(unsafe.Pointer(unsafe.SliceData(x)))
+		if d < uintptr(cap(x)) {
+			off = int(d)
+		}
+	}
+	var ls, ld *Expr
+	if src.S != nil {
+		ls = aggLen(src.S)
+	}
+	if *sp != nil && off == 0 && len(dst) == len(x) {
+		ld = aggLen(*sp)
+	}
+	if n > 0 && *sp != nil {
+		if off < 0 || off+n > len(x) {
+			concretise(site, CauseIndex)
+		}
+		if off >= 0 {
+			a := *sp
+			bs := append([]*Expr(nil), aggBytes(a)...)
+			for k := 0; k < n && off+k < len(x) && off+k < len(bs); k++ {
+				t := byteAt(sa, nil, k)
+				if t == nil {
+					t = st.b.Const(uint64(dst[k]), 8)
+				}
+				bs[off+k] = t
+			}
+			*sp = st.b.String(aggLen(a), bs)
+		}
+	}
+	if ls == nil && ld == nil {
+		return V[int]{C: n}
+	}
+	if ls == nil {
+		ls = st.b.Const(uint64(len(src.C)), 64)
+	}
+	if ld == nil {
+		ld = st.b.Const(uint64(len(dst)), 64)
+	}
+	return V[int]{C: n, S: st.b.Ite(st.b.Cmp(sym.KULt, ld, ls), ld, ls)}
+}

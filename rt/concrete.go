@@ -41,13 +41,18 @@ const (
 	// or a byte slice resliced past its length.
 	CauseIndex
 	// CauseRune is a multi-byte rune of a symbolic string in a for range
-	// loop: only ASCII runes stay symbolic.
+	// loop whose bytes past the first have no terms in the string's
+	// aggregate; other runes stay symbolic (rt/range.go).
 	CauseRune
+	// CauseAssign is a value assigned where the rewrite keeps no shadow:
+	// the value of a range loop that is a variable whose address is taken,
+	// or an element or field (for k, x.f = range s).
+	CauseAssign
 	// NumCauses is the number of causes.
 	NumCauses
 )
 
-var causeNames = [NumCauses]string{"call", "opaque", "conv", "stale", "index", "rune"}
+var causeNames = [NumCauses]string{"call", "opaque", "conv", "stale", "index", "rune", "assign"}
 
 var causeDocs = [NumCauses]string{
 	"symbolic argument of a call that gets no shadows (uninstrumented function, method, function value, builtin)",
@@ -55,7 +60,8 @@ var causeDocs = [NumCauses]string{
 	"conversion the runtime does not model (to an untracked type, or string(rune))",
 	"shadow memory no longer matches memory (a write the rewrite did not see, or a reslice)",
 	"index taken at its concrete value (array, slice or map longer than the case split, byte slice resliced past its length)",
-	"multi-byte rune of a symbolic string in a range loop",
+	"multi-byte rune of a symbolic string in a range loop whose bytes have no terms",
+	"value assigned where no shadow is kept (range value whose address is taken, or an element or field)",
 }
 
 // String returns the cause's short name, as the reports print it.

@@ -25,8 +25,9 @@ func checksumNative(b []byte, key uint32) int {
 // checksumInstrumented is checksumNative as the instrumenter rewrites it.
 func checksumInstrumented(b V[[]byte], key V[uint32]) V[int] {
 	sum, sSum := uint32(0), (*sym.Expr)(nil)
-	for _, c := range RangeBytes(0, b) {
-		sum, sSum = Unpack(Add(Mul(Mk(sum, sSum), Mk[uint32](31, nil)), Conv[uint32](c)))
+	for it, _, c, sc := IterBytes(0, b); it.Next(); {
+		_, c, sc = it.At()
+		sum, sSum = Unpack(Add(Mul(Mk(sum, sSum), Mk[uint32](31, nil)), Conv[uint32](Mk(c, sc))))
 	}
 	if Br(1, Eq(Mk(sum, sSum), key)) {
 		return Mk[int](1, nil)

@@ -122,7 +122,7 @@ const maxDigits = 20
 // pow10 returns 10^k for k < maxDigits.
 func pow10(k int) uint64 {
 	p := uint64(1)
-	for range k {
+	for n := 0; n < k; n++ {
 		p *= 10
 	}
 	return p

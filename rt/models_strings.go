@@ -243,7 +243,7 @@ func splitTerms(a *sym.Expr, sep byte, limit, parts int) (dom, count *sym.Expr, 
 	// with 16-bit sums, over 32-byte inputs (over 64 bytes: 0.12 s, and
 	// no answer within 10 s).
 	isSep := make([]*sym.Expr, m)
-	for i := range m {
+	for i := 0; i < m; i++ {
 		isSep[i] = b.And(ult(k64(i), la), b.Eq(bs[i], k8(sep)))
 	}
 	exactly := make([][]*sym.Expr, m+1)
@@ -275,7 +275,7 @@ func splitTerms(a *sym.Expr, sep byte, limit, parts int) (dom, count *sym.Expr, 
 		}
 		count = b.Ite(exactly[j][m], b.Const(uint64(c), intSize), count)
 	}
-	for j := range parts {
+	for j := 0; j < parts; j++ {
 		// start and end of element j, and its bytes.
 		start := k64(0)
 		if j > 0 {
@@ -337,7 +337,7 @@ func splitShadows[E any](r []E, a *sym.Expr, sep byte, limit int, str func(j int
 	dom, count, elems := splitTerms(a, sep, limit, parts)
 	b := st.b
 	setLen(r, b.Convert(intShadow(dom, count, uint64(len(r))), 64, true))
-	for j := range parts {
+	for j := 0; j < parts; j++ {
 		set(&r[j], aggIte(dom, elems[j], aggOf(str(j))))
 	}
 }

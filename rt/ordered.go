@@ -299,11 +299,6 @@ func LoadIndexOrd[T Ordered, I Integer](site uint32, s []T, i V[I]) V[T] {
 	return r
 }
 
-// RangeSliceOrd is RangeSlice for a slice of an ordered type parameter.
-func RangeSliceOrd[T Ordered](site uint32, s []T) func(yield func(int, V[T]) bool) {
-	return rangeSlice(site, s, LoadOrd[T])
-}
-
 // AppendOrd is Append for a slice of an ordered type parameter.
 func AppendOrd[S ~[]T, T Ordered](site uint32, s S, xs ...V[T]) S {
 	return appendEach(site, s, xs, StoreOrd[T])

@@ -86,59 +86,6 @@ func MakeSlice[S ~[]T, T any, I Integer](n V[I]) S {
 	return s
 }
 
-// RangeSlice iterates over s as for i, x := range s does, reading each
-// element with its shadow and recording the loop condition at site, so
-// that the solver can lengthen or shorten the slice.
-func RangeSlice[T Scalar](site uint32, s []T) func(yield func(int, V[T]) bool) {
-	return rangeSlice(site, s, Load[T])
-}
-
-// RangeSliceString is RangeSlice for a slice of strings.
-func RangeSliceString[T ~string](site uint32, s []T) func(yield func(int, V[T]) bool) {
-	return rangeSlice(site, s, LoadString[T])
-}
-
-// RangeSliceBytes is RangeSlice for a slice of byte slices.
-func RangeSliceBytes[T ~[]byte](site uint32, s []T) func(yield func(int, V[T]) bool) {
-	return rangeSlice(site, s, LoadByteSlice[T])
-}
-
-// RangeSliceOf is RangeSlice for elements the shadow memory does not hold
-// as values (structs, pointers): the element is a plain copy, whose cells
-// the loop body installs in its variable with Take.
-func RangeSliceOf[T any](site uint32, s []T) func(yield func(int, T) bool) {
-	return rangeSlice(site, s, func(_ uint32, p *T) T {
-		if cells() {
-			passArg(unsafe.Pointer(p), unsafe.Sizeof(*p))
-		}
-		return *p
-	})
-}
-
-// rangeSlice iterates over s, yielding read(site, &s[i]) for each element
-// and recording the loop condition against the shadow of s's length.
-func rangeSlice[T, E any](site uint32, s []T, read func(uint32, *T) E) func(yield func(int, E) bool) {
-	return func(yield func(int, E) bool) {
-		n := lenShadow(site, s)
-		for i := range s {
-			if n != nil {
-				sliceCheck(site, n, i, true)
-			}
-			if !yield(i, read(site, &s[i])) {
-				return
-			}
-		}
-		if n != nil {
-			sliceCheck(site, n, len(s), false)
-		}
-	}
-}
-
-func sliceCheck(site uint32, n *sym.Expr, i int, more bool) {
-	hit(site, more)
-	record(site, more, st.b.Cmp(sym.KULt, st.b.Const(uint64(i), 64), n))
-}
-
 // passed is an argument a caller handed over with Pass.
 type passed struct {
 	src  uintptr

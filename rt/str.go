@@ -8,8 +8,6 @@
 package rt
 
 import (
-	"unicode/utf8"
-
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -364,68 +362,3 @@ func ConvString[To, From ~string](s V[From]) V[To] { return V[To]{C: To(s.C), S:
 
 // ConvBytes returns the conversion To(b) between byte-slice types.
 func ConvBytes[To, From ~[]byte](b V[From]) V[To] { return V[To]{C: To(b.C), S: keep(b.S)} }
-
-// rangeCheck records the implicit loop branch "i < len" of a range loop.
-func rangeCheck(site uint32, a *sym.Expr, i int, more bool) {
-	hit(site, more)
-	record(site, more, st.b.Cmp(sym.KULt, st.b.Const(uint64(i), 64), aggLen(a)))
-}
-
-// RangeBytes iterates over b as for i, c := range b does, recording the
-// loop condition at site so that the solver can lengthen or shorten b.
-func RangeBytes[T ~[]byte](site uint32, b V[T]) func(yield func(int, V[byte]) bool) {
-	return func(yield func(int, V[byte]) bool) {
-		var a *sym.Expr
-		if b.S != nil && tracking() {
-			a = b.S
-		}
-		for i, c := range b.C {
-			v := V[byte]{C: c}
-			if a != nil {
-				rangeCheck(site, a, i, true)
-				if s := byteAt(a, nil, i); s != nil && s.Kind != sym.KConst {
-					v.S = s
-				}
-			}
-			if !yield(i, v) {
-				return
-			}
-		}
-		if a != nil {
-			rangeCheck(site, a, len(b.C), false)
-		}
-	}
-}
-
-// RangeString iterates over s as for i, r := range s does. ASCII bytes
-// stay symbolic, guarded by the branch "byte < 0x80" at asciiSite; a
-// multi-byte rune runs concretely (CauseRune at asciiSite).
-func RangeString[T ~string](site, asciiSite uint32, s V[T]) func(yield func(int, V[rune]) bool) {
-	return func(yield func(int, V[rune]) bool) {
-		var a *sym.Expr
-		if s.S != nil && tracking() {
-			a = s.S
-		}
-		for i, r := range string(s.C) {
-			v := V[rune]{C: r}
-			if a != nil {
-				rangeCheck(site, a, i, true)
-				if bt := byteAt(a, nil, i); bt != nil && bt.Kind != sym.KConst {
-					ascii := r < utf8.RuneSelf
-					record(asciiSite, ascii, st.b.Cmp(sym.KULt, bt, st.b.Const(utf8.RuneSelf, 8)))
-					if ascii {
-						v.S = st.b.ZExt(bt, 32)
-					} else {
-						concretise(asciiSite, CauseRune)
-					}
-				}
-			}
-			if !yield(i, v) {
-				return
-			}
-		}
-		if a != nil {
-			rangeCheck(site, a, len(s.C), false)
-		}
-	}
-}

@@ -44,9 +44,8 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	// package (p for p_test), so that the fuzz function's calls into it
 	// keep their arguments symbolic, and what -instrument names.
 	t, err := instrumentTarget(cfg, pkg, instrument.Config{
-		FuzzTarget:    cfg.Func,
-		RangeOverFunc: pkg.RangeOverFunc(),
-		Impure:        cfg.Impure,
+		FuzzTarget: cfg.Func,
+		Impure:     cfg.Impure,
 	})
 	if err != nil {
 		return nil, err

@@ -74,10 +74,9 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 	t, err := instrumentTarget(cfg, pkg, instrument.Config{
-		Entry:         cfg.Func,
-		RangeOverFunc: pkg.RangeOverFunc(),
-		Impure:        cfg.Impure,
-		MaxElems:      cfg.MaxElems,
+		Entry:    cfg.Func,
+		Impure:   cfg.Impure,
+		MaxElems: cfg.MaxElems,
 	})
 	if err != nil {
 		return nil, err

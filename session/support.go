@@ -76,7 +76,7 @@ func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
 // add rewrites one support package, after the packages it imports.
 func (s *support) add(q *packages.Package, impure []string) error {
 	res, err := instrument.Package(q, instrument.Config{
-		RuntimePath: s.rtPath, Support: true, RangeOverFunc: load.RangeOverFuncIn(q),
+		RuntimePath: s.rtPath, Support: true,
 		SiteBase: uint32(len(s.sites)), Imported: s.exports, Impure: impure,
 	})
 	if err != nil {

@@ -48,7 +48,7 @@ func TestInstrumentSupport(t *testing.T) {
 	if sup.rtPath != build.RuntimePath("example.com/m") || len(sup.deps) != 0 {
 		t.Errorf("runtime %s, deps %v; want the internal runtime, no deps", sup.rtPath, sup.deps)
 	}
-	ins, err := instrument.Package(pkg.Package, sup.config(instrument.Config{Entry: "F", RangeOverFunc: true}))
+	ins, err := instrument.Package(pkg.Package, sup.config(instrument.Config{Entry: "F"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,7 @@ var names = [...]string{
 	"LitCalls", "LitFallback", "LitGoDefer", "LitPanic", "LitPanicLine", "MethodVals", "LitGeneric", "LitGenericType",
 	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
+	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
 }
 
 // N is the number of functions Run dispatches to.
@@ -278,6 +279,20 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(LitIfaceField(int(a), s))
 	case 113:
 		return show(Wide(int(a), int(b), s))
+	case 114:
+		return show(RangeCapture(s, bs))
+	case 115:
+		return show(RangeRunes(s, bs))
+	case 116:
+		return show(RangeAssignForms(s, bs))
+	case 117:
+		return show(RangeControl(s, bs))
+	case 118:
+		return show(RangeCapturePerLoop(s, bs))
+	case 119:
+		return show(RangeInt(a, b))
+	case 120:
+		return show(CopyMake(a, s, bs))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
