@@ -6,7 +6,6 @@ package load
 import (
 	"errors"
 	"fmt"
-	"go/version"
 	"os/exec"
 	"strings"
 
@@ -80,12 +79,6 @@ func Load(dir, pattern string) (*Package, error) {
 		gv = "1.16"
 	}
 	return &Package{Package: p, ModuleDir: p.Module.Dir, ModulePath: p.Module.Path, GoVersion: gv}, nil
-}
-
-// RangeOverFunc reports whether the module's language version permits
-// range-over-func loops (go1.23 and later).
-func (p *Package) RangeOverFunc() bool {
-	return version.Compare("go"+p.GoVersion, "go1.23") >= 0
 }
 
 // LoadTest loads the package matched by pattern together with its test

@@ -85,9 +85,6 @@ func TestLoad(t *testing.T) {
 					t.Errorf("test file %s loaded", f)
 				}
 			}
-			if !pkg.RangeOverFunc() {
-				t.Error("go 1.24 module does not allow range-over-func")
-			}
 		})
 	}
 }
@@ -242,36 +239,14 @@ func TestLoadOutsideModule(t *testing.T) {
 	}
 }
 
-func TestRangeOverFunc(t *testing.T) {
-	tests := []struct {
-		goVersion string
-		want      bool
-	}{
-		{"1.16", false},
-		{"1.21", false},
-		{"1.22.5", false},
-		{"1.23", true},
-		{"1.23.0", true},
-		{"1.24", true},
-		{"1.26.0", true},
-	}
-	for _, tt := range tests {
-		p := &Package{GoVersion: tt.goVersion}
-		if got := p.RangeOverFunc(); got != tt.want {
-			t.Errorf("RangeOverFunc for go %s = %v, want %v", tt.goVersion, got, tt.want)
-		}
-	}
-}
-
 func TestLoadGoVersion(t *testing.T) {
 	tests := []struct {
-		gomod         string
-		version       string
-		rangeOverFunc bool
+		gomod   string
+		version string
 	}{
-		{"module example.com/m\n\ngo 1.22\n", "1.22", false},
-		{"module example.com/m\n\ngo 1.23\n", "1.23", true},
-		{"module example.com/m\n", "1.16", false},
+		{"module example.com/m\n\ngo 1.22\n", "1.22"},
+		{"module example.com/m\n\ngo 1.23\n", "1.23"},
+		{"module example.com/m\n", "1.16"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.version, func(t *testing.T) {
@@ -280,8 +255,8 @@ func TestLoadGoVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if pkg.GoVersion != tt.version || pkg.RangeOverFunc() != tt.rangeOverFunc {
-				t.Errorf("go %q, range-over-func %v; want %q, %v", pkg.GoVersion, pkg.RangeOverFunc(), tt.version, tt.rangeOverFunc)
+			if pkg.GoVersion != tt.version {
+				t.Errorf("go %q, want %q", pkg.GoVersion, tt.version)
 			}
 		})
 	}

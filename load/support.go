@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/version"
 	"io"
 	"os/exec"
 	"slices"
@@ -176,10 +175,4 @@ func ModuleGoVersion(q *packages.Package) string {
 		return "1.16"
 	}
 	return q.Module.GoVersion
-}
-
-// RangeOverFuncIn reports whether q's module permits range-over-func
-// loops (go1.23 and later).
-func RangeOverFuncIn(q *packages.Package) bool {
-	return version.Compare("go"+ModuleGoVersion(q), "go1.23") >= 0
 }
