@@ -524,10 +524,11 @@ func TestCancellation(t *testing.T) {
 }
 
 // TestInterruptedCheckKeepsFrames interrupts a check at many moments and
-// then asks another goal over the same constraint, which the solver keeps
-// asserted between queries: the answer must still respect it. Before
-// undecided checks reset the frames, Z3 answered sat with x = 0, y = 1024
-// here (found by solver/stack's FuzzStack).
+// then asks another goal over the same constraint: the answer must be a
+// model of it. An interrupt that Z3 received after its check returned
+// used to fail the next query's push ("push canceled"), and under solver
+// auto to give a model that violates the constraint (found by
+// solver/stack's FuzzStack).
 func TestInterruptedCheckKeepsFrames(t *testing.T) {
 	b := sym.NewBuilder()
 	x, y := b.Var(0, 32), b.Var(1, 32)
