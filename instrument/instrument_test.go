@@ -41,9 +41,19 @@ func lockImporter() (*token.FileSet, types.Importer, func()) {
 	srcImporter.Lock()
 	if srcImporter.imp == nil {
 		srcImporter.fset = token.NewFileSet()
-		srcImporter.imp = importer.ForCompiler(srcImporter.fset, "source", nil)
+		srcImporter.imp = moduleImporter{importer.ForCompiler(srcImporter.fset, "source", nil).(types.ImporterFrom)}
 	}
 	return srcImporter.fset, srcImporter.imp, srcImporter.Unlock
+}
+
+// moduleImporter resolves every import from the test's directory, in
+// gocolic's module, wherever the importing file is: a rewritten standard
+// package, whose files lie under GOROOT, imports the runtime, which only
+// the module has.
+type moduleImporter struct{ types.ImporterFrom }
+
+func (m moduleImporter) ImportFrom(path, _ string, mode types.ImportMode) (*types.Package, error) {
+	return m.ImporterFrom.ImportFrom(path, ".", mode)
 }
 
 func newInfo() *types.Info {
