@@ -271,6 +271,19 @@ func (ins *instrumenter) disqualify(f *ast.File, no map[types.Object]bool) {
 			for _, l := range as.Lhs {
 				mark(l)
 			}
+			return
+		}
+		// A twin gives no shadow for a result whose declared type is not
+		// tracked, as a type parameter over []byte | string is not, though
+		// the variable it is assigned to may be (time.parseSignedOffset).
+		if len(as.Lhs) > 1 && len(as.Rhs) == 1 {
+			if t := ins.twinCall(as.Rhs[0]); t != nil {
+				for i, k := range t.results {
+					if k == notTracked && i < len(as.Lhs) {
+						mark(as.Lhs[i])
+					}
+				}
+			}
 		}
 	}
 	inspect(f)

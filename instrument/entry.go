@@ -303,6 +303,15 @@ func (ins *instrumenter) finishEntry(res *Result, e *entryBuilder, init []ast.St
 		f.Decls = append(f.Decls, &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{
 			&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(s)}, Type: &ast.StarExpr{X: rtSel(rtExpr)}}}})
 	}
+	aliases := make([]string, 0, len(ins.typeAliases))
+	for name := range ins.typeAliases {
+		aliases = append(aliases, name)
+	}
+	sort.Strings(aliases)
+	for _, name := range aliases {
+		f.Decls = append(f.Decls, &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{
+			&ast.TypeSpec{Name: ast.NewIdent(typeAlias + name), Assign: 1, Type: ast.NewIdent(name)}}})
+	}
 	f.Decls = append(f.Decls, initFn)
 	out, err := printEntry(f)
 	if err != nil {

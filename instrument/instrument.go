@@ -239,6 +239,11 @@ type instrumenter struct {
 	opaque map[string]*types.Func
 	// modelTwins describes the library models called so far (models.go).
 	modelTwins map[*types.Func]*twinInfo
+	// locals are the names declared inside functions (localNames), and
+	// typeAliases the type names the rewrite refers to by an alias
+	// because one of them may hide the type (topLevelName).
+	locals      map[string]bool
+	typeAliases map[string]bool
 
 	// per-file state
 	file    *ast.File

@@ -41,9 +41,19 @@ func lockImporter() (*token.FileSet, types.Importer, func()) {
 	srcImporter.Lock()
 	if srcImporter.imp == nil {
 		srcImporter.fset = token.NewFileSet()
-		srcImporter.imp = importer.ForCompiler(srcImporter.fset, "source", nil)
+		srcImporter.imp = moduleImporter{importer.ForCompiler(srcImporter.fset, "source", nil).(types.ImporterFrom)}
 	}
 	return srcImporter.fset, srcImporter.imp, srcImporter.Unlock
+}
+
+// moduleImporter resolves every import from the test's directory, in
+// gocolic's module, wherever the importing file is: a rewritten standard
+// package, whose files lie under GOROOT, imports the runtime, which only
+// the module has.
+type moduleImporter struct{ types.ImporterFrom }
+
+func (m moduleImporter) ImportFrom(path, _ string, mode types.ImportMode) (*types.Package, error) {
+	return m.ImporterFrom.ImportFrom(path, ".", mode)
 }
 
 func newInfo() *types.Info {
@@ -1609,6 +1619,80 @@ func F(x int) int {
 	}
 	_ = b
 	return a
+}`},
+		// Found by TestStandardLibraryTorture in regexp/syntax: types the
+		// rewrite names must not resolve to a local of the same name.
+		{"a local variable named like a predeclared type", `
+func F(s string) int {
+	rune, n := rune(s[0]), 0
+	if rune == 'a' {
+		n++
+	}
+	return g(rune) + n
+}
+
+func g(r rune) int {
+	if r > 'z' {
+		return 1
+	}
+	return 0
+}`},
+		{"a local variable named like a package-level type", `
+type size int
+
+func F(n int) size {
+	size := size(n) * 2
+	if size > 10 {
+		return h(size)
+	}
+	return size
+}
+
+func h(s size) size {
+	if s > 20 {
+		return s - 1
+	}
+	return s
+}`},
+		// Found in time.parseSignedOffset: the twin of a generic function
+		// gives no shadow for a result over []byte | string, so the string
+		// variable it is assigned to must not expect one.
+		{"a multi-value call of a generic twin with an untracked result", `
+func leading[bytes []byte | string](s bytes) (x uint64, rem bytes, err error) {
+	i := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		x = x*10 + uint64(s[i]-'0')
+	}
+	return x, s[i:], nil
+}
+
+func F(value string) int {
+	x, rem, err := leading(value)
+	if err != nil || value == rem {
+		return 0
+	}
+	if x > 23 {
+		return 1
+	}
+	return len(value) - len(rem)
+}`},
+		{"a local variable named like an import", `
+import "time"
+
+func F(n int) time.Duration {
+	d := time.Duration(n)
+	time := 3
+	if d > 5 && time > 2 {
+		return k(d) + 1
+	}
+	return d
+}
+
+func k(d time.Duration) time.Duration {
+	if d > 100 {
+		return d / 2
+	}
+	return d
 }`},
 	}
 	for _, tt := range tests {

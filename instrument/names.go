@@ -35,6 +35,7 @@ const (
 	ptrOld        = "_gcl_p"    // an existing object a pointer input aliases
 	ptrNew        = "_gcl_new"  // whether a pointer input is a new object
 	gFuncName     = "_gclG"     // the assembly function of goroutine identities, apart from the _gcl_ names
+	typeAlias     = "_gcl_T_"   // the package-level alias of a type named T that a local declaration shadows: _gcl_T_T
 )
 
 // The fields of rt.V, the pair of a concrete value and its shadow.

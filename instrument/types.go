@@ -226,7 +226,7 @@ func (ins *instrumenter) typeExpr(t types.Type) (ast.Expr, bool) {
 		if t.Kind() == types.UnsafePointer || t.Info()&types.IsUntyped != 0 {
 			return nil, false
 		}
-		return ast.NewIdent(t.Name()), true
+		return ins.topLevelName(t.Name()), true
 	case *types.Named:
 		if t.TypeArgs().Len() > 0 {
 			return nil, false
@@ -239,13 +239,15 @@ func (ins *instrumenter) typeExpr(t types.Type) (ast.Expr, bool) {
 			if obj.Parent() != ins.pkg.Types.Scope() {
 				return nil, false // declared inside a function
 			}
-			return ast.NewIdent(obj.Name()), true
+			return ins.topLevelName(obj.Name()), true
 		}
 		if !obj.Exported() {
 			return nil, false
 		}
 		name, ok := ins.imports[obj.Pkg().Path()]
-		if !ok || name == "_" || name == "." {
+		if !ok || name == "_" || name == "." || ins.localNames()[name] {
+			// A local variable named like the import may hide it where
+			// the type is needed; the type stays unnamed instead.
 			return nil, false
 		}
 		return &ast.SelectorExpr{X: ast.NewIdent(name), Sel: ast.NewIdent(obj.Name())}, true
@@ -315,6 +317,38 @@ func (ins *instrumenter) typeExpr(t types.Type) (ast.Expr, bool) {
 		return ft, true
 	}
 	return nil, false
+}
+
+// topLevelName returns an identifier for name, a predeclared type or a
+// type declared at the package's top level, that no local declaration can
+// hide: name itself, or, if a function of the package declares something
+// of that name (regexp/syntax has a variable named rune), the alias the
+// entry file declares for it (finishEntry).
+func (ins *instrumenter) topLevelName(name string) *ast.Ident {
+	if !ins.localNames()[name] {
+		return ast.NewIdent(name)
+	}
+	if ins.typeAliases == nil {
+		ins.typeAliases = make(map[string]bool)
+	}
+	ins.typeAliases[name] = true
+	return ast.NewIdent(typeAlias + name)
+}
+
+// localNames returns the names that declarations inside the package's
+// functions (variables, parameters, constants, types, labels) declare.
+func (ins *instrumenter) localNames() map[string]bool {
+	if ins.locals == nil {
+		ins.locals = make(map[string]bool)
+		top := ins.pkg.Types.Scope()
+		for id, obj := range ins.info.Defs {
+			if obj == nil || obj.Parent() == top || obj.Parent() == nil {
+				continue // package level, or a field or method
+			}
+			ins.locals[id.Name] = true
+		}
+	}
+	return ins.locals
 }
 
 // fileImports returns the import path -> local name map of f.

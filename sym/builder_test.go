@@ -746,7 +746,8 @@ func TestBuilderMatchesRaw(t *testing.T) {
 
 // checkMakeRebuilds checks that Make, given the parts of each node of e,
 // returns that node: the Builder's results are fixed points of its rules,
-// which decoding relies on.
+// which decoding relies on. String aggregates and calls of more than
+// three arguments, which are never shared, are left out.
 func checkMakeRebuilds(t *testing.T, b *Builder, e *Expr) {
 	t.Helper()
 	seen := make(map[*Expr]bool)
@@ -758,6 +759,9 @@ func checkMakeRebuilds(t *testing.T, b *Builder, e *Expr) {
 		seen[e] = true
 		for _, a := range e.Args {
 			walk(a)
+		}
+		if e.Kind == KString || e.Kind == KCall && len(e.Args) > 3 {
+			return
 		}
 		got, err := b.Make(e.Kind, e.Width, e.Val, e.Args)
 		if err != nil || got != e {
@@ -823,6 +827,12 @@ func wellSorted(e *Expr) error {
 				if a.Width != 8 || a.Kind == KString {
 					return bad("string byte of width %d", a.Width)
 				}
+			}
+			return nil
+		case e.Kind == KCall:
+			// An opaque call takes any arguments; its result has a sort.
+			if e.Width != 0 && !isBV(e.Width) {
+				return bad("call of width %d", e.Width)
 			}
 			return nil
 		default:
@@ -1377,77 +1387,6 @@ func TestDecodeMutated(t *testing.T) {
 		}
 		t.Errorf("%s%s", strings.Join(failures, "\n"), more)
 	}
-}
-
-// FuzzDecode checks that no stream makes the Decoder panic, that what it
-// accepts is well-sorted, and that it encodes and decodes again to the
-// same nodes.
-func FuzzDecode(f *testing.F) {
-	b := NewBuilder()
-	for i, e := range roundTripExprs(b, 51, 20) {
-		enc := NewEncoder()
-		enc.Encode(e)
-		f.Add(slices.Clone(enc.Bytes()))
-		if i%4 == 0 {
-			f.Add(enc.Bytes()[:len(enc.Bytes())/2])
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		dec := NewDecoder(NewBuilder())
-		if err := dec.Decode(data); err != nil {
-			return
-		}
-		enc := NewEncoder()
-		for _, e := range dec.nodes {
-			if err := wellSorted(e); err != nil {
-				t.Fatalf("accepted %x: %v", data, err)
-			}
-			enc.Encode(e)
-		}
-		again := NewDecoder(NewBuilder())
-		if err := again.Decode(enc.Bytes()); err != nil {
-			t.Fatalf("re-encoding of %x does not decode: %v", data, err)
-		}
-		for _, e := range dec.nodes {
-			r := enc.Encode(e)
-			if d, err := again.Node(r); err != nil || d.String() != e.String() {
-				t.Fatalf("re-decoded %v as %v, %v", e, d, err)
-			}
-		}
-	})
-}
-
-// FuzzBuilderMatchesRaw checks random trees, chosen by the seed, built
-// through the Builder against their raw form on one input, and their
-// round trip through the wire form.
-func FuzzBuilderMatchesRaw(f *testing.F) {
-	for seed := range uint64(8) {
-		f.Add(seed, uint8(seed), seed*0x9e3779b97f4a7c15)
-	}
-	f.Fuzz(func(t *testing.T, seed uint64, shape uint8, inputs uint64) {
-		g := newTreeGen(seed)
-		var tree *tnode
-		if w := shape % 5; w == 0 {
-			tree = g.boolean(int(shape/5) % 7)
-		} else {
-			tree = g.bv(widths[w-1], int(shape/5)%7)
-		}
-		env := newTreeGen(inputs).env()
-		b := NewBuilder()
-		built, raw := tree.build(b), tree.raw()
-		if got, want := Eval(built, env), Eval(raw, env); got != want {
-			t.Fatalf("built %v = %#x, raw %v = %#x, with %v", built, got, raw, want, env)
-		}
-		enc := NewEncoder()
-		r := enc.Encode(built)
-		dec := NewDecoder(NewBuilder())
-		if err := dec.Decode(enc.Bytes()); err != nil {
-			t.Fatalf("decoding %v: %v", built, err)
-		}
-		if d, err := dec.Node(r); err != nil || d.String() != built.String() || Eval(d, env) != Eval(built, env) {
-			t.Fatalf("decoded %v as %v, %v", built, d, err)
-		}
-	})
 }
 
 // TestStringNotShared checks the documented exception to sharing: string

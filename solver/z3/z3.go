@@ -227,7 +227,17 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 		s.resetSolver()
 		return solver.Result{}, fmt.Errorf("goal: %w", err)
 	}
-	st := s.check(ctx)
+	st, interrupted := s.check(ctx)
+	if interrupted {
+		// An interrupt can land after the check returned, and Z3 keeps
+		// it for the next call: a push then failed with "canceled" and
+		// the query after was lost (FuzzStack found it). Only a check
+		// forgets pending interrupts; on an emptied solver it is
+		// immediate.
+		s.resetSolver()
+		C.Z3_solver_check(s.ctx, s.z3s)
+		return solver.Result{}, nil
+	}
 	if ctx.Err() != nil {
 		st = C.Z3_L_UNDEF // a cancelled query is undecided whatever Z3 said
 	}
@@ -294,10 +304,11 @@ func (s *Solver) resetSolver() {
 	s.frames = s.frames[:0]
 }
 
-// check runs the Z3 check, interrupting it if ctx ends first.
-func (s *Solver) check(ctx context.Context) C.Z3_lbool {
+// check runs the Z3 check, interrupting it if ctx ends first, and reports
+// whether it did interrupt.
+func (s *Solver) check(ctx context.Context) (st C.Z3_lbool, interrupted bool) {
 	if ctx.Done() == nil {
-		return C.Z3_solver_check(s.ctx, s.z3s)
+		return C.Z3_solver_check(s.ctx, s.z3s), false
 	}
 	finished := make(chan struct{})
 	watcher := make(chan struct{})
@@ -308,6 +319,7 @@ func (s *Solver) check(ctx context.Context) C.Z3_lbool {
 			return
 		case <-ctx.Done():
 		}
+		interrupted = true // read after watcher is closed
 		t := time.NewTicker(interruptEvery)
 		defer t.Stop()
 		for {
@@ -319,10 +331,10 @@ func (s *Solver) check(ctx context.Context) C.Z3_lbool {
 			}
 		}
 	}()
-	st := C.Z3_solver_check(s.ctx, s.z3s)
+	st = C.Z3_solver_check(s.ctx, s.z3s)
 	close(finished)
 	<-watcher // no interrupt may touch the context after this point
-	return st
+	return st, interrupted
 }
 
 // model reads the values of vars from the solver's current model.

@@ -523,6 +523,35 @@ func TestCancellation(t *testing.T) {
 	}
 }
 
+// TestInterruptedCheckKeepsFrames interrupts a check at many moments and
+// then asks another goal over the same constraint: the answer must be a
+// model of it. An interrupt that Z3 received after its check returned
+// used to fail the next query's push ("push canceled"), and under solver
+// auto to give a model that violates the constraint (found by
+// solver/stack's FuzzStack).
+func TestInterruptedCheckKeepsFrames(t *testing.T) {
+	b := sym.NewBuilder()
+	x, y := b.Var(0, 32), b.Var(1, 32)
+	cs := []*sym.Expr{b.Eq(b.Bin(sym.KUDiv, x, y), b.Const(3, 32))}
+	small := b.Cmp(sym.KULt, y, b.Const(1000, 32))
+	for i := range 20 {
+		after := time.Duration(i) * 150 * time.Microsecond
+		s := newSolver(t, Options{})
+		ctx, cancel := context.WithTimeout(context.Background(), after)
+		_, err := s.Solve(ctx, solver.Query{Constraints: cs, Goal: small})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := solve(t, s, cs, b.Not(small))
+		if r.Status != solver.Sat {
+			t.Fatalf("after an interrupt at %v: %v, want sat", after, r.Status)
+		}
+		checkModel(t, r.Model, cs, b.Not(small))
+		s.Close()
+	}
+}
+
 // TestPrefixReuse runs queries that share prefixes through one solver and
 // checks that it pushes and pops as intended and answers as fresh solvers
 // do.
