@@ -52,7 +52,7 @@ func TestStandardLibraryTorture(t *testing.T) {
 			if len(pkg.Errors) > 0 {
 				t.Fatalf("does not load: %v", pkg.Errors[0])
 			}
-			cfg := Config{RuntimePath: rt.ImportPath, Support: true, RangeOverFunc: true}
+			cfg := Config{RuntimePath: rt.ImportPath, Support: true}
 			alone := tortureRewrite(t, pkg, cfg)
 			cfg.Imported = imported
 			imported = imported.Merge(tortureRewrite(t, pkg, cfg).Exports)
