@@ -349,7 +349,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 			p.send(r)
 			if p.size == 1 {
 				a := <-p.answers
-				p.busy--
+				p.took(a)
 				if j, ok := d.take(a); ok {
 					queue = append(queue, j)
 				}
@@ -390,7 +390,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 			queue = queue[1:]
 			inflight++
 		case a := <-p.answers:
-			p.busy--
+			p.took(a)
 			if j, ok := d.take(a); ok && d.rep.Stopped == "" {
 				queue = append(queue, j)
 			}
@@ -442,8 +442,10 @@ func (d *coordinator) loop(ctx context.Context) error {
 func (d *coordinator) drain() {
 	p := d.pool
 	p.cancel()
-	for ; p.busy > 0; p.busy-- {
-		d.take(<-p.answers)
+	for p.busy > 0 {
+		a := <-p.answers
+		p.took(a)
+		d.take(a)
 	}
 }
 

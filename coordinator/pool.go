@@ -21,6 +21,7 @@ import (
 
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/sym"
 )
 
 // queryKind tells what a query asks.
@@ -48,17 +49,25 @@ type answer struct {
 	res  solver.Result
 	err  error
 	took time.Duration
+	by   int // the goroutine that solved it
 }
 
 // pool is the goroutines that solve. Only the loop calls its methods.
+//
+// A request goes to the idle goroutine whose previous query shares the
+// longest prefix of constraints with it, so that each Z3 context keeps
+// reusing the assertions it has pushed (solver/z3's prefix reuse) instead
+// of the queries of one subtree alternating between contexts.
 type pool struct {
-	reqs    chan request
+	in      []chan request // one per goroutine, of capacity 1
 	answers chan answer
 	size    int
 	// busy counts the requests sent whose answers the loop has not
-	// taken. It never exceeds size, so an idle goroutine is always there
-	// to take a request, and answers, of capacity size, never blocks one.
+	// taken. It never exceeds size, so answers, of capacity size, never
+	// blocks a goroutine.
 	busy    int
+	working []bool        // by goroutine: a request sent, its answer not taken
+	last    [][]*sym.Expr // by goroutine: the constraints of its last query
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	release []func()
@@ -88,44 +97,76 @@ func (d *coordinator) startPool(ctx context.Context) (*pool, error) {
 		}
 	}
 	pctx, cancel := context.WithCancel(ctx)
+	n := len(solvers)
 	p := &pool{
-		reqs:    make(chan request),
-		answers: make(chan answer, len(solvers)),
-		size:    len(solvers),
+		answers: make(chan answer, n),
+		size:    n,
+		working: make([]bool, n),
+		last:    make([][]*sym.Expr, n),
 		cancel:  cancel,
 		release: release,
 	}
-	for _, s := range solvers {
+	for i, s := range solvers {
+		p.in = append(p.in, make(chan request, 1))
 		p.wg.Add(1)
-		go p.serve(pctx, s)
+		go p.serve(pctx, i, s)
 	}
 	return p, nil
 }
 
-// serve answers requests with s until the pool closes.
-func (p *pool) serve(ctx context.Context, s solver.Solver) {
+// serve answers the requests of goroutine i with s until the pool closes.
+func (p *pool) serve(ctx context.Context, i int, s solver.Solver) {
 	defer p.wg.Done()
-	for r := range p.reqs {
+	for r := range p.in[i] {
 		start := time.Now()
 		res, err := solveGuarded(ctx, s, r.q)
-		p.answers <- answer{request: r, res: res, err: err, took: time.Since(start)}
+		p.answers <- answer{request: r, res: res, err: err, took: time.Since(start), by: i}
 	}
 }
 
 // idle reports whether a goroutine is free for another request.
 func (p *pool) idle() bool { return p.busy < p.size }
 
-// send hands r to a free goroutine; the caller has checked idle.
+// send hands r to the free goroutine whose last query shares the longest
+// prefix with r's (the first, among equals); the caller has checked idle.
 func (p *pool) send(r request) {
-	p.reqs <- r
+	best, bestLen := -1, -1
+	for i := range p.size {
+		if p.working[i] {
+			continue
+		}
+		if n := commonPrefix(p.last[i], r.q.Constraints); n > bestLen {
+			best, bestLen = i, n
+		}
+	}
+	p.working[best] = true
+	p.last[best] = r.q.Constraints
 	p.busy++
+	p.in[best] <- r
+}
+
+// took notes that the loop took a's answer.
+func (p *pool) took(a answer) {
+	p.working[a.by] = false
+	p.busy--
+}
+
+// commonPrefix returns the number of leading terms a and b share.
+func commonPrefix(a, b []*sym.Expr) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // close interrupts the queries in flight, waits for every goroutine to
 // end and releases the solvers. The answers not taken are dropped.
 func (p *pool) close() {
 	p.cancel()
-	close(p.reqs)
+	for _, in := range p.in {
+		close(in)
+	}
 	p.wg.Wait()
 	for _, r := range p.release {
 		r()

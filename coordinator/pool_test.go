@@ -316,3 +316,49 @@ func TestRunDeterministicWithOneWorker(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolAffinity sends queries to a pool of two and checks which
+// goroutine solved each: the idle one whose last query shares the longest
+// prefix of constraints with it, the first among equals.
+func TestPoolAffinity(t *testing.T) {
+	b := sym.NewBuilder()
+	x := b.Var(0, 8)
+	c := func(k uint64) *sym.Expr { return b.Cmp(sym.KEq, x, b.Const(k, 8)) }
+	p1, p2, p3 := c(1), c(2), c(3)
+	st := &stacks{make: func(int) solver.Solver { return answering(solver.Unsat) }}
+	d := &coordinator{cfg: Config{Options: Options{Solvers: 2}, NewSolver: st.newSolver}}
+	p, err := d.startPool(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	send := func(cs ...*sym.Expr) { p.send(request{q: solver.Query{Constraints: cs, Goal: p1}}) }
+	take := func() int {
+		a := <-p.answers
+		p.took(a)
+		return a.by
+	}
+	// Both idle, nothing solved: the first. Then 0 is busy: the other.
+	send(p1, p2)
+	send(p3)
+	if got := []int{take(), take()}; !slices.Equal(slices.Sorted(slices.Values(got)), []int{0, 1}) {
+		t.Fatalf("the first two queries were solved by %v, want one each", got)
+	}
+	// Goroutine 0 last solved p1 p2, goroutine 1 p3; one query at a time.
+	tests := []struct {
+		name string
+		cs   []*sym.Expr
+		by   int
+	}{
+		{"longest shared prefix", []*sym.Expr{p1, p2, p3}, 0},
+		{"shares with the other", []*sym.Expr{p3, p1}, 1},
+		{"first among equals", []*sym.Expr{p2}, 0},
+		{"shares with the second", []*sym.Expr{p3}, 1},
+	}
+	for _, tt := range tests {
+		send(tt.cs...)
+		if by := take(); by != tt.by {
+			t.Errorf("%s: solved by %d, want %d", tt.name, by, tt.by)
+		}
+	}
+}
