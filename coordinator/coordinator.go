@@ -348,7 +348,10 @@ func (d *coordinator) loop(ctx context.Context) error {
 			}
 			p.send(r)
 			if p.size == 1 {
-				a := <-p.answers
+				a, ok := d.await(budgetCtx)
+				if !ok {
+					break // stuck past the budget: the loop stops the run
+				}
 				p.took(a)
 				if j, ok := d.take(a); ok {
 					queue = append(queue, j)
@@ -436,16 +439,39 @@ func (d *coordinator) loop(ctx context.Context) error {
 	}
 }
 
+// await waits for the answer of a pool of one; once ctx has ended, at most
+// shutdownGrace longer (pool.close).
+func (d *coordinator) await(ctx context.Context) (answer, bool) {
+	select {
+	case a := <-d.pool.answers:
+		return a, true
+	case <-ctx.Done():
+	}
+	select {
+	case a := <-d.pool.answers:
+		return a, true
+	case <-time.After(shutdownGrace):
+		d.pool.stuck = true
+		return answer{}, false
+	}
+}
+
 // drain interrupts the queries still being solved when the run stops and
-// takes in their answers, so that every query asked is counted and its
-// candidate resolved; the inputs they give are not run.
+// takes in their answers, waiting at most shutdownGrace, so that every
+// query asked is counted and its candidate resolved; the inputs they give
+// are not run.
 func (d *coordinator) drain() {
 	p := d.pool
 	p.cancel()
-	for p.busy > 0 {
-		a := <-p.answers
-		p.took(a)
-		d.take(a)
+	grace := time.After(shutdownGrace)
+	for p.busy > 0 && !p.stuck {
+		select {
+		case a := <-p.answers:
+			p.took(a)
+			d.take(a)
+		case <-grace:
+			p.stuck = true // a query ignores its interruption (pool.close)
+		}
 	}
 }
 

@@ -362,3 +362,48 @@ func TestPoolAffinity(t *testing.T) {
 		}
 	}
 }
+
+// stuckSolver ignores its context: it answers only once release is
+// closed, as a query that does not honour Z3's interrupt.
+type stuckSolver struct {
+	release chan struct{}
+	g       *gauge
+}
+
+func (s stuckSolver) Solve(ctx context.Context, q solver.Query) (solver.Result, error) {
+	s.g.enter()
+	defer s.g.exit()
+	<-s.release
+	return solver.Result{Status: solver.Unknown}, nil
+}
+
+// TestPoolStuckSolver stops runs at the end of their budget while their
+// solvers ignore the interruption: the run ends within the grace it gives
+// them, and each solver is released once its query ends.
+func TestPoolStuckSolver(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d solvers", n), func(t *testing.T) {
+			g := newGauge(int64(n))
+			release := make(chan struct{})
+			st := &stacks{make: func(int) solver.Solver { return stuckSolver{release: release, g: g} }}
+			cfg := runConfig(t, nil, modeBranches)
+			cfg.Solvers, cfg.NewSolver, cfg.Budget = n, st.newSolver, 300*time.Millisecond
+			begin := time.Now()
+			rep := runDriver(t, context.Background(), cfg)
+			if el := time.Since(begin); rep.Stopped != "budget" || el > cfg.Budget+2*shutdownGrace {
+				t.Errorf("stopped %q after %v, want budget within %v", rep.Stopped, el, cfg.Budget+2*shutdownGrace)
+			}
+			if _, released := st.counts(); released != 0 {
+				t.Errorf("%d solvers released while their queries run", released)
+			}
+			close(release)
+			deadline := time.Now().Add(5 * time.Second)
+			for _, released := st.counts(); released != n && time.Now().Before(deadline); _, released = st.counts() {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if made, released := st.counts(); made != n || released != n {
+				t.Errorf("%d solvers made, %d released once their queries ended; want %d", made, released, n)
+			}
+		})
+	}
+}
