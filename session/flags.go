@@ -58,7 +58,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	fs.DurationVar(&c.Budget, "budget", d.Budget, "wall-clock budget of the exploration (0: 10s unless -runs is set)")
 	fs.IntVar(&c.Runs, "runs", d.Runs, "stop after this many executions (0: no limit)")
 	fs.IntVar(&c.Workers, "workers", d.Workers, "worker processes running the target (0: number of CPUs)")
-	fs.IntVar(&c.Solvers, "solvers", d.Solvers, "goroutines solving queries, each with a solver stack of its own (0: as many as -workers; with one, -workers 1 and -seed make a run deterministic)")
+	fs.IntVar(&c.Solvers, "solvers", d.Solvers, "goroutines solving queries, each with a solver stack of its own (0: half of -workers, at least one; with one, -workers 1 and -seed make a run deterministic)")
 	fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
 	fs.Int64Var(&c.Seed, "seed", d.Seed, "seed of the random choices, for reproducible runs")
 	fs.IntVar(&c.MaxDepth, "depth", d.MaxDepth, "bound on the symbolic branches explored along one path (0: none)")
