@@ -264,6 +264,7 @@ type coordinator struct {
 	covered   int
 	lastShow  time.Time
 	pool      *pool
+	minSolver solver.Solver     // the minimiser's (minimize.go)
 	solveCtx  context.Context   // the context queries are solved under
 	optQueue  []request         // optimistic queries waiting for the pool
 	optFails  map[uint32]uint32 // failed path queries by uncovered outcome

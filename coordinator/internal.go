@@ -63,6 +63,14 @@ func solveGuarded(ctx context.Context, s solver.Solver, q solver.Query) (r solve
 	return r, err
 }
 
+// solve asks the minimiser's solver about q, from the goroutine that
+// called Run: a panic in it costs the query, and is recorded and said.
+func (d *coordinator) solve(ctx context.Context, q solver.Query) (solver.Result, error) {
+	r, err := solveGuarded(ctx, d.minSolver, q)
+	d.internal(err, "the query counts as unknown")
+	return r, err
+}
+
 // internal records err if it holds a recovered panic and, the first time
 // this failure occurs, writes one line saying it and what it cost.
 func (d *coordinator) internal(err error, cost string) {
