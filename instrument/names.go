@@ -35,6 +35,7 @@ const (
 	ptrOld        = "_gcl_p"    // an existing object a pointer input aliases
 	ptrNew        = "_gcl_new"  // whether a pointer input is a new object
 	gFuncName     = "_gclG"     // the assembly function of goroutine identities, apart from the _gcl_ names
+	typeImport    = "_gclP"     // the n-th package a rewritten file imports again to name its types: _gclP<n>, apart from the _gcl_ names
 )
 
 // The fields of rt.V, the pair of a concrete value and its shadow.
