@@ -174,6 +174,9 @@ func bench(ctx context.Context, c config, argv []string) error {
 	// build needs; the go command may complete it (from the module
 	// proxy, checked as usual), never choose another toolchain, and
 	// ignore any go.work around.
+	// Commands in this repository keep the user's GOFLAGS, so that they
+	// change neither go.mod.
+	repoEnv := []string{"GOFLAGS=" + os.Getenv("GOFLAGS")}
 	os.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
 	os.Setenv("GOWORK", "off")
 	os.Setenv("GOTOOLCHAIN", "local")
@@ -190,7 +193,7 @@ func bench(ctx context.Context, c config, argv []string) error {
 	if bin == "" {
 		bin = filepath.Join(work, "gocolic")
 		logf("building gocolic")
-		r := shared.Run(ctx, 10*time.Minute, filepath.Dir(filepath.Dir(root)), "", "go", "build", "-o", bin, "./cmd/gocolic")
+		r := shared.RunEnv(ctx, 10*time.Minute, filepath.Dir(filepath.Dir(root)), "", repoEnv, "go", "build", "-o", bin, "./cmd/gocolic")
 		if r.Err != nil {
 			return fmt.Errorf("building gocolic: %v\n%s", r.Err, shared.Tail(r.Output, 20))
 		}
@@ -226,7 +229,7 @@ func bench(ctx context.Context, c config, argv []string) error {
 		if ctx.Err() != nil {
 			break
 		}
-		results = append(results, benchModule(ctx, c, root, work, m, spec, ch, match, deadline))
+		results = append(results, benchModule(ctx, c, root, repoEnv, work, m, spec, ch, match, deadline))
 	}
 	md := markdown(results, c, argv, time.Since(start))
 	fmt.Print(md)
@@ -287,10 +290,10 @@ type candidate struct {
 }
 
 // benchModule tests one module.
-func benchModule(ctx context.Context, c config, root, work string, m corpus.Module, spec runSpec, ch cache, match *regexp.Regexp, deadline time.Time) ModuleResult {
+func benchModule(ctx context.Context, c config, root string, repoEnv []string, work string, m corpus.Module, spec runSpec, ch cache, match *regexp.Regexp, deadline time.Time) ModuleResult {
 	mr := ModuleResult{Path: m.Path, Version: m.Version, Kind: m.Kind}
 	logf("%s@%s: preparing", m.Path, m.Version)
-	src, err := download(ctx, root, m)
+	src, err := download(ctx, root, repoEnv, m)
 	if err != nil {
 		mr.Error = err.Error()
 		return mr

@@ -37,10 +37,10 @@ type module struct {
 }
 
 // download returns the directory of path@version in the module cache,
-// downloading it first; run in the corpus module, so that go.sum checks
-// it.
-func download(ctx context.Context, root string, m corpus.Module) (string, error) {
-	r := shared.Run(ctx, 5*time.Minute, root, "", "go", "mod", "download", "-json", m.Path+"@"+m.Version)
+// downloading it first; run in the corpus module with env, so that
+// go.sum checks it.
+func download(ctx context.Context, root string, env []string, m corpus.Module) (string, error) {
+	r := shared.RunEnv(ctx, 5*time.Minute, root, "", env, "go", "mod", "download", "-json", m.Path+"@"+m.Version)
 	var info struct{ Dir, Error string }
 	if err := json.Unmarshal(r.Output, &info); err != nil {
 		return "", fmt.Errorf("go mod download %s@%s: %v\n%s", m.Path, m.Version, r.Err, shared.Tail(r.Output, 5))

@@ -171,7 +171,7 @@ func TestSummarize(t *testing.T) {
 					{Name: "K", Status: statusCrash, Reason: crashInstrumentr},
 				}},
 			}},
-			want: Summary{Module: "m@v1", Packages: 3, BuildFailed: 2, Crashes: 2 + 1 - 0, Functions: 5, NotRun: 1,
+			want: Summary{Module: "m@v1", Packages: 3, BuildFailed: 2, Crashes: 3, Functions: 5, NotRun: 1,
 				Executions: 3, Covered: 1, Outcomes: 6, Reasons: map[string]int{}},
 		},
 		{
