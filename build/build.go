@@ -92,7 +92,13 @@ func Worker(s Spec) (string, error) {
 	}
 	for _, files := range []map[string][]byte{s.Files, s.Added} {
 		for target, content := range files {
-			if v, ok := depVersion(target); ok && needsFileVersion(v) {
+			v, ok := depVersion(target)
+			if !ok {
+				// A file of the main module; an unknown go line
+				// changes nothing.
+				v, ok = s.GoVersion, s.GoVersion != ""
+			}
+			if ok && needsFileVersion(v) {
 				content = setFileVersion(content, fileVersion)
 			}
 			if err := put(mapPath(target), content); err != nil {
@@ -104,7 +110,7 @@ func Worker(s Spec) (string, error) {
 	if len(s.Deps) == 0 {
 		// The runtime lives in the main module, in the overlay; with
 		// dependencies prepareDeps wrote it as a module of its own.
-		if err := layRuntime(rtDir, RuntimePath(s.ModulePath), put); err != nil {
+		if err := layRuntime(rtDir, RuntimePath(s.ModulePath), runtimePut(s.GoVersion, put)); err != nil {
 			return "", err
 		}
 	}

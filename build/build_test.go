@@ -30,8 +30,14 @@ func TestRuntimePath(t *testing.T) {
 // its directory.
 func module(t *testing.T, files map[string]string) string {
 	t.Helper()
+	return moduleAt(t, "1.24", files)
+}
+
+// moduleAt is module with the given go line.
+func moduleAt(t *testing.T, goVersion string, files map[string]string) string {
+	t.Helper()
 	dir := t.TempDir()
-	files["go.mod"] = "module example.com/w\n\ngo 1.24\n"
+	files["go.mod"] = "module example.com/w\n\ngo " + goVersion + "\n"
 	for name, src := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -142,6 +148,37 @@ func TestWorkerLibraryPackage(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "p", "p.go")); !strings.Contains(string(b), "x * 3") {
 		t.Errorf("the user's p.go changed: %s", b)
+	}
+}
+
+// TestWorkerOldModule builds a worker in modules whose go line is older
+// than the generics of the rewrite and the runtime's own language version:
+// both get file versions, and the package's own files keep their meaning.
+func TestWorkerOldModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	for _, v := range []string{"1.13", "1.17", "1.21"} {
+		t.Run(v, func(t *testing.T) {
+			dir := moduleAt(t, v, map[string]string{
+				"p/p.go": "package p\n\nfunc Double(x int) int { return x * 3 }\n",
+			})
+			// The rewritten file uses generics, as the rewrite does.
+			rewritten := "package p\n\nfunc twice[T ~int](x T) T { return x * 2 }\n\nfunc Double(x int) int { return twice(x) }\n"
+			bin, err := Worker(Spec{
+				ModuleDir: dir, ModulePath: "example.com/w", PkgPath: "example.com/w/p", PkgName: "p",
+				Files:   map[string][]byte{filepath.Join(dir, "p", "p.go"): []byte(rewritten)},
+				Added:   map[string][]byte{filepath.Join(dir, "p", "gocolic_entry.go"): []byte(entryFile)},
+				WorkDir: t.TempDir(), GoVersion: v,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp := serveOne(t, bin, &rt.Request{Env: map[uint64]uint64{0: 21}, MaxLen: 4})
+			if resp.Status != rt.StatusOK || len(resp.Results) != 1 || resp.Results[0].Literal != "42" {
+				t.Errorf("response %+v, want 42", resp)
+			}
+		})
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/build/constraint"
 	"go/version"
 	"io"
 	"io/fs"
@@ -99,7 +100,7 @@ func prepareDeps(s Spec) (modFile string, mapPath func(string) string, err error
 	if err := writeFile(filepath.Join(rtDir, "go.mod"), []byte(fmt.Sprintf("module %s\n\ngo %s\n", SharedRuntimePath, goVersion))); err != nil {
 		return "", nil, err
 	}
-	if err := layRuntime(rtDir, SharedRuntimePath, writeFile); err != nil {
+	if err := layRuntime(rtDir, SharedRuntimePath, runtimePut(goVersion, writeFile)); err != nil {
 		return "", nil, err
 	}
 	tmp, err := tempModFile(gomod, copies, rtDir)
@@ -290,4 +291,53 @@ func goEnv(dir, name string) (string, error) {
 		return "", fmt.Errorf("go env %s: %w", name, err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// runtimeVersion is the language version the runtime's sources (rt and
+// sym) are written for: they range over integers (go1.22) and rely on
+// go1.22's loop variables.
+const runtimeVersion = "go1.22"
+
+// runtimePut returns put for the runtime's files in a module at language
+// version v (its go line, "" for none): below runtimeVersion, each file
+// gets a //go:build line that sets runtimeVersion beside its own
+// constraint, since a module at go 1.13 may hold the runtime (it lives in
+// the main module, or in a module of the main module's go line).
+func runtimePut(v string, put func(string, []byte) error) func(string, []byte) error {
+	if v == "" {
+		v = "1.16"
+	}
+	if version.Compare("go"+v, runtimeVersion) >= 0 {
+		return put
+	}
+	return func(target string, content []byte) error {
+		out, err := andFileVersion(content, runtimeVersion)
+		if err != nil {
+			return fmt.Errorf("runtime file %s: %w", filepath.Base(target), err)
+		}
+		return put(target, out)
+	}
+}
+
+// andFileVersion makes src, a Go file, compile at language version v
+// under its own build constraint: its //go:build line becomes "v && (its
+// expression)", or a line with v alone is put before everything.
+func andFileVersion(src []byte, v string) ([]byte, error) {
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	for i, l := range lines {
+		t := bytes.TrimSpace(l)
+		if bytes.HasPrefix(t, []byte("package ")) {
+			break
+		}
+		if !constraint.IsGoBuild(string(t)) {
+			continue
+		}
+		x, err := constraint.Parse(string(t))
+		if err != nil {
+			return nil, err
+		}
+		lines[i] = []byte("//go:build " + (&constraint.AndExpr{X: &constraint.TagExpr{Tag: v}, Y: x}).String() + "\n")
+		return bytes.Join(lines, nil), nil
+	}
+	return append([]byte("//go:build "+v+"\n\n"), src...), nil
 }

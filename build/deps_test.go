@@ -156,6 +156,37 @@ func TestSetFileVersion(t *testing.T) {
 	}
 }
 
+func TestAndFileVersion(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{
+			name: "no build line",
+			src:  "// Package x.\npackage x\n",
+			want: "//go:build go1.22\n\n// Package x.\npackage x\n",
+		},
+		{
+			name: "the file's constraint is kept",
+			src:  "//go:build amd64 || arm64\n\npackage x\n\n//go:build notthis\n",
+			want: "//go:build go1.22 && (amd64 || arm64)\n\npackage x\n\n//go:build notthis\n",
+		},
+		{
+			name: "a negation",
+			src:  "// Copyright.\n\n//go:build !amd64 && !arm64\n\npackage x\n",
+			want: "// Copyright.\n\n//go:build go1.22 && !amd64 && !arm64\n\npackage x\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := andFileVersion([]byte(tt.src), "go1.22")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestCopyModule(t *testing.T) {
 	src := t.TempDir()
 	files := map[string]string{

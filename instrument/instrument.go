@@ -248,7 +248,11 @@ type instrumenter struct {
 	// per-file state
 	file    *ast.File
 	imports map[string]string // import path -> name in file
-	tmp     int
+	// typeImports are the packages the file imports again, under names
+	// of the rewrite, to name their types (typeImport): import path ->
+	// that name and a type of the package, which keeps the import used.
+	typeImports map[string][2]string
+	tmp         int
 	// keepUsed are the pkg.Name expressions of modelled calls, which the
 	// file declares "var _ =" so that their imports stay used.
 	keepUsed map[string]bool

@@ -1694,6 +1694,31 @@ func k(d time.Duration) time.Duration {
 	}
 	return d
 }`},
+		// The rewrite writes types of other packages where a parameter
+		// or variable hides the file's name for the package (issue 15's
+		// module corpus: spf13/pflag's PFlagFromGoFlag(goflag *goflag.Flag)).
+		{"a parameter hides the package of a constant's type", `
+import "time"
+
+type S struct{ D time.Duration }
+
+func F(time *S) bool { return time.D > 5 }`},
+		{"a parameter hides the package of an interface it calls", `
+import "fmt"
+
+func F(x int) int { return x }
+
+func G(fmt fmt.Stringer) string { return fmt.String() }`},
+		{"a local variable hides the package", `
+import "time"
+
+func F(n int) bool {
+	d := time.Duration(n)
+	{
+		time := struct{ D time.Duration }{d}
+		return time.D > 3
+	}
+}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

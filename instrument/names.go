@@ -36,6 +36,7 @@ const (
 	ptrNew        = "_gcl_new"  // whether a pointer input is a new object
 	gFuncName     = "_gclG"     // the assembly function of goroutine identities, apart from the _gcl_ names
 	typeAlias     = "_gcl_T_"   // the package-level alias of a type named T that a local declaration shadows: _gcl_T_T
+	typeImport    = "_gclP"     // the n-th package a rewritten file imports again to name its types: _gclP<n>, apart from the _gcl_ names
 )
 
 // The fields of rt.V, the pair of a concrete value and its shadow.

@@ -24,6 +24,7 @@ import (
 func (ins *instrumenter) rewriteFile(f *ast.File) ([]byte, error) {
 	ins.file = f
 	ins.imports = fileImports(f, ins.info)
+	ins.typeImports = nil
 	ins.keepUsed = nil
 	var imports []ast.Decl
 	type outDecl struct {
@@ -60,7 +61,20 @@ func (ins *instrumenter) rewriteFile(f *ast.File) ([]byte, error) {
 			}
 		}
 	}
+	var uses []ast.Decl
+	for _, path := range slices.Sorted(maps.Keys(ins.typeImports)) {
+		imp := ins.typeImports[path]
+		hdr.Decls = append(hdr.Decls, &ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{&ast.ImportSpec{
+			Name: ast.NewIdent(imp[0]), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(path)}}}})
+		// A type may be written only to see whether it can be: a use
+		// keeps the import from being unused.
+		uses = append(uses, &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
+			Names: []*ast.Ident{ast.NewIdent("_")},
+			Type:  &ast.StarExpr{X: &ast.SelectorExpr{X: ast.NewIdent(imp[0]), Sel: ast.NewIdent(imp[1])}},
+		}}})
+	}
 	addImport(hdr, ins.cfg.RuntimePath)
+	hdr.Decls = append(hdr.Decls, uses...)
 	var buf bytes.Buffer
 	cfg := printer.Config{Mode: printer.SourcePos | printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
 	if err := cfg.Fprint(&buf, ins.fset, hdr); err != nil {

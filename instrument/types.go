@@ -250,7 +250,7 @@ func (ins *instrumenter) typeExpr(t types.Type) (ast.Expr, bool) {
 			// the type is needed; the type stays unnamed instead.
 			return nil, false
 		}
-		return &ast.SelectorExpr{X: ast.NewIdent(name), Sel: ast.NewIdent(obj.Name())}, true
+		return &ast.SelectorExpr{X: ast.NewIdent(ins.typeImport(obj)), Sel: ast.NewIdent(obj.Name())}, true
 	case *types.TypeParam:
 		// Named only inside its generic function, the only code whose
 		// types mention it.
@@ -368,4 +368,23 @@ func fileImports(f *ast.File, info *types.Info) map[string]string {
 		}
 	}
 	return m
+}
+
+// typeImport returns the name under which the file being rewritten names
+// the types of obj's package: an import of the package under a name of
+// the rewrite, added to the file. The file's own name for the package
+// will not do, since a parameter or variable may hide it where the
+// rewrite writes the type (func F(url *url.URL) hides package url in F's
+// body, where a load of a url.Values field needs the type).
+func (ins *instrumenter) typeImport(obj *types.TypeName) string {
+	path := obj.Pkg().Path()
+	if imp, ok := ins.typeImports[path]; ok {
+		return imp[0]
+	}
+	if ins.typeImports == nil {
+		ins.typeImports = map[string][2]string{}
+	}
+	name := typeImport + strconv.Itoa(len(ins.typeImports))
+	ins.typeImports[path] = [2]string{name, obj.Name()}
+	return name
 }
