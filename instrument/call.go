@@ -114,6 +114,13 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 	} else if nf = ins.twinFun(ast.Unparen(x.Fun), t); nf == nil {
 		return nil, false
 	}
+	if t.lib {
+		lib, ok := libFun(x.Fun)
+		if !ok {
+			return nil, false
+		}
+		args = append([]ast.Expr{lib}, args...)
+	}
 	if t.site {
 		args = append([]ast.Expr{siteLit(ins.newSite(sites.Implicit, x))}, args...)
 	}
@@ -387,4 +394,18 @@ func (ins *instrumenter) methodExpr(call *ast.CallExpr) bool {
 	}
 	s, ok := ins.info.Selections[sel]
 	return ok && s.Kind() == types.MethodExpr
+}
+
+// libFun returns a copy of fun, the function of a call of a modelled
+// library function written pkg.F, for the model's library argument.
+func libFun(fun ast.Expr) (ast.Expr, bool) {
+	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	return &ast.SelectorExpr{X: ast.NewIdent(id.Name), Sel: ast.NewIdent(sel.Sel.Name)}, true
 }
