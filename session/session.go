@@ -324,7 +324,7 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		PkgPath: t.pkg.PkgPath, PkgName: t.pkg.Name,
 		Files: t.ins.Files, Added: t.added,
 		WorkDir: work, Test: t.fuzz,
-		Deps: t.sup.deps, GoVersion: t.pkg.GoVersion,
+		Deps: t.sup.deps,
 	})
 	if err != nil {
 		return "", nil, err

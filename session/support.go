@@ -20,8 +20,6 @@ import (
 
 // support is what the support packages add to a build.
 type support struct {
-	// rtPath is the runtime's import path for every package of the build.
-	rtPath string
 	// exports are the twins of all support packages, for the target.
 	exports instrument.Exports
 	// sites are their branch sites, numbered from 0; the target's come
@@ -64,7 +62,6 @@ func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
 		s.deps = append(s.deps, dep)
 	}
 	sort.Slice(s.deps, func(i, j int) bool { return s.deps[i].Path < s.deps[j].Path })
-	s.rtPath = build.RuntimeFor(pkg.ModulePath, len(s.deps) > 0)
 	for _, q := range pkgs {
 		if err := s.add(q, cfg.Impure); err != nil {
 			return nil, err
@@ -76,7 +73,7 @@ func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
 // add rewrites one support package, after the packages it imports.
 func (s *support) add(q *packages.Package, impure []string) error {
 	res, err := instrument.Package(q, instrument.Config{
-		RuntimePath: s.rtPath, Support: true,
+		RuntimePath: build.RuntimePath, Support: true,
 		SiteBase: uint32(len(s.sites)), Imported: s.exports, Impure: impure,
 	})
 	if err != nil {
@@ -97,7 +94,7 @@ func (s *support) add(q *packages.Package, impure []string) error {
 // config completes the target's instrument.Config: sites after the
 // support packages', calls into them through their twins.
 func (s *support) config(c instrument.Config) instrument.Config {
-	c.RuntimePath = s.rtPath
+	c.RuntimePath = build.RuntimePath
 	c.SiteBase = uint32(len(s.sites))
 	c.Imported = s.exports
 	return c
