@@ -348,15 +348,21 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 		return nil
 	}
 	if fn, ok := obj.(*types.Func); ok && t == nil {
-		t = ins.twins[fn.Origin()]
+		// A model comes before a twin, when the modelled package is
+		// instrumented too (and inside that package): models stand where
+		// the library's code ends in assembly (internal/bytealg) or
+		// reaches the runtime's floor, and they call the library
+		// function for the result, whose own branches then see no terms,
+		// so nothing is counted twice.
+		t = ins.modelTwin(fn)
+		if t == nil {
+			t = ins.twins[fn.Origin()]
+		}
 		if t == nil {
 			t = ins.cfg.Imported.twins[fn.Origin()]
 			if t != nil && ins.foreignMethod(t) && !ins.forwardable(call, t) {
 				return nil
 			}
-		}
-		if t == nil {
-			t = ins.modelTwin(fn)
 		}
 	}
 	return ins.checkArgs(call, t)
@@ -397,8 +403,12 @@ func (ins *instrumenter) methodExpr(call *ast.CallExpr) bool {
 }
 
 // libFun returns a copy of fun, the function of a call of a modelled
-// library function written pkg.F, for the model's library argument.
+// library function written pkg.F (or F in its own package), for the
+// model's library argument.
 func libFun(fun ast.Expr) (ast.Expr, bool) {
+	if id, ok := ast.Unparen(fun).(*ast.Ident); ok {
+		return ast.NewIdent(id.Name), true // inside the modelled package
+	}
 	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil, false

@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/guard"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/sites"
@@ -29,6 +30,10 @@ type support struct {
 	added map[string][]byte // entry files
 	deps  []build.Dep
 	paths []string // import paths, in the order rewritten
+	// std are the standard packages among paths (stdlib.go); stdFailed
+	// those the rewrite refused, with why, which stay uninstrumented.
+	std       []string
+	stdFailed []string
 }
 
 // instrumentSupport rewrites the support packages of pkg: those the
@@ -62,6 +67,18 @@ func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
 		s.deps = append(s.deps, dep)
 	}
 	sort.Slice(s.deps, func(i, j int) bool { return s.deps[i].Path < s.deps[j].Path })
+	// Standard packages first: they import no other package of the run.
+	for _, q := range stdPackages(cfg, pkg) {
+		n := len(s.sites)
+		if err := guard.Do("instrument", func() error { return s.add(q, cfg.Impure) }); err != nil {
+			s.stdFailed = append(s.stdFailed, fmt.Sprintf("%s: %v", q.PkgPath, err))
+			continue
+		}
+		for i := n; i < len(s.sites); i++ {
+			s.sites[i].Std = true
+		}
+		s.std = append(s.std, q.PkgPath)
+	}
 	for _, q := range pkgs {
 		if err := s.add(q, cfg.Impure); err != nil {
 			return nil, err
