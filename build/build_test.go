@@ -2,6 +2,7 @@ package build
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -13,16 +14,40 @@ import (
 	"github.com/gocolic/gocolic/rt"
 )
 
-func TestRuntimePath(t *testing.T) {
-	tests := []struct{ module, want string }{
-		{"example.com/m", "example.com/m/internal/gocolicrt"},
-		{"m", "m/internal/gocolicrt"},
-		{"example.com/m/v2", "example.com/m/v2/internal/gocolicrt"},
-	}
-	for _, tt := range tests {
-		if got := RuntimePath(tt.module); got != tt.want {
-			t.Errorf("RuntimePath(%q) = %q, want %q", tt.module, got, tt.want)
+// TestOverlayLayout checks where a worker build lays the runtime and the
+// worker's main package: rt and sym under $GOROOT/src/gocolicrt, with
+// sym's import rewritten, their tests and gocolic's own files left out;
+// the main package in the user's module.
+func TestOverlayLayout(t *testing.T) {
+	var laid []string
+	put := func(p string, b []byte) error {
+		laid = append(laid, p)
+		if filepath.Base(p) == "wire.go" && !strings.Contains(string(b), `"gocolicrt/rt/sym"`) {
+			t.Errorf("rt/wire.go imports sym not as gocolicrt/rt/sym")
 		}
+		return nil
+	}
+	goroot := filepath.FromSlash("/go")
+	if err := layRuntime(RuntimeDir(goroot), put); err != nil {
+		t.Fatal(err)
+	}
+	rtDir, symDir := filepath.Join(goroot, "src", "gocolicrt", "rt"), filepath.Join(goroot, "src", "gocolicrt", "rt", "sym")
+	var nRT, nSym int
+	for _, p := range laid {
+		switch filepath.Dir(p) {
+		case rtDir:
+			nRT++
+		case symDir:
+			nSym++
+		default:
+			t.Errorf("%s laid outside %s and %s", p, rtDir, symDir)
+		}
+		if b := filepath.Base(p); strings.HasSuffix(b, "_test.go") || b == "embed.go" || rt.OwnBuildOnly[b] {
+			t.Errorf("%s laid; tests, embed.go and gocolic's own files stay out", p)
+		}
+	}
+	if nRT < 10 || nSym < 5 {
+		t.Errorf("%d files of rt and %d of sym laid, want all of them", nRT, nSym)
 	}
 }
 
@@ -54,7 +79,7 @@ func moduleAt(t *testing.T, goVersion string, files map[string]string) string {
 // doubled; it stands in for instrument's generated entry file.
 const entryFile = `package p
 
-import rt "example.com/w/internal/gocolicrt"
+import rt "gocolicrt/rt"
 
 func init() {
 	rt.Main(rt.Entry{
@@ -138,6 +163,17 @@ func TestWorkerLibraryPackage(t *testing.T) {
 	resp := serveOne(t, bin, &rt.Request{Env: map[uint64]uint64{0: 21}, MaxLen: 4})
 	if resp.Status != rt.StatusOK || len(resp.Results) != 1 || resp.Results[0].Literal != "42" {
 		t.Errorf("response %+v, want 42 from the overlay's Double", resp)
+	}
+	var ov struct{ Replace map[string]string }
+	js, err := os.ReadFile(filepath.Join(work, "overlay.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(js, &ov); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ov.Replace[filepath.Join(dir, "internal", "gocolicworker", "main.go")]; !ok {
+		t.Errorf("no worker main package in the module's %s: %v", WorkerDir, ov.Replace)
 	}
 	// The user's tree is untouched: the runtime and the entry file exist
 	// only in the overlay.

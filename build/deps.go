@@ -1,11 +1,10 @@
 // This file builds workers that instrument packages of other modules
 // (-instrument on a dependency). go build -overlay refuses to replace
-// files under GOMODCACHE, and a dependency may not import the runtime from
-// the main module's internal directory; so each such module is copied
-// into the work directory, the runtime becomes a module of its own
-// (SharedRuntimePath), and a temporary go.mod passed with -modfile
-// replaces both. The user's go.mod and go.sum, and the module cache, are
-// only read.
+// files under GOMODCACHE; so each such module is copied into the work
+// directory, and a temporary go.mod passed with -modfile replaces it with
+// its copy. The runtime needs nothing of this: it is a standard package
+// (RuntimePath), which every module may import. The user's go.mod and
+// go.sum, and the module cache, are only read.
 
 package build
 
@@ -13,7 +12,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"go/build/constraint"
 	"go/version"
 	"io"
 	"io/fs"
@@ -25,21 +23,6 @@ import (
 
 	"golang.org/x/mod/modfile"
 )
-
-// SharedRuntimePath is the import path of the runtime when packages of
-// other modules are instrumented: a module of its own, created in the work
-// directory, that every module may import.
-const SharedRuntimePath = "gocolic.local/gocolicrt"
-
-// RuntimeFor returns the import path of the runtime for a build of the
-// main module modulePath: under its internal directory, unless packages
-// of other modules are instrumented too (deps).
-func RuntimeFor(modulePath string, deps bool) string {
-	if deps {
-		return SharedRuntimePath
-	}
-	return RuntimePath(modulePath)
-}
 
 // Dep is a module other than the main module with instrumented packages.
 type Dep struct {
@@ -62,7 +45,7 @@ const modFileName = "gocolic.mod"
 const fileVersion = "go1.21"
 
 // prepareDeps copies the dependencies into the work directory, writes
-// the runtime module and the temporary go.mod, and returns the -modfile
+// the temporary go.mod, and returns the -modfile
 // argument and the function that maps a path in an original module
 // directory to its copy.
 func prepareDeps(s Spec) (modFile string, mapPath func(string) string, err error) {
@@ -92,18 +75,7 @@ func prepareDeps(s Spec) (modFile string, mapPath func(string) string, err error
 		copies[d.Path] = dst
 		moves = append(moves, move{d.Dir, dst})
 	}
-	rtDir := filepath.Join(s.WorkDir, "gocolicrt")
-	goVersion := s.GoVersion
-	if goVersion == "" {
-		goVersion = "1.16"
-	}
-	if err := writeFile(filepath.Join(rtDir, "go.mod"), []byte(fmt.Sprintf("module %s\n\ngo %s\n", SharedRuntimePath, goVersion))); err != nil {
-		return "", nil, err
-	}
-	if err := layRuntime(rtDir, SharedRuntimePath, runtimePut(goVersion, writeFile)); err != nil {
-		return "", nil, err
-	}
-	tmp, err := tempModFile(gomod, copies, rtDir)
+	tmp, err := tempModFile(gomod, copies)
 	if err != nil {
 		return "", nil, err
 	}
@@ -147,9 +119,8 @@ func CheckDeps(moduleDir string) error {
 
 // tempModFile returns the temporary go.mod: the user's gomod with every
 // module of copies (path -> directory) replaced by its directory, whatever
-// replacement it had, and the runtime module required and replaced by
-// rtDir.
-func tempModFile(gomod []byte, copies map[string]string, rtDir string) ([]byte, error) {
+// replacement it had.
+func tempModFile(gomod []byte, copies map[string]string) ([]byte, error) {
 	f, err := modfile.Parse("go.mod", gomod, nil)
 	if err != nil {
 		return nil, fmt.Errorf("reading go.mod: %w", err)
@@ -163,12 +134,6 @@ func tempModFile(gomod []byte, copies map[string]string, rtDir string) ([]byte, 
 		if err := f.AddReplace(path, "", dir, ""); err != nil {
 			return nil, err
 		}
-	}
-	if err := f.AddRequire(SharedRuntimePath, "v0.0.0"); err != nil {
-		return nil, err
-	}
-	if err := f.AddReplace(SharedRuntimePath, "", rtDir, ""); err != nil {
-		return nil, err
 	}
 	f.Cleanup()
 	return f.Format()
@@ -275,13 +240,6 @@ func safeName(path string) string {
 	}, path)
 }
 
-func writeFile(p string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(p, b, 0o644)
-}
-
 // goEnv returns go env name, run in dir.
 func goEnv(dir, name string) (string, error) {
 	cmd := exec.Command("go", "env", name)
@@ -291,53 +249,4 @@ func goEnv(dir, name string) (string, error) {
 		return "", fmt.Errorf("go env %s: %w", name, err)
 	}
 	return strings.TrimSpace(string(out)), nil
-}
-
-// runtimeVersion is the language version the runtime's sources (rt and
-// sym) are written for: they range over integers (go1.22) and rely on
-// go1.22's loop variables.
-const runtimeVersion = "go1.22"
-
-// runtimePut returns put for the runtime's files in a module at language
-// version v (its go line, "" for none): below runtimeVersion, each file
-// gets a //go:build line that sets runtimeVersion beside its own
-// constraint, since a module at go 1.13 may hold the runtime (it lives in
-// the main module, or in a module of the main module's go line).
-func runtimePut(v string, put func(string, []byte) error) func(string, []byte) error {
-	if v == "" {
-		v = "1.16"
-	}
-	if version.Compare("go"+v, runtimeVersion) >= 0 {
-		return put
-	}
-	return func(target string, content []byte) error {
-		out, err := andFileVersion(content, runtimeVersion)
-		if err != nil {
-			return fmt.Errorf("runtime file %s: %w", filepath.Base(target), err)
-		}
-		return put(target, out)
-	}
-}
-
-// andFileVersion makes src, a Go file, compile at language version v
-// under its own build constraint: its //go:build line becomes "v && (its
-// expression)", or a line with v alone is put before everything.
-func andFileVersion(src []byte, v string) ([]byte, error) {
-	lines := bytes.SplitAfter(src, []byte("\n"))
-	for i, l := range lines {
-		t := bytes.TrimSpace(l)
-		if bytes.HasPrefix(t, []byte("package ")) {
-			break
-		}
-		if !constraint.IsGoBuild(string(t)) {
-			continue
-		}
-		x, err := constraint.Parse(string(t))
-		if err != nil {
-			return nil, err
-		}
-		lines[i] = []byte("//go:build " + (&constraint.AndExpr{X: &constraint.TagExpr{Tag: v}, Y: x}).String() + "\n")
-		return bytes.Join(lines, nil), nil
-	}
-	return append([]byte("//go:build "+v+"\n\n"), src...), nil
 }

@@ -13,25 +13,9 @@ import (
 	"golang.org/x/mod/modfile"
 )
 
-func TestRuntimeFor(t *testing.T) {
-	tests := []struct {
-		module string
-		deps   bool
-		want   string
-	}{
-		{"example.com/m", false, "example.com/m/internal/gocolicrt"},
-		{"example.com/m", true, SharedRuntimePath},
-	}
-	for _, tt := range tests {
-		if got := RuntimeFor(tt.module, tt.deps); got != tt.want {
-			t.Errorf("RuntimeFor(%q, %v) = %q, want %q", tt.module, tt.deps, got, tt.want)
-		}
-	}
-}
-
 // TestTempModFile checks the temporary go.mod: every copied module
-// replaced by its copy, whatever the user's go.mod replaced it with, the
-// runtime module required and replaced, and everything else as it was.
+// replaced by its copy, whatever the user's go.mod replaced it with,
+// and everything else as it was.
 func TestTempModFile(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -46,28 +30,28 @@ func TestTempModFile(t *testing.T) {
 			name:     "no replacements before",
 			gomod:    "module example.com/m\n\ngo 1.24\n\nrequire example.com/dep v1.0.0\n",
 			copies:   map[string]string{"example.com/dep": "/w/deps/0"},
-			replaces: map[string]string{"example.com/dep": "/w/deps/0", SharedRuntimePath: "/w/rt"},
-			requires: []string{"example.com/dep", SharedRuntimePath},
+			replaces: map[string]string{"example.com/dep": "/w/deps/0"},
+			requires: []string{"example.com/dep"},
 		},
 		{
 			name: "the user's replacement of a copied module gives way",
 			gomod: "module example.com/m\n\ngo 1.24\n\nrequire (\n\texample.com/dep v1.0.0\n\texample.com/other v1.2.0\n)\n\n" +
 				"replace example.com/dep v1.0.0 => example.com/fork v1.0.1\n\nreplace example.com/other => ../other\n",
 			copies:   map[string]string{"example.com/dep": "/w/deps/0"},
-			replaces: map[string]string{"example.com/dep": "/w/deps/0", "example.com/other": "../other", SharedRuntimePath: "/w/rt"},
-			requires: []string{"example.com/dep", "example.com/other", SharedRuntimePath},
+			replaces: map[string]string{"example.com/dep": "/w/deps/0", "example.com/other": "../other"},
+			requires: []string{"example.com/dep", "example.com/other"},
 		},
 		{
 			name:     "several modules, a directory with a space",
 			gomod:    "module example.com/m\n\ngo 1.21\n\nrequire (\n\texample.com/a v1.0.0\n\texample.com/b v0.3.0 // indirect\n)\n",
 			copies:   map[string]string{"example.com/a": "/w/deps/0_a", "example.com/b": "/w w/deps/1_b"},
-			replaces: map[string]string{"example.com/a": "/w/deps/0_a", "example.com/b": "/w w/deps/1_b", SharedRuntimePath: "/w/rt"},
-			requires: []string{"example.com/a", "example.com/b", SharedRuntimePath},
+			replaces: map[string]string{"example.com/a": "/w/deps/0_a", "example.com/b": "/w w/deps/1_b"},
+			requires: []string{"example.com/a", "example.com/b"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := tempModFile([]byte(tt.gomod), tt.copies, "/w/rt")
+			out, err := tempModFile([]byte(tt.gomod), tt.copies)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,9 +87,6 @@ func TestTempModFile(t *testing.T) {
 			if len(req) != len(tt.requires) {
 				t.Errorf("requirements %v, want %v", req, tt.requires)
 			}
-			if req[SharedRuntimePath] != "v0.0.0" {
-				t.Errorf("runtime required at %q, want v0.0.0", req[SharedRuntimePath])
-			}
 			if f.Go == nil || !strings.Contains(tt.gomod, "go "+f.Go.Version+"\n") {
 				t.Errorf("go line changed:\n%s", out)
 			}
@@ -115,7 +96,7 @@ func TestTempModFile(t *testing.T) {
 
 func TestTempModFileErrors(t *testing.T) {
 	for _, gomod := range []string{"go 1.24\n", "module example.com/m\nrequire (\n"} {
-		if _, err := tempModFile([]byte(gomod), nil, "/w/rt"); err == nil {
+		if _, err := tempModFile([]byte(gomod), nil); err == nil {
 			t.Errorf("go.mod %q: no error", gomod)
 		}
 	}
@@ -150,37 +131,6 @@ func TestSetFileVersion(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := string(setFileVersion([]byte(tt.src), "go1.21")); got != tt.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestAndFileVersion(t *testing.T) {
-	tests := []struct{ name, src, want string }{
-		{
-			name: "no build line",
-			src:  "// Package x.\npackage x\n",
-			want: "//go:build go1.22\n\n// Package x.\npackage x\n",
-		},
-		{
-			name: "the file's constraint is kept",
-			src:  "//go:build amd64 || arm64\n\npackage x\n\n//go:build notthis\n",
-			want: "//go:build go1.22 && (amd64 || arm64)\n\npackage x\n\n//go:build notthis\n",
-		},
-		{
-			name: "a negation",
-			src:  "// Copyright.\n\n//go:build !amd64 && !arm64\n\npackage x\n",
-			want: "// Copyright.\n\n//go:build go1.22 && !amd64 && !arm64\n\npackage x\n",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := andFileVersion([]byte(tt.src), "go1.22")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})
@@ -301,16 +251,15 @@ func TestWorkerDependency(t *testing.T) {
 
 	// The rewritten dep.go imports the runtime and uses generics, which
 	// go 1.16 forbids: the copy gets a //go:build go1.21 line.
-	depSrc := "//line " + filepath.Join(dep, "dep.go") + ":1\npackage dep\n\nimport rt \"" + SharedRuntimePath + "\"\n\n" +
+	depSrc := "//line " + filepath.Join(dep, "dep.go") + ":1\npackage dep\n\nimport rt \"" + RuntimePath + "\"\n\n" +
 		"var _ = rt.ParamInt\n\nfunc id[T any](x T) T { return x }\n\nfunc Triple(x int) int { return id(x) * 3 }\n"
-	drv := strings.Replace(entryFile, `"example.com/w/internal/gocolicrt"`, `"`+SharedRuntimePath+`"`, 1)
-	drv = strings.Replace(drv, "Double(rt.InputInt", "Double(2 * rt.InputInt", 1)
+	drv := strings.Replace(entryFile, "Double(rt.InputInt", "Double(2 * rt.InputInt", 1)
 	work := t.TempDir()
 	bin, err := Worker(Spec{
 		ModuleDir: user, ModulePath: "example.com/w", PkgPath: "example.com/w/p", PkgName: "p",
-		Files: map[string][]byte{filepath.Join(dep, "dep.go"): []byte(depSrc)},
-		Added: map[string][]byte{filepath.Join(user, "p", "gocolic_entry.go"): []byte(drv)},
-		Deps:  []Dep{{Path: "example.com/dep", Dir: dep, GoVersion: "1.16"}}, GoVersion: "1.24",
+		Files:   map[string][]byte{filepath.Join(dep, "dep.go"): []byte(depSrc)},
+		Added:   map[string][]byte{filepath.Join(user, "p", "gocolic_entry.go"): []byte(drv)},
+		Deps:    []Dep{{Path: "example.com/dep", Dir: dep, GoVersion: "1.16"}},
 		WorkDir: work,
 	})
 	if err != nil {

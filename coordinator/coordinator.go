@@ -210,7 +210,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	d.domain()
 	d.alias = newAliasGraph(d.b, cfg.Params, d.offs)
 	for _, s := range cfg.Sites {
-		if s.Kind == sites.Cond {
+		if s.Kind == sites.Cond && !s.Std { // the target's: std sites count apart
 			d.condSites++
 		}
 	}
@@ -667,7 +667,7 @@ func (d *coordinator) processSlow(o outcome, elapsed time.Duration) {
 }
 
 func (d *coordinator) isCond(site uint32) bool {
-	return int(site) < len(d.cfg.Sites) && d.cfg.Sites[site].Kind == sites.Cond
+	return int(site) < len(d.cfg.Sites) && d.cfg.Sites[site].Kind == sites.Cond && !d.cfg.Sites[site].Std
 }
 
 func (d *coordinator) restartFinding(o outcome, elapsed time.Duration) {

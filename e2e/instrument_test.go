@@ -344,7 +344,7 @@ func TestInstrumentBadInput(t *testing.T) {
 		"empty/README": "no Go files\n",
 	})
 	tests := []struct{ name, pattern, want string }{
-		{"standard library", "strings", "standard-library packages (strings), which gocolic cannot instrument"},
+		{"standard library", "strings", "standard-library packages (strings): name packages of your module"},
 		{"no packages", "./empty/...", "-instrument ./empty/... matches no packages"},
 		{"no such package", "example.com/nope", "-instrument example.com/nope:"},
 		{"not imported", "./other", "which example.com/m/a does not import"},

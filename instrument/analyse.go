@@ -25,8 +25,9 @@ type twinInfo struct {
 	results []track // per result
 	nShadow int     // number of tracked results, i.e. of shadow results
 	// model: the twin is a library model in the runtime (models.go),
-	// called as rt.name without the receiver; site: it takes a site first.
-	model, site bool
+	// called as rt.name without the receiver; site: it takes a site first;
+	// lib: it takes the library function next (libModels).
+	model, site, lib bool
 	// dyn: the call goes through a function value (call_dyn.go); sig is the
 	// value's signature, and the twin is found at run time.
 	dyn bool

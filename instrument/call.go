@@ -114,6 +114,13 @@ func (ins *instrumenter) callTwin(x *ast.CallExpr, t *twinInfo) (ast.Expr, bool)
 	} else if nf = ins.twinFun(ast.Unparen(x.Fun), t); nf == nil {
 		return nil, false
 	}
+	if t.lib {
+		lib, ok := libFun(x.Fun)
+		if !ok {
+			return nil, false
+		}
+		args = append([]ast.Expr{lib}, args...)
+	}
 	if t.site {
 		args = append([]ast.Expr{siteLit(ins.newSite(sites.Implicit, x))}, args...)
 	}
@@ -341,15 +348,21 @@ func (ins *instrumenter) twinCall(e ast.Expr) *twinInfo {
 		return nil
 	}
 	if fn, ok := obj.(*types.Func); ok && t == nil {
-		t = ins.twins[fn.Origin()]
+		// A model comes before a twin, when the modelled package is
+		// instrumented too (and inside that package): models stand where
+		// the library's code ends in assembly (internal/bytealg) or
+		// reaches the runtime's floor, and they call the library
+		// function for the result, whose own branches then see no terms,
+		// so nothing is counted twice.
+		t = ins.modelTwin(fn)
+		if t == nil {
+			t = ins.twins[fn.Origin()]
+		}
 		if t == nil {
 			t = ins.cfg.Imported.twins[fn.Origin()]
 			if t != nil && ins.foreignMethod(t) && !ins.forwardable(call, t) {
 				return nil
 			}
-		}
-		if t == nil {
-			t = ins.modelTwin(fn)
 		}
 	}
 	return ins.checkArgs(call, t)
@@ -387,4 +400,22 @@ func (ins *instrumenter) methodExpr(call *ast.CallExpr) bool {
 	}
 	s, ok := ins.info.Selections[sel]
 	return ok && s.Kind() == types.MethodExpr
+}
+
+// libFun returns a copy of fun, the function of a call of a modelled
+// library function written pkg.F (or F in its own package), for the
+// model's library argument.
+func libFun(fun ast.Expr) (ast.Expr, bool) {
+	if id, ok := ast.Unparen(fun).(*ast.Ident); ok {
+		return ast.NewIdent(id.Name), true // inside the modelled package
+	}
+	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	return &ast.SelectorExpr{X: ast.NewIdent(id.Name), Sel: ast.NewIdent(sel.Sel.Name)}, true
 }

@@ -581,7 +581,7 @@ const GFile = "zz_gocolic_g"
 // disk only for the user's packages), and without it the runtime tells
 // goroutines apart the slow way.
 func (ins *instrumenter) goroutineID(res *Result, dir string) error {
-	asm, err := rt.GAssembly(gFuncName)
+	asm, err := gAssembly(gFuncName)
 	if err != nil {
 		return err
 	}
@@ -604,4 +604,27 @@ func (ins *instrumenter) goroutineID(res *Result, dir string) error {
 	}
 	res.Extra[filepath.Join(dir, GFile+".go")] = out
 	return nil
+}
+
+// gAssembly returns the assembly of a function named name, of type
+// func() uintptr, that returns the calling goroutine's runtime descriptor
+// as rt.UseG wants it, for the package it is added to: one file per
+// architecture of rt.GArchs, by file name suffix ("_amd64.s"), made from
+// the runtime's own (rt/g_<arch>.s).
+func gAssembly(name string) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(rt.GArchs))
+	for _, arch := range rt.GArchs {
+		src, err := rt.Sources.ReadFile("g_" + arch + ".s")
+		if err != nil {
+			return nil, fmt.Errorf("reading the runtime's assembly: %w", err)
+		}
+		const sym = "·asmG(SB)"
+		if bytes.Count(src, []byte(sym)) != 1 {
+			return nil, fmt.Errorf("g_%s.s does not define asmG once", arch)
+		}
+		src = bytes.ReplaceAll(src, []byte(sym), []byte("·"+name+"(SB)"))
+		src = bytes.ReplaceAll(src, []byte("func asmG()"), []byte("func "+name+"()"))
+		out["_"+arch+".s"] = src
+	}
+	return out, nil
 }

@@ -113,6 +113,13 @@ var models = map[string]model{
 	"math.IsInf":           {false},
 }
 
+// libModels are the packages whose models take the library function
+// itself as their first argument (after the site) and call it for the
+// concrete result. The runtime must not import these packages: gocolic
+// instruments them in place, above the runtime (build/floor.go), and a model
+// that imported its package would make an import cycle.
+var libModels = map[string]bool{"strings": true, "bytes": true}
+
 // modelTwin returns the twin description of fn's model, or nil when fn is
 // not modelled.
 func (ins *instrumenter) modelTwin(fn *types.Func) *twinInfo {
@@ -123,7 +130,7 @@ func (ins *instrumenter) modelTwin(fn *types.Func) *twinInfo {
 	if t, ok := ins.modelTwins[fn]; ok {
 		return t
 	}
-	t := &twinInfo{fn: fn, name: modelName(fn.FullName()), model: true, site: m.site}
+	t := &twinInfo{fn: fn, name: modelName(fn.FullName()), model: true, site: m.site, lib: libModels[fn.Pkg().Path()]}
 	t.setTracks(fn.Type().(*types.Signature))
 	if ins.modelTwins == nil {
 		ins.modelTwins = make(map[*types.Func]*twinInfo)

@@ -2,8 +2,14 @@ package instrument
 
 import (
 	"go/ast"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gocolic/gocolic/load"
+	"github.com/gocolic/gocolic/rt"
+	"golang.org/x/tools/go/packages"
 )
 
 // modelCalls has one call of every modelled function, by the name of its
@@ -248,5 +254,60 @@ func TestModelKeepsImport(t *testing.T) {
 	}
 	if rw := recheck(t, res); len(rw.errs) > 0 {
 		t.Fatalf("rewritten code does not type-check: %v", rw.errs)
+	}
+}
+
+// TestModelsBeforeTwins checks the choice between a model and the twin of
+// an instrumented standard package: with strings instrumented as a
+// support package (as a run does by default), the target's call of a
+// modelled function (strings.Index) still goes to its model, given the
+// library function, and so do strings' own calls of it; a function
+// without a model (strings.Fields) goes to strings' twin.
+func TestModelsBeforeTwins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads strings with the go command")
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.24\n",
+		"p.go":   "package p\n\nimport \"strings\"\n\nfunc F(s string) int {\n\tif strings.Index(s, \"ab\") == 3 {\n\t\treturn 1\n\t}\n\treturn len(strings.Fields(s))\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir}, ".")
+	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("loading: %v %v", err, pkgs)
+	}
+	strs := pkgs[0].Imports["strings"]
+	sup, err := Package(strs, Config{RuntimePath: rt.ImportPath, Support: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var own string
+	for path, src := range sup.Files {
+		if filepath.Base(path) == "strings.go" {
+			own = string(src)
+		}
+	}
+	if !strings.Contains(own, "StringsIndex(Index, ") {
+		t.Errorf("strings' own calls of Index do not go to the model given Index")
+	}
+	res, err := Package(pkgs[0], Config{RuntimePath: rt.ImportPath, Entry: "F", Imported: sup.Exports})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target string
+	for _, src := range res.Files {
+		target += string(src)
+	}
+	for _, want := range []string{"StringsIndex(strings.Index, ", "strings.Gcl_Fields("} {
+		if !strings.Contains(target, want) {
+			t.Errorf("the target's rewrite has no %s:\n%s", want, target)
+		}
+	}
+	if strings.Contains(target, "strings.Gcl_Index(") {
+		t.Errorf("the target calls strings' twin of Index, not its model:\n%s", target)
 	}
 }

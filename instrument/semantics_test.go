@@ -230,7 +230,7 @@ func buildInstrumented(dir, work string) (bin string, res *instrument.Result, er
 		return "", nil, err
 	}
 	res, err = instrument.Package(pkg.Package, instrument.Config{
-		RuntimePath: build.RuntimePath(pkg.ModulePath),
+		RuntimePath: build.RuntimePath,
 		Entry:       "Run",
 	})
 	if err != nil {

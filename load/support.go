@@ -72,7 +72,7 @@ func (p *Package) Support(dir string, patterns []string) ([]*packages.Package, e
 			return nil, errors.New(strings.Join(bad, "\n"))
 		}
 		if len(std) > 0 {
-			return nil, fmt.Errorf("-instrument matches standard-library packages (%s), which gocolic cannot instrument: its runtime is built on them; name packages of your module (./...) or of its dependencies", abbrev(std))
+			return nil, fmt.Errorf("-instrument matches standard-library packages (%s): name packages of your module (./...) or of its dependencies; the standard packages the target reaches are instrumented by -stdlib", abbrev(std))
 		}
 		for _, pat := range patterns {
 			if len(matched[pat]) == 0 {
@@ -161,6 +161,26 @@ func abbrev(paths []string) string {
 		return strings.Join(paths[:4], ", ") + fmt.Sprintf(" and %d more", len(paths)-4)
 	}
 	return strings.Join(paths, ", ")
+}
+
+// IsStandard reports whether q is a package of the standard library: no
+// module, and no dot in its path's first element.
+func IsStandard(q *packages.Package) bool {
+	first, _, _ := strings.Cut(q.PkgPath, "/")
+	return q.Module == nil && q.PkgPath != "" && !strings.Contains(first, ".")
+}
+
+// Standard returns the standard packages of the target's import graph for
+// which keep is true, each after the packages it imports, with their
+// syntax.
+func (p *Package) Standard(keep func(*packages.Package) bool) []*packages.Package {
+	var out []*packages.Package
+	p.visitGraph(func(q *packages.Package) {
+		if IsStandard(q) && len(q.Syntax) > 0 && q.TypesInfo != nil && keep(q) {
+			out = append(out, q)
+		}
+	})
+	return out
 }
 
 // IsDependency reports whether q belongs to another module than the main

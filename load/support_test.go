@@ -49,7 +49,7 @@ func TestSupport(t *testing.T) {
 		{name: "external test and the whole module", target: "./p", fuzz: "FuzzQ", patterns: []string{"./..."}, want: "[example.com/m/c example.com/m/p example.com/m/q]"},
 		{name: "internal test: never the target", target: "./p", fuzz: "FuzzIn", patterns: []string{"./..."}, want: "[example.com/m/c]"},
 
-		{name: "standard library", target: "./a", patterns: []string{"strings"}, want: "standard-library packages (strings), which gocolic cannot instrument"},
+		{name: "standard library", target: "./a", patterns: []string{"strings"}, want: "standard-library packages (strings): name packages of your module"},
 		{name: "standard library among others", target: "./a", patterns: []string{"./b", "std"}, want: "standard-library packages"},
 		{name: "no such directory", target: "./a", patterns: []string{"./nothing/..."}, want: "-instrument ./nothing/...:"},
 		{name: "no packages", target: "./a", patterns: []string{"./empty/..."}, want: "-instrument ./empty/... matches no packages"},

@@ -39,8 +39,11 @@ type Report struct {
 	ExecsPerSec float64  `json:"execs_per_sec"`
 	Paths       int      `json:"paths"` // distinct paths executed
 	Branches    Branches `json:"branches"`
-	Bugs        []Bug    `json:"bugs"`
-	Solver      Solver   `json:"solver"`
+	// Stdlib is what the run instrumented of the standard library
+	// (-stdlib); Branches counts none of it. Nil when nothing was.
+	Stdlib *Stdlib `json:"stdlib,omitempty"`
+	Bugs   []Bug   `json:"bugs"`
+	Solver Solver  `json:"solver"`
 	// Divergences counts the executions that missed the path their input
 	// was solved for.
 	Divergences int `json:"divergences"`
@@ -128,6 +131,14 @@ type ConcreteSite struct {
 	Events      int    `json:"events"`
 	Executions  int    `json:"executions"`
 	Divergences int    `json:"divergences"`
+}
+
+// Stdlib lists the standard packages a run instrumented in place, and the
+// branch outcomes of their sites it covered, apart from the target's.
+type Stdlib struct {
+	Packages []string `json:"packages"`
+	Covered  int      `json:"covered"`
+	Total    int      `json:"total"`
 }
 
 // Branches is the branch-outcome coverage of a run.

@@ -7,7 +7,6 @@
 package rt
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -114,7 +113,7 @@ func EvalMain() {
 		fmt.Fprintln(os.Stderr, "gocolic evaluator: missing pipes")
 		os.Exit(ExitInternal)
 	}
-	if err := serveEval(bufio.NewReader(in), out, evalFuncs{}); err != nil {
+	if err := serveEval(newPipeReader(in), out, evalFuncs{}); err != nil {
 		fmt.Fprintln(os.Stderr, "gocolic evaluator:", err)
 		os.Exit(ExitInternal)
 	}

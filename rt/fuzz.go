@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"runtime/debug"
 	"time"
 
 	"github.com/gocolic/gocolic/sym"
@@ -93,7 +92,7 @@ func executeFuzz(q *Request, enc *sym.Encoder, subType reflect.Type, runMethod r
 			if r := recover(); r != nil {
 				resp.Status = StatusPanic
 				resp.Panic = panicString(r)
-				resp.Stack = string(debug.Stack())
+				resp.Stack = string(goroutineStack())
 			}
 		}()
 		run(sub.Interface(), in)

@@ -34,10 +34,10 @@ func symWork(x V[int], s V[string]) []*sym.Expr {
 	cat := Concat(s, Mk("!", nil))
 	shadows = append(shadows, cat.S, LenString(cat).S, IndexString(3, cat, Mk(0, nil)).S, EqString(cat, Mk("go!", nil)).S)
 	Br(4, EqString(SliceString(5, s, Mk(0, nil), LenString(s)), Mk("x", nil)))
-	ok, sh := StringsHasPrefix(s, Mk("g", nil))
+	ok, sh := StringsHasPrefix(strings.HasPrefix, s, Mk("g", nil))
 	_ = ok
 	shadows = append(shadows, sh)
-	parts := StringsSplit(s, Mk(",", nil))
+	parts := StringsSplit(strings.Split, s, Mk(",", nil))
 	shadows = append(shadows, LenSlice(7, parts).S, LoadString(8, &parts[0]).S)
 	var cell struct{ N int }
 	Store(sum, &cell.N)

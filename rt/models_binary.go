@@ -4,7 +4,7 @@
 package rt
 
 import (
-	"encoding/binary"
+	"unsafe"
 
 	"github.com/gocolic/gocolic/sym"
 )
@@ -42,32 +42,32 @@ func byteOrder[T unsigned](site uint32, p V[[]byte], n int, big bool, read func(
 // BinaryBigEndianUint16 models binary.BigEndian.Uint16; site is its length
 // check.
 func BinaryBigEndianUint16(site uint32, p V[[]byte]) (uint16, *sym.Expr) {
-	return byteOrder(site, p, 2, true, binary.BigEndian.Uint16)
+	return byteOrder(site, p, 2, true, readOrder[uint16](true))
 }
 
 // BinaryBigEndianUint32 models binary.BigEndian.Uint32.
 func BinaryBigEndianUint32(site uint32, p V[[]byte]) (uint32, *sym.Expr) {
-	return byteOrder(site, p, 4, true, binary.BigEndian.Uint32)
+	return byteOrder(site, p, 4, true, readOrder[uint32](true))
 }
 
 // BinaryBigEndianUint64 models binary.BigEndian.Uint64.
 func BinaryBigEndianUint64(site uint32, p V[[]byte]) (uint64, *sym.Expr) {
-	return byteOrder(site, p, 8, true, binary.BigEndian.Uint64)
+	return byteOrder(site, p, 8, true, readOrder[uint64](true))
 }
 
 // BinaryLittleEndianUint16 models binary.LittleEndian.Uint16.
 func BinaryLittleEndianUint16(site uint32, p V[[]byte]) (uint16, *sym.Expr) {
-	return byteOrder(site, p, 2, false, binary.LittleEndian.Uint16)
+	return byteOrder(site, p, 2, false, readOrder[uint16](false))
 }
 
 // BinaryLittleEndianUint32 models binary.LittleEndian.Uint32.
 func BinaryLittleEndianUint32(site uint32, p V[[]byte]) (uint32, *sym.Expr) {
-	return byteOrder(site, p, 4, false, binary.LittleEndian.Uint32)
+	return byteOrder(site, p, 4, false, readOrder[uint32](false))
 }
 
 // BinaryLittleEndianUint64 models binary.LittleEndian.Uint64.
 func BinaryLittleEndianUint64(site uint32, p V[[]byte]) (uint64, *sym.Expr) {
-	return byteOrder(site, p, 8, false, binary.LittleEndian.Uint64)
+	return byteOrder(site, p, 8, false, readOrder[uint64](false))
 }
 
 // BinaryUvarint models binary.Uvarint, exactly when the aggregate knows
@@ -75,7 +75,7 @@ func BinaryLittleEndianUint64(site uint32, p V[[]byte]) (uint64, *sym.Expr) {
 // that the slice can hold). Each result is a case split on where the
 // first byte without the continuation bit is, and on the slice's length.
 func BinaryUvarint(b V[[]byte]) (uint64, int, *sym.Expr, *sym.Expr) {
-	v, n := binary.Uvarint(b.C)
+	v, n := sym.Uvarint(b.C)
 	if b.S == nil || !tracking() {
 		return v, n, nil, nil
 	}
@@ -88,7 +88,7 @@ func BinaryUvarint(b V[[]byte]) (uint64, int, *sym.Expr, *sym.Expr) {
 func uvarintTerms(a *sym.Expr) (v, n *sym.Expr) {
 	b := st.b
 	bs, l := aggBytes(a), aggLen(a)
-	const maxLen = binary.MaxVarintLen64
+	const maxLen = 10 // encoding/binary.MaxVarintLen64
 	if len(bs) <= maxLen && l.Max() > uint64(len(bs)) {
 		return nil, nil
 	}
@@ -122,4 +122,23 @@ func uvarintTerms(a *sym.Expr) (v, n *sym.Expr) {
 		n = b.Ite(longer(k), b.Ite(last, stopN, n), cInt(0))
 	}
 	return v, n
+}
+
+// readOrder returns the function that reads a T from the start of a byte
+// slice in one byte order, as encoding/binary's byte orders do (which rt
+// must not import, floor.go); it panics like them on a short slice.
+func readOrder[T unsigned](big bool) func([]byte) T {
+	return func(p []byte) T {
+		n := int(unsafe.Sizeof(T(0)))
+		_ = p[n-1]
+		var v T
+		for i := 0; i < n; i++ {
+			shift := 8 * i
+			if big {
+				shift = 8 * (n - 1 - i)
+			}
+			v |= T(p[i]) << shift
+		}
+		return v
+	}
 }

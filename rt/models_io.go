@@ -14,9 +14,8 @@
 package rt
 
 import (
-	"bytes"
 	"io"
-	"strings"
+	"reflect"
 	"unsafe"
 
 	"github.com/gocolic/gocolic/sym"
@@ -26,11 +25,14 @@ import (
 type readerCell struct {
 	content string // the concrete content, to detect a change
 	s       *sym.Expr
+	typ     reflect.Type // the reader's type, *strings.Reader or *bytes.Reader
 }
 
-func remember(p unsafe.Pointer, content string, s *sym.Expr) {
+// remember notes the reader r, made by a modelled constructor.
+func remember[R any](r *R, content string, s *sym.Expr) {
+	p := unsafe.Pointer(r)
 	pin(p)
-	st.readers[uintptr(p)] = readerCell{content: content, s: s}
+	st.readers[uintptr(p)] = readerCell{content: content, s: s, typ: reflect.TypeFor[*R]()}
 }
 
 // IoReadAll models io.ReadAll: the bytes of a modelled reader have the
@@ -50,15 +52,16 @@ func readerCellOf(r io.Reader) (readerCell, bool) {
 	if len(st.readers) == 0 || !tracking() {
 		return readerCell{}, false
 	}
-	var p unsafe.Pointer
-	switch r := r.(type) {
-	case *strings.Reader:
-		p = unsafe.Pointer(r)
-	case *bytes.Reader:
-		p = unsafe.Pointer(r)
-	default:
+	// The readers' types are not named here: rt must not import strings
+	// or bytes (floor.go). A remembered address with the type it was
+	// remembered with is that reader, which pin keeps alive.
+	v := reflect.ValueOf(r)
+	if v.Kind() != reflect.Pointer {
 		return readerCell{}, false
 	}
-	c, ok := st.readers[uintptr(p)]
-	return c, ok
+	c, ok := st.readers[uintptr(v.UnsafePointer())]
+	if !ok || c.typ != v.Type() {
+		return readerCell{}, false
+	}
+	return c, true
 }

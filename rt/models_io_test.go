@@ -25,20 +25,20 @@ func TestReadAllModel(t *testing.T) {
 		skip   int  // bytes read before io.ReadAll
 	}{
 		{"strings reader", func(s V[string]) ([]byte, error, *Expr) {
-			return IoReadAll(StringsNewReader(s))
+			return IoReadAll(StringsNewReader(strings.NewReader, s))
 		}, true, 0},
 		{"bytes reader", func(s V[string]) ([]byte, error, *Expr) {
-			return IoReadAll(BytesNewReader(V[[]byte]{C: []byte(s.C), S: s.S}))
+			return IoReadAll(BytesNewReader(bytes.NewReader, V[[]byte]{C: []byte(s.C), S: s.S}))
 		}, true, 0},
 		{"reader already read from", func(s V[string]) ([]byte, error, *Expr) {
-			r := StringsNewReader(s)
+			r := StringsNewReader(strings.NewReader, s)
 			var one [1]byte
 			_, _ = r.Read(one[:])
 			return IoReadAll(r)
 		}, false, 1},
 		{"bytes changed after the reader was made", func(s V[string]) ([]byte, error, *Expr) {
 			b := []byte(s.C)
-			r := BytesNewReader(V[[]byte]{C: b, S: s.S})
+			r := BytesNewReader(bytes.NewReader, V[[]byte]{C: b, S: s.S})
 			b[0]++
 			data, err, sh := IoReadAll(r)
 			b[0]-- // the content the test compares with
@@ -49,7 +49,7 @@ func TestReadAllModel(t *testing.T) {
 			return IoReadAll(iotest.HalfReader(strings.NewReader(s.C)))
 		}, false, 0},
 		{"input without a shadow", func(s V[string]) ([]byte, error, *Expr) {
-			return IoReadAll(StringsNewReader(V[string]{C: s.C}))
+			return IoReadAll(StringsNewReader(strings.NewReader, V[string]{C: s.C}))
 		}, false, 0},
 	}
 	rng := rand.New(rand.NewPCG(5, 6))

@@ -13,7 +13,6 @@ package rt
 
 import (
 	"math"
-	"strings"
 	"unsafe"
 
 	"github.com/gocolic/gocolic/sym"
@@ -118,29 +117,29 @@ func foldTerm(x, y *sym.Expr, r bool) *sym.Expr {
 }
 
 // StringsHasPrefix models strings.HasPrefix.
-func StringsHasPrefix(s, prefix V[string]) (bool, *sym.Expr) {
-	return pred(strings.HasPrefix(s.C, prefix.C), s, prefix, hasPrefix)
+func StringsHasPrefix(lib func(string, string) bool, s, prefix V[string]) (bool, *sym.Expr) {
+	return pred(lib(s.C, prefix.C), s, prefix, hasPrefix)
 }
 
 // StringsHasSuffix models strings.HasSuffix.
-func StringsHasSuffix(s, suffix V[string]) (bool, *sym.Expr) {
-	return pred(strings.HasSuffix(s.C, suffix.C), s, suffix, hasSuffix)
+func StringsHasSuffix(lib func(string, string) bool, s, suffix V[string]) (bool, *sym.Expr) {
+	return pred(lib(s.C, suffix.C), s, suffix, hasSuffix)
 }
 
 // StringsContains models strings.Contains.
-func StringsContains(s, substr V[string]) (bool, *sym.Expr) {
-	return pred(strings.Contains(s.C, substr.C), s, substr, contains)
+func StringsContains(lib func(string, string) bool, s, substr V[string]) (bool, *sym.Expr) {
+	return pred(lib(s.C, substr.C), s, substr, contains)
 }
 
 // StringsEqualFold models strings.EqualFold.
-func StringsEqualFold(s, t V[string]) (bool, *sym.Expr) {
-	r := strings.EqualFold(s.C, t.C)
+func StringsEqualFold(lib func(string, string) bool, s, t V[string]) (bool, *sym.Expr) {
+	r := lib(s.C, t.C)
 	return pred(r, s, t, func(x, y *sym.Expr) *sym.Expr { return foldTerm(x, y, r) })
 }
 
 // StringsIndex models strings.Index.
-func StringsIndex(s, substr V[string]) (int, *sym.Expr) {
-	return indexOf(strings.Index(s.C, substr.C), s, substr)
+func StringsIndex(lib func(string, string) int, s, substr V[string]) (int, *sym.Expr) {
+	return indexOf(lib(s.C, substr.C), s, substr)
 }
 
 // asciiSpace is the condition that byte x is one of the ASCII bytes
@@ -182,8 +181,8 @@ func trimSpace(a *sym.Expr) *sym.Expr {
 }
 
 // StringsTrimSpace models strings.TrimSpace, exactly on ASCII strings.
-func StringsTrimSpace(s V[string]) (string, *sym.Expr) {
-	r := strings.TrimSpace(s.C)
+func StringsTrimSpace(lib func(string) string, s V[string]) (string, *sym.Expr) {
+	r := lib(s.C)
 	if s.S == nil || !tracking() {
 		return r, nil
 	}
@@ -347,12 +346,19 @@ func splitShadows[E any](r []E, a *sym.Expr, sep byte, limit int, str func(j int
 func oneByteSep[T ~string | ~[]byte](sep V[T]) bool { return sep.S == nil && len(sep.C) == 1 }
 
 // StringsSplit models strings.Split for a one-byte separator.
-func StringsSplit(s, sep V[string]) []string { return StringsSplitN(s, sep, V[int]{C: -1}) }
+func StringsSplit(lib func(string, string) []string, s, sep V[string]) []string {
+	return stringsSplit(lib(s.C, sep.C), s, sep, V[int]{C: -1})
+}
 
 // StringsSplitN models strings.SplitN for a one-byte separator and a
 // concrete limit.
-func StringsSplitN(s, sep V[string], n V[int]) []string {
-	r := strings.SplitN(s.C, sep.C, n.C)
+func StringsSplitN(lib func(string, string, int) []string, s, sep V[string], n V[int]) []string {
+	return stringsSplit(lib(s.C, sep.C, n.C), s, sep, n)
+}
+
+// stringsSplit gives r, the result of splitting s at sep at most n times,
+// its shadows.
+func stringsSplit(r []string, s, sep V[string], n V[int]) []string {
 	if s.S == nil || !oneByteSep(sep) || n.S != nil || n.C == 0 || !tracking() {
 		return r
 	}
@@ -368,14 +374,14 @@ func StringsSplitN(s, sep V[string], n V[int]) []string {
 // its shadow. Whether s contains old is a branch at site, so the search
 // also tries inputs that do; on those the result is concrete, counted as
 // call.
-func StringsReplaceAll(site uint32, s, old, new V[string]) (string, *sym.Expr) {
-	return replaceModel(site, strings.ReplaceAll(s.C, old.C, new.C), s, old)
+func StringsReplaceAll(site uint32, lib func(string, string, string) string, s, old, new V[string]) (string, *sym.Expr) {
+	return replaceModel(site, lib(s.C, old.C, new.C), s, old)
 }
 
 // StringsReplace models strings.Replace as StringsReplaceAll. A constant
 // n of 0 replaces nothing: the result is s, with no branch.
-func StringsReplace(site uint32, s, old, new V[string], n V[int]) (string, *sym.Expr) {
-	r := strings.Replace(s.C, old.C, new.C, n.C)
+func StringsReplace(site uint32, lib func(string, string, string, int) string, s, old, new V[string], n V[int]) (string, *sym.Expr) {
+	r := lib(s.C, old.C, new.C, n.C)
 	if n.C == 0 && n.S == nil {
 		return r, s.S
 	}
@@ -389,7 +395,7 @@ func replaceModel[T ~string | ~[]byte](site uint32, r T, s, old V[T]) (T, *sym.E
 	if s.S == nil && old.S == nil || !tracking() {
 		return r, nil
 	}
-	has := strings.Contains(string(s.C), string(old.C))
+	has := containsStr(string(s.C), string(old.C))
 	record(site, has, contains(agg(s), agg(old)))
 	if has {
 		if s.S != nil {
@@ -402,10 +408,10 @@ func replaceModel[T ~string | ~[]byte](site uint32, r T, s, old V[T]) (T, *sym.E
 
 // StringsNewReader models strings.NewReader: the reader remembers the
 // shadow of s for io.ReadAll.
-func StringsNewReader(s V[string]) *strings.Reader {
-	r := strings.NewReader(s.C)
+func StringsNewReader[R any](lib func(string) *R, s V[string]) *R {
+	r := lib(s.C)
 	if s.S != nil && tracking() {
-		remember(unsafe.Pointer(r), s.C, s.S)
+		remember(r, s.C, s.S)
 	}
 	return r
 }

@@ -137,9 +137,9 @@ func randFields(r *rand.Rand, n int) string {
 type splitModel func(s V[string], sep string, n int) ([]string, *sym.Expr, []*sym.Expr)
 
 func stringsSplitModel(s V[string], sep string, n int) ([]string, *sym.Expr, []*sym.Expr) {
-	r := StringsSplitN(s, V[string]{C: sep}, V[int]{C: n})
+	r := StringsSplitN(strings.SplitN, s, V[string]{C: sep}, V[int]{C: n})
 	if n == -1 {
-		r = StringsSplit(s, V[string]{C: sep})
+		r = StringsSplit(strings.Split, s, V[string]{C: sep})
 	}
 	sh := make([]*sym.Expr, len(r))
 	for j := range r {
@@ -150,9 +150,9 @@ func stringsSplitModel(s V[string], sep string, n int) ([]string, *sym.Expr, []*
 
 func bytesSplitModel(s V[string], sep string, n int) ([]string, *sym.Expr, []*sym.Expr) {
 	in := V[[]byte]{C: []byte(s.C), S: s.S}
-	r := BytesSplitN(in, V[[]byte]{C: []byte(sep)}, V[int]{C: n})
+	r := BytesSplitN(bytes.SplitN, in, V[[]byte]{C: []byte(sep)}, V[int]{C: n})
 	if n == -1 {
-		r = BytesSplit(in, V[[]byte]{C: []byte(sep)})
+		r = BytesSplit(bytes.Split, in, V[[]byte]{C: []byte(sep)})
 	}
 	strs := make([]string, len(r))
 	sh := make([]*sym.Expr, len(r))
@@ -247,14 +247,14 @@ func TestSplitConcrete(t *testing.T) {
 	}
 	for _, tc := range tests {
 		reset(0)
-		r := StringsSplitN(s, tc.sep, tc.n)
+		r := StringsSplitN(strings.SplitN, s, tc.sep, tc.n)
 		if want := strings.SplitN(s.C, tc.sep.C, tc.n.C); strings.Join(r, "|") != strings.Join(want, "|") || len(r) != len(want) {
 			t.Errorf("%s: %q, want %q", tc.name, r, want)
 		}
 		if len(st.mem) != 0 || len(st.lens) != 0 {
 			t.Errorf("%s: shadows recorded: %d cells, %d lengths", tc.name, len(st.mem), len(st.lens))
 		}
-		b := BytesSplitN(V[[]byte]{C: []byte(s.C), S: agg}, V[[]byte]{C: []byte(tc.sep.C), S: tc.sep.S}, tc.n)
+		b := BytesSplitN(bytes.SplitN, V[[]byte]{C: []byte(s.C), S: agg}, V[[]byte]{C: []byte(tc.sep.C), S: tc.sep.S}, tc.n)
 		if want := bytes.SplitN([]byte(s.C), []byte(tc.sep.C), tc.n.C); len(b) != len(want) {
 			t.Errorf("bytes %s: %q, want %q", tc.name, b, want)
 		}
@@ -271,7 +271,7 @@ func TestLoadIndexAgg(t *testing.T) {
 	own(t)
 	reset(8)
 	agg, set := newSymStringN(100, modelMaxLen)
-	parts := StringsSplit(V[string]{C: "ab,c,", S: agg}, V[string]{C: ","})
+	parts := StringsSplit(strings.Split, V[string]{C: "ab,c,", S: agg}, V[string]{C: ","})
 	i := st.b.Var(1, 64)
 	v := LoadIndexString(3, parts, V[int]{C: 1})
 	if v.C != "c" || v.S == nil || len(st.path) != 1 || st.path[0].Site != 3 || !st.path[0].Taken {
@@ -298,7 +298,7 @@ func TestLoadIndexAgg(t *testing.T) {
 	}
 	// A byte slice element whose bytes changed behind the shadow's back
 	// is concrete.
-	pieces := BytesSplit(V[[]byte]{C: []byte("hello world"), S: agg}, V[[]byte]{C: []byte(" ")})
+	pieces := BytesSplit(bytes.Split, V[[]byte]{C: []byte("hello world"), S: agg}, V[[]byte]{C: []byte(" ")})
 	if LoadIndexBytes(5, pieces, V[int]{C: 1}).S == nil {
 		t.Fatalf("byte slice element has no shadow")
 	}
@@ -346,12 +346,12 @@ func TestReplaceModels(t *testing.T) {
 				o, w := V[string]{C: tc.old}, V[string]{C: tc.new}
 				switch tc.n {
 				case -2:
-					return StringsReplaceAll(site, s, o, w)
+					return StringsReplaceAll(site, strings.ReplaceAll, s, o, w)
 				case -3:
-					b, sh := BytesReplaceAll(site, V[[]byte]{C: []byte(s.C), S: s.S}, V[[]byte]{C: []byte(tc.old)}, V[[]byte]{C: []byte(tc.new)})
+					b, sh := BytesReplaceAll(site, bytes.ReplaceAll, V[[]byte]{C: []byte(s.C), S: s.S}, V[[]byte]{C: []byte(tc.old)}, V[[]byte]{C: []byte(tc.new)})
 					return string(b), sh
 				}
-				return StringsReplace(site, s, o, w, V[int]{C: tc.n})
+				return StringsReplace(site, strings.Replace, s, o, w, V[int]{C: tc.n})
 			}
 			for range 25 {
 				reset(0)

@@ -5,10 +5,11 @@
 package rt
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/gocolic/gocolic/sym"
 )
 
 // Request asks a worker to run the target once.
@@ -67,7 +68,7 @@ type Response struct {
 
 type writer struct{ buf []byte }
 
-func (w *writer) uv(v uint64)    { w.buf = binary.AppendUvarint(w.buf, v) }
+func (w *writer) uv(v uint64)    { w.buf = sym.AppendUvarint(w.buf, v) }
 func (w *writer) byte1(b byte)   { w.buf = append(w.buf, b) }
 func (w *writer) str(s string)   { w.uv(uint64(len(s))); w.buf = append(w.buf, s...) }
 func (w *writer) bytes(b []byte) { w.uv(uint64(len(b))); w.buf = append(w.buf, b...) }
@@ -90,7 +91,7 @@ func (r *reader) uv() uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(r.buf)
+	v, n := sym.Uvarint(r.buf)
 	if n <= 0 {
 		r.err = errShort
 		return 0
@@ -238,7 +239,7 @@ func ParseResponse(b []byte) (*Response, error) {
 // WriteMsg writes one framed message.
 func WriteMsg(w io.Writer, payload []byte) error {
 	var hdr [4]byte
-	binary.LittleEndian.PutUint32(hdr[:], uint32(len(payload)))
+	putUint32LE(hdr[:], uint32(len(payload)))
 	if _, err := w.Write(hdr[:]); err != nil {
 		return err
 	}
@@ -256,7 +257,7 @@ func ReadMsg(rd io.Reader, buf []byte) ([]byte, error) {
 	if _, err := io.ReadFull(rd, hdr[:]); err != nil {
 		return nil, err
 	}
-	n := binary.LittleEndian.Uint32(hdr[:])
+	n := uint32LE(hdr[:])
 	if n > maxMsg {
 		return nil, fmt.Errorf("rt: message of %d bytes", n)
 	}

@@ -4,16 +4,13 @@
 package rt
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"reflect"
-	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gocolic/gocolic/sym"
@@ -42,14 +39,14 @@ func Main(t Entry) {
 		fmt.Fprintln(os.Stderr, "gocolic worker: missing pipes")
 		os.Exit(ExitInternal)
 	}
-	if err := serve(t, bufio.NewReader(in), out); err != nil {
+	if err := serve(t, newPipeReader(in), out); err != nil {
 		fmt.Fprintln(os.Stderr, "gocolic worker:", err)
 		os.Exit(ExitInternal)
 	}
 	os.Exit(0)
 }
 
-func serve(t Entry, in *bufio.Reader, out *os.File) error {
+func serve(t Entry, in io.Reader, out *os.File) error {
 	return serveLoop(in, out, func(q *Request, enc *sym.Encoder) *Response { return execute(t, q, enc) })
 }
 
@@ -103,7 +100,7 @@ func execute(t Entry, q *Request, enc *sym.Encoder) (resp *Response) {
 		if r := recover(); r != nil {
 			resp.Status = StatusPanic
 			resp.Panic = panicString(r)
-			resp.Stack = string(debug.Stack())
+			resp.Stack = string(goroutineStack())
 		}
 		finish(resp, enc)
 		resp.Nanos = uint64(time.Since(start))
@@ -179,7 +176,7 @@ func Literal(v any) (lit string, ok bool) {
 			bits = 32
 		}
 		s := strconv.FormatFloat(f, 'g', -1, bits)
-		if !strings.ContainsAny(s, ".eE") {
+		if !containsAnyByte(s, ".eE") {
 			s += ".0"
 		}
 		return s, true

@@ -57,6 +57,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	t.pkg, t.fuzz = pkg, true
 	tgt := newEntry(pkg, t.ins, cfg)
+	tgt.Stdlib = t.sup.std
 	t.entry = tgt
 	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
 	seeds, maxLen, err := fuzzSeeds(cfg, tgt, t.ins.Seeds, dir)

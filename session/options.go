@@ -38,6 +38,10 @@ type Config struct {
 	// support packages, so that values stay symbolic in calls into them;
 	// packages of other modules are copied, never written (build/deps.go).
 	Instrument []string
+	// Stdlib instruments the standard packages the target reaches, above
+	// the runtime's floor (build.InFloor), in place, as support packages
+	// (stdlib.go).
+	Stdlib bool
 
 	JSON         string // report path, "" for none
 	Out          string // directory of the generated test file; "" for the package's
@@ -64,6 +68,7 @@ func DefaultConfig() Config {
 		Options:  coordinator.DefaultOptions(),
 		Solver:   stack.DefaultOptions(),
 		MaxElems: instrument.DefaultMaxElems,
+		Stdlib:   true,
 	}
 }
 

@@ -187,8 +187,18 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	if rep.Elapsed > 0 {
 		j.ExecsPerSec = float64(rep.Execs) / rep.Elapsed.Seconds()
 	}
+	if len(t.Stdlib) > 0 {
+		j.Stdlib = &report.Stdlib{Packages: t.Stdlib}
+	}
 	for _, s := range t.Sites {
 		if s.Kind != sites.Cond {
+			continue
+		}
+		if s.Std {
+			if j.Stdlib != nil {
+				j.Stdlib.Total += 2
+				j.Stdlib.Covered += btoi(rep.Covered.Has(s.ID, true)) + btoi(rep.Covered.Has(s.ID, false))
+			}
 			continue
 		}
 		j.Branches.Sites = append(j.Branches.Sites, report.Site{
@@ -270,4 +280,11 @@ func writeAtomic(path string, data []byte) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

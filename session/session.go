@@ -51,6 +51,9 @@ type Entry struct {
 	Pinned  []bool
 	IsError []bool
 	Sites   []sites.Site
+	// Stdlib lists the standard packages instrumented in place (-stdlib),
+	// whose sites are marked Std in Sites.
+	Stdlib []string
 	// Method is the method's name when the function under test is one:
 	// Params[0] is then its receiver, and Func names Type_Method.
 	Method string
@@ -82,6 +85,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 	tgt := newEntry(pkg, t.ins, cfg)
+	tgt.Stdlib = t.sup.std
 	t.entry = tgt
 	var seeds []sym.Env
 	if len(cfg.Replay) > 0 {
@@ -306,7 +310,13 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 	// (A fuzz target's pkg is the package under test, a support package
 	// itself.)
-	also := slices.DeleteFunc(slices.Clone(t.sup.paths), func(p string) bool { return p == t.pkg.PkgPath })
+	also := slices.DeleteFunc(slices.Clone(t.sup.paths), func(p string) bool { return p == t.pkg.PkgPath || slices.Contains(t.sup.std, p) })
+	if len(t.sup.std) > 0 {
+		fmt.Fprintf(cfg.Stderr, "gocolic: standard packages instrumented in place: %s\n", strings.Join(t.sup.std, ", "))
+	}
+	for _, f := range t.sup.stdFailed {
+		fmt.Fprintf(cfg.Stderr, "gocolic: not instrumented (its model or concrete calls stand): %s\n", f)
+	}
 	switch {
 	case len(also) > 0:
 		fmt.Fprintf(cfg.Stderr, "gocolic: also instrumented: %s\n", strings.Join(also, ", "))
@@ -315,7 +325,7 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 	}
 	branchSites := 0
 	for _, s := range t.ins.Sites {
-		if s.Kind != sites.Concrete {
+		if s.Kind != sites.Concrete && !s.Std {
 			branchSites++
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/guard"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/sites"
@@ -20,8 +21,6 @@ import (
 
 // support is what the support packages add to a build.
 type support struct {
-	// rtPath is the runtime's import path for every package of the build.
-	rtPath string
 	// exports are the twins of all support packages, for the target.
 	exports instrument.Exports
 	// sites are their branch sites, numbered from 0; the target's come
@@ -31,6 +30,10 @@ type support struct {
 	added map[string][]byte // entry files
 	deps  []build.Dep
 	paths []string // import paths, in the order rewritten
+	// std are the standard packages among paths (stdlib.go); stdFailed
+	// those the rewrite refused, with why, which stay uninstrumented.
+	std       []string
+	stdFailed []string
 }
 
 // instrumentSupport rewrites the support packages of pkg: those the
@@ -64,7 +67,18 @@ func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
 		s.deps = append(s.deps, dep)
 	}
 	sort.Slice(s.deps, func(i, j int) bool { return s.deps[i].Path < s.deps[j].Path })
-	s.rtPath = build.RuntimeFor(pkg.ModulePath, len(s.deps) > 0)
+	// Standard packages first: they import no other package of the run.
+	for _, q := range stdPackages(cfg, pkg) {
+		n := len(s.sites)
+		if err := guard.Do("instrument", func() error { return s.add(q, cfg.Impure) }); err != nil {
+			s.stdFailed = append(s.stdFailed, fmt.Sprintf("%s: %v", q.PkgPath, err))
+			continue
+		}
+		for i := n; i < len(s.sites); i++ {
+			s.sites[i].Std = true
+		}
+		s.std = append(s.std, q.PkgPath)
+	}
 	for _, q := range pkgs {
 		if err := s.add(q, cfg.Impure); err != nil {
 			return nil, err
@@ -76,7 +90,7 @@ func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
 // add rewrites one support package, after the packages it imports.
 func (s *support) add(q *packages.Package, impure []string) error {
 	res, err := instrument.Package(q, instrument.Config{
-		RuntimePath: s.rtPath, Support: true,
+		RuntimePath: build.RuntimePath, Support: true,
 		SiteBase: uint32(len(s.sites)), Imported: s.exports, Impure: impure,
 	})
 	if err != nil {
@@ -97,7 +111,7 @@ func (s *support) add(q *packages.Package, impure []string) error {
 // config completes the target's instrument.Config: sites after the
 // support packages', calls into them through their twins.
 func (s *support) config(c instrument.Config) instrument.Config {
-	c.RuntimePath = s.rtPath
+	c.RuntimePath = build.RuntimePath
 	c.SiteBase = uint32(len(s.sites))
 	c.Imported = s.exports
 	return c

@@ -62,6 +62,10 @@ type Site struct {
 	End  token.Position // end of the condition
 	Func string         // enclosing function
 	Text string         // the condition's source, shortened
+	// Std marks a site of a standard package instrumented in place
+	// (-stdlib): counted apart from the target's, and ranked after them
+	// by the search.
+	Std bool
 }
 
 // IsBranch reports whether s has two outcomes that executions take.
@@ -114,7 +118,7 @@ func (c Coverage) Add(site uint32, side bool) bool {
 // table exist and how many of them c covers.
 func (c Coverage) CondOutcomes(table []Site) (covered, total int) {
 	for _, s := range table {
-		if s.Kind != Cond {
+		if s.Kind != Cond || s.Std {
 			continue
 		}
 		total += 2

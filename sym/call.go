@@ -10,7 +10,6 @@ package sym
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 )
 
 // FuncID returns the number that names a function in KCall terms: a hash
@@ -18,9 +17,14 @@ import (
 // not a counter, so that every instrumented package of one build names a
 // function alike without agreeing on a table first.
 func FuncID(name string) uint64 {
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	return uint64(h.Sum32())
+	// 32-bit FNV-1a, written out: sym must not import hash/fnv, whose
+	// closure reaches packages gocolic instruments (build/floor.go).
+	h := uint32(2166136261)
+	for i := 0; i < len(name); i++ {
+		h ^= uint32(name[i])
+		h *= 16777619
+	}
+	return uint64(h)
 }
 
 // Call returns the opaque call of function fn (a FuncID) on args, with a

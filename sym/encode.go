@@ -9,7 +9,6 @@
 package sym
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -42,12 +41,12 @@ func (enc *Encoder) Encode(e *Expr) uint64 {
 	for i, a := range e.Args {
 		args[i] = enc.Encode(a)
 	}
-	enc.buf = binary.AppendUvarint(enc.buf, uint64(e.Kind))
+	enc.buf = AppendUvarint(enc.buf, uint64(e.Kind))
 	enc.buf = append(enc.buf, e.Width)
-	enc.buf = binary.AppendUvarint(enc.buf, e.Val)
-	enc.buf = binary.AppendUvarint(enc.buf, uint64(len(args)))
+	enc.buf = AppendUvarint(enc.buf, e.Val)
+	enc.buf = AppendUvarint(enc.buf, uint64(len(args)))
 	for _, a := range args {
-		enc.buf = binary.AppendUvarint(enc.buf, a)
+		enc.buf = AppendUvarint(enc.buf, a)
 	}
 	r := uint64(len(enc.refs))
 	enc.refs[e] = r
@@ -144,7 +143,7 @@ func (d *Decoder) Node(r uint64) (*Expr, error) {
 }
 
 func uvarint(data []byte) (uint64, []byte, error) {
-	v, n := binary.Uvarint(data)
+	v, n := Uvarint(data)
 	if n <= 0 {
 		return 0, nil, errors.New("sym: bad varint")
 	}

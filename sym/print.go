@@ -4,18 +4,17 @@ package sym
 
 import (
 	"fmt"
-	"strings"
 )
 
 // String returns e in the printed form given with each Kind, for example
 // ((v0:64 + 1:64) <s 10:64). Shared subterms are printed every time.
 func (e *Expr) String() string {
-	var sb strings.Builder
+	var sb textBuf
 	e.write(&sb)
-	return sb.String()
+	return string(sb)
 }
 
-func (e *Expr) write(sb *strings.Builder) {
+func (e *Expr) write(sb *textBuf) {
 	switch {
 	case e.Kind == KConst:
 		fmt.Fprintf(sb, "%d:%d", e.Val, e.Width)
@@ -63,3 +62,13 @@ func (e *Expr) write(sb *strings.Builder) {
 		sb.WriteByte(')')
 	}
 }
+
+// textBuf collects the printed text; a strings.Builder would import
+// strings into the worker's runtime (build/floor.go).
+type textBuf []byte
+
+func (b *textBuf) Write(p []byte) (int, error) { *b = append(*b, p...); return len(p), nil }
+
+func (b *textBuf) WriteString(s string) { *b = append(*b, s...) }
+
+func (b *textBuf) WriteByte(c byte) error { *b = append(*b, c); return nil }

@@ -1,0 +1,48 @@
+// This file chooses the standard packages a run instruments in place
+// (-stdlib): those the target reaches, above the runtime's floor, that
+// the rewrite can take. They are support packages like those of
+// -instrument, rewritten first (a standard package imports no other), so
+// that every other package calls their twins; their files are laid over
+// $GOROOT's by the overlay, so types keep their identity and methods are
+// instrumented for every caller.
+
+package session
+
+import (
+	"strings"
+
+	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/load"
+	"golang.org/x/tools/go/packages"
+)
+
+// stdSkip are standard packages above the floor that are never
+// instrumented: the testing framework (the worker of a fuzz target is a
+// test binary), and packages that reach into the runtime or the system
+// rather than compute on values.
+var stdSkip = []string{"testing", "flag", "log", "os", "net", "crypto", "runtime", "syscall", "plugin", "debug", "go/build", "internal"}
+
+// stdCandidate reports whether the standard package q may be instrumented
+// in place: above the floor, not skipped, without assembly, C or cgo
+// (the overlay replaces Go files only, and assembly would keep declaring
+// the original functions).
+func stdCandidate(q *packages.Package) bool {
+	if build.InFloor(q.PkgPath) || len(q.OtherFiles) > 0 || len(q.GoFiles) != len(q.CompiledGoFiles) {
+		return false
+	}
+	for _, s := range stdSkip {
+		if q.PkgPath == s || strings.HasPrefix(q.PkgPath, s+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// stdPackages returns the standard packages of pkg's graph to instrument
+// with cfg, in dependency order.
+func stdPackages(cfg Config, pkg *load.Package) []*packages.Package {
+	if !cfg.Stdlib {
+		return nil
+	}
+	return pkg.Standard(stdCandidate)
+}
