@@ -130,14 +130,17 @@ func record(site uint32, taken bool, cond *sym.Expr) {
 
 // Br is an explicit branch: the condition of an if, for or case, or one
 // operand of && and ||. It records the outcome and returns it.
-func Br[T ~bool](site uint32, v V[T]) bool {
-	c := bool(v.C)
+func Br[T ~bool](site uint32, v V[T]) bool { return br(site, bool(v.C), v.S) }
+
+// br is Br for every T: a call of one function, without the dictionary
+// of a generic one.
+func br(site uint32, c bool, s *sym.Expr) bool {
 	if !tracking() {
 		return c
 	}
 	hit(site, c)
-	if v.S != nil {
-		record(site, c, v.S)
+	if s != nil {
+		record(site, c, s)
 	}
 	return c
 }
