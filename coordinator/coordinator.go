@@ -22,6 +22,7 @@ import (
 
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/guard"
+	"github.com/gocolic/gocolic/mutate"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
@@ -59,6 +60,9 @@ type Config struct {
 	Opaque bool
 	// Progress, if not nil, receives a status line every second.
 	Progress io.Writer
+	// Dict, if not nil, starts the mutation lane's dictionary (the
+	// target's constants); the lane adds the constants of the traces.
+	Dict *mutate.Dict
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -148,6 +152,8 @@ type Report struct {
 type job struct {
 	env    sym.Env
 	origin *explore.Candidate
+	batch  *laneBatch // a batch of the mutation lane, instead of env
+	lane   bool       // env is an input the mutation lane kept, to trace
 }
 
 type outcome struct {
@@ -158,6 +164,9 @@ type outcome struct {
 	// slow: the execution timed out under tracking and resp is its run
 	// without tracking (confirmTimeout).
 	slow bool
+	// A batch's results, and the crashes of its inputs (lane.go).
+	bresp   *rt.BatchResponse
+	crashes map[int]*Crash
 }
 
 // Run explores the target until the budget is spent, the search space is
@@ -186,6 +195,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	d.offs = rt.Layout(cfg.Params, cfg.MaxLen)
 	d.domain()
 	d.alias = newAliasGraph(d.b, cfg.Params, d.offs)
+	if cfg.Lanes != LanesConcolic && cfg.Lanes != "" && !cfg.NoSolve {
+		d.lane = newLane(cfg.Params, cfg.MaxLen, cfg.Timeout, cfg.Dict, cfg.Seed, cfg.Seeds)
+	}
 	for _, s := range cfg.Sites {
 		if s.Kind == sites.Cond {
 			d.condSites++
@@ -236,6 +248,8 @@ type coordinator struct {
 	condSites int
 	covered   int
 	lastShow  time.Time
+	lane      *lane // the mutation lane, nil without one (lane.go)
+	traceLane []job // inputs the mutation lane kept, for the concolic lane to trace
 }
 
 // domain builds the constraints every input satisfies: lengths of strings
@@ -295,7 +309,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 		budgetLeft := d.cfg.Runs == 0 || d.rep.Execs+inflight < d.cfg.Runs
 		// Refill the queue from the strategy while workers are busy.
 		for d.rep.Stopped == "" && budgetLeft && len(queue) < d.cfg.Workers && inflight+len(queue) < 2*d.cfg.Workers {
-			j, ok := d.nextJob(budgetCtx)
+			j, ok := d.nextLaneJob(budgetCtx)
 			if !ok {
 				break
 			}
@@ -397,11 +411,21 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 		return
 	}
 	defer func() { w.close() }()
+	lw := &laneWorker{w: w, start: func() (*worker, error) { return startWorker(d.spec()) }}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case j := <-jobs:
+			if j.batch != nil {
+				var o outcome
+				w, o = lw.runJob(d.lane, w, j)
+				results <- o
+				if o.err != nil {
+					return
+				}
+				continue
+			}
 			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen}
 			resp, crash, err := runJob(w, q)
 			if crash != nil {
@@ -506,6 +530,10 @@ func (d *coordinator) resolve(c *explore.Candidate, st solver.Status) {
 
 // process takes in one execution's outcome.
 func (d *coordinator) process(o outcome) {
+	if o.job.batch != nil {
+		d.processBatch(o)
+		return
+	}
 	d.rep.Execs++
 	elapsed := time.Since(d.start)
 	if o.crash != nil {
@@ -552,7 +580,13 @@ func (d *coordinator) process(o outcome) {
 		fb.Hits[i] = explore.Hit{Site: so >> 1, Side: so&1 == 1, Count: uint32(h)}
 	}
 	var first []sites.Outcome
-	for _, f := range resp.Fresh {
+	fresh := resp.Fresh
+	if o.job.lane {
+		// The worker's map holds what the batch covered: the run's
+		// coverage is the judge of what this input adds.
+		fresh = d.freshOf(resp.Hits)
+	}
+	for _, f := range fresh {
 		site, side := f>>1, f&1 == 1
 		if d.rep.Covered.Add(site, side) {
 			first = append(first, sites.Outcome(f))
@@ -581,6 +615,9 @@ func (d *coordinator) process(o outcome) {
 	}
 	if newCover {
 		d.sample()
+	}
+	if d.lane != nil {
+		d.learnLane(o.job, resp.Hits, path, newCover)
 	}
 }
 

@@ -15,6 +15,7 @@
 package coordinator
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -23,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/mutate"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sym"
@@ -358,4 +360,102 @@ func (lw *laneWorker) replace() error {
 	}
 	lw.w, lw.pos = w, 0
 	return nil
+}
+
+// The coordinator's side of the lane: what its loop calls.
+
+// nextLaneJob returns the next job for an idle worker: an input the
+// mutation lane kept, for the concolic lane to trace; else a batch or a
+// solved input, as the split says; else a batch when the solver has
+// nothing left, so that a run with the mutation lane ends at its budget,
+// never because the solver ran dry.
+func (d *coordinator) nextLaneJob(ctx context.Context) (job, bool) {
+	if d.lane == nil {
+		return d.nextJob(ctx)
+	}
+	if len(d.traceLane) > 0 {
+		j := d.traceLane[0]
+		d.traceLane = d.traceLane[1:]
+		return j, true
+	}
+	if d.cfg.Lanes != LanesMutate && !d.lane.split.mutationNext() {
+		if j, ok := d.nextJob(ctx); ok || ctx.Err() != nil {
+			return j, ok
+		}
+	}
+	b := d.lane.next()
+	if d.cfg.Runs > 0 {
+		// Do not run past the budget of executions by a batch's size.
+		n := max(1, d.cfg.Runs-d.rep.Execs)
+		if n < len(b.envs) {
+			b.envs, b.q.Inputs = b.envs[:n], b.q.Inputs[:n]
+		}
+	}
+	return job{batch: b}, true
+}
+
+// processBatch takes in a batch's outcome: its failures become findings,
+// and the inputs with new coverage are queued for the concolic lane, whose
+// run of them records the coverage and keeps them as cases with their
+// results (all inputs that cover something new; under LanesBoth also those
+// that only reach a new hit-count bucket, whose branches are worth
+// negating).
+func (d *coordinator) processBatch(o outcome) {
+	d.rep.Execs += len(o.job.batch.envs)
+	if o.bresp != nil {
+		d.rep.ExecTime += time.Duration(o.bresp.Nanos)
+	}
+	elapsed := time.Since(d.start)
+	for _, r := range d.lane.merge(o.job.batch, o.bresp, o.crashes) {
+		n := len(d.rep.Findings)
+		switch {
+		case r.crash != nil:
+			d.rep.Restarts++
+			d.addFinding(string(r.crash.Kind), r.crash.Message, r.crash.Output, r.env, elapsed)
+		case r.res.Status == rt.StatusPanic:
+			d.addFinding("panic", r.res.Panic, r.res.Stack, r.env, elapsed)
+		case r.res.Status == rt.StatusFail:
+			d.addFinding("fail", r.res.Panic, r.res.Stack, r.env, elapsed)
+		}
+		if d.cfg.OnKeep != nil && len(d.rep.Findings) > n {
+			d.cfg.OnKeep(r.env, true)
+		}
+		if r.cover || r.bucket && d.cfg.Lanes == LanesBoth {
+			d.traceLane = append(d.traceLane, job{env: r.env, lane: true})
+		}
+	}
+}
+
+// freshOf returns the outcomes among hits (rt.Response.Hits) that the run
+// has not covered: for an input the mutation lane kept, whose worker may
+// have seen its outcomes in the batch already.
+func (d *coordinator) freshOf(hits []uint64) []uint32 {
+	var fresh []uint32
+	for _, h := range hits {
+		o := uint32(h >> 32)
+		if !d.rep.Covered.Has(o>>1, o&1 == 1) {
+			fresh = append(fresh, o)
+		}
+	}
+	return fresh
+}
+
+// learnLane hands a concolic execution to the mutation lane: its hits, the
+// conditions of its path, and its input when the concolic lane kept it.
+func (d *coordinator) learnLane(j job, hits []uint64, path []explore.Branch, kept bool) {
+	conds := make([]*sym.Expr, len(path))
+	for i, b := range path {
+		conds[i] = b.Cond
+	}
+	d.lane.learn(j.env, hits, conds, kept && !j.lane)
+}
+
+// runJob runs the batch of job j on w, the worker goroutine's current
+// process, and returns the process to go on with and the outcome.
+func (lw *laneWorker) runJob(l *lane, w *worker, j job) (*worker, outcome) {
+	if lw.w != w {
+		lw.w, lw.pos = w, 0 // replaced since: its map is empty
+	}
+	resp, crashes, err := lw.run(l, j.batch)
+	return lw.w, outcome{job: j, bresp: resp, crashes: crashes, err: err}
 }

@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"context"
 	"reflect"
 	"slices"
 	"testing"
@@ -249,5 +250,50 @@ func TestLaneWorker(t *testing.T) {
 	got = l.merge(b, resp, crashes)
 	if len(got) != 2 || got[0].crash == nil || !got[1].cover || got[1].env[0] != 1010 {
 		t.Errorf("batch with a crash: %+v", got)
+	}
+}
+
+// TestRunLanes runs the helper target with each choice of lanes and a
+// solver that refutes every query. The concolic search alone stops,
+// exhausted, after the seed; with the mutation lane the run goes on to its
+// budget, covers outcomes of the branches x == 1000+i that the seed did
+// not, and keeps the inputs that did as cases, traced by the concolic lane
+// with their results.
+func TestRunLanes(t *testing.T) {
+	tests := []struct {
+		lanes       string
+		wantStopped string
+		moreCover   bool // true sides beyond the seed's one
+	}{
+		{LanesConcolic, "exhausted", false},
+		{LanesMutate, "runs", true},
+		{LanesBoth, "runs", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lanes, func(t *testing.T) {
+			cfg := runConfig(t, &unsatSolver{}, 1000)
+			cfg.Lanes, cfg.Runs, cfg.Timeout, cfg.MemLimitMB = tt.lanes, 400, 300*time.Millisecond, 128
+			rep := runDriver(t, context.Background(), cfg)
+			trues := 0
+			for site := uint32(0); site < 64; site++ {
+				if rep.Covered.Has(site, true) {
+					trues++
+				}
+			}
+			if rep.Stopped != tt.wantStopped {
+				t.Errorf("stopped %q after %d executions, want %q", rep.Stopped, rep.Execs, tt.wantStopped)
+			}
+			if got := trues > 1; got != tt.moreCover {
+				t.Errorf("%d true outcomes covered; want more than the seed's one: %v", trues, tt.moreCover)
+			}
+			if tt.moreCover && len(rep.Cases) < trues {
+				t.Errorf("%d cases for %d true outcomes: the lane's inputs were not kept", len(rep.Cases), trues)
+			}
+			for _, c := range rep.Cases {
+				if len(c.Results) == 0 && int64(c.Input[0]) >= 1000 {
+					t.Errorf("case x=%d has no results", int64(c.Input[0]))
+				}
+			}
+		})
 	}
 }

@@ -30,6 +30,9 @@ type Options struct {
 	// MinimizeTime bounds the search for a smaller input of each finding
 	// once the exploration is over; 0 keeps the inputs as found.
 	MinimizeTime time.Duration
+	// Lanes chooses the search: LanesConcolic, LanesMutate or LanesBoth
+	// (lane.go).
+	Lanes string
 }
 
 // DefaultOptions returns the options of a run that sets none. Workers
@@ -41,6 +44,7 @@ func DefaultOptions() Options {
 		Timeout:      time.Second,
 		MemLimitMB:   2048,
 		MinimizeTime: 10 * time.Second,
+		Lanes:        LanesConcolic,
 	}
 }
 
@@ -69,6 +73,12 @@ func (o *Options) Validate() error {
 		o.Strategy = d.Strategy
 	}
 	if err := explore.ValidStrategy(o.Strategy); err != nil {
+		return err
+	}
+	if o.Lanes == "" {
+		o.Lanes = d.Lanes
+	}
+	if err := validLanes(o.Lanes); err != nil {
 		return err
 	}
 	if o.MemLimitMB < 0 || o.MaxDepth < 0 || o.MaxBugs < 0 || o.MinimizeTime < 0 {

@@ -59,6 +59,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	fs.IntVar(&c.Runs, "runs", d.Runs, "stop after this many executions (0: no limit)")
 	fs.IntVar(&c.Workers, "workers", d.Workers, "worker processes running the target (0: number of CPUs)")
 	fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
+	fs.StringVar(&c.Lanes, "lanes", d.Lanes, "search lanes: concolic (symbolic execution and solving), mutate (mutation of kept inputs at close to native speed: a fuzzer) or both")
 	fs.Int64Var(&c.Seed, "seed", d.Seed, "seed of the random choices, for reproducible runs")
 	fs.IntVar(&c.MaxDepth, "depth", d.MaxDepth, "bound on the symbolic branches explored along one path (0: none)")
 	fs.DurationVar(&c.Timeout, "timeout", d.Timeout, "time limit of one execution")
