@@ -286,6 +286,11 @@ func TestRunLanes(t *testing.T) {
 			if got := trues > 1; got != tt.moreCover {
 				t.Errorf("%d true outcomes covered; want more than the seed's one: %v", trues, tt.moreCover)
 			}
+			// The refuting solver leaves the concolic search the seed's
+			// path; more paths are inputs of the mutation lane it traced.
+			if got := rep.Paths > 1; got != tt.moreCover {
+				t.Errorf("%d paths in the tree; want more than the seed's: %v", rep.Paths, tt.moreCover)
+			}
 			if tt.moreCover && len(rep.Cases) < trues {
 				t.Errorf("%d cases for %d true outcomes: the lane's inputs were not kept", len(rep.Cases), trues)
 			}
