@@ -3,9 +3,9 @@
 // inputs to worker processes running the instrumented target, and collects
 // what they report (seed 004 §2: the concolic loop, and §4.2: divergence).
 //
-// One goroutine — the one that calls Run — owns the tree, the strategy and
-// the solver; one goroutine per worker only executes. Solving happens in
-// the coordinator while the workers run the queued inputs.
+// One goroutine — the one that calls Run — owns the tree and the strategy;
+// a pool of goroutines, each with a solver stack of its own, answers the
+// queries it builds (pool.go); one goroutine per worker only executes.
 package coordinator
 
 import (
@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math/rand/v2"
 	"regexp"
 	"sort"
@@ -38,7 +37,13 @@ type Config struct {
 	Params []rt.Param // the entry function's parameters
 	Sites  []sites.Site
 	MaxLen int // bound on the length of string and []byte inputs
-	Solver solver.Solver
+	// NewSolver makes one solver stack for a goroutine of the solver
+	// pool, and the function that releases it; Run calls it Solvers
+	// times, from the goroutine that called Run, and releases every
+	// stack before it returns. Without NewSolver, Solver is the one
+	// stack of a pool of one.
+	NewSolver func() (solver.Solver, func(), error)
+	Solver    solver.Solver
 	// Seeds are the first inputs; without any, the run starts from zero
 	// values and empty strings.
 	Seeds []sym.Env
@@ -119,12 +124,21 @@ type Report struct {
 	// Concretised counts the values made concrete, per cause and site,
 	// and attributes the divergences to them (concrete.go).
 	Concretised Concretisations
-	SolverTime  time.Duration
-	Queries     map[string]int // sat, unsat, unknown
-	Timeline    []Point
-	Exhausted   bool // every open branch was tried: the search is complete
-	Stopped     string
-	Restarts    int
+	// SolverTime is the time the pool's goroutines spent solving,
+	// together: with several, it can exceed Elapsed.
+	SolverTime time.Duration
+	Queries    map[string]int // path queries: sat, unsat, unknown, error
+	// SiteQueries counts the path queries per branch site (queries.go).
+	SiteQueries map[uint32]*SiteQueries
+	// Optimistic counts the optimistic queries (queries.go).
+	Optimistic OptimisticStats
+	// Deferred counts the candidates the back-off put aside
+	// (explore.Backoff).
+	Deferred  int
+	Timeline  []Point
+	Exhausted bool // every open branch was tried: the search is complete
+	Stopped   string
+	Restarts  int
 	// SlowTracked counts the executions that exceeded the time limit
 	// with symbolic tracking but ended in time without it: the cost of
 	// tracking, not a hang of the target, so they are not findings.
@@ -152,6 +166,9 @@ type Report struct {
 type job struct {
 	env    sym.Env
 	origin *explore.Candidate
+	// optimistic is the candidate whose goal an optimistic query solved
+	// for this input; origin is nil then.
+	optimistic *explore.Candidate
 	batch  *laneBatch // a batch of the mutation lane, instead of env
 	lane   bool       // env is an input the mutation lane kept, to trace
 }
@@ -179,12 +196,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Timeout = DefaultOptions().Timeout
 	}
 	d := &coordinator{
-		cfg:   cfg,
-		b:     sym.NewBuilder(),
-		rep:   &Report{Covered: sites.Coverage{}, Queries: map[string]int{}},
-		start: time.Now(),
-		seen:  map[string]*Finding{},
-		rng:   rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
+		cfg:      cfg,
+		b:        sym.NewBuilder(),
+		rep:      &Report{Covered: sites.Coverage{}, Queries: map[string]int{}, SiteQueries: map[uint32]*SiteQueries{}},
+		start:    time.Now(),
+		seen:     map[string]*Finding{},
+		rng:      rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
+		optFails: map[uint32]uint32{},
+		optOut:   map[uint32]bool{},
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
 	strat, err := explore.New(cfg.Strategy, cfg.Seed)
@@ -192,6 +211,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	d.strat = strat
+	if cfg.Backoff {
+		d.backoff = explore.NewBackoff(strat, explore.DefaultBackoff())
+		d.strat = d.backoff
+	}
 	d.offs = rt.Layout(cfg.Params, cfg.MaxLen)
 	d.domain()
 	d.alias = newAliasGraph(d.b, cfg.Params, d.offs)
@@ -228,6 +251,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	d.rep.Tree = d.tree.Stats()
 	d.rep.Paths = d.rep.Tree.Paths
 	d.rep.Divergences = d.rep.Tree.Divergences
+	if d.backoff != nil {
+		d.rep.Deferred = d.backoff.Deferrals
+	}
 	d.sample()
 	return d.rep, err
 }
@@ -238,6 +264,7 @@ type coordinator struct {
 	dec       *sym.Decoder
 	tree      *explore.Tree
 	strat     explore.Strategy
+	backoff   *explore.Backoff // strat, when Options.Backoff is set
 	rep       *Report
 	start     time.Time
 	offs      []int
@@ -248,8 +275,15 @@ type coordinator struct {
 	condSites int
 	covered   int
 	lastShow  time.Time
+	pool      *pool
+	minSolver solver.Solver     // the minimiser's (minimize.go)
+	solveCtx  context.Context   // the context queries are solved under
+	optQueue  []request         // optimistic queries waiting for the pool
+	optFails  map[uint32]uint32 // failed path queries by uncovered outcome
+	optOut    map[uint32]bool   // outcomes with an optimistic query or input under way
 	lane      *lane // the mutation lane, nil without one (lane.go)
 	traceLane []job // inputs the mutation lane kept, for the concolic lane to trace
+	laneAsked int   // the queries the split has charged the concolic lane for
 }
 
 // domain builds the constraints every input satisfies: lengths of strings
@@ -303,22 +337,50 @@ func (d *coordinator) loop(ctx context.Context) error {
 			d.rep.Stopped = why
 		}
 	}
+	d.solveCtx = budgetCtx
+	p, err := d.startPool(budgetCtx)
+	if err != nil {
+		stop("error")
+		return err
+	}
+	d.pool = p
+	defer p.close()
+	// Queries being solved count as inputs to come: room bounds them
+	// with the queued inputs, as the queue alone was bounded when one
+	// goroutine solved.
+	room := max(d.cfg.Workers, p.size)
 	done := budgetCtx.Done()
 	inject := d.cfg.Inject
 	for {
 		budgetLeft := d.cfg.Runs == 0 || d.rep.Execs+inflight < d.cfg.Runs
-		// Refill the queue from the strategy while workers are busy.
-		for d.rep.Stopped == "" && budgetLeft && len(queue) < d.cfg.Workers && inflight+len(queue) < 2*d.cfg.Workers {
-			j, ok := d.nextLaneJob(budgetCtx)
+		// Keep the pool busy while workers are. A pool of one is waited
+		// for, answer by answer, so that the order of events does not
+		// depend on timing.
+		for d.rep.Stopped == "" && budgetLeft && !d.cfg.NoSolve && budgetCtx.Err() == nil && p.idle() &&
+			len(queue)+p.busy < room && inflight+len(queue)+p.busy < d.cfg.Workers+room {
+			r, ok := d.nextRequest()
 			if !ok {
 				break
 			}
-			queue = append(queue, j)
+			p.send(r)
+			if p.size == 1 {
+				a, ok := d.await(budgetCtx)
+				if !ok {
+					break // stuck past the budget: the loop stops the run
+				}
+				p.took(a)
+				if j, ok := d.take(a); ok {
+					queue = append(queue, j)
+				}
+			}
+		}
+		if d.lane != nil && d.rep.Stopped == "" && budgetLeft {
+			queue = d.laneJobs(queue, inflight)
 		}
 		if d.rep.Stopped == "" && !budgetLeft && inflight == 0 {
 			stop("runs") // even with seeds still queued
 		}
-		if d.rep.Stopped == "" && len(queue) == 0 && inflight == 0 {
+		if d.rep.Stopped == "" && len(queue) == 0 && inflight == 0 && p.busy == 0 && len(d.optQueue) == 0 {
 			switch {
 			case !budgetLeft:
 				stop("runs")
@@ -337,6 +399,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 		}
 		if d.rep.Stopped != "" && inflight == 0 {
 			cancel()
+			d.drain()
 			return nil
 		}
 		var send chan job
@@ -348,6 +411,11 @@ func (d *coordinator) loop(ctx context.Context) error {
 		case send <- next:
 			queue = queue[1:]
 			inflight++
+		case a := <-p.answers:
+			p.took(a)
+			if j, ok := d.take(a); ok && d.rep.Stopped == "" {
+				queue = append(queue, j)
+			}
 		case o := <-results:
 			inflight--
 			if o.err != nil {
@@ -386,6 +454,42 @@ func (d *coordinator) loop(ctx context.Context) error {
 			} else {
 				stop("budget")
 			}
+		}
+	}
+}
+
+// await waits for the answer of a pool of one; once ctx has ended, at most
+// shutdownGrace longer (pool.close).
+func (d *coordinator) await(ctx context.Context) (answer, bool) {
+	select {
+	case a := <-d.pool.answers:
+		return a, true
+	case <-ctx.Done():
+	}
+	select {
+	case a := <-d.pool.answers:
+		return a, true
+	case <-time.After(shutdownGrace):
+		d.pool.stuck = true
+		return answer{}, false
+	}
+}
+
+// drain interrupts the queries still being solved when the run stops and
+// takes in their answers, waiting at most shutdownGrace, so that every
+// query asked is counted and its candidate resolved; the inputs they give
+// are not run.
+func (d *coordinator) drain() {
+	p := d.pool
+	p.cancel()
+	grace := time.After(shutdownGrace)
+	for p.busy > 0 && !p.stuck {
+		select {
+		case a := <-p.answers:
+			p.took(a)
+			d.take(a)
+		case <-grace:
+			p.stuck = true // a query ignores its interruption (pool.close)
 		}
 	}
 }
@@ -482,52 +586,6 @@ func (d *coordinator) confirmTimeout(w *worker, j job, q *rt.Request, timeout *C
 	return nw, outcome{job: j, crash: crash}
 }
 
-// nextJob asks the strategy for candidates until one is solved into an input.
-func (d *coordinator) nextJob(ctx context.Context) (job, bool) {
-	for !d.cfg.NoSolve && ctx.Err() == nil {
-		c, ok := d.strat.Next()
-		if !ok {
-			return job{}, false
-		}
-		q := d.tree.Query(c)
-		q.Constraints = append(append([]*sym.Expr(nil), d.limits...), q.Constraints...)
-		start := time.Now()
-		res, err := d.solve(ctx, q)
-		d.rep.SolverTime += time.Since(start)
-		if err != nil {
-			d.rep.Queries["error"]++
-			d.resolve(c, solver.Unknown)
-			continue
-		}
-		d.rep.Queries[res.Status.String()]++
-		d.resolve(c, res.Status)
-		if res.Status != solver.Sat {
-			continue
-		}
-		env := maps.Clone(c.Base)
-		if env == nil {
-			env = sym.Env{}
-		}
-		maps.Copy(env, res.Model)
-		env = d.alias.canonical(q, env, res.Model)
-		d.rep.AliasFallbacks = d.alias.Fallbacks
-		return job{env: env, origin: c}, true
-	}
-	return job{}, false
-}
-
-// resolve records the solver's answer to c's query in the tree and, when
-// no execution follows it, tells the strategy.
-func (d *coordinator) resolve(c *explore.Candidate, st solver.Status) {
-	d.tree.Resolve(c, st)
-	switch st {
-	case solver.Unsat:
-		d.strat.Update(explore.Feedback{Event: explore.Refuted, Origin: c})
-	case solver.Unknown:
-		d.strat.Update(explore.Feedback{Event: explore.Unsolved, Origin: c})
-	}
-}
-
 // process takes in one execution's outcome.
 func (d *coordinator) process(o outcome) {
 	if o.job.batch != nil {
@@ -535,6 +593,9 @@ func (d *coordinator) process(o outcome) {
 		return
 	}
 	d.rep.Execs++
+	if c := o.job.optimistic; c != nil {
+		delete(d.optOut, outcomeOf(c))
+	}
 	elapsed := time.Since(d.start)
 	if o.crash != nil {
 		n := len(d.rep.Findings)
@@ -600,6 +661,9 @@ func (d *coordinator) process(o outcome) {
 		}
 	}
 	d.strat.Update(fb)
+	if c := o.job.optimistic; c != nil && fb.Fresh.Has(c.Node.Site, c.Side) {
+		d.rep.Optimistic.Reached++
+	}
 	newCover := fb.NewCover()
 	findings := len(d.rep.Findings)
 	switch {
@@ -714,9 +778,9 @@ func (d *coordinator) progress(final bool) {
 	}
 	el := time.Since(d.start)
 	rate := float64(d.rep.Execs) / el.Seconds()
-	share := 0.0
-	if el > 0 {
-		share = 100 * d.rep.SolverTime.Seconds() / el.Seconds()
+	share := 0.0 // of the pool's time
+	if el > 0 && d.pool != nil {
+		share = 100 * d.rep.SolverTime.Seconds() / el.Seconds() / float64(d.pool.size)
 	}
 	total := 2 * d.condSites
 	pct := 0.0

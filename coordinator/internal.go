@@ -1,5 +1,6 @@
 // This file keeps a run alive through failures of gocolic's own code: a
-// panic in the solver chain costs its query (counted as unknown), one in
+// panic in the solver chain costs its query (counted as unknown) and
+// leaves the other goroutines of the pool solving, one in
 // the loop or the minimiser ends the run with what it found, and each is
 // recorded in the report with the stack that locates it.
 
@@ -46,19 +47,27 @@ func (r *Report) AddInternal(err error) (recorded, isNew bool) {
 	return true, true
 }
 
-// solve asks the solver chain about q. A panic anywhere in the chain is
-// an error for this query alone (the caller counts it and leaves the
-// target unknown); it is recorded, and said once on the progress writer.
-func (d *coordinator) solve(ctx context.Context, q solver.Query) (r solver.Result, err error) {
+// solveGuarded asks s about q. A panic anywhere in the chain is an error
+// for this query alone: it runs in a goroutine of the solver pool, and
+// the loop that takes the answer counts it, leaves the target unknown,
+// records the failure and says it once.
+func solveGuarded(ctx context.Context, s solver.Solver, q solver.Query) (r solver.Result, err error) {
 	err = guard.Do("solver", func() error {
 		var serr error
-		r, serr = d.cfg.Solver.Solve(ctx, q)
+		r, serr = s.Solve(ctx, q)
 		return serr
 	})
-	d.internal(err, "the query counts as unknown")
 	if guard.As(err) != nil {
 		r = solver.Result{}
 	}
+	return r, err
+}
+
+// solve asks the minimiser's solver about q, from the goroutine that
+// called Run: a panic in it costs the query, and is recorded and said.
+func (d *coordinator) solve(ctx context.Context, q solver.Query) (solver.Result, error) {
+	r, err := solveGuarded(ctx, d.minSolver, q)
+	d.internal(err, "the query counts as unknown")
 	return r, err
 }
 

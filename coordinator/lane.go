@@ -15,7 +15,6 @@
 package coordinator
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -58,11 +57,10 @@ const maxBatch = 256
 const concolicCost = 30
 
 // queryCost is what one solver query costs in the same units: on
-// examples/keywords with one worker, a query took 3.4 ms of the
-// coordinator (1374 queries in 4.7 s) and an input of the mutation lane
-// 12.8 µs of the run (391 250 in 5 s), so about 266. The solver works in
-// the coordinator's goroutine, where it holds up the dispatch of batches
-// too, so a lane whose queries find nothing must be charged for them.
+// examples/keywords with one worker, a query took 3.4 ms (1374 queries in
+// 4.7 s) and an input of the mutation lane 12.8 µs of the run (391 250 in
+// 5 s), so about 266. Solving takes the cores the workers need, so a lane
+// whose queries find nothing is charged for them.
 const queryCost = 250
 
 // lane is the mutation lane's state. The coordinator's goroutine calls
@@ -372,37 +370,34 @@ func (lw *laneWorker) replace() error {
 
 // The coordinator's side of the lane: what its loop calls.
 
-// nextLaneJob returns the next job for an idle worker: an input the
-// mutation lane kept, for the concolic lane to trace; else a batch or a
-// solved input, as the split says; else a batch when the solver has
-// nothing left, so that a run with the mutation lane ends at its budget,
-// never because the solver ran dry.
-func (d *coordinator) nextLaneJob(ctx context.Context) (job, bool) {
-	if d.lane == nil {
-		return d.nextJob(ctx)
+// laneJobs adds the mutation lane's jobs to the queue of the loop, with
+// inflight jobs running: first the inputs the lane kept, for the concolic
+// lane to trace; then batches for the workers the queue would leave idle,
+// and for more of them when the split says so. So a run with the
+// mutation lane ends at its budget, never because the solver ran dry.
+func (d *coordinator) laneJobs(queue []job, inflight int) []job {
+	queue = append(queue, d.traceLane...)
+	d.traceLane = d.traceLane[:0]
+	// Queries take the cores the workers need: charge the concolic lane.
+	if asked := d.queries(); asked > d.laneAsked {
+		d.lane.split.ran(false, float64(queryCost*(asked-d.laneAsked)), 0)
+		d.laneAsked = asked
 	}
-	if len(d.traceLane) > 0 {
-		j := d.traceLane[0]
-		d.traceLane = d.traceLane[1:]
-		return j, true
-	}
-	if d.cfg.Lanes != LanesMutate && !d.lane.split.mutationNext() {
-		asked := d.queries()
-		j, ok := d.nextJob(ctx)
-		d.lane.split.ran(false, float64(queryCost*(d.queries()-asked)), 0)
-		if ok || ctx.Err() != nil {
-			return j, ok
+	for len(queue) < d.cfg.Workers && inflight+len(queue) < 2*d.cfg.Workers {
+		if len(queue) > 0 && d.cfg.Lanes != LanesMutate && !d.lane.split.mutationNext() {
+			break
 		}
-	}
-	b := d.lane.next()
-	if d.cfg.Runs > 0 {
-		// Do not run past the budget of executions by a batch's size.
-		n := max(1, d.cfg.Runs-d.rep.Execs)
-		if n < len(b.envs) {
-			b.envs, b.q.Inputs = b.envs[:n], b.q.Inputs[:n]
+		b := d.lane.next()
+		if d.cfg.Runs > 0 {
+			// Do not run past the budget of executions by a batch's size.
+			n := max(1, d.cfg.Runs-d.rep.Execs-inflight)
+			if n < len(b.envs) {
+				b.envs, b.q.Inputs = b.envs[:n], b.q.Inputs[:n]
+			}
 		}
+		queue = append(queue, job{batch: b})
 	}
-	return job{batch: b}, true
+	return queue
 }
 
 // queries returns the number of solver queries asked so far.

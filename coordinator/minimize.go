@@ -335,7 +335,7 @@ func (m *minimizer) shrink(ctx context.Context, env sym.Env, deadline time.Time,
 		m.cur = resp
 		return true
 	}
-	if d.cfg.Solver != nil {
+	if d.minSolver != nil {
 		s.readable = func(vs []rt.Arg, i int) (rt.Arg, bool) { return m.readable(ctx, s, vs, i) }
 	}
 	m.cur = nil
@@ -430,6 +430,17 @@ func (d *coordinator) minimize(ctx context.Context) error {
 	defer func() { d.rep.MinimizeElapsed += time.Since(start) }()
 	m := &minimizer{d: d}
 	defer m.close()
+	d.minSolver = d.cfg.Solver
+	if d.minSolver == nil && d.cfg.NewSolver != nil {
+		// The pool's stacks are released with the pool: the minimiser
+		// makes one of its own; without it, bytes are not made readable.
+		if s, rel, err := d.cfg.NewSolver(); err == nil {
+			d.minSolver = s
+			if rel != nil {
+				defer rel()
+			}
+		}
+	}
 	for _, f := range d.rep.Findings {
 		if !minimizable(f.Kind) || ctx.Err() != nil {
 			continue

@@ -12,7 +12,13 @@ import (
 // workers and its search. Config embeds them beside what the run is
 // given by the session (the worker binary, the parameters, the solver).
 type Options struct {
-	Workers  int           // parallel worker processes
+	Workers int // parallel worker processes
+	// Solvers is the number of goroutines that solve queries, each with
+	// a solver stack of its own; 0 means half the Workers, at least one.
+	// With one,
+	// the coordinator waits for each answer, so that a run with one
+	// worker and a fixed Seed is deterministic.
+	Solvers  int
 	Budget   time.Duration // wall-clock budget; 0 for none
 	Runs     int           // execution budget; 0 for none
 	Strategy string        // name of the search strategy, see explore.New
@@ -30,6 +36,12 @@ type Options struct {
 	// MinimizeTime bounds the search for a smaller input of each finding
 	// once the exploration is over; 0 keeps the inputs as found.
 	MinimizeTime time.Duration
+	// Backoff asks less and less often about a branch outcome whose
+	// queries keep failing (explore.Backoff).
+	Backoff bool
+	// Optimistic solves the goal of a failed query alone, without its
+	// path condition, and runs the input (optimistic.go).
+	Optimistic bool
 	// Lanes chooses the search: LanesConcolic, LanesMutate or LanesBoth
 	// (lane.go).
 	Lanes string
@@ -44,6 +56,7 @@ func DefaultOptions() Options {
 		Timeout:      time.Second,
 		MemLimitMB:   2048,
 		MinimizeTime: 10 * time.Second,
+		Backoff:      true,
 		Lanes:        LanesConcolic,
 	}
 }
@@ -53,12 +66,20 @@ func DefaultOptions() Options {
 const DefaultBudget = 10 * time.Second
 
 // Validate checks the options and gives the unset ones (zero or, for
-// Workers and Timeout, negative) their defaults. MemLimitMB, MaxDepth,
-// MaxBugs and MinimizeTime mean "none" at zero and are kept.
+// Workers, Solvers and Timeout, negative) their defaults. MemLimitMB,
+// MaxDepth, MaxBugs and MinimizeTime mean "none" at zero and are kept.
 func (o *Options) Validate() error {
 	d := DefaultOptions()
 	if o.Workers <= 0 {
 		o.Workers = runtime.NumCPU()
+	}
+	if o.Solvers <= 0 {
+		// Half the workers: measured on 2 shared cores (keywords,
+		// header, blind), a second Z3 context beside two workers made
+		// each query 2-4 times slower and covered no more; workers
+		// idle while they wait for inputs, so larger machines still
+		// solve on many cores.
+		o.Solvers = max(1, o.Workers/2)
 	}
 	if o.Budget < 0 || o.Runs < 0 {
 		return errors.New("-budget and -runs must not be negative")

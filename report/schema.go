@@ -163,7 +163,10 @@ type Bug struct {
 	Stack      string            `json:"stack,omitempty"`
 }
 
-// Solver counts the solver queries of a run.
+// Solver counts the solver queries of a run: the path conditions of
+// candidates (the optimistic queries are counted apart). TimeMS adds up
+// the time of every goroutine of the solver pool, and the layers' counts
+// are summed over their stacks.
 type Solver struct {
 	Queries int     `json:"queries"`
 	Sat     int     `json:"sat"`
@@ -171,6 +174,36 @@ type Solver struct {
 	Unknown int     `json:"unknown"` // unknown or failed
 	TimeMS  int64   `json:"time_ms"`
 	Layers  []Layer `json:"layers"`
+	// Sites counts the queries per branch site, the sites with most
+	// failed queries (unsat or unknown) first; nil in reports that
+	// predate it.
+	Sites []SolverSite `json:"sites"`
+	// Optimistic counts the goals solved alone after their path
+	// condition failed.
+	Optimistic Optimistic `json:"optimistic"`
+	// Deferred counts the candidates the back-off put aside.
+	Deferred int `json:"deferred"`
+}
+
+// SolverSite counts the queries asked to flip the branches of one site.
+type SolverSite struct {
+	ID      uint32 `json:"id"`
+	Pos     string `json:"pos"` // file:line:column
+	Func    string `json:"func"`
+	Cond    string `json:"cond"`
+	Queries int    `json:"queries"`
+	Sat     int    `json:"sat"`
+	Unsat   int    `json:"unsat"`
+	Unknown int    `json:"unknown"` // unknown or failed
+	TimeMS  int64  `json:"time_ms"`
+}
+
+// Optimistic counts a run's optimistic queries: asked, satisfiable, and
+// those whose input took its goal's branch outcome first.
+type Optimistic struct {
+	Queries int `json:"queries"`
+	Sat     int `json:"sat"`
+	Reached int `json:"reached"`
 }
 
 // Layer counts the queries one layer of the solver chain answered or

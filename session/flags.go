@@ -58,6 +58,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	fs.DurationVar(&c.Budget, "budget", d.Budget, "wall-clock budget of the exploration (0: 10s unless -runs is set)")
 	fs.IntVar(&c.Runs, "runs", d.Runs, "stop after this many executions (0: no limit)")
 	fs.IntVar(&c.Workers, "workers", d.Workers, "worker processes running the target (0: number of CPUs)")
+	fs.IntVar(&c.Solvers, "solvers", d.Solvers, "goroutines solving queries, each with a solver stack of its own (0: half of -workers, at least one; with one, -workers 1 and -seed make a run deterministic)")
 	fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
 	fs.StringVar(&c.Lanes, "lanes", d.Lanes, "search lanes: concolic (symbolic execution and solving), mutate (mutation of kept inputs at close to native speed: a fuzzer) or both")
 	fs.Int64Var(&c.Seed, "seed", d.Seed, "seed of the random choices, for reproducible runs")
@@ -66,6 +67,8 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	fs.IntVar(&c.MemLimitMB, "memlimit", d.MemLimitMB, "resident memory limit of a worker in MiB (0: none)")
 	fs.IntVar(&c.MaxBugs, "maxbugs", d.MaxBugs, "stop once this many distinct bugs are found (0: no limit)")
 	fs.DurationVar(&c.MinimizeTime, "minimizetime", d.MinimizeTime, "time spent minimising each failing input, and once more all kept cases together, after the exploration (0: keep inputs as found)")
+	fs.BoolVar(&c.Backoff, "backoff", d.Backoff, "ask less and less often about a branch outcome whose queries keep failing (unsat or unknown)")
+	fs.BoolVar(&c.Optimistic, "optimistic", d.Optimistic, "when a path condition fails at a branch outcome no run has taken, solve its last condition alone and run the input")
 
 	// The solver stack (stack.Options).
 	fs.StringVar(&c.Solver.Mode, "solver", d.Solver.Mode, "solver: z3 (calls of uninstrumented functions stay concrete), walk (concolic walk, Z3 for the linear part) or auto (Z3, then the walk for what it cannot model or on timeout)")

@@ -101,12 +101,12 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	if cfg.JSON != "" {
 		errs = append(errs, guarded(out.Report, "report", func() error {
-			return writeJSON(cfg.JSON, cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chain, out)
+			return writeJSON(cfg.JSON, cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chains, out)
 		}))
 	}
 	if cfg.RunDir != "" {
 		errs = append(errs, guarded(out.Report, "report", func() error {
-			return writeRunDir(cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chain, out, func(dst string) error {
+			return writeRunDir(cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chains, out, func(dst string) error {
 				if err := fuzzProfile(pkg.ModuleDir, tgt, dst); err != nil {
 					return err
 				}

@@ -139,9 +139,41 @@ func concretisedJSON(t *Entry, rep *coordinator.Report) *report.Concretised {
 	return j
 }
 
+// solverJSON builds the report's solver object. chains are the stacks of
+// the solver pool, all built alike: each layer's counts are summed over
+// them, layer by layer.
+func solverJSON(t *Entry, rep *coordinator.Report, chains []solver.Solver) report.Solver {
+	j := report.Solver{Sat: rep.Queries["sat"], Unsat: rep.Queries["unsat"], Unknown: rep.Queries["unknown"] + rep.Queries["error"], TimeMS: rep.SolverTime.Milliseconds(),
+		Optimistic: report.Optimistic{Queries: rep.Optimistic.Queries, Sat: rep.Optimistic.Sat, Reached: rep.Optimistic.Reached},
+		Deferred:   rep.Deferred, Sites: []report.SolverSite{}}
+	j.Queries = j.Sat + j.Unsat + j.Unknown
+	for _, chain := range chains {
+		for i, l := range solver.Layers(chain) {
+			st := l.Stats()
+			if i == len(j.Layers) {
+				j.Layers = append(j.Layers, report.Layer{Name: l.Name()})
+			}
+			jl := &j.Layers[i]
+			jl.Queries += st.Queries
+			jl.Sat += st.Sat
+			jl.Unsat += st.Unsat
+			jl.Unknown += st.Unknown
+			jl.TimeMS += st.Time.Milliseconds()
+		}
+	}
+	for _, s := range QuerySites(t, rep) {
+		js := report.SolverSite{ID: s.ID, Func: s.Func, Cond: s.Cond, Queries: s.Queries, Sat: s.Sat, Unsat: s.Unsat, Unknown: s.Unknown, TimeMS: s.Time.Milliseconds()}
+		if s.File != "" {
+			js.Pos = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col)
+		}
+		j.Sites = append(j.Sites, js)
+	}
+	return j
+}
+
 // writeJSON writes the JSON report (-json, and report.json of -rundir)
 // of a run to path.
-func writeJSON(path string, cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chain solver.Solver, out *Outcome) error {
+func writeJSON(path string, cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chains []solver.Solver, out *Outcome) error {
 	cov, total := rep.Covered.CondOutcomes(t.Sites)
 	j := report.Report{
 		Tool: "gocolic", Command: string(command), ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
@@ -183,12 +215,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 		}
 		j.Bugs = append(j.Bugs, bug)
 	}
-	j.Solver = report.Solver{Sat: rep.Queries["sat"], Unsat: rep.Queries["unsat"], Unknown: rep.Queries["unknown"] + rep.Queries["error"], TimeMS: rep.SolverTime.Milliseconds()}
-	j.Solver.Queries = j.Solver.Sat + j.Solver.Unsat + j.Solver.Unknown
-	for _, l := range solver.Layers(chain) {
-		st := l.Stats()
-		j.Solver.Layers = append(j.Solver.Layers, report.Layer{Name: l.Name(), Queries: st.Queries, Sat: st.Sat, Unsat: st.Unsat, Unknown: st.Unknown, TimeMS: st.Time.Milliseconds()})
-	}
+	j.Solver = solverJSON(t, rep, chains)
 	j.ExecNS = rep.ExecTime.Nanoseconds()
 	j.Hybrid = out.Hybrid
 	j.Cases = [][]string{}

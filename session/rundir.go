@@ -22,7 +22,7 @@ import (
 // writeRunDir fills cfg.RunDir. profile, if not nil, writes the run's
 // coverage profile to the path it is given; its failure leaves the rest
 // of the directory complete.
-func writeRunDir(cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chain solver.Solver, out *Outcome, profile func(dst string) error) error {
+func writeRunDir(cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chains []solver.Solver, out *Outcome, profile func(dst string) error) error {
 	if err := os.MkdirAll(cfg.RunDir, 0o755); err != nil {
 		return fmt.Errorf("creating run directory: %w", err)
 	}
@@ -36,7 +36,7 @@ func writeRunDir(cfg Config, command Command, moduleDir string, t *Entry, rep *c
 		fmt.Fprintf(&csv, "%d,%d,%d,%d,%d\n", p.MS, p.Execs, p.Covered, p.Paths, p.Findings)
 	}
 	errs = append(errs, writeAtomic(filepath.Join(cfg.RunDir, report.TimelineFile), csv.Bytes()))
-	errs = append(errs, writeJSON(filepath.Join(cfg.RunDir, report.ReportFile), cfg, command, moduleDir, t, rep, chain, out))
+	errs = append(errs, writeJSON(filepath.Join(cfg.RunDir, report.ReportFile), cfg, command, moduleDir, t, rep, chains, out))
 	return errors.Join(errs...)
 }
 

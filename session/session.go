@@ -121,7 +121,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	if cfg.JSON != "" {
 		errs = append(errs, guarded(out.Report, "report", func() error {
-			return writeJSON(cfg.JSON, cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chain, out)
+			return writeJSON(cfg.JSON, cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chains, out)
 		}))
 	}
 	if cfg.RunDir != "" {
@@ -133,7 +133,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 			profile = func(dst string) error { return coverProfile(pkg.ModuleDir, tgt, out.TestFile, dst) }
 		}
 		errs = append(errs, guarded(out.Report, "report", func() error {
-			return writeRunDir(cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chain, out, profile)
+			return writeRunDir(cfg, CmdTest, pkg.ModuleDir, tgt, out.Report, r.chains, out, profile)
 		}))
 	}
 	return out, errors.Join(errs...)
@@ -222,9 +222,9 @@ func (t *Entry) paramType(i int) string {
 
 // run is an exploration that has ended, with what its outputs need.
 type run struct {
-	out   *Outcome
-	chain solver.Solver
-	close func()
+	out    *Outcome
+	chains []solver.Solver // the stacks of the solver pool, for the report
+	close  func()
 }
 
 // exploreTarget builds the worker and runs the coordinator from seeds,
@@ -255,22 +255,23 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		}
 		cleanup()
 	}
-	st, err := stack.New(cfg.Solver, stack.Env{Eval: eval, Floats: floatVars(t.entry.rt, cfg.MaxLen), Seed: uint64(cfg.Seed)})
-	if err != nil {
-		closeAll()
-		return nil, err
-	}
-	closeAll = func() {
-		if eval != nil {
-			eval.Close()
+	// One stack per goroutine of the solver pool, made and released by
+	// the coordinator; their chains stay for the report's layer counts.
+	var chains []solver.Solver
+	floats := floatVars(t.entry.rt, cfg.MaxLen)
+	newSolver := func() (solver.Solver, func(), error) {
+		// Each stack's walk has a seed of its own, the first the run's.
+		st, err := stack.New(cfg.Solver, stack.Env{Eval: eval, Floats: floats, Seed: uint64(cfg.Seed) + uint64(len(chains))})
+		if err != nil {
+			return nil, nil, err
 		}
-		st.Close()
-		cleanup()
+		chains = append(chains, st.Solver)
+		return st, st.Close, nil
 	}
 	dcfg := coordinator.Config{
 		Options: cfg.Options,
 		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
-		Solver: st, Progress: cfg.Stderr, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
+		NewSolver: newSolver, Progress: cfg.Stderr, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
 		Dict: mutate.NewDict(0),
 	}
 	c := t.ins.Consts
@@ -279,7 +280,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		dcfg.NoSolve = true
 		dcfg.MinimizeTime = 0 // a replay reports the corpus as it is
 	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, strategy %s\n", t.pkg.Name, cfg.Func, cfg.Workers, cfg.Strategy)
+	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, %d solvers, strategy %s\n", t.pkg.Name, cfg.Func, cfg.Workers, cfg.Solvers, cfg.Strategy)
 	stopFuzzer := func() {}
 	if hy != nil {
 		fmt.Fprintf(cfg.Stderr, "gocolic: running go test -fuzz beside it (-parallel %d)\n", hy.parallel)
@@ -301,7 +302,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
-	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chain: st.Solver, close: closeAll}, runErr
+	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chains: chains, close: closeAll}, runErr
 }
 
 // buildWorker says what is instrumented and builds the worker binary in

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/rt"
@@ -56,6 +57,49 @@ func TestConcretisedSummary(t *testing.T) {
 			}
 			var buf bytes.Buffer
 			concretised(&buf, &session.Outcome{Report: rep, Entry: &session.Entry{Sites: sites}}, "/m")
+			if got := buf.String(); got != strings.Join(tt.want, "") {
+				t.Errorf("summary\n%s\nwant\n%s", got, strings.Join(tt.want, ""))
+			}
+		})
+	}
+}
+
+// TestWastedSummary checks the lines the summary gives the failed
+// queries: the totals and the sites with most failures, at most three.
+func TestWastedSummary(t *testing.T) {
+	sites := []sites.Site{
+		{ID: 0, Kind: sites.Cond, Pos: token.Position{Filename: "/m/p/p.go", Line: 4}, Text: "x > 2"},
+		{ID: 1, Kind: sites.Cond, Pos: token.Position{Filename: "/m/p/p.go", Line: 9}, Text: "y == x"},
+	}
+	tests := []struct {
+		name    string
+		queries map[string]int
+		sites   map[uint32]*coordinator.SiteQueries
+		want    []string
+	}{
+		{name: "nothing failed", queries: map[string]int{"sat": 3}, sites: map[uint32]*coordinator.SiteQueries{0: {Queries: 3, Sat: 3}}},
+		{
+			name:    "sites with failures, most first",
+			queries: map[string]int{"sat": 4, "unsat": 5, "unknown": 1, "error": 1},
+			sites: map[uint32]*coordinator.SiteQueries{
+				0: {Queries: 3, Sat: 1, Unsat: 1, Unknown: 1, Time: 1500 * time.Microsecond},
+				1: {Queries: 5, Sat: 1, Unsat: 4, Time: 2 * time.Second},
+				7: {Queries: 1, Unknown: 1},
+				8: {Queries: 2, Sat: 2},
+			},
+			want: []string{
+				"gocolic: solver: 11 queries, 5 unsat, 2 unknown; most failed at:\n",
+				"  p/p.go:9 y == x: 4 of 5 failed, 2s\n",
+				"  p/p.go:4 x > 2: 2 of 3 failed, 2ms\n",
+				"  (unknown place): 1 of 1 failed, 0s\n",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := &coordinator.Report{Queries: tt.queries, SiteQueries: tt.sites}
+			var buf bytes.Buffer
+			wasted(&buf, &session.Outcome{Report: rep, Entry: &session.Entry{Sites: sites}}, "/m")
 			if got := buf.String(); got != strings.Join(tt.want, "") {
 				t.Errorf("summary\n%s\nwant\n%s", got, strings.Join(tt.want, ""))
 			}

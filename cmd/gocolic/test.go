@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gocolic/gocolic/session"
 )
@@ -87,9 +88,44 @@ func summary(w io.Writer, out *session.Outcome, dir string) {
 		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it: not reported as bugs, and their paths are unexplored\n", rep.SlowTracked)
 	}
 	concretised(w, out, dir)
+	wasted(w, out, dir)
 	if out.TestFile != "" {
 		fmt.Fprintf(w, "gocolic: wrote %s\n", out.TestFile)
 	}
+}
+
+// wastedTop bounds the branch sites printed with their failed queries.
+const wastedTop = 3
+
+// wasted prints the path queries of the run that led to no execution
+// (unsat or unknown) and the sites with most of them; nothing when none
+// failed.
+func wasted(w io.Writer, out *session.Outcome, dir string) {
+	q := out.Report.Queries
+	unsat, unknown := q["unsat"], q["unknown"]+q["error"]
+	if unsat+unknown == 0 {
+		return
+	}
+	fmt.Fprintf(w, "gocolic: solver: %d queries, %d unsat, %d unknown; most failed at:\n", q["sat"]+unsat+unknown, unsat, unknown)
+	sites := session.QuerySites(out.Entry, out.Report)
+	for _, s := range sites[:min(len(sites), wastedTop)] {
+		if s.Failed() == 0 {
+			break
+		}
+		place := "(unknown place)"
+		if s.File != "" {
+			place = fmt.Sprintf("%s:%d %s", relTo(dir, s.File), s.Line, s.Cond)
+		}
+		fmt.Fprintf(w, "  %s: %d of %d failed, %s\n", place, s.Failed(), s.Queries, s.Time.Round(time.Millisecond))
+	}
+}
+
+// relTo returns file relative to dir when it is below dir.
+func relTo(dir, file string) string {
+	if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return file
 }
 
 // concretisedTop bounds the places printed per cause.
@@ -117,11 +153,7 @@ func concretised(w io.Writer, out *session.Outcome, dir string) {
 			}
 			place := "(unknown place)"
 			if s.File != "" {
-				file := s.File
-				if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
-					file = rel
-				}
-				place = fmt.Sprintf("%s:%d %s", file, s.Line, s.Expr)
+				place = fmt.Sprintf("%s:%d %s", relTo(dir, s.File), s.Line, s.Expr)
 			}
 			fmt.Fprintf(w, "%s %s ×%d", sep, place, s.Events)
 		}
