@@ -169,8 +169,8 @@ type job struct {
 	// optimistic is the candidate whose goal an optimistic query solved
 	// for this input; origin is nil then.
 	optimistic *explore.Candidate
-	batch  *laneBatch // a batch of the mutation lane, instead of env
-	lane   bool       // env is an input the mutation lane kept, to trace
+	batch      *laneBatch // a batch of the mutation lane, instead of env
+	lane       bool       // env is an input the mutation lane kept, to trace
 }
 
 type outcome struct {
@@ -281,9 +281,9 @@ type coordinator struct {
 	optQueue  []request         // optimistic queries waiting for the pool
 	optFails  map[uint32]uint32 // failed path queries by uncovered outcome
 	optOut    map[uint32]bool   // outcomes with an optimistic query or input under way
-	lane      *lane // the mutation lane, nil without one (lane.go)
-	traceLane []job // inputs the mutation lane kept, for the concolic lane to trace
-	laneAsked int   // the queries the split has charged the concolic lane for
+	lane      *lane             // the mutation lane, nil without one (lane.go)
+	traceLane []job             // inputs the mutation lane kept, for the concolic lane to trace
+	laneAsked int               // the queries the split has charged the concolic lane for
 }
 
 // domain builds the constraints every input satisfies: lengths of strings
@@ -356,7 +356,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 		// Keep the pool busy while workers are. A pool of one is waited
 		// for, answer by answer, so that the order of events does not
 		// depend on timing.
-		for d.rep.Stopped == "" && budgetLeft && !d.cfg.NoSolve && budgetCtx.Err() == nil && p.idle() &&
+		for d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() &&
 			len(queue)+p.busy < room && inflight+len(queue)+p.busy < d.cfg.Workers+room {
 			r, ok := d.nextRequest()
 			if !ok {

@@ -400,6 +400,20 @@ func (d *coordinator) laneJobs(queue []job, inflight int) []job {
 	return queue
 }
 
+// solving reports whether the loop should hand the pool another query:
+// never in a replay or with the mutation lane alone; with both lanes, when
+// the split gives the concolic lane the next turn, so that a pool of one,
+// which the loop waits for, does not hold up the batches.
+func (d *coordinator) solving() bool {
+	switch {
+	case d.cfg.NoSolve:
+		return false
+	case d.lane == nil:
+		return true
+	}
+	return d.cfg.Lanes == LanesBoth && !d.lane.split.mutationNext()
+}
+
 // queries returns the number of solver queries asked so far.
 func (d *coordinator) queries() int {
 	n := 0
