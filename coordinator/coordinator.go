@@ -21,6 +21,7 @@ import (
 
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/guard"
+	"github.com/gocolic/gocolic/mutate"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
@@ -64,6 +65,9 @@ type Config struct {
 	Opaque bool
 	// Progress, if not nil, receives a status line every second.
 	Progress io.Writer
+	// Dict, if not nil, starts the mutation lane's dictionary (the
+	// target's constants); the lane adds the constants of the traces.
+	Dict *mutate.Dict
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -165,6 +169,8 @@ type job struct {
 	// optimistic is the candidate whose goal an optimistic query solved
 	// for this input; origin is nil then.
 	optimistic *explore.Candidate
+	batch      *laneBatch // a batch of the mutation lane, instead of env
+	lane       bool       // env is an input the mutation lane kept, to trace
 }
 
 type outcome struct {
@@ -175,6 +181,9 @@ type outcome struct {
 	// slow: the execution timed out under tracking and resp is its run
 	// without tracking (confirmTimeout).
 	slow bool
+	// A batch's results, and the crashes of its inputs (lane.go).
+	bresp   *rt.BatchResponse
+	crashes map[int]*Crash
 }
 
 // Run explores the target until the budget is spent, the search space is
@@ -209,6 +218,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	d.offs = rt.Layout(cfg.Params, cfg.MaxLen)
 	d.domain()
 	d.alias = newAliasGraph(d.b, cfg.Params, d.offs)
+	if cfg.Lanes != LanesConcolic && cfg.Lanes != "" && !cfg.NoSolve {
+		d.lane = newLane(cfg.Params, cfg.MaxLen, cfg.Timeout, cfg.Dict, cfg.Seed, cfg.Seeds)
+	}
 	for _, s := range cfg.Sites {
 		if s.Kind == sites.Cond && !s.Std { // the target's: std sites count apart
 			d.condSites++
@@ -269,6 +281,9 @@ type coordinator struct {
 	optQueue  []request         // optimistic queries waiting for the pool
 	optFails  map[uint32]uint32 // failed path queries by uncovered outcome
 	optOut    map[uint32]bool   // outcomes with an optimistic query or input under way
+	lane      *lane             // the mutation lane, nil without one (lane.go)
+	traceLane []job             // inputs the mutation lane kept, for the concolic lane to trace
+	laneAsked int               // the queries the split has charged the concolic lane for
 }
 
 // domain builds the constraints every input satisfies: lengths of strings
@@ -341,7 +356,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 		// Keep the pool busy while workers are. A pool of one is waited
 		// for, answer by answer, so that the order of events does not
 		// depend on timing.
-		for d.rep.Stopped == "" && budgetLeft && !d.cfg.NoSolve && budgetCtx.Err() == nil && p.idle() &&
+		for d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() &&
 			len(queue)+p.busy < room && inflight+len(queue)+p.busy < d.cfg.Workers+room {
 			r, ok := d.nextRequest()
 			if !ok {
@@ -358,6 +373,9 @@ func (d *coordinator) loop(ctx context.Context) error {
 					queue = append(queue, j)
 				}
 			}
+		}
+		if d.lane != nil && d.rep.Stopped == "" && budgetLeft {
+			queue = d.laneJobs(queue, inflight)
 		}
 		if d.rep.Stopped == "" && !budgetLeft && inflight == 0 {
 			stop("runs") // even with seeds still queued
@@ -497,11 +515,21 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 		return
 	}
 	defer func() { w.close() }()
+	lw := &laneWorker{w: w, start: func() (*worker, error) { return startWorker(d.spec()) }}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case j := <-jobs:
+			if j.batch != nil {
+				var o outcome
+				w, o = lw.runJob(d.lane, w, j)
+				results <- o
+				if o.err != nil {
+					return
+				}
+				continue
+			}
 			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen}
 			resp, crash, err := runJob(w, q)
 			if crash != nil {
@@ -560,6 +588,10 @@ func (d *coordinator) confirmTimeout(w *worker, j job, q *rt.Request, timeout *C
 
 // process takes in one execution's outcome.
 func (d *coordinator) process(o outcome) {
+	if o.job.batch != nil {
+		d.processBatch(o)
+		return
+	}
 	d.rep.Execs++
 	if c := o.job.optimistic; c != nil {
 		delete(d.optOut, outcomeOf(c))
@@ -609,7 +641,13 @@ func (d *coordinator) process(o outcome) {
 		fb.Hits[i] = explore.Hit{Site: so >> 1, Side: so&1 == 1, Count: uint32(h)}
 	}
 	var first []sites.Outcome
-	for _, f := range resp.Fresh {
+	fresh := resp.Fresh
+	if o.job.lane {
+		// The worker's map holds what the batch covered: the run's
+		// coverage is the judge of what this input adds.
+		fresh = d.freshOf(resp.Hits)
+	}
+	for _, f := range fresh {
 		site, side := f>>1, f&1 == 1
 		if d.rep.Covered.Add(site, side) {
 			first = append(first, sites.Outcome(f))
@@ -641,6 +679,9 @@ func (d *coordinator) process(o outcome) {
 	}
 	if newCover {
 		d.sample()
+	}
+	if d.lane != nil {
+		d.learnLane(o.job, resp.Hits, path, newCover)
 	}
 }
 

@@ -42,6 +42,9 @@ type Options struct {
 	// Optimistic solves the goal of a failed query alone, without its
 	// path condition, and runs the input (optimistic.go).
 	Optimistic bool
+	// Lanes chooses the search: LanesConcolic, LanesMutate or LanesBoth
+	// (lane.go).
+	Lanes string
 }
 
 // DefaultOptions returns the options of a run that sets none. Workers
@@ -54,6 +57,7 @@ func DefaultOptions() Options {
 		MemLimitMB:   2048,
 		MinimizeTime: 10 * time.Second,
 		Backoff:      true,
+		Lanes:        LanesConcolic,
 	}
 }
 
@@ -90,6 +94,12 @@ func (o *Options) Validate() error {
 		o.Strategy = d.Strategy
 	}
 	if err := explore.ValidStrategy(o.Strategy); err != nil {
+		return err
+	}
+	if o.Lanes == "" {
+		o.Lanes = d.Lanes
+	}
+	if err := validLanes(o.Lanes); err != nil {
 		return err
 	}
 	if o.MemLimitMB < 0 || o.MaxDepth < 0 || o.MaxBugs < 0 || o.MinimizeTime < 0 {

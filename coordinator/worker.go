@@ -170,10 +170,36 @@ func (w *worker) run(q *rt.Request) (*rt.Response, *Crash, error) {
 	return resp, nil, nil
 }
 
+// runBatch executes a batch of inputs (the mutation lane's), all of
+// them within timeout. It returns the response, or a Crash when an input
+// killed the worker (which one the batch does not say), or an error when
+// the worker failed for reasons of its own.
+func (w *worker) runBatch(q *rt.Batch, timeout time.Duration) (*rt.BatchResponse, *Crash, error) {
+	w.buf = rt.AppendBatch(w.buf[:0], q)
+	msg, crash := w.roundTripWithin(w.buf, timeout)
+	if crash != nil {
+		return nil, crash, nil
+	}
+	resp, err := rt.ParseBatchResponse(msg)
+	if err == nil && len(resp.Results) != len(q.Inputs) {
+		err = fmt.Errorf("batch of %d inputs answered with %d results", len(q.Inputs), len(resp.Results))
+	}
+	if err != nil {
+		w.kill()
+		return nil, nil, err
+	}
+	return resp, nil, nil
+}
+
 // roundTrip sends one request payload and waits for the answer, killing
 // the worker when it takes longer than the timeout or grows beyond the
 // memory limit; a Crash says why there is no answer.
 func (w *worker) roundTrip(payload []byte) ([]byte, *Crash) {
+	return w.roundTripWithin(payload, w.timeout)
+}
+
+// roundTripWithin is roundTrip with a time limit of its own.
+func (w *worker) roundTripWithin(payload []byte, timeout time.Duration) ([]byte, *Crash) {
 	w.stderr.reset()
 	if err := rt.WriteMsg(w.req, payload); err != nil {
 		return nil, w.crashed()
@@ -183,7 +209,7 @@ func (w *worker) roundTrip(payload []byte) ([]byte, *Crash) {
 		msg, err := rt.ReadMsg(w.resp, nil)
 		ch <- reply{msg, err}
 	}()
-	timer := time.NewTimer(w.timeout)
+	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
@@ -197,7 +223,7 @@ func (w *worker) roundTrip(payload []byte) ([]byte, *Crash) {
 		case <-timer.C:
 			w.kill()
 			<-ch
-			return nil, &Crash{Kind: CrashTimeout, Message: fmt.Sprintf("execution exceeded %v", w.timeout), Output: w.stderr.String()}
+			return nil, &Crash{Kind: CrashTimeout, Message: fmt.Sprintf("execution exceeded %v", timeout), Output: w.stderr.String()}
 		case <-tick.C:
 			if w.memLimit > 0 {
 				if rss := residentBytes(w.cmd.Process.Pid); rss > w.memLimit {

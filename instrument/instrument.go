@@ -137,6 +137,9 @@ type Result struct {
 	// Opaque are the qualified names of the functions whose calls may
 	// become opaque terms (call_opaque.go), sorted.
 	Opaque []string
+	// Consts are the package's constants, for the mutation lane's
+	// dictionary (consts.go).
+	Consts Consts
 }
 
 // Added returns the files the rewrite adds to the package, by absolute
@@ -205,6 +208,7 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Sites = ins.sites
+	res.Consts = collectConsts(pkg)
 	for name := range ins.opaque {
 		res.Opaque = append(res.Opaque, name)
 	}

@@ -94,7 +94,7 @@ func (in *Input) made(i int, p unsafe.Pointer) {
 // pointer) makes a new object instead: the path condition then speaks of
 // a pointer that is not there, and the run may diverge.
 func InputPtr[T any](in *Input, i int) (p *T, isNew bool) {
-	c := in.params[i].bits(in.env[in.base(i)])
+	c := in.params[i].bits(in.val(in.base(i)))
 	switch {
 	case c == 0:
 		return nil, true

@@ -147,5 +147,5 @@ func DecF[T Float](x T, s *sym.Expr) (T, *sym.Expr) {
 func InputFloat[T Float](in *Input, i int) V[T] {
 	w := floatWidth[T]()
 	n := in.base(i)
-	return V[T]{C: fromBits[T](in.env[n] & sym.Mask(w)), S: in.inputVar(n, w)}
+	return V[T]{C: fromBits[T](in.val(n) & sym.Mask(w)), S: in.inputVar(n, w)}
 }

@@ -65,24 +65,49 @@ func serveFuzz(t reflect.Value, run func(t any, in *Input)) error {
 	runMethod := t.MethodByName("Run")
 	return serveLoop(in, out, func(q *Request, enc *sym.Encoder) *Response {
 		return executeFuzz(q, enc, subType, runMethod, run)
+	}, func(q *Batch) *BatchResponse {
+		start := time.Now()
+		learn(registered.Sites, q.Known)
+		resp := &BatchResponse{Results: make([]BatchResult, len(q.Inputs))}
+		for i, vals := range q.Inputs {
+			res := &resp.Results[i]
+			res.Status, res.Panic, res.Stack = runFuzz(&Input{dense: vals}, q.MaxLen, true, true, subType, runMethod, run)
+			res.Buckets = takeBuckets(nil)
+			dropHits()
+			if len(st.fresh) > 0 {
+				res.Fresh = append([]uint32(nil), st.fresh...)
+			}
+		}
+		resp.Nanos = uint64(time.Since(start))
+		return resp
 	})
 }
 
 // executeFuzz runs one input in a subtest of the seed call's T.
 func executeFuzz(q *Request, enc *sym.Encoder, subType reflect.Type, runMethod reflect.Value, run func(t any, in *Input)) *Response {
 	start := time.Now()
+	resp := &Response{}
+	resp.Status, resp.Panic, resp.Stack = runFuzz(&Input{env: q.Env}, q.MaxLen, q.Concrete, !q.Concrete, subType, runMethod, run)
+	finish(resp, enc)
+	resp.Nanos = uint64(time.Since(start))
+	return resp
+}
+
+// runFuzz runs one input, whose values (env or dense) it completes, in a
+// subtest and says how it ended: shadowless when concrete, and counting
+// branches (owning the state) when track.
+func runFuzz(in *Input, maxLen int, concrete, track bool, subType reflect.Type, runMethod reflect.Value, run func(t any, in *Input)) (status Status, msg, stack string) {
 	tg := registered
 	reset(tg.Sites)
 	st.failed = st.failed[:0]
 	resetAll(tg)
-	in := &Input{env: q.Env, offs: Layout(tg.Params, q.MaxLen), maxLen: q.MaxLen, params: tg.Params, concrete: q.Concrete}
-	resp := &Response{}
+	in.offs, in.maxLen, in.params, in.concrete = Layout(tg.Params, maxLen), maxLen, tg.Params, concrete
 	var sub reflect.Value
 	body := reflect.MakeFunc(subType, func(args []reflect.Value) []reflect.Value {
 		sub = args[0]
 		// The subtest's goroutine runs the target: it owns the state until
 		// it returns (or calls runtime.Goexit, as t.FailNow does).
-		if !q.Concrete {
+		if track {
 			claim()
 			defer release()
 		}
@@ -90,30 +115,28 @@ func executeFuzz(q *Request, enc *sym.Encoder, subType reflect.Type, runMethod r
 			// A panic is the target's; recovering it here keeps the testing
 			// package from ending the whole binary.
 			if r := recover(); r != nil {
-				resp.Status = StatusPanic
-				resp.Panic = panicString(r)
-				resp.Stack = string(goroutineStack())
+				status = StatusPanic
+				msg = panicString(r)
+				stack = string(goroutineStack())
 			}
 		}()
 		run(sub.Interface(), in)
 		return nil
 	})
 	runMethod.Call([]reflect.Value{reflect.ValueOf("gocolic"), body})
-	if resp.Status == StatusOK && sub.IsValid() {
+	if status == StatusOK && sub.IsValid() {
 		switch {
 		case sub.MethodByName("Failed").Call(nil)[0].Bool():
-			resp.Status = StatusFail
-			resp.Panic = "test failed"
+			status = StatusFail
+			msg = "test failed"
 			if len(st.failed) > 0 {
-				resp.Panic = st.failed[0]
+				msg = st.failed[0]
 			}
 		case sub.MethodByName("Skipped").Call(nil)[0].Bool():
-			resp.Status = StatusSkip
+			status = StatusSkip
 		}
 	}
-	finish(resp, enc)
-	resp.Nanos = uint64(time.Since(start))
-	return resp
+	return status, msg, stack
 }
 
 // Report records the message of t.Error or t.Fatal, then calls it. A

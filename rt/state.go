@@ -33,6 +33,7 @@ var st struct {
 	cover     []byte // per site: bit 0 false seen, bit 1 true seen; cumulative per worker
 	fresh     []uint32
 	counts    []uint32               // per site outcome (site<<1|outcome): hits in this execution
+	buckets   []uint8                // per site outcome: the hit-count buckets seen (batch.go); cumulative per worker
 	touched   []uint32               // outcomes with non-zero counts
 	vars      []*sym.Expr            // input variables by number, kept across executions
 	failed    []string               // messages of t.Error and t.Fatal in this execution
@@ -77,15 +78,24 @@ func reset(sites int) {
 	memUsed.Store(false)
 	lensUsed.Store(false)
 	mapsUsed.Store(false)
+	growCover(sites)
+}
+
+// growCover makes the coverage map hold sites sites.
+func growCover(sites int) {
 	if len(st.cover) < sites {
 		st.cover = append(st.cover, make([]byte, sites-len(st.cover))...)
 		st.counts = append(st.counts, make([]uint32, 2*sites-len(st.counts))...)
+		st.buckets = append(st.buckets, make([]uint8, 2*sites-len(st.buckets))...)
 	}
 }
 
 // takeHits appends this execution's hit counts to dst, as
-// outcome<<32 | count, and clears them for the next execution.
+// outcome<<32 | count, and clears them for the next execution. The
+// counts' buckets join the worker's map (batch.go), which is one for both
+// modes.
 func takeHits(dst []uint64) []uint64 {
+	takeBuckets(nil)
 	for _, o := range st.touched {
 		dst = append(dst, uint64(o)<<32|uint64(st.counts[o]))
 		st.counts[o] = 0
@@ -130,14 +140,17 @@ func record(site uint32, taken bool, cond *sym.Expr) {
 
 // Br is an explicit branch: the condition of an if, for or case, or one
 // operand of && and ||. It records the outcome and returns it.
-func Br[T ~bool](site uint32, v V[T]) bool {
-	c := bool(v.C)
+func Br[T ~bool](site uint32, v V[T]) bool { return br(site, bool(v.C), v.S) }
+
+// br is Br for every T: a call of one function, without the dictionary
+// of a generic one.
+func br(site uint32, c bool, s *sym.Expr) bool {
 	if !tracking() {
 		return c
 	}
 	hit(site, c)
-	if v.S != nil {
-		record(site, c, v.S)
+	if s != nil {
+		record(site, c, s)
 	}
 	return c
 }

@@ -97,6 +97,7 @@ func VarWidth(p Param, j int) uint8 {
 // Input is the concrete assignment of one execution.
 type Input struct {
 	env    sym.Env
+	dense  []uint64 // the values of variables 0, 1, ..., when not nil: env's stand-in in a batch
 	offs   []int
 	maxLen int
 	params []Param
@@ -108,6 +109,17 @@ type Input struct {
 }
 
 func (in *Input) base(i int) uint64 { return uint64(in.offs[i]) }
+
+// val returns the value of input variable n: 0 when the input leaves it out.
+func (in *Input) val(n uint64) uint64 {
+	if in.dense != nil {
+		if n < uint64(len(in.dense)) {
+			return in.dense[n]
+		}
+		return 0
+	}
+	return in.env[n]
+}
 
 // inputVar returns the term of input variable n, or nil when the
 // execution is concrete.
@@ -122,7 +134,7 @@ func (in *Input) inputVar(n uint64, w uint8) *sym.Expr {
 func InputInt[T Integer](in *Input, i int) V[T] {
 	w, _ := widthOf[T]()
 	n := in.base(i)
-	return V[T]{C: T(in.env[n]), S: in.inputVar(n, w)}
+	return V[T]{C: T(in.val(n)), S: in.inputVar(n, w)}
 }
 
 // InputLen returns parameter i, a bounded length or choice (Param.Max),
@@ -130,7 +142,7 @@ func InputInt[T Integer](in *Input, i int) V[T] {
 // constraint), so the shadow is the variable itself.
 func InputLen(in *Input, i int) V[int] {
 	n := in.base(i)
-	return V[int]{C: int(in.params[i].bits(in.env[n])), S: in.inputVar(n, 64)}
+	return V[int]{C: int(in.params[i].bits(in.val(n))), S: in.inputVar(n, 64)}
 }
 
 // InputSlice returns a slice whose length is parameter i (InputLen), with
@@ -149,18 +161,18 @@ func InputSlice[S ~[]T, T any](in *Input, i int) S {
 // InputBool returns parameter i as a symbolic boolean.
 func InputBool[T ~bool](in *Input, i int) V[T] {
 	n := in.base(i)
-	return V[T]{C: in.env[n]&1 == 1, S: in.inputVar(n, 0)}
+	return V[T]{C: in.val(n)&1 == 1, S: in.inputVar(n, 0)}
 }
 
 // inputBytes returns the concrete bytes of a string or byte-slice
 // parameter and its aggregate shadow.
 func (in *Input) inputBytes(i int) ([]byte, *sym.Expr) {
 	n := in.base(i)
-	l := int(min(in.env[n], uint64(in.maxLen)))
+	l := int(min(in.val(n), uint64(in.maxLen)))
 	buf := make([]byte, l)
 	if in.concrete {
 		for k := range buf {
-			buf[k] = byte(in.env[n+1+uint64(k)])
+			buf[k] = byte(in.val(n + 1 + uint64(k)))
 		}
 		return buf, nil
 	}
@@ -169,7 +181,7 @@ func (in *Input) inputBytes(i int) ([]byte, *sym.Expr) {
 		v := n + 1 + uint64(k)
 		bs[k] = inputVar(v, 8)
 		if k < l {
-			buf[k] = byte(in.env[v])
+			buf[k] = byte(in.val(v))
 		}
 	}
 	return buf, st.b.String(inputVar(n, 64), bs)

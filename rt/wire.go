@@ -133,30 +133,34 @@ func (r *reader) count() int {
 	return int(n)
 }
 
+// The first byte of a request payload says which kind it is.
+const (
+	kindRequest byte = 1 // a Request: one execution with tracking
+	kindBatch   byte = 2 // a Batch: many executions without
+)
+
+// IsBatch reports whether a request payload is a Batch's.
+func IsBatch(msg []byte) bool { return len(msg) > 0 && msg[0] == kindBatch }
+
 // AppendRequest appends the payload of q to buf.
 func AppendRequest(buf []byte, q *Request) []byte {
 	w := writer{buf: buf}
+	w.byte1(kindRequest)
 	w.uv(uint64(q.MaxLen))
 	w.bool1(q.Concrete)
-	w.uv(uint64(len(q.Env)))
-	for k, v := range q.Env {
-		w.uv(k)
-		w.uv(v)
-	}
+	w.env(q.Env)
 	return w.buf
 }
 
 // ParseRequest decodes a request payload.
 func ParseRequest(b []byte) (*Request, error) {
 	r := reader{buf: b}
+	if k := r.byte1(); k != kindRequest && r.err == nil {
+		return nil, fmt.Errorf("rt: request of kind %d", k)
+	}
 	q := &Request{MaxLen: int(r.uv())}
 	q.Concrete = r.byte1() != 0
-	n := r.count()
-	q.Env = make(map[uint64]uint64, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		k := r.uv()
-		q.Env[k] = r.uv()
-	}
+	q.Env = r.env()
 	return q, r.err
 }
 
@@ -232,6 +236,123 @@ func ParseResponse(b []byte) (*Response, error) {
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("rt: bad response: %w", r.err)
+	}
+	return p, nil
+}
+
+// env appends an input: its size, then variable and value pairs.
+func (w *writer) env(e map[uint64]uint64) {
+	w.uv(uint64(len(e)))
+	for k, v := range e {
+		w.uv(k)
+		w.uv(v)
+	}
+}
+
+func (r *reader) env() map[uint64]uint64 {
+	n := r.count()
+	e := make(map[uint64]uint64, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		k := r.uv()
+		e[k] = r.uv()
+	}
+	return e
+}
+
+func (w *writer) uints(v []uint32) {
+	w.uv(uint64(len(v)))
+	for _, x := range v {
+		w.uv(uint64(x))
+	}
+}
+
+// uints reads a list of uint32s; an empty list reads as nil.
+func (r *reader) uints() []uint32 {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	v := make([]uint32, n)
+	for i := range v {
+		v[i] = uint32(r.uv())
+	}
+	return v
+}
+
+// AppendBatch appends the payload of q to buf.
+func AppendBatch(buf []byte, q *Batch) []byte {
+	w := writer{buf: buf}
+	w.byte1(kindBatch)
+	w.uv(uint64(q.MaxLen))
+	w.uints(q.Known)
+	w.uv(uint64(len(q.Inputs)))
+	for _, vals := range q.Inputs {
+		w.uv(uint64(len(vals)))
+		for _, v := range vals {
+			w.uv(v)
+		}
+	}
+	return w.buf
+}
+
+// ParseBatch decodes a batch payload.
+func ParseBatch(b []byte) (*Batch, error) {
+	r := reader{buf: b}
+	if k := r.byte1(); k != kindBatch && r.err == nil {
+		return nil, fmt.Errorf("rt: batch of kind %d", k)
+	}
+	q := &Batch{MaxLen: int(r.uv()), Known: r.uints()}
+	q.Inputs = make([][]uint64, r.count())
+	// One array holds every input's values: the message bounds their
+	// number, one byte each at least.
+	all := make([]uint64, 0, len(r.buf))
+	for i := range q.Inputs {
+		n := r.count()
+		start := len(all)
+		for j := 0; j < n && r.err == nil; j++ {
+			all = append(all, r.uv())
+		}
+		q.Inputs[i] = all[start:len(all):len(all)]
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("rt: bad batch: %w", r.err)
+	}
+	return q, nil
+}
+
+// AppendBatchResponse appends the payload of p to buf.
+func AppendBatchResponse(buf []byte, p *BatchResponse) []byte {
+	w := writer{buf: buf}
+	w.uv(p.Nanos)
+	w.uv(uint64(len(p.Results)))
+	for _, res := range p.Results {
+		w.byte1(byte(res.Status))
+		if res.Status != StatusOK {
+			w.str(res.Panic)
+			w.str(res.Stack)
+		}
+		w.uints(res.Fresh)
+		w.uints(res.Buckets)
+	}
+	return w.buf
+}
+
+// ParseBatchResponse decodes a batch response payload.
+func ParseBatchResponse(b []byte) (*BatchResponse, error) {
+	r := reader{buf: b}
+	p := &BatchResponse{Nanos: r.uv()}
+	p.Results = make([]BatchResult, r.count())
+	for i := range p.Results {
+		res := &p.Results[i]
+		res.Status = Status(r.byte1())
+		if res.Status != StatusOK {
+			res.Panic, res.Stack = r.str(), r.str()
+		}
+		res.Fresh = r.uints()
+		res.Buckets = r.uints()
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("rt: bad batch response: %w", r.err)
 	}
 	return p, nil
 }

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -148,6 +149,81 @@ func TestTruncatedPayloads(t *testing.T) {
 			}
 		}
 	}
+	for name, q := range sampleBatches() {
+		full := AppendBatch(nil, q)
+		for n := range len(full) {
+			if got, err := ParseBatch(full[:n]); err == nil || got != nil {
+				t.Errorf("batch %s cut to %d of %d bytes: %+v, %v; want an error", name, n, len(full), got, err)
+			}
+		}
+	}
+	for name, p := range sampleBatchResponses() {
+		full := AppendBatchResponse(nil, p)
+		for n := range len(full) {
+			if got, err := ParseBatchResponse(full[:n]); err == nil || got != nil {
+				t.Errorf("batch response %s cut to %d of %d bytes: %+v, %v; want an error", name, n, len(full), got, err)
+			}
+		}
+	}
+}
+
+func sampleBatches() map[string]*Batch {
+	return map[string]*Batch{
+		"empty":  {MaxLen: 3},
+		"inputs": {MaxLen: 8, Inputs: [][]uint64{{}, {1, math.MaxUint64}, {0, 0, 7}}},
+		"known":  {MaxLen: 1, Known: []uint32{BucketEntry(5, 0), BucketEntry(1<<20, 7)}, Inputs: [][]uint64{{2}}},
+	}
+}
+
+func sampleBatchResponses() map[string]*BatchResponse {
+	return map[string]*BatchResponse{
+		"empty": {Nanos: 5, Results: []BatchResult{}},
+		"mixed": {Nanos: 1 << 40, Results: []BatchResult{
+			{},
+			{Fresh: []uint32{3, 4}, Buckets: []uint32{BucketEntry(3, 0), BucketEntry(4, 6)}},
+			{Status: StatusPanic, Panic: "boom", Stack: "goroutine 1", Buckets: []uint32{9}},
+			{Status: StatusFail, Panic: "test failed"},
+		}},
+	}
+}
+
+// TestBatchRoundTrip checks that batches and their responses decode to
+// what was encoded, and that a batch is told from a request.
+func TestBatchRoundTrip(t *testing.T) {
+	for name, q := range sampleBatches() {
+		t.Run("batch "+name, func(t *testing.T) {
+			b := AppendBatch(nil, q)
+			if !IsBatch(b) || IsBatch(AppendRequest(nil, &Request{})) {
+				t.Fatal("IsBatch does not tell a batch from a request")
+			}
+			got, err := ParseBatch(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.MaxLen != q.MaxLen || !slices.Equal(got.Known, q.Known) || len(got.Inputs) != len(q.Inputs) {
+				t.Fatalf("got %+v, want %+v", got, q)
+			}
+			for i := range q.Inputs {
+				if !slices.Equal(got.Inputs[i], q.Inputs[i]) {
+					t.Errorf("input %d: %v, want %v", i, got.Inputs[i], q.Inputs[i])
+				}
+			}
+			if _, err := ParseRequest(b); err == nil {
+				t.Error("a batch parsed as a request")
+			}
+		})
+	}
+	for name, p := range sampleBatchResponses() {
+		t.Run("response "+name, func(t *testing.T) {
+			got, err := ParseBatchResponse(AppendBatchResponse(nil, p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, p) {
+				t.Errorf("got %+v, want %+v", got, p)
+			}
+		})
+	}
 }
 
 func uvarints(vs ...uint64) []byte {
@@ -166,10 +242,12 @@ func TestCorruptPayloads(t *testing.T) {
 		payload  []byte
 		wantFail bool
 	}{
-		{name: "request overlong maxlen", request: true, payload: overlong, wantFail: true},
-		{name: "request huge count", request: true, payload: uvarints(8, math.MaxUint64), wantFail: true},
-		{name: "request count past the data", request: true, payload: uvarints(8, 3, 1, 2), wantFail: true},
-		{name: "request missing value", request: true, payload: uvarints(8, 1, 5), wantFail: true},
+		{name: "request overlong maxlen", request: true, payload: append([]byte{kindRequest}, overlong...), wantFail: true},
+		{name: "request huge count", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, math.MaxUint64)...), wantFail: true},
+		{name: "request count past the data", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 3, 1, 2)...), wantFail: true},
+		{name: "request missing value", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 1, 5)...), wantFail: true},
+		{name: "request of another kind", request: true, payload: append([]byte{kindBatch}, uvarints(8, 0, 0)...), wantFail: true},
+		{name: "request minimal", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 0)...)},
 		{name: "response empty", payload: nil, wantFail: true},
 		{name: "response huge panic length", payload: append([]byte{1}, uvarints(math.MaxUint64)...), wantFail: true},
 		{name: "response panic longer than data", payload: append([]byte{1}, uvarints(100, 'a')...), wantFail: true},
@@ -216,6 +294,12 @@ func TestRandomPayloadsDoNotPanic(t *testing.T) {
 	for _, q := range sampleRequests() {
 		valid = append(valid, AppendRequest(nil, q))
 	}
+	for _, q := range sampleBatches() {
+		valid = append(valid, AppendBatch(nil, q))
+	}
+	for _, p := range sampleBatchResponses() {
+		valid = append(valid, AppendBatchResponse(nil, p))
+	}
 	iterations := 20000
 	if testing.Short() {
 		iterations = 2000
@@ -244,6 +328,8 @@ func TestRandomPayloadsDoNotPanic(t *testing.T) {
 			}()
 			ParseRequest(b)
 			ParseResponse(b)
+			ParseBatch(b)
+			ParseBatchResponse(b)
 		}()
 	}
 }

@@ -47,14 +47,23 @@ func Main(t Entry) {
 }
 
 func serve(t Entry, in io.Reader, out *os.File) error {
-	return serveLoop(in, out, func(q *Request, enc *sym.Encoder) *Response { return execute(t, q, enc) })
+	return serveLoop(in, out,
+		func(q *Request, enc *sym.Encoder) *Response { return execute(t, q, enc) },
+		func(q *Batch) *BatchResponse { return executeBatch(t, q) })
 }
 
-// serveLoop answers requests with exec until the coordinator closes the
-// request pipe.
-func serveLoop(in io.Reader, out io.Writer, exec func(*Request, *sym.Encoder) *Response) error {
+// serveLoop answers requests with exec and batches with batch until the
+// coordinator closes the request pipe.
+func serveLoop(in io.Reader, out io.Writer, exec func(*Request, *sym.Encoder) *Response, batch func(*Batch) *BatchResponse) error {
 	enc := sym.NewEncoder()
 	return serveMsgs(in, out, func(msg, reply []byte) ([]byte, error) {
+		if IsBatch(msg) {
+			q, err := ParseBatch(msg)
+			if err != nil {
+				return nil, err
+			}
+			return AppendBatchResponse(reply, batch(q)), nil
+		}
 		q, err := ParseRequest(msg)
 		if err != nil {
 			return nil, err

@@ -21,6 +21,7 @@ import (
 	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
+	"github.com/gocolic/gocolic/mutate"
 	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
@@ -275,7 +276,10 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		Options: cfg.Options,
 		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
 		NewSolver: newSolver, Progress: cfg.Stderr, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
+		Dict: mutate.NewDict(0),
 	}
+	c := t.ins.Consts
+	dcfg.Dict.AddConsts(c.Ints, c.Strings, c.Floats)
 	if len(cfg.Replay) > 0 {
 		dcfg.NoSolve = true
 		dcfg.MinimizeTime = 0 // a replay reports the corpus as it is

@@ -1,0 +1,490 @@
+// This file implements the mutation lane (issue 16): workers run batches
+// of mutants of the kept inputs with symbolic tracking off, and an input
+// that reaches a new branch outcome or a new hit-count bucket is kept,
+// mutated in turn, and handed to the concolic lane, which traces it and
+// negates its branches. The inputs the concolic lane keeps seed this lane,
+// and the comparisons of its traces fill the dictionary.
+//
+// The run has one coverage map, the lane's: bucket entries
+// (rt.BucketEntry) of every execution of either lane. Each worker keeps
+// its own copy (rt/batch.go); a batch carries the entries the map gained
+// since that worker's previous batch (rt.Batch.Known), so that what a
+// worker reports as new is new to the run but for what other workers
+// found meanwhile, which merge sorts out.
+
+package coordinator
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gocolic/gocolic/explore"
+	"github.com/gocolic/gocolic/mutate"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// The values of Options.Lanes.
+const (
+	LanesBoth     = "both"     // the concolic and the mutation lane
+	LanesConcolic = "concolic" // the concolic search alone, as in seed 004
+	LanesMutate   = "mutate"   // the mutation lane alone: a fuzzer
+)
+
+// validLanes checks a value of Options.Lanes.
+func validLanes(s string) error {
+	switch s {
+	case LanesBoth, LanesConcolic, LanesMutate:
+		return nil
+	}
+	return fmt.Errorf("-lanes %q: want %s, %s or %s", s, LanesBoth, LanesConcolic, LanesMutate)
+}
+
+// maxBatch bounds the inputs of one batch: enough to spread a round
+// trip's cost, few enough that a crash costs little to bisect.
+const maxBatch = 256
+
+// concolicCost is what one concolic execution costs in units of one
+// input of a batch, for the split of the workers between the lanes: rt
+// BenchmarkRoundTripSymbolic against BenchmarkRoundTripBatch, rounded.
+// A constant rather than measured time, so that the split, and the run,
+// are the same at one worker and one seed.
+const concolicCost = 30
+
+// queryCost is what one solver query costs in the same units: on
+// examples/keywords with one worker, a query took 3.4 ms (1374 queries in
+// 4.7 s) and an input of the mutation lane 12.8 µs of the run (391 250 in
+// 5 s), so about 266. Solving takes the cores the workers need, so a lane
+// whose queries find nothing is charged for them.
+const queryCost = 250
+
+// lane is the mutation lane's state. The coordinator's goroutine calls
+// its methods, except since, which worker goroutines call.
+type lane struct {
+	params  []rt.Param
+	maxLen  int
+	timeout time.Duration // of a whole batch
+	dict    *mutate.Dict
+	mut     *mutate.Mutator
+	rng     *rand.Rand
+	corpus  []sym.Env
+	walked  map[*sym.Expr]bool // conditions already read into the dictionary
+	size    int                // inputs of the next batch
+	split   split
+
+	covered map[uint32]bool // outcomes (site<<1 | taken) of the run
+	has     map[uint32]bool // bucket entries of the run
+	mu      sync.Mutex      // guards log
+	log     []uint32        // the entries of has, in the order they came
+
+	// Execs counts the inputs run in batches, Kept those kept.
+	Execs, Kept int
+}
+
+// newLane returns the lane of a run, its corpus the seeds (or the zero
+// input), its dictionary dict (or an empty one).
+func newLane(params []rt.Param, maxLen int, timeout time.Duration, dict *mutate.Dict, seed int64, seeds []sym.Env) *lane {
+	if dict == nil {
+		dict = mutate.NewDict(0)
+	}
+	l := &lane{
+		params: params, maxLen: maxLen, timeout: timeout, dict: dict,
+		mut:     mutate.New(params, maxLen, dict, uint64(seed)),
+		rng:     rand.New(rand.NewPCG(uint64(seed), 0x6c616e65)),
+		walked:  map[*sym.Expr]bool{},
+		size:    32,
+		covered: map[uint32]bool{},
+		has:     map[uint32]bool{},
+	}
+	for _, s := range seeds {
+		l.keep(s)
+	}
+	if len(l.corpus) == 0 {
+		l.keep(sym.Env{})
+	}
+	return l
+}
+
+// keep adds an input to the corpus the lane mutates.
+func (l *lane) keep(env sym.Env) {
+	c := make(sym.Env, len(env))
+	for k, v := range env {
+		c[k] = v
+	}
+	l.corpus = append(l.corpus, c)
+}
+
+// add puts a bucket entry into the run's map and reports whether it was
+// new; newOutcome says whether its outcome was.
+func (l *lane) add(e uint32) (isNew, newOutcome bool) {
+	if l.has[e] {
+		return false, false
+	}
+	l.has[e] = true
+	l.mu.Lock()
+	l.log = append(l.log, e)
+	l.mu.Unlock()
+	o, _ := rt.SplitBucket(e)
+	if !l.covered[o] {
+		l.covered[o] = true
+		return true, true
+	}
+	return true, false
+}
+
+// learn takes in a concolic execution: its hit counts join the map, its
+// branch conditions the dictionary, and its input, when the concolic lane
+// kept it, the corpus. It returns the number of new bucket entries.
+func (l *lane) learn(env sym.Env, hits []uint64, conds []*sym.Expr, kept bool) int {
+	n := 0
+	for _, h := range hits {
+		if isNew, _ := l.add(rt.BucketEntry(uint32(h>>32), rt.Bucket(uint32(h)))); isNew {
+			n++
+		}
+	}
+	for _, c := range conds {
+		if !l.walked[c] {
+			l.walked[c] = true
+			l.dict.AddTerm(c)
+		}
+	}
+	if kept {
+		l.keep(env)
+	}
+	l.split.ran(false, concolicCost, n)
+	return n
+}
+
+// laneBatch is one batch of mutants and the inputs they are.
+type laneBatch struct {
+	q    *rt.Batch // Known is filled by the worker that runs it (since)
+	envs []sym.Env
+}
+
+// next makes the next batch: mutants of random corpus entries, spliced
+// with others.
+func (l *lane) next() *laneBatch {
+	b := &laneBatch{q: &rt.Batch{MaxLen: l.maxLen}}
+	for range l.size {
+		base := l.corpus[l.rng.IntN(len(l.corpus))]
+		var other sym.Env
+		if len(l.corpus) > 1 {
+			other = l.corpus[l.rng.IntN(len(l.corpus))]
+		}
+		env := l.mut.Mutate(base, other)
+		b.envs = append(b.envs, env)
+		b.q.Inputs = append(b.q.Inputs, rt.DenseInput(env))
+	}
+	return b
+}
+
+// since returns the entries of the map from position pos on, and the
+// position after them: what a worker that has seen log[:pos] lacks.
+func (l *lane) since(pos int) ([]uint32, int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]uint32(nil), l.log[pos:]...), len(l.log)
+}
+
+// laneResult is what merge makes of one input of a batch.
+type laneResult struct {
+	env    sym.Env
+	res    rt.BatchResult
+	crash  *Crash // the input killed its worker
+	cover  bool   // it covered an outcome first
+	bucket bool   // it reached a new bucket of an outcome already covered
+}
+
+// merge takes in a batch's results (crashes, by input, for the inputs
+// that killed a worker) and returns the inputs that the coordinator must
+// see: the new, which the lane keeps and the concolic lane is to trace,
+// and the failed.
+func (l *lane) merge(b *laneBatch, resp *rt.BatchResponse, crashes map[int]*Crash) []laneResult {
+	var out []laneResult
+	gain := 0
+	for i, env := range b.envs {
+		r := laneResult{env: env, crash: crashes[i]}
+		if r.crash == nil {
+			r.res = resp.Results[i]
+			for _, e := range r.res.Buckets {
+				isNew, newOutcome := l.add(e)
+				r.bucket = r.bucket || isNew
+				r.cover = r.cover || newOutcome
+			}
+			for _, o := range r.res.Fresh {
+				// An outcome comes with a bucket; this is for a worker
+				// that learnt the bucket from Known but not the outcome.
+				if !l.covered[o] {
+					l.covered[o] = true
+					r.cover = true
+				}
+			}
+			r.bucket = r.bucket && !r.cover
+		}
+		if r.cover || r.bucket {
+			l.keep(env)
+			l.Kept++
+			gain++
+		}
+		if r.cover || r.bucket || r.crash != nil || r.res.Status == rt.StatusPanic || r.res.Status == rt.StatusFail {
+			out = append(out, r)
+		}
+	}
+	l.Execs += len(b.envs)
+	l.split.ran(true, float64(len(b.envs)), gain)
+	l.resize(resp, len(crashes) > 0)
+	return out
+}
+
+// resize sets the size of the next batch so that a batch takes about a
+// tenth of the time limit, and halves it after a crash, which costs a
+// bisection of the batch.
+func (l *lane) resize(resp *rt.BatchResponse, crashed bool) {
+	switch {
+	case crashed:
+		l.size = max(1, l.size/2)
+	case resp != nil && len(resp.Results) > 0 && resp.Nanos > 0:
+		per := time.Duration(resp.Nanos) / time.Duration(len(resp.Results))
+		want := int(l.timeout / 10 / max(per, time.Microsecond))
+		// Grow gradually: one fast batch does not prove the next is.
+		l.size = min(maxBatch, max(1, want), 2*l.size)
+	}
+}
+
+// split decides which lane the next idle worker serves, from the new
+// coverage each lane found per unit of work lately (an exponentially
+// decaying average), so that the lane finding more gets more of the
+// workers; each lane keeps at least a tenth of them.
+type split struct {
+	gain, units [2]float64 // by lane: 0 concolic, 1 mutation
+	spent       [2]float64 // work handed out, decayed likewise
+}
+
+// decay is the weight of the past per unit of work.
+const decay = 0.999
+
+// ran records work of a lane and the new bucket entries it found.
+func (s *split) ran(mutation bool, units float64, gain int) {
+	i := 0
+	if mutation {
+		i = 1
+	}
+	f := math.Pow(decay, units)
+	for k := range s.gain {
+		s.gain[k] *= f
+		s.units[k] *= f
+		s.spent[k] *= f
+	}
+	s.gain[i] += float64(gain)
+	s.units[i] += units
+	s.spent[i] += units
+}
+
+// mutationNext reports whether the next worker should run a batch rather
+// than a concolic input.
+func (s *split) mutationNext() bool {
+	// One entry of prior gain per 1000 units keeps a lane that found
+	// nothing yet, or was not run yet, in play.
+	rate := func(i int) float64 { return (s.gain[i] + 1) / (s.units[i] + 1000) }
+	share := rate(1) / (rate(0) + rate(1))
+	share = min(0.9, max(0.1, share))
+	total := s.spent[0] + s.spent[1]
+	return total == 0 || s.spent[1]/total < share
+}
+
+// laneWorker is a worker process as the mutation lane uses it: pos is how
+// much of the lane's map (lane.log) the process has been sent. The worker
+// goroutine that owns the process sets pos to 0 whenever it replaces it.
+type laneWorker struct {
+	w     *worker
+	pos   int
+	start func() (*worker, error) // starts a replacement
+}
+
+// run runs b, filling in its Known entries. When an input kills the
+// worker, the batch's inputs are run one at a time, on fresh workers where
+// needed, so that each crash has its input. It returns the response (a
+// result for every input that did not crash) and the crashes by input, or
+// an error when no worker could run the batch. lw.w is alive afterwards.
+func (lw *laneWorker) run(l *lane, b *laneBatch) (*rt.BatchResponse, map[int]*Crash, error) {
+	b.q.Known, lw.pos = l.since(lw.pos)
+	resp, crash, err := lw.w.runBatch(b.q, l.timeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	if crash == nil {
+		return resp, nil, nil
+	}
+	if failedItself(crash) {
+		return nil, nil, errors.New(crash.Message)
+	}
+	if err := lw.replace(); err != nil {
+		return nil, nil, err
+	}
+	crashes := map[int]*Crash{}
+	resp = &rt.BatchResponse{Results: make([]rt.BatchResult, len(b.envs))}
+	for i := range b.envs {
+		one := &rt.Batch{MaxLen: b.q.MaxLen, Inputs: b.q.Inputs[i : i+1]}
+		one.Known, lw.pos = l.since(lw.pos)
+		r, c, err := lw.w.runBatch(one, l.timeout)
+		switch {
+		case err != nil:
+			return nil, nil, err
+		case c != nil && failedItself(c):
+			return nil, nil, errors.New(c.Message)
+		case c != nil:
+			crashes[i] = c
+			if err := lw.replace(); err != nil {
+				return nil, nil, err
+			}
+		default:
+			resp.Results[i] = r.Results[0]
+			resp.Nanos += r.Nanos
+		}
+	}
+	return resp, crashes, nil
+}
+
+// failedItself says whether a crash is the worker's own failure
+// (rt.ExitInternal), not the target's.
+func failedItself(c *Crash) bool {
+	return c.Kind == CrashExit && strings.HasPrefix(c.Message, "worker failed")
+}
+
+// replace kills the worker, which crashed, and starts another, whose map
+// is empty.
+func (lw *laneWorker) replace() error {
+	lw.w.kill()
+	w, err := lw.start()
+	if err != nil {
+		return err
+	}
+	lw.w, lw.pos = w, 0
+	return nil
+}
+
+// The coordinator's side of the lane: what its loop calls.
+
+// laneJobs adds the mutation lane's jobs to the queue of the loop, with
+// inflight jobs running: first the inputs the lane kept, for the concolic
+// lane to trace; then batches for the workers the queue would leave idle,
+// and for more of them when the split says so. So a run with the
+// mutation lane ends at its budget, never because the solver ran dry.
+func (d *coordinator) laneJobs(queue []job, inflight int) []job {
+	queue = append(queue, d.traceLane...)
+	d.traceLane = d.traceLane[:0]
+	// Queries take the cores the workers need: charge the concolic lane.
+	if asked := d.queries(); asked > d.laneAsked {
+		d.lane.split.ran(false, float64(queryCost*(asked-d.laneAsked)), 0)
+		d.laneAsked = asked
+	}
+	for len(queue) < d.cfg.Workers && inflight+len(queue) < 2*d.cfg.Workers {
+		if len(queue) > 0 && d.cfg.Lanes != LanesMutate && !d.lane.split.mutationNext() {
+			break
+		}
+		b := d.lane.next()
+		if d.cfg.Runs > 0 {
+			// Do not run past the budget of executions by a batch's size.
+			n := max(1, d.cfg.Runs-d.rep.Execs-inflight)
+			if n < len(b.envs) {
+				b.envs, b.q.Inputs = b.envs[:n], b.q.Inputs[:n]
+			}
+		}
+		queue = append(queue, job{batch: b})
+	}
+	return queue
+}
+
+// solving reports whether the loop should hand the pool another query:
+// never in a replay or with the mutation lane alone; with both lanes, when
+// the split gives the concolic lane the next turn, so that a pool of one,
+// which the loop waits for, does not hold up the batches.
+func (d *coordinator) solving() bool {
+	switch {
+	case d.cfg.NoSolve:
+		return false
+	case d.lane == nil:
+		return true
+	}
+	return d.cfg.Lanes == LanesBoth && !d.lane.split.mutationNext()
+}
+
+// queries returns the number of solver queries asked so far.
+func (d *coordinator) queries() int {
+	n := 0
+	for _, k := range d.rep.Queries {
+		n += k
+	}
+	return n
+}
+
+// processBatch takes in a batch's outcome: its failures become findings,
+// and the inputs with new coverage are queued for the concolic lane, whose
+// run of them records the coverage and keeps them as cases with their
+// results (all inputs that cover something new; under LanesBoth also those
+// that only reach a new hit-count bucket, whose branches are worth
+// negating).
+func (d *coordinator) processBatch(o outcome) {
+	d.rep.Execs += len(o.job.batch.envs)
+	if o.bresp != nil {
+		d.rep.ExecTime += time.Duration(o.bresp.Nanos)
+	}
+	elapsed := time.Since(d.start)
+	for _, r := range d.lane.merge(o.job.batch, o.bresp, o.crashes) {
+		n := len(d.rep.Findings)
+		switch {
+		case r.crash != nil:
+			d.rep.Restarts++
+			d.addFinding(string(r.crash.Kind), r.crash.Message, r.crash.Output, r.env, elapsed)
+		case r.res.Status == rt.StatusPanic:
+			d.addFinding("panic", r.res.Panic, r.res.Stack, r.env, elapsed)
+		case r.res.Status == rt.StatusFail:
+			d.addFinding("fail", r.res.Panic, r.res.Stack, r.env, elapsed)
+		}
+		if d.cfg.OnKeep != nil && len(d.rep.Findings) > n {
+			d.cfg.OnKeep(r.env, true)
+		}
+		if r.cover || r.bucket && d.cfg.Lanes == LanesBoth {
+			d.traceLane = append(d.traceLane, job{env: r.env, lane: true})
+		}
+	}
+}
+
+// freshOf returns the outcomes among hits (rt.Response.Hits) that the run
+// has not covered: for an input the mutation lane kept, whose worker may
+// have seen its outcomes in the batch already.
+func (d *coordinator) freshOf(hits []uint64) []uint32 {
+	var fresh []uint32
+	for _, h := range hits {
+		o := uint32(h >> 32)
+		if !d.rep.Covered.Has(o>>1, o&1 == 1) {
+			fresh = append(fresh, o)
+		}
+	}
+	return fresh
+}
+
+// learnLane hands a concolic execution to the mutation lane: its hits, the
+// conditions of its path, and its input when the concolic lane kept it.
+func (d *coordinator) learnLane(j job, hits []uint64, path []explore.Branch, kept bool) {
+	conds := make([]*sym.Expr, len(path))
+	for i, b := range path {
+		conds[i] = b.Cond
+	}
+	d.lane.learn(j.env, hits, conds, kept && !j.lane)
+}
+
+// runJob runs the batch of job j on w, the worker goroutine's current
+// process, and returns the process to go on with and the outcome.
+func (lw *laneWorker) runJob(l *lane, w *worker, j job) (*worker, outcome) {
+	if lw.w != w {
+		lw.w, lw.pos = w, 0 // replaced since: its map is empty
+	}
+	resp, crashes, err := lw.run(l, j.batch)
+	return lw.w, outcome{job: j, bresp: resp, crashes: crashes, err: err}
+}

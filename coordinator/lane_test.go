@@ -1,0 +1,304 @@
+package coordinator
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gocolic/gocolic/mutate"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sym"
+)
+
+var laneParams = []rt.Param{{Name: "x", Kind: rt.ParamInt, Width: 64, Signed: true}}
+
+func testLane() *lane {
+	return newLane(laneParams, 8, time.Second, nil, 1, nil)
+}
+
+// batchOf returns a batch of the given inputs of x.
+func batchOf(xs ...int64) *laneBatch {
+	b := &laneBatch{q: &rt.Batch{MaxLen: 8}}
+	for _, x := range xs {
+		b.envs = append(b.envs, input(x))
+		b.q.Inputs = append(b.q.Inputs, rt.DenseInput(input(x)))
+	}
+	return b
+}
+
+// TestLaneMerge checks what merge makes of a batch's results: an input
+// with a new outcome or bucket is kept and returned, one with nothing new
+// only counted, a failure returned whether or not it is new, and the map
+// gains the new entries in order.
+func TestLaneMerge(t *testing.T) {
+	l := testLane()
+	e := func(o, b uint32) uint32 { return rt.BucketEntry(o, b) }
+	b := batchOf(1, 2, 3, 4, 5, 6)
+	resp := &rt.BatchResponse{Results: []rt.BatchResult{
+		{Fresh: []uint32{4}, Buckets: []uint32{e(4, 0)}}, // a new outcome
+		{Buckets: []uint32{e(4, 0)}},                     // another worker's find, again
+		{Buckets: []uint32{e(4, 2)}},                     // a new bucket only
+		{},                                               // nothing new
+		{Status: rt.StatusPanic, Panic: "boom"},          // a failure, nothing new
+	}}
+	crashes := map[int]*Crash{5: {Kind: CrashExit, Message: "exit status 3"}}
+	resp.Results = append(resp.Results, rt.BatchResult{})
+	got := l.merge(b, resp, crashes)
+	type summary struct {
+		x             uint64
+		cover, bucket bool
+		crash         bool
+		status        rt.Status
+	}
+	var sums []summary
+	for _, r := range got {
+		sums = append(sums, summary{r.env[0], r.cover, r.bucket, r.crash != nil, r.res.Status})
+	}
+	want := []summary{
+		{x: 1, cover: true},
+		{x: 3, bucket: true},
+		{x: 5, status: rt.StatusPanic},
+		{x: 6, crash: true},
+	}
+	if !reflect.DeepEqual(sums, want) {
+		t.Errorf("merge returned %+v, want %+v", sums, want)
+	}
+	if l.Execs != 6 || l.Kept != 2 || len(l.corpus) != 3 { // the zero input and the two kept
+		t.Errorf("execs %d kept %d corpus %d; want 6, 2, 3", l.Execs, l.Kept, len(l.corpus))
+	}
+	if log, pos := l.since(0); !slices.Equal(log, []uint32{e(4, 0), e(4, 2)}) || pos != 2 {
+		t.Errorf("map %v at %d, want [%d %d] at 2", log, pos, e(4, 0), e(4, 2))
+	}
+	if log, _ := l.since(1); !slices.Equal(log, []uint32{e(4, 2)}) {
+		t.Errorf("since(1) = %v", log)
+	}
+}
+
+// TestLaneLearn checks what the lane takes from a concolic execution: its
+// hit counts as buckets of the map, the constants of its conditions as
+// dictionary entries, and its input when the concolic lane kept it.
+func TestLaneLearn(t *testing.T) {
+	d := mutate.NewDict(0)
+	l := newLane(laneParams, 8, time.Second, d, 1, nil)
+	b := sym.NewBuilder()
+	cond := b.Eq(b.Var(0, 64), b.Const(0xBEEF, 64))
+	hits := []uint64{uint64(6)<<32 | 1, uint64(7)<<32 | 20}
+	if n := l.learn(input(9), hits, []*sym.Expr{cond}, true); n != 2 {
+		t.Errorf("learn found %d new entries, want 2", n)
+	}
+	if log, _ := l.since(0); !slices.Equal(log, []uint32{rt.BucketEntry(6, 0), rt.BucketEntry(7, 5)}) {
+		t.Errorf("map %v", log)
+	}
+	if !slices.Contains(d.Ints(), 0xBEEF) {
+		t.Errorf("dictionary %v lacks the compared constant", d.Ints())
+	}
+	if len(l.corpus) != 2 || l.corpus[1][0] != 9 {
+		t.Errorf("corpus %v, want the zero input and x=9", l.corpus)
+	}
+	if n := l.learn(input(10), hits, nil, false); n != 0 || len(l.corpus) != 2 {
+		t.Errorf("learning the same hits again: %d new, corpus %d", n, len(l.corpus))
+	}
+}
+
+// TestLaneNextDeterministic checks that a lane's batches depend on its seed
+// alone and have the lane's size.
+func TestLaneNextDeterministic(t *testing.T) {
+	mk := func(seed int64) []sym.Env {
+		l := newLane(laneParams, 8, time.Second, nil, seed, []sym.Env{input(5), input(1000)})
+		return append(l.next().envs, l.next().envs...)
+	}
+	a, b, c := mk(3), mk(3), mk(4)
+	if len(a) != 64 {
+		t.Errorf("two batches of %d inputs, want 2 of 32", len(a))
+	}
+	if !reflect.DeepEqual(a, b) || reflect.DeepEqual(a, c) {
+		t.Errorf("batches do not follow the seed (same seed equal: %v, other seed equal: %v)", reflect.DeepEqual(a, b), reflect.DeepEqual(a, c))
+	}
+}
+
+// TestLaneResize checks the batch size: about a tenth of the time limit
+// per batch, growing at most twofold, halving after a crash.
+func TestLaneResize(t *testing.T) {
+	tests := []struct {
+		name    string
+		size    int
+		nanos   time.Duration // per input
+		crashed bool
+		want    int
+	}{
+		{"fast grows twofold", 32, time.Microsecond, false, 64},
+		{"fast stops at the bound", 200, time.Microsecond, false, maxBatch},
+		{"slow shrinks to a tenth of the limit", 64, 10 * time.Millisecond, false, 10},
+		{"very slow runs one at a time", 64, 2 * time.Second, false, 1},
+		{"a crash halves", 64, time.Microsecond, true, 32},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := testLane()
+			l.size = tt.size
+			resp := &rt.BatchResponse{Results: make([]rt.BatchResult, 10), Nanos: uint64(10 * tt.nanos)}
+			l.resize(resp, tt.crashed)
+			if l.size != tt.want {
+				t.Errorf("size %d, want %d", l.size, tt.want)
+			}
+		})
+	}
+}
+
+// TestSplit checks that the lane finding more coverage per unit of work
+// gets more of the workers, and each lane at least a tenth.
+func TestSplit(t *testing.T) {
+	share := func(gainC, gainM int) float64 {
+		var s split
+		m := 0
+		for i := 0; i < 2000; i++ {
+			if s.mutationNext() {
+				m++
+				s.ran(true, 32, gainM)
+			} else {
+				s.ran(false, concolicCost, gainC)
+			}
+		}
+		return float64(m) / 2000
+	}
+	tests := []struct {
+		name         string
+		gainC, gainM int
+		lo, hi       float64 // bounds of the share of dispatches that are batches
+	}{
+		{"mutation finds, concolic not", 0, 5, 0.5, 1},
+		{"concolic finds, mutation not", 5, 0, 0, 0.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := share(tt.gainC, tt.gainM)
+			if got < tt.lo || got > tt.hi {
+				t.Errorf("share of batches %.2f, want within [%.2f, %.2f]", got, tt.lo, tt.hi)
+			}
+		})
+	}
+	// The share is of work: the losing lane keeps a tenth of it.
+	var s split
+	for range 5000 {
+		if s.mutationNext() {
+			s.ran(true, 32, 0)
+		} else {
+			s.ran(false, concolicCost, 5)
+		}
+	}
+	if f := s.spent[1] / (s.spent[0] + s.spent[1]); f < 0.05 || f > 0.2 {
+		t.Errorf("the mutation lane, finding nothing, gets %.2f of the work, want about 0.1", f)
+	}
+}
+
+// TestLaneWorker runs batches on the helper worker: results per input,
+// the map kept in sync (a second batch of the same inputs finds nothing
+// new), and an input that kills the worker found by running the batch's
+// inputs one at a time, with the worker replaced.
+func TestLaneWorker(t *testing.T) {
+	l := testLane()
+	sp := spec{bin: workerBin(t), timeout: 10 * time.Second}
+	w, err := startWorker(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw := &laneWorker{w: w, start: func() (*worker, error) { return startWorker(sp) }}
+	t.Cleanup(func() { lw.w.kill() })
+
+	b := batchOf(modeBranches, 1005, modePanic, modeReturn)
+	resp, crashes, err := lw.run(l, b)
+	if err != nil || crashes != nil {
+		t.Fatalf("crashes %v, error %v", crashes, err)
+	}
+	got := l.merge(b, resp, crashes)
+	if len(got) != 3 || got[0].env[0] != modeBranches || !got[0].cover || got[1].env[0] != 1005 || !got[1].cover || got[2].res.Panic != "boom" {
+		t.Errorf("first batch: %+v", got)
+	}
+
+	// The same inputs on a second worker, which learns the map from Known.
+	w2, err := startWorker(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw2 := &laneWorker{w: w2, start: lw.start}
+	t.Cleanup(func() { lw2.w.kill() })
+	b = batchOf(modeBranches, 1005)
+	resp, _, err = lw2.run(l, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range resp.Results {
+		if len(r.Fresh) != 0 || len(r.Buckets) != 0 {
+			t.Errorf("input %d of the second worker reports %+v as new", i, r)
+		}
+	}
+
+	first := lw.w
+	b = batchOf(modeBranches, modeExit, 1010)
+	resp, crashes, err = lw.run(l, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(crashes) != 1 || crashes[1] == nil || crashes[1].Kind != CrashExit {
+		t.Fatalf("crashes %+v, want input 1's exit", crashes)
+	}
+	if lw.w == first {
+		t.Error("the crashed worker was not replaced")
+	}
+	got = l.merge(b, resp, crashes)
+	if len(got) != 2 || got[0].crash == nil || !got[1].cover || got[1].env[0] != 1010 {
+		t.Errorf("batch with a crash: %+v", got)
+	}
+}
+
+// TestRunLanes runs the helper target with each choice of lanes and a
+// solver that refutes every query. The concolic search alone stops,
+// exhausted, after the seed; with the mutation lane the run goes on to its
+// budget, covers outcomes of the branches x == 1000+i that the seed did
+// not, and keeps the inputs that did as cases, traced by the concolic lane
+// with their results.
+func TestRunLanes(t *testing.T) {
+	tests := []struct {
+		lanes       string
+		wantStopped string
+		moreCover   bool // true sides beyond the seed's one
+	}{
+		{LanesConcolic, "exhausted", false},
+		{LanesMutate, "runs", true},
+		{LanesBoth, "runs", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lanes, func(t *testing.T) {
+			cfg := runConfig(t, &unsatSolver{}, 1000)
+			cfg.Lanes, cfg.Runs, cfg.Timeout, cfg.MemLimitMB = tt.lanes, 400, 300*time.Millisecond, 128
+			rep := runDriver(t, context.Background(), cfg)
+			trues := 0
+			for site := uint32(0); site < 64; site++ {
+				if rep.Covered.Has(site, true) {
+					trues++
+				}
+			}
+			if rep.Stopped != tt.wantStopped {
+				t.Errorf("stopped %q after %d executions, want %q", rep.Stopped, rep.Execs, tt.wantStopped)
+			}
+			if got := trues > 1; got != tt.moreCover {
+				t.Errorf("%d true outcomes covered; want more than the seed's one: %v", trues, tt.moreCover)
+			}
+			// The refuting solver leaves the concolic search the seed's
+			// path; more paths are inputs of the mutation lane it traced.
+			if got := rep.Paths > 1; got != tt.moreCover {
+				t.Errorf("%d paths in the tree; want more than the seed's: %v", rep.Paths, tt.moreCover)
+			}
+			if tt.moreCover && len(rep.Cases) < trues {
+				t.Errorf("%d cases for %d true outcomes: the lane's inputs were not kept", len(rep.Cases), trues)
+			}
+			for _, c := range rep.Cases {
+				if len(c.Results) == 0 && int64(c.Input[0]) >= 1000 {
+					t.Errorf("case x=%d has no results", int64(c.Input[0]))
+				}
+			}
+		})
+	}
+}

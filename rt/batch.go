@@ -1,0 +1,168 @@
+// This file implements the batch mode of the worker, the mutation lane's:
+// one request carries many inputs, each runs with symbolic tracking off,
+// and the answer says per input only how it ended and what coverage it
+// added.
+//
+// Coverage is one map per worker: st.cover (outcomes seen) and st.buckets
+// (hit-count buckets seen per outcome), which both modes raise. An input's
+// novelty is relative to that map. The coordinator keeps the union of all
+// workers' maps; it sends a worker, with each batch, the entries other
+// workers added since that worker's last batch (Batch.Known), so that
+// before the batch runs the worker's map equals the coordinator's and an
+// input it reports as new is new to the run unless another worker found
+// the same outcome meanwhile, which the coordinator's merge decides.
+
+package rt
+
+import (
+	"time"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// NumBuckets is the number of hit-count buckets of an outcome: an
+// execution that takes an outcome 1, 2, 3, 4–7, 8–15, 16–31, 32–127 or
+// 128+ times falls in bucket 0 to 7, as in AFL, so that a loop running a
+// different number of times counts as new behaviour only when the count
+// changes its order of magnitude.
+const NumBuckets = 8
+
+// Bucket returns the hit-count bucket of a count of at least 1.
+func Bucket(n uint32) uint32 {
+	switch {
+	case n <= 3:
+		return n - 1
+	case n < 8:
+		return 3
+	case n < 16:
+		return 4
+	case n < 32:
+		return 5
+	case n < 128:
+		return 6
+	}
+	return 7
+}
+
+// BucketEntry names a bucket of an outcome (site<<1 | taken) in one
+// uint32, as Batch.Known and BatchResult.Buckets carry them.
+func BucketEntry(outcome, bucket uint32) uint32 { return outcome<<3 | bucket }
+
+// SplitBucket is the inverse of BucketEntry.
+func SplitBucket(e uint32) (outcome, bucket uint32) { return e >> 3, e & 7 }
+
+// Batch asks a worker to run the target on many inputs without symbolic
+// tracking.
+type Batch struct {
+	MaxLen int
+	// Inputs are the inputs in dense form (DenseInput): maps cost more to
+	// encode, decode and read than the executions of a fast target.
+	Inputs [][]uint64
+	// Known are bucket entries (BucketEntry) the coordinator's map holds
+	// and this worker's may not: the worker adds them, and their outcomes,
+	// to its map before running the inputs.
+	Known []uint32
+}
+
+// DenseInput returns env as the values of variables 0 to its largest.
+func DenseInput(env sym.Env) []uint64 {
+	n := uint64(0)
+	for k := range env {
+		n = max(n, k+1)
+	}
+	d := make([]uint64, n)
+	for k, v := range env {
+		d[k] = v
+	}
+	return d
+}
+
+// BatchResult reports one input of a batch.
+type BatchResult struct {
+	Status Status
+	Panic  string // the panic or failure message, when Status is not StatusOK
+	Stack  string // the stack of a panic
+	// Fresh are the outcomes (site<<1 | taken) this input covered first,
+	// Buckets the bucket entries it reached first, both relative to the
+	// worker's map before the input ran.
+	Fresh   []uint32
+	Buckets []uint32
+}
+
+// BatchResponse reports a batch, one result per input in order.
+type BatchResponse struct {
+	Results []BatchResult
+	Nanos   uint64 // time the worker spent on the whole batch
+}
+
+// learn adds bucket entries, and their outcomes, to the worker's map.
+func learn(sites int, known []uint32) {
+	growCover(sites)
+	for _, e := range known {
+		o, b := SplitBucket(e)
+		if int(o>>1) >= sites {
+			continue
+		}
+		st.cover[o>>1] |= 1 << (o & 1)
+		st.buckets[o] |= 1 << b
+	}
+}
+
+// takeBuckets folds this execution's hit counts into the worker's bucket
+// map and appends the entries that were new to dst. It reads the counts
+// takeHits clears, so it runs first.
+func takeBuckets(dst []uint32) []uint32 {
+	for _, o := range st.touched {
+		b := Bucket(st.counts[o])
+		if st.buckets[o]&(1<<b) == 0 {
+			st.buckets[o] |= 1 << b
+			dst = append(dst, BucketEntry(o, b))
+		}
+	}
+	return dst
+}
+
+// dropHits clears this execution's hit counts without reporting them.
+func dropHits() {
+	for _, o := range st.touched {
+		st.counts[o] = 0
+	}
+	st.touched = st.touched[:0]
+}
+
+// executeBatch runs the target once per input of q, without symbolic
+// tracking but counting branch outcomes on the executing goroutine.
+func executeBatch(t Entry, q *Batch) *BatchResponse {
+	start := time.Now()
+	learn(t.Sites, q.Known)
+	resp := &BatchResponse{Results: make([]BatchResult, len(q.Inputs))}
+	offs := Layout(t.Params, q.MaxLen)
+	for i, vals := range q.Inputs {
+		runConcrete(t, &Input{dense: vals, offs: offs, maxLen: q.MaxLen, params: t.Params, concrete: true}, &resp.Results[i])
+	}
+	resp.Nanos = uint64(time.Since(start))
+	return resp
+}
+
+// runConcrete runs the target on one shadowless input and fills res. The
+// goroutine claims the state, as for a symbolic run, so that its branches
+// are counted; with no shadow anywhere, no term is built.
+func runConcrete(t Entry, in *Input, res *BatchResult) {
+	claim()
+	reset(t.Sites)
+	resetAll(t)
+	defer func() {
+		release()
+		if r := recover(); r != nil {
+			res.Status = StatusPanic
+			res.Panic = panicString(r)
+			res.Stack = string(goroutineStack())
+		}
+		res.Buckets = takeBuckets(nil)
+		dropHits()
+		if len(st.fresh) > 0 {
+			res.Fresh = append([]uint32(nil), st.fresh...)
+		}
+	}()
+	t.Run(in)
+}
