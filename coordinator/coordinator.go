@@ -752,7 +752,7 @@ func topFrame(stack string) string {
 			continue
 		}
 		if strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "runtime") || strings.HasPrefix(fn, "created by ") ||
-			strings.Contains(fn, "gocolicrt.") || fn == "" {
+			strings.Contains(fn, "gocolicrt") || fn == "" {
 			continue
 		}
 		loc := strings.TrimSpace(lines[i+1])

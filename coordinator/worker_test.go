@@ -277,6 +277,18 @@ func TestTopFrame(t *testing.T) {
 			want: "/m/pkg/parse.go:12",
 		},
 		{
+			// The runtime is the standard package gocolicrt/rt: its
+			// frames (the stack it takes, its recover) are not the
+			// user's, or every panic of one message would be one bug.
+			name: "runtime under GOROOT",
+			stack: "goroutine 1 [running]:\n" +
+				"gocolicrt/rt.goroutineStack()\n\t/go/src/gocolicrt/rt/floor.go:49 +0x2e\n" +
+				"gocolicrt/rt.execute.func1()\n\t/go/src/gocolicrt/rt/worker.go:84 +0x7c\n" +
+				"panic({0x4a2b60?, 0x4e1e30?})\n\t/go/src/runtime/panic.go:792 +0x132\n" +
+				"example.com/m/pkg.Parse(...)\n\t/m/pkg/parse.go:12 +0x45\n",
+			want: "/m/pkg/parse.go:12",
+		},
+		{
 			name: "runtime error",
 			stack: "goroutine 1 [running]:\n" +
 				"panic({0x4a2b60?, 0x4e1e30?})\n\t/go/src/runtime/panic.go:792 +0x132\n" +

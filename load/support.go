@@ -172,15 +172,47 @@ func IsStandard(q *packages.Package) bool {
 
 // Standard returns the standard packages of the target's import graph for
 // which keep is true, each after the packages it imports, with their
-// syntax.
+// syntax: those the target reaches through its own packages and kept
+// standard ones, not through a standard package that is not kept.
 func (p *Package) Standard(keep func(*packages.Package) bool) []*packages.Package {
 	var out []*packages.Package
-	p.visitGraph(func(q *packages.Package) {
-		if IsStandard(q) && len(q.Syntax) > 0 && q.TypesInfo != nil && keep(q) {
+	seen := map[*packages.Package]bool{}
+	var visit func(q *packages.Package)
+	visit = func(q *packages.Package) {
+		if seen[q] {
+			return
+		}
+		seen[q] = true
+		std := IsStandard(q)
+		if std && !(len(q.Syntax) > 0 && q.TypesInfo != nil && keep(q)) {
+			// Values reach what this package imports only through
+			// its own code, which stays uninstrumented: nothing below
+			// it is the target's concern (testing's imports, for a
+			// fuzz target).
+			return
+		}
+		for _, path := range sortedImports(q) {
+			visit(q.Imports[path])
+		}
+		if std {
 			out = append(out, q)
 		}
-	})
+	}
+	for _, path := range sortedImports(p.Package) {
+		visit(p.Imports[path])
+	}
 	return out
+}
+
+// sortedImports returns the import paths of q in order, so that map order
+// does not decide the order of sites.
+func sortedImports(q *packages.Package) []string {
+	paths := make([]string, 0, len(q.Imports))
+	for path := range q.Imports {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	return paths
 }
 
 // IsDependency reports whether q belongs to another module than the main

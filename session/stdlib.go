@@ -27,7 +27,7 @@ var stdSkip = []string{"testing", "flag", "log", "os", "net", "crypto", "runtime
 // (the overlay replaces Go files only, and assembly would keep declaring
 // the original functions).
 func stdCandidate(q *packages.Package) bool {
-	if build.InFloor(q.PkgPath) || len(q.OtherFiles) > 0 || len(q.GoFiles) != len(q.CompiledGoFiles) {
+	if build.InFloor(q.PkgPath) || len(q.OtherFiles) > 0 || len(q.GoFiles) != len(q.CompiledGoFiles) || linknamed(q) {
 		return false
 	}
 	for _, s := range stdSkip {
@@ -45,4 +45,20 @@ func stdPackages(cfg Config, pkg *load.Package) []*packages.Package {
 		return nil
 	}
 	return pkg.Standard(stdCandidate)
+}
+
+// linknamed reports whether a file of q has a //go:linkname directive: the
+// rewrite's twin and wrapper would both carry the symbol (math/rand's
+// runtime_rand), and such packages reach into the runtime anyway.
+func linknamed(q *packages.Package) bool {
+	for _, f := range q.Syntax {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if strings.HasPrefix(c.Text, "//go:linkname ") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
