@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	shared "github.com/gocolic/gocolic/bench/internal/harness"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -14,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	shared "github.com/gocolic/gocolic/bench/internal/harness"
 )
 
 // modulePath is the path of the benchmark module, whose root the runner
