@@ -244,10 +244,12 @@ func lengthCell(s entryStats) string {
 	return "–"
 }
 
-// unprintableCell formats the share of non-printable bytes.
+// unprintableCell formats the share of non-printable bytes, with their
+// number: shorter inputs can raise the share while the bytes a path needs
+// (a UTF-8 sequence, a checksum) stay.
 func unprintableCell(s entryStats) string {
 	if p, ok := s.unprintableShare(); ok {
-		return strconv.FormatFloat(p, 'f', 1, 64) + " %"
+		return fmt.Sprintf("%.1f %% (%d)", p, s.unprintable)
 	}
 	return "–"
 }
