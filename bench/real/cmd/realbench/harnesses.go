@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	shared "github.com/gocolic/gocolic/bench/internal/harness"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -14,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	shared "github.com/gocolic/gocolic/bench/internal/harness"
 )
 
 // modulePath is the path of the benchmark module, whose root the runner
@@ -33,6 +34,9 @@ type harness struct {
 	// pure-Go version of what it otherwise does in assembly, which the
 	// instrumenter cannot see into.
 	Tags string
+	// Adds counts the f.Add calls of the fuzz target: the seeds a replay
+	// of its corpus runs before the entries (see entries.go).
+	Adds int
 }
 
 // gocolicEnv is the environment a gocolic run on h adds: its build tags,
@@ -121,6 +125,7 @@ func packageHarnesses(dir string) ([]harness, error) {
 	fset := token.NewFileSet()
 	target, tags := "", ""
 	var fuzz []string
+	adds := map[string]int{}
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || !strings.HasSuffix(n, ".go") {
@@ -142,6 +147,7 @@ func packageHarnesses(dir string) ([]harness, error) {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && isFuzzTarget(fd) {
 				fuzz = append(fuzz, fd.Name.Name)
+				adds[fd.Name.Name] = countAdds(fd)
 			}
 		}
 	}
@@ -153,7 +159,7 @@ func packageHarnesses(dir string) ([]harness, error) {
 	}
 	var hs []harness
 	for _, fz := range fuzz {
-		hs = append(hs, harness{Fuzz: fz, Target: target, Tags: tags})
+		hs = append(hs, harness{Fuzz: fz, Target: target, Tags: tags, Adds: adds[fz]})
 	}
 	return hs, nil
 }
@@ -201,6 +207,30 @@ func isFuzzTarget(fd *ast.FuncDecl) bool {
 	}
 	sel, ok := star.X.(*ast.SelectorExpr)
 	return ok && sel.Sel.Name == "F"
+}
+
+// countAdds counts the calls f.Add(...) in the body of the fuzz target
+// fd, f being its *testing.F parameter.
+func countAdds(fd *ast.FuncDecl) int {
+	names := fd.Type.Params.List[0].Names
+	if len(names) != 1 || fd.Body == nil {
+		return 0
+	}
+	f := names[0].Name
+	n := 0
+	ast.Inspect(fd.Body, func(node ast.Node) bool {
+		call, ok := node.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == f {
+				n++
+			}
+		}
+		return true
+	})
+	return n
 }
 
 // selectHarnesses keeps the harnesses that one of the comma-separated

@@ -11,6 +11,7 @@
 //	go run ./cmd/realbench [-budget 10s] [-workers 2] [-runs 1] [-only semver,uuid.FuzzParse]
 //	                       [-gocolic PATH] [-instrument=false] [-gocolic-flags '-maxlen 64']
 //	                       [-slack 60s] [-out FILE] [-keep]
+//	go run ./cmd/realbench -entries [-before OLD_GOCOLIC] [-budget 10s] [-workers 1] [-gocolic-flags '-seed 1'] [-only ...]
 //
 // Every package directory of the module whose non-test files declare
 // `const Target = "import/path"` is a harness package; each func
@@ -35,6 +36,14 @@
 //
 // Each tool run is killed with its whole process group if it runs past
 // B + slack; a gocolic run killed so is reported as HANG.
+//
+// With -entries, it runs gocolic alone (entries.go): gocolic fuzz with
+// the -before binary, if given, and then with the -gocolic one, each
+// once, with -minimizetime 10s unless set; it counts the corpus entries
+// each left, their mean input length and share of non-printable bytes,
+// and replays the f.Add seeds alone and the seeds with each run's entries
+// through the -gocolic binary (gocolic fuzz -runs <seeds> -minimizetime
+// 0 -nocorpus) for the branch outcomes they cover.
 package main
 
 import (
@@ -65,6 +74,9 @@ type config struct {
 	out          string
 	keep         bool
 	noWarmup     bool
+	entries      bool   // the -entries mode (entries.go)
+	before       string // with -entries, the binary of the before column
+	afterFlags   string // with -entries, flags for the -gocolic binary only
 }
 
 func main() {
@@ -81,14 +93,25 @@ func main() {
 	flag.StringVar(&c.out, "out", "", "also write the Markdown report to this file")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary workspace (logs, reports, corpora, cover profiles) and print its path")
 	flag.BoolVar(&c.noWarmup, "nowarmup", false, "skip the warm-up runs that put both tools' builds into the build cache")
+	flag.BoolVar(&c.entries, "entries", false, "measure gocolic fuzz's corpus entries instead of comparing with go test -fuzz: how many, mean input length, non-printable bytes, branch outcomes they cover when replayed, minimisation time (-minimizetime defaults to gocolic's 10s)")
+	flag.StringVar(&c.afterFlags, "after-flags", "", "with -entries: more flags for the -gocolic binary only (its runs and the replays), e.g. ones a -before binary does not know")
+	flag.StringVar(&c.before, "before", "", "with -entries: another gocolic binary (e.g. built from an older commit), measured the same way for a before column")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./cmd/realbench [flags]   (from bench/real)\n\nRuns gocolic fuzz and go test -fuzz on every harness of the module and prints a Markdown comparison.\n\nFlags:")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() != 0 || c.budget <= 0 || c.workers <= 0 || c.runs <= 0 {
+	if flag.NArg() != 0 || c.budget <= 0 || c.workers <= 0 || c.runs <= 0 || ((c.before != "" || c.afterFlags != "") && !c.entries) {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if c.entries {
+		set := false
+		flag.Visit(func(f *flag.Flag) { set = set || f.Name == "minimizetime" })
+		if !set {
+			// What a user gets: the -entries mode measures minimisation.
+			c.minimizeTime = 10 * time.Second
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -173,6 +196,9 @@ func bench(ctx context.Context, c config) (int, error) {
 		bin = abs
 	}
 	runsDir := filepath.Join(work, "runs")
+	if c.entries {
+		return benchEntries(ctx, c, root, mod, bin, work, runsDir, hs)
+	}
 	versions := map[string]string{}
 	var results []harnessResult
 	for _, h := range hs {
@@ -216,7 +242,38 @@ func bench(ctx context.Context, c config) (int, error) {
 		}
 		results = append(results, hr)
 	}
-	md := report(results, c, goModLine(root))
+	return output(ctx, c, report(results, c, goModLine(root)), work)
+}
+
+// benchEntries runs the -entries mode on the harnesses hs and prints its
+// report.
+func benchEntries(ctx context.Context, c config, root, mod, bin, work, runsDir string, hs []harness) (int, error) {
+	before := c.before
+	if before != "" {
+		abs, err := filepath.Abs(before)
+		if err != nil {
+			return 2, err
+		}
+		before = abs
+	}
+	var results []entriesResult
+	for _, h := range hs {
+		if ctx.Err() != nil {
+			break
+		}
+		hdir := filepath.Join(runsDir, h.Name())
+		os.MkdirAll(hdir, 0o755)
+		r := runEntries(ctx, c, mod, bin, before, h, hdir)
+		r.version = moduleVersion(ctx, mod, h.Target)
+		results = append(results, r)
+	}
+	md := entriesReport(results, c, goModLine(root), before != "")
+	return output(ctx, c, md, work)
+}
+
+// output prints the report md, with the workspace's paths as $WORK, and
+// writes it to -out.
+func output(ctx context.Context, c config, md, work string) (int, error) {
 	md = strings.ReplaceAll(md, work, "$WORK")
 	fmt.Print(md)
 	if c.out != "" {

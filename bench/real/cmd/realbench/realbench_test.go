@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	shared "github.com/gocolic/gocolic/bench/internal/harness"
+	schema "github.com/gocolic/gocolic/report"
 )
 
 func TestParseProfile(t *testing.T) {
@@ -198,9 +199,9 @@ func TestDiscoverSkipsNonTargets(t *testing.T) {
 func TestReport(t *testing.T) {
 	cov := func(n int) coverage { return coverage{covered: n, total: 200} }
 	gRun := func(div int, rate float64, bugs ...string) gocolicRun {
-		g := gocolicRun{status: "ok", rep: &shared.Report{Divergences: div, ExecsPerSec: rate}}
+		g := gocolicRun{status: "ok", rep: &schema.Report{Divergences: div, ExecsPerSec: rate}}
 		for _, m := range bugs {
-			g.rep.Bugs = append(g.rep.Bugs, shared.Bug{Kind: "panic", Message: m})
+			g.rep.Bugs = append(g.rep.Bugs, schema.Bug{Kind: "panic", Message: m})
 		}
 		return g
 	}

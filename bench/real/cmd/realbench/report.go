@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	shared "github.com/gocolic/gocolic/bench/internal/harness"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+
+	shared "github.com/gocolic/gocolic/bench/internal/harness"
 )
 
 // addRow appends cells to t, escaped: messages and notes may hold '|'.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	shared "github.com/gocolic/gocolic/bench/internal/harness"
+	schema "github.com/gocolic/gocolic/report"
 )
 
 // finding is a failure a tool reported.
@@ -155,7 +156,7 @@ type gocolicRun struct {
 	status   string // ok, HANG, CRASH, exit N, no report
 	detail   string // the end of its output, when status is not ok
 	exitCode int
-	rep      *shared.Report
+	rep      *schema.Report
 	repErr   error
 	corpus   []string
 	entries  int
@@ -198,7 +199,7 @@ func runGocolic(ctx context.Context, mod, bin string, h harness, flags []string,
 	if data, err := os.ReadFile(jsonPath); err != nil {
 		g.repErr = err
 	} else {
-		var rep shared.Report
+		var rep schema.Report
 		if err := json.Unmarshal(data, &rep); err != nil {
 			g.repErr = err
 		} else {
