@@ -2,9 +2,13 @@ package load
 
 import (
 	"fmt"
+	"go/ast"
+	"go/types"
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // supportModule: a imports b, which imports c; other is imported by
@@ -114,5 +118,34 @@ func TestModuleGoVersion(t *testing.T) {
 	}
 	if IsDependency(pkg.Package) {
 		t.Error("a main-module package is taken for a dependency")
+	}
+}
+
+// TestStandardThroughKeptOnly checks that Standard lists the standard
+// packages the target reaches through its own code and kept standard
+// packages, in dependency order, and none reached only through a standard
+// package it does not keep (testing's imports, for a fuzz target).
+func TestStandardThroughKeptOnly(t *testing.T) {
+	std := func(path string, imports ...*packages.Package) *packages.Package {
+		q := &packages.Package{PkgPath: path, Syntax: []*ast.File{{}}, TypesInfo: &types.Info{}, Imports: map[string]*packages.Package{}}
+		for _, i := range imports {
+			q.Imports[i.PkgPath] = i
+		}
+		return q
+	}
+	unicode := std("unicode")
+	strs := std("strings", unicode)
+	rand := std("math/rand")
+	testing_ := std("testing", rand, strs)
+	bufio := std("bufio", strs)
+	target := &Package{Package: &packages.Package{PkgPath: "example.com/m/p", Module: &packages.Module{Path: "example.com/m", Main: true},
+		Imports: map[string]*packages.Package{"testing": testing_, "bufio": bufio}}}
+	got := target.Standard(func(q *packages.Package) bool { return q.PkgPath != "testing" })
+	var paths []string
+	for _, q := range got {
+		paths = append(paths, q.PkgPath)
+	}
+	if want := "[unicode strings bufio]"; fmt.Sprint(paths) != want {
+		t.Errorf("Standard = %v, want %s", paths, want)
 	}
 }

@@ -1,6 +1,9 @@
 package session
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -21,9 +24,20 @@ func TestStdCandidate(t *testing.T) {
 		{&packages.Package{PkgPath: "crypto/sha256"}, false},    // skipped
 		{&packages.Package{PkgPath: "math/big", OtherFiles: []string{"arith_amd64.s"}}, false},
 		{&packages.Package{PkgPath: "net/url", GoFiles: []string{"a.go", "c.go"}, CompiledGoFiles: []string{"a.go"}}, false}, // cgo
+		{&packages.Package{PkgPath: "math/rand", Syntax: []*ast.File{parseFile(t, "package rand\n\nimport _ \"unsafe\"\n\n//go:linkname runtime_rand runtime.rand\nfunc runtime_rand() uint64\n")}}, false},
+		{&packages.Package{PkgPath: "sort", Syntax: []*ast.File{parseFile(t, "package sort\n\n// go:linkname in prose is not a directive.\nfunc Ints() {}\n")}}, true},
 	} {
 		if got := stdCandidate(tc.pkg); got != tc.want {
 			t.Errorf("stdCandidate(%s) = %v, want %v", tc.pkg.PkgPath, got, tc.want)
 		}
 	}
+}
+
+func parseFile(t *testing.T, src string) *ast.File {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "f.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
