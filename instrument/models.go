@@ -61,6 +61,7 @@ var models = map[string]model{
 	"internal/stringslite.IndexByte":       {false},
 	"internal/stringslite.HasPrefix":       {false},
 	"internal/stringslite.HasSuffix":       {false},
+	"internal/stringslite.Cut":             {false},
 
 	"strings.NewReader": {false},
 	"bytes.NewReader":   {false},

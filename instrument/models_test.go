@@ -338,6 +338,7 @@ var internalModels = map[string]string{
 	"internal/stringslite.IndexByte":       "strings",
 	"internal/stringslite.HasPrefix":       "strings",
 	"internal/stringslite.HasSuffix":       "strings",
+	"internal/stringslite.Cut":             "strings",
 }
 
 // internalModel reports whether fn, a key of models, is of an internal

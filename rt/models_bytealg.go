@@ -145,3 +145,26 @@ func StringsliteHasPrefix(lib func(string, string) bool, s, prefix V[string]) (b
 func StringsliteHasSuffix(lib func(string, string) bool, s, suffix V[string]) (bool, *sym.Expr) {
 	return pred(lib(s.C, suffix.C), s, suffix, hasSuffix)
 }
+
+// StringsliteCut models internal/stringslite.Cut, which strings.Cut
+// calls: before and after are s cut around the first occurrence of sep,
+// whose offset is Index's term.
+func StringsliteCut(lib func(string, string) (string, string, bool), s, sep V[string]) (before, after string, found bool, sb, sa, sf *sym.Expr) {
+	before, after, found = lib(s.C, sep.C)
+	if s.S == nil && sep.S == nil || !tracking() {
+		return before, after, found, nil, nil, nil
+	}
+	b := st.b
+	as, ap := agg(s), agg(sep)
+	i := b.Convert(index(as, ap), 64, true)
+	sf = b.Not(b.Eq(i, b.Const(^uint64(0), 64)))
+	ls := aggLen(as)
+	sb = b.String(b.Ite(sf, i, ls), aggBytes(as))
+	lo := b.Ite(sf, b.Add(i, aggLen(ap)), ls)
+	var out []*sym.Expr
+	for k := range aggBytes(as) {
+		out = append(out, byteAt(as, b.Add(lo, k64(k)), -1))
+	}
+	sa = b.String(b.Sub(ls, lo), out)
+	return before, after, found, sb, sa, sf
+}

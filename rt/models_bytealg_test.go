@@ -184,3 +184,31 @@ func TestSplitTwin(t *testing.T) {
 		t.Errorf("a library without a registered twin: twin called")
 	}
 }
+
+// TestStringsliteCut checks the terms of the Cut model against
+// strings.Cut at random points, with both operands symbolic.
+func TestStringsliteCut(t *testing.T) {
+	own(t)
+	r := rand.New(rand.NewPCG(33, 34))
+	for range 10 {
+		reset(0)
+		sAgg, setS := newSymStringN(100, modelMaxLen)
+		pAgg, setP := newSymStringN(200, 3)
+		s0, p0 := randSearch(r, modelMaxLen), randSearch(r, 3)
+		b0, a0, f0, sb, sa, sf := StringsliteCut(strings.Cut, V[string]{C: s0, S: sAgg}, V[string]{C: p0, S: pAgg})
+		if wb, wa, wf := strings.Cut(s0, p0); b0 != wb || a0 != wa || f0 != wf {
+			t.Fatalf("%q, %q: concrete %q %q %v", s0, p0, b0, a0, f0)
+		}
+		for range 500 {
+			s, p := randSearch(r, modelMaxLen), randSearch(r, 3)
+			env := sym.Env{}
+			setS(env, s)
+			setP(env, p)
+			wb, wa, wf := strings.Cut(s, p)
+			gb, ga, gf := decodeAgg(sb, env), decodeAgg(sa, env), sym.Eval(sf, env) == 1
+			if gb != wb || ga != wa || gf != wf {
+				t.Fatalf("built at %q, %q: terms at %q, %q = %q %q %v, want %q %q %v", s0, p0, s, p, gb, ga, gf, wb, wa, wf)
+			}
+		}
+	}
+}
