@@ -206,7 +206,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		optOut:   map[uint32]bool{},
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
-	strat, err := explore.New(cfg.Strategy, cfg.Seed)
+	strat, err := explore.New(cfg.Strategy, cfg.Seed, d.isStd)
 	if err != nil {
 		return nil, err
 	}
@@ -705,6 +705,12 @@ func (d *coordinator) processSlow(o outcome, elapsed time.Duration) {
 	if d.cfg.OnKeep != nil && len(d.rep.Findings) > n {
 		d.cfg.OnKeep(o.job.env, true)
 	}
+}
+
+// isStd reports whether site belongs to a standard package instrumented
+// in place.
+func (d *coordinator) isStd(site uint32) bool {
+	return int(site) < len(d.cfg.Sites) && d.cfg.Sites[site].Std
 }
 
 func (d *coordinator) isCond(site uint32) bool {

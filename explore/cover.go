@@ -5,7 +5,10 @@ import "github.com/gocolic/gocolic/sites"
 // Cover hands out candidates in three tiers:
 //
 //  1. candidates whose branch outcome no execution has covered yet
-//     (anywhere in the tree), shallowest first;
+//     (anywhere in the tree), shallowest first: the target's outcomes
+//     before those of standard packages instrumented in place, so that
+//     the library's hundreds of branches do not come between the search
+//     and the target's;
 //  2. novel candidates — whose flip would take their branch outcome a
 //     number of times no run has reached, counted in buckets as AFL does
 //     (1, 2, 3, 4–7, 8–15, ...) — taking turns shallowest first and
@@ -21,22 +24,28 @@ import "github.com/gocolic/gocolic/sites"
 // new paths through code already seen, which is what a test suite wants.
 // It learns the coverage and the hit counts from Update.
 type Cover struct {
-	uncovered *BFS
-	deep      *DFS // the novel candidates, deepest first
-	shallow   *BFS // the same candidates, shallowest first
-	turn      bool
-	rest      *Random
+	uncovered    *BFS // the target's uncovered outcomes
+	uncoveredStd *BFS // the standard packages' uncovered outcomes
+	deep         *DFS // the novel candidates, deepest first
+	shallow      *BFS // the same candidates, shallowest first
+	turn         bool
+	rest         *Random
 
-	covered sites.Coverage    // branch outcomes covered so far
-	buckets map[uint32]bool   // hit-count buckets reached: outcome<<3 | bucket
-	counts  map[uint32]uint32 // hit counts of the execution being taken in, by outcome
-	execs   int               // executions reported so far
+	std     func(site uint32) bool // whether a site is a standard package's; never nil
+	covered sites.Coverage         // branch outcomes covered so far
+	buckets map[uint32]bool        // hit-count buckets reached: outcome<<3 | bucket
+	counts  map[uint32]uint32      // hit counts of the execution being taken in, by outcome
+	execs   int                    // executions reported so far
 }
 
-// NewCover returns a Cover strategy; seed seeds the random tier.
-func NewCover(seed int64) *Cover {
+// NewCover returns a Cover strategy; seed seeds the random tier, and std,
+// if not nil, reports which branch sites belong to standard packages.
+func NewCover(seed int64, std func(site uint32) bool) *Cover {
+	if std == nil {
+		std = func(uint32) bool { return false }
+	}
 	return &Cover{
-		uncovered: NewBFS(), deep: NewDFS(), shallow: NewBFS(), rest: NewRandom(seed),
+		uncovered: NewBFS(), uncoveredStd: NewBFS(), deep: NewDFS(), shallow: NewBFS(), rest: NewRandom(seed), std: std,
 		covered: sites.Coverage{}, buckets: map[uint32]bool{}, counts: map[uint32]uint32{},
 	}
 }
@@ -115,8 +124,10 @@ func (s *Cover) novel(c *Candidate) bool { return c.novel && !s.buckets[c.novelt
 // add queues c in its tier.
 func (s *Cover) add(c *Candidate) {
 	switch {
-	case !s.covered.Has(c.Node.Site, c.Side):
+	case !s.covered.Has(c.Node.Site, c.Side) && !s.std(c.Node.Site):
 		s.uncovered.Add(c)
+	case !s.covered.Has(c.Node.Site, c.Side):
+		s.uncoveredStd.Add(c)
 	case s.novel(c):
 		s.deep.Add(c)
 		s.shallow.Add(c)
@@ -127,22 +138,11 @@ func (s *Cover) add(c *Candidate) {
 
 // Next returns the next candidate and marks it Pending.
 func (s *Cover) Next() (*Candidate, bool) {
-	for {
-		c, ok := s.uncovered.Next()
-		if !ok {
-			break
-		}
-		if !s.covered.Has(c.Node.Site, c.Side) {
-			return c, true
-		}
-		// Covered since it was queued: demote it.
-		c.release()
-		if s.novel(c) {
-			s.deep.Add(c)
-			s.shallow.Add(c)
-		} else {
-			s.rest.Add(c)
-		}
+	if c, ok := s.nextUncovered(s.uncovered); ok {
+		return c, true
+	}
+	if c, ok := s.nextUncovered(s.uncoveredStd); ok {
+		return c, true
 	}
 	for {
 		c, ok := s.nextNovel()
@@ -157,6 +157,28 @@ func (s *Cover) Next() (*Candidate, bool) {
 		s.rest.Add(c)
 	}
 	return s.rest.Next()
+}
+
+// nextUncovered takes the next candidate of q whose outcome is still
+// uncovered, demoting those covered since they were queued.
+func (s *Cover) nextUncovered(q *BFS) (*Candidate, bool) {
+	for {
+		c, ok := q.Next()
+		if !ok {
+			return nil, false
+		}
+		if !s.covered.Has(c.Node.Site, c.Side) {
+			return c, true
+		}
+		// Covered since it was queued: demote it.
+		c.release()
+		if s.novel(c) {
+			s.deep.Add(c)
+			s.shallow.Add(c)
+		} else {
+			s.rest.Add(c)
+		}
+	}
 }
 
 // nextNovel takes the next novel candidate, in turns from the two orders.
@@ -175,7 +197,9 @@ func (s *Cover) nextNovel() (*Candidate, bool) {
 }
 
 // Len returns the number of candidates queued.
-func (s *Cover) Len() int { return s.uncovered.Len() + s.deep.Len() + s.rest.Len() }
+func (s *Cover) Len() int {
+	return s.uncovered.Len() + s.uncoveredStd.Len() + s.deep.Len() + s.rest.Len()
+}
 
 func (s *Cover) String() string { return "cover" }
 

@@ -15,7 +15,7 @@ import (
 // Update only.
 func TestCoverTiers(t *testing.T) {
 	_, all := orderFixture() // open: B site 2 depth 1, D 4/3, E 5/4, F 6/1
-	s := NewCover(1)
+	s := NewCover(1, nil)
 	// An earlier run covered D's and F's outcomes, and took D's once.
 	s.Update(Feedback{Event: Ran, Hits: []Hit{{Site: 4, Side: false, Count: 1}},
 		Fresh: sites.Coverage{4: 1, 6: 1}})
@@ -82,7 +82,7 @@ func TestCoverNovelty(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b := sym.NewBuilder()
 			c := NewTree(b, Options{}).Record(path(b, "1t"), sym.Env{}, nil).NewCandidates[0] // site 1, false side
-			s := NewCover(1)
+			s := NewCover(1, nil)
 			for _, fb := range tt.before {
 				s.Update(fb)
 			}
@@ -101,7 +101,7 @@ func TestCoverNovelty(t *testing.T) {
 func TestCoverFreshAfterCandidates(t *testing.T) {
 	b := sym.NewBuilder()
 	c := NewTree(b, Options{}).Record(path(b, "1t"), sym.Env{}, nil).NewCandidates[0] // site 1, false side
-	s := NewCover(1)
+	s := NewCover(1, nil)
 	s.Update(Feedback{Event: Ran, Outcome: Outcome{NewCandidates: []*Candidate{c}}, Fresh: sites.Coverage{1: 1}})
 	if s.uncovered.Len() != 1 || !s.covered.Has(1, false) {
 		t.Fatalf("uncovered tier %d, covered %t; want 1, true", s.uncovered.Len(), s.covered.Has(1, false))
@@ -126,5 +126,43 @@ func TestBucket(t *testing.T) {
 		if got := bucket(tt.count); got != tt.want {
 			t.Errorf("bucket(%d) = %d, want %d", tt.count, got, tt.want)
 		}
+	}
+}
+
+// TestCoverStd checks that Cover hands out the uncovered outcomes of
+// standard packages after the target's uncovered outcomes, however
+// shallow, and before the target's covered outcomes.
+func TestCoverStd(t *testing.T) {
+	// Open: B site 2 depth 1, D 4/3, E 5/4, F 6/1, none covered.
+	tests := []struct {
+		name string
+		std  []uint32 // the standard packages' sites
+		// covers D's outcome and takes it once first: D is neither
+		// uncovered nor novel.
+		coverD bool
+		want   []uint32
+	}{
+		{"no std sites: shallowest first", nil, false, []uint32{2, 6, 4, 5}},
+		{"std site waits for the target's", []uint32{2}, false, []uint32{6, 4, 5, 2}},
+		{"std sites after deeper target sites", []uint32{2, 6}, false, []uint32{4, 5, 2, 6}},
+		{"std site before covered target site", []uint32{2}, true, []uint32{6, 5, 2, 4}},
+		{"deepest std site unchanged", []uint32{5}, false, []uint32{2, 6, 4, 5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, all := orderFixture()
+			var std func(uint32) bool
+			if tt.std != nil {
+				std = func(site uint32) bool { return slices.Contains(tt.std, site) }
+			}
+			s := NewCover(1, std)
+			if tt.coverD {
+				s.Update(Feedback{Event: Ran, Hits: []Hit{{Site: 4, Side: false, Count: 1}}, Fresh: sites.Coverage{4: 1}})
+			}
+			offer(s, all...)
+			if got := drain(s); !slices.Equal(got, tt.want) {
+				t.Errorf("order %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

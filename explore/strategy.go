@@ -39,11 +39,14 @@ func ValidStrategy(name string) error {
 	return fmt.Errorf("explore: unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
 }
 
-// New returns the strategy called name. seed seeds its random choices.
-func New(name string, seed int64) (Strategy, error) {
+// New returns the strategy called name. seed seeds its random choices;
+// std, if not nil, reports which branch sites belong to standard packages
+// instrumented in place (sites.Site.Std), whose uncovered outcomes cover
+// ranks after the target's. The classic orders ignore it.
+func New(name string, seed int64, std func(site uint32) bool) (Strategy, error) {
 	switch name {
 	case "cover":
-		return NewCover(seed), nil
+		return NewCover(seed, std), nil
 	case "dfs":
 		return NewDFS(), nil
 	case "bfs":

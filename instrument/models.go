@@ -47,6 +47,22 @@ var models = map[string]model{
 	"bytes.Split":        {false},
 	"bytes.SplitN":       {false},
 
+	"internal/bytealg.IndexByteString":     {false},
+	"internal/bytealg.IndexByte":           {false},
+	"internal/bytealg.LastIndexByteString": {false},
+	"internal/bytealg.LastIndexByte":       {false},
+	"internal/bytealg.CountString":         {false},
+	"internal/bytealg.Count":               {false},
+	"internal/bytealg.IndexString":         {false},
+	"internal/bytealg.Index":               {false},
+	"internal/bytealg.CompareString":       {false},
+	"internal/bytealg.Compare":             {false},
+	"internal/stringslite.Index":           {false},
+	"internal/stringslite.IndexByte":       {false},
+	"internal/stringslite.HasPrefix":       {false},
+	"internal/stringslite.HasSuffix":       {false},
+	"internal/stringslite.Cut":             {false},
+
 	"strings.NewReader": {false},
 	"bytes.NewReader":   {false},
 	"io.ReadAll":        {false},
@@ -116,9 +132,11 @@ var models = map[string]model{
 // libModels are the packages whose models take the library function
 // itself as their first argument (after the site) and call it for the
 // concrete result. The runtime must not import these packages: gocolic
-// instruments them in place, above the runtime (build/floor.go), and a model
-// that imported its package would make an import cycle.
-var libModels = map[string]bool{"strings": true, "bytes": true}
+// instruments strings and bytes in place, above the runtime
+// (build/floor.go), and a model that imported its package would make an
+// import cycle; internal/bytealg and internal/stringslite, where their
+// searches end, only standard packages may import.
+var libModels = map[string]bool{"strings": true, "bytes": true, "internal/bytealg": true, "internal/stringslite": true}
 
 // modelTwin returns the twin description of fn's model, or nil when fn is
 // not modelled.

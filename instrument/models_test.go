@@ -2,8 +2,11 @@ package instrument
 
 import (
 	"go/ast"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,11 +115,14 @@ var modelStmts = map[string]string{
 // with a check get a site, and that imports used only by modelled calls
 // stay used.
 func TestModelCalls(t *testing.T) {
-	if n := len(modelCalls) + len(modelStmts); n != len(models) {
+	if n := len(modelCalls) + len(modelStmts) + len(internalModels); n != len(models) {
 		t.Fatalf("the test calls %d models, the table has %d", n, len(models))
 	}
 	var body strings.Builder
 	for fn := range models {
+		if internalModel(fn) {
+			continue // only the standard library calls them: TestInternalModels
+		}
 		name := modelName(fn)
 		if c, ok := modelCalls[name]; ok {
 			body.WriteString("\tif " + c + " {\n\t\tk++\n\t}\n")
@@ -180,6 +186,9 @@ func F(s, t string, b []byte, r rune, u uint, u8 uint8, u16 uint16, u32 uint32, 
 		})
 	}
 	for fn, m := range models {
+		if internalModel(fn) {
+			continue
+		}
 		name := modelName(fn)
 		if calls[name] != 1 {
 			t.Errorf("%s: %d calls of rt.%s, want 1", fn, calls[name], name)
@@ -309,5 +318,76 @@ func TestModelsBeforeTwins(t *testing.T) {
 	}
 	if strings.Contains(target, "strings.Gcl_Index(") {
 		t.Errorf("the target calls strings' twin of Index, not its model:\n%s", target)
+	}
+}
+
+// internalModels are the models of internal packages, by the standard
+// package whose instrumented source calls them (go1.26).
+var internalModels = map[string]string{
+	"internal/bytealg.IndexByteString":     "bytes",
+	"internal/bytealg.IndexByte":           "bytes",
+	"internal/bytealg.LastIndexByteString": "strings",
+	"internal/bytealg.LastIndexByte":       "bytes",
+	"internal/bytealg.CountString":         "strings",
+	"internal/bytealg.Count":               "bytes",
+	"internal/bytealg.IndexString":         "strings",
+	"internal/bytealg.Index":               "bytes",
+	"internal/bytealg.CompareString":       "strings",
+	"internal/bytealg.Compare":             "bytes",
+	"internal/stringslite.Index":           "strings",
+	"internal/stringslite.IndexByte":       "strings",
+	"internal/stringslite.HasPrefix":       "strings",
+	"internal/stringslite.HasSuffix":       "strings",
+	"internal/stringslite.Cut":             "strings",
+}
+
+// internalModel reports whether fn, a key of models, is of an internal
+// package, which no target can call.
+func internalModel(fn string) bool { return strings.HasPrefix(fn, "internal/") }
+
+// TestInternalModels checks that strings and bytes, instrumented in place,
+// call the models of the internal functions their searches end in, given
+// the library function: bytealg.IndexByteString(s, c) becomes
+// BytealgIndexByteString(bytealg.IndexByteString, ...).
+func TestInternalModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads strings and bytes with the go command")
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.24\n",
+		"p.go":   "package p\n\nimport (\n\t\"bytes\"\n\t\"strings\"\n)\n\nfunc F(s string) bool { return strings.Contains(s, \"a\") || bytes.Contains([]byte(s), nil) }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir}, ".")
+	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("loading: %v %v", err, pkgs)
+	}
+	rewritten := map[string]string{}
+	for _, path := range []string{"strings", "bytes"} {
+		sup, err := Package(pkgs[0].Imports[path], Config{RuntimePath: rt.ImportPath, Support: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range sup.Files {
+			rewritten[path] += string(src)
+		}
+	}
+	for _, fn := range slices.Sorted(maps.Keys(models)) {
+		if !internalModel(fn) {
+			continue
+		}
+		caller, ok := internalModels[fn]
+		if !ok {
+			t.Errorf("%s: no caller in internalModels", fn)
+			continue
+		}
+		lib := path.Base(fn[:strings.LastIndex(fn, ".")]) + fn[strings.LastIndex(fn, "."):]
+		if want := modelName(fn) + "(" + lib + ", "; !strings.Contains(rewritten[caller], want) {
+			t.Errorf("%s: instrumented %s has no call %s", fn, caller, want)
+		}
 	}
 }

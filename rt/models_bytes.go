@@ -41,12 +41,18 @@ func BytesIndex(lib func([]byte, []byte) int, s, sep V[[]byte]) (int, *sym.Expr)
 
 // BytesSplit models bytes.Split for a one-byte separator.
 func BytesSplit(lib func([]byte, []byte) [][]byte, s, sep V[[]byte]) [][]byte {
+	if tw, ok := splitTwin[func(V[[]byte], V[[]byte]) [][]byte](lib, s, sep, V[int]{}); ok {
+		return tw(s, sep)
+	}
 	return bytesSplit(lib(s.C, sep.C), s, sep, V[int]{C: -1})
 }
 
 // BytesSplitN models bytes.SplitN for a one-byte separator and a
 // concrete limit.
 func BytesSplitN(lib func([]byte, []byte, int) [][]byte, s, sep V[[]byte], n V[int]) [][]byte {
+	if tw, ok := splitTwin[func(V[[]byte], V[[]byte], V[int]) [][]byte](lib, s, sep, n); ok {
+		return tw(s, sep, n)
+	}
 	return bytesSplit(lib(s.C, sep.C, n.C), s, sep, n)
 }
 

@@ -206,9 +206,12 @@ func StringsTrimSpace(lib func(string) string, s V[string]) (string, *sym.Expr) 
 // The Split models are exact for a separator of one byte that does not
 // depend on the inputs, on strings of at most maxSplitLen bytes; the
 // first maxSplitParts elements of the result get shadows. Other
-// separators (empty, longer, symbolic) run concretely: cutting at a
-// separator of symbolic length would make every boundary a case split
-// over both the string and the separator.
+// separators (empty, longer, symbolic) and symbolic limits go to the
+// library's twin when strings or bytes is instrumented in place (its code
+// then searches through the Index and bytealg models), and run
+// concretely otherwise: cutting at a separator of symbolic length in one
+// term would make every boundary a case split over both the string and
+// the separator.
 
 // maxSplitLen bounds the strings the Split models are exact on; longer
 // strings keep the concrete result. The terms grow with the square of the
@@ -347,13 +350,32 @@ func oneByteSep[T ~string | ~[]byte](sep V[T]) bool { return sep.S == nil && len
 
 // StringsSplit models strings.Split for a one-byte separator.
 func StringsSplit(lib func(string, string) []string, s, sep V[string]) []string {
+	if tw, ok := splitTwin[func(V[string], V[string]) []string](lib, s, sep, V[int]{}); ok {
+		return tw(s, sep)
+	}
 	return stringsSplit(lib(s.C, sep.C), s, sep, V[int]{C: -1})
 }
 
 // StringsSplitN models strings.SplitN for a one-byte separator and a
 // concrete limit.
 func StringsSplitN(lib func(string, string, int) []string, s, sep V[string], n V[int]) []string {
+	if tw, ok := splitTwin[func(V[string], V[string], V[int]) []string](lib, s, sep, n); ok {
+		return tw(s, sep, n)
+	}
 	return stringsSplit(lib(s.C, sep.C, n.C), s, sep, n)
+}
+
+// splitTwin returns the instrumented library's twin of the Split function
+// lib, of type T, when a call with these operands is one the model leaves
+// concrete (a separator that is symbolic or not one byte, a symbolic
+// limit) and the library is instrumented: its code then keeps the terms.
+func splitTwin[T any, F any, S ~string | ~[]byte](lib F, s, sep V[S], n V[int]) (T, bool) {
+	var zero T
+	if s.S == nil && sep.S == nil && n.S == nil || oneByteSep(sep) && n.S == nil || !tracking() {
+		return zero, false
+	}
+	tw, ok := twinsByPC[funcPC(lib)].(T)
+	return tw, ok
 }
 
 // stringsSplit gives r, the result of splitting s at sep at most n times,

@@ -19,8 +19,13 @@ import (
 // stdSkip are standard packages above the floor that are never
 // instrumented: the testing framework (the worker of a fuzz target is a
 // test binary), and packages that reach into the runtime or the system
-// rather than compute on values.
-var stdSkip = []string{"testing", "flag", "log", "os", "net", "crypto", "runtime", "syscall", "plugin", "debug", "go/build", "internal"}
+// rather than compute on values (unique and weak link to the runtime's
+// own functions, which a rewritten file would declare twice).
+var stdSkip = []string{"testing", "flag", "log", "os", "net", "crypto", "runtime", "syscall", "plugin", "debug", "go/build", "internal", "unique", "weak"}
+
+// stdAllow are packages under a skipped path that compute on values only:
+// parsers real code calls on its inputs.
+var stdAllow = map[string]bool{"net/url": true, "net/netip": true}
 
 // stdCandidate reports whether the standard package q may be instrumented
 // in place: above the floor, not skipped, without assembly, C or cgo
@@ -29,6 +34,9 @@ var stdSkip = []string{"testing", "flag", "log", "os", "net", "crypto", "runtime
 func stdCandidate(q *packages.Package) bool {
 	if build.InFloor(q.PkgPath) || len(q.OtherFiles) > 0 || len(q.GoFiles) != len(q.CompiledGoFiles) || linknamed(q) {
 		return false
+	}
+	if stdAllow[q.PkgPath] {
+		return true
 	}
 	for _, s := range stdSkip {
 		if q.PkgPath == s || strings.HasPrefix(q.PkgPath, s+"/") {
