@@ -666,7 +666,8 @@ func (d *coordinator) process(o outcome) {
 		}
 	}
 	var out explore.Outcome
-	if o.job.lane && !o.job.later && d.cfg.Lanes == LanesBoth {
+	aside := o.job.lane && !o.job.later && d.cfg.Lanes == LanesBoth
+	if aside {
 		d.setAside(o.job) // its coverage counts now, its path later
 	} else {
 		out = d.tree.Record(path, o.job.env, o.job.origin)
@@ -701,7 +702,23 @@ func (d *coordinator) process(o outcome) {
 			}
 		}
 	}
-	d.strat.Update(fb)
+	switch {
+	case aside:
+		// The strategy is not told: an outcome it counted as covered
+		// would demote the concolic lane's candidates for it, with no
+		// path of its own beyond.
+	case o.job.later:
+		// Now that its path joins the tree, the strategy learns what
+		// it covered.
+		sfb := fb
+		sfb.Fresh = sites.Coverage{}
+		for _, h := range fb.Hits {
+			sfb.Fresh.Add(h.Site, h.Side)
+		}
+		d.strat.Update(sfb)
+	default:
+		d.strat.Update(fb)
+	}
 	if c := o.job.optimistic; c != nil && fb.Fresh.Has(c.Node.Site, c.Side) {
 		d.rep.Optimistic.Reached++
 	}

@@ -344,8 +344,10 @@ func (d *coordinator) laneJobs(queue []job, inflight int) []job {
 }
 
 // setAside keeps the path of j, an input of the mutation lane the
-// concolic lane traced, out of the tree while the concolic lane has
-// candidates of its own and they yield (release). The mutation lane's inputs are long and random,
+// concolic lane traced, out of the tree and unknown to the strategy while
+// the concolic lane has candidates of its own and they yield (release):
+// the concolic lane searches as if alone, the run's coverage is the
+// union. The mutation lane's inputs are long and random,
 // and their paths gave the solver queries far slower than those of the
 // concolic lane's own short inputs (examples/header: checksum queries of
 // 1-2 s against 0.2 s), which it took first, being shallower or first to
@@ -358,7 +360,7 @@ func (d *coordinator) setAside(j job) {
 // barrenQueries is how many path queries in a row may cover nothing
 // before the concolic lane's yield counts as spent, and the inputs set
 // aside join the tree.
-const barrenQueries = 16
+const barrenQueries = 32
 
 // release queues the inputs set aside to be traced again, their paths
 // joining the tree: the strategy has run dry, or its last barrenQueries
