@@ -409,7 +409,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 			if d.dry && p.busy == 0 || d.barren >= barrenQueries {
 				queue = d.release(queue)
 			}
-			queue = d.laneJobs(queue, inflight)
+			queue = d.laneJobs(queue, inflight, p.busy > 0)
 		}
 		if d.rep.Stopped == "" && !budgetLeft && inflight == 0 {
 			stop("runs") // even with seeds still queued

@@ -71,6 +71,8 @@ type lane struct {
 	// Seeded counts the inputs the concolic lane kept and handed to the
 	// corpus.
 	Seeded int
+	// quiet counts the batches since the lane last kept an input.
+	quiet int
 }
 
 // newLane returns the lane of a run, its corpus the seeds (or the zero
@@ -225,6 +227,12 @@ func (l *lane) merge(b *laneBatch, resp *rt.BatchResponse, crashes map[int]*Cras
 		}
 	}
 	l.Execs += len(b.envs)
+	l.quiet++
+	for _, r := range out {
+		if r.cover || r.bucket {
+			l.quiet = 0
+		}
+	}
 	l.resize(resp, len(crashes) > 0)
 	return out
 }
@@ -322,14 +330,22 @@ func (lw *laneWorker) replace() error {
 // mutation lane kept, for it to trace, join the queue first, ahead of any
 // batch (front), and a batch is queued only when no other job waits, so
 // that it takes a worker that would otherwise idle, and one more, which
-// takes the next worker to finish without a round of the loop. So the
+// takes the next worker to finish without a round of the loop; but not
+// beside a busy solver (solving) while the concolic lane yields and the
+// mutation lane has kept nothing for quietBatches batches. So the
 // mutation lane has every worker the concolic lane leaves, all of them
 // once the solver runs dry, and a run with it ends at its budget, never
 // because the concolic search is exhausted.
-func (d *coordinator) laneJobs(queue []job, inflight int) []job {
+func (d *coordinator) laneJobs(queue []job, inflight int, solving bool) []job {
 	queue = append(queue, d.traceLane...)
 	d.traceLane = d.traceLane[:0]
 	if len(queue) > 0 || d.lane.dry() {
+		return queue
+	}
+	if solving && d.lane.quiet >= quietBatches && d.barren < barrenQueries {
+		// The concolic lane yields and the mutation lane does not:
+		// the solver gets the cores, which batches slow (the
+		// coordinator's work on them shares its process).
 		return queue
 	}
 	b := d.lane.next()
@@ -356,6 +372,10 @@ func (d *coordinator) setAside(j job) {
 	j.later = true
 	d.aside = append(d.aside, j)
 }
+
+// quietBatches is how many batches in a row may keep nothing before the
+// mutation lane yields its place beside a busy solver.
+const quietBatches = 64
 
 // barrenQueries is how many path queries in a row may cover nothing
 // before the concolic lane's yield counts as spent, and the inputs set

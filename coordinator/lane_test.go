@@ -173,22 +173,27 @@ func TestLaneJobsPriority(t *testing.T) {
 		params []rt.Param
 		queue  []job
 		traced int
+		quiet  int    // batches since the lane kept an input
+		busy   bool   // the solver is working
 		want   string // the queue after laneJobs, then front
 	}{
-		{"idle workers get a batch", laneParams, nil, 0, "B"},
-		{"a waiting concolic input gets no batch beside it", laneParams, []job{concolic(1)}, 0, "C"},
-		{"traced inputs join the queue, no batch", laneParams, nil, 2, "TT"},
-		{"a concolic input goes before a batch queued earlier", laneParams, []job{{batch: batchOf(1)}, concolic(2)}, 0, "CB"},
-		{"a lane without inputs has no batches", nil, nil, 0, ""},
+		{"idle workers get a batch", laneParams, nil, 0, 0, true, "B"},
+		{"a waiting concolic input gets no batch beside it", laneParams, []job{concolic(1)}, 0, 0, false, "C"},
+		{"traced inputs join the queue, no batch", laneParams, nil, 2, 0, false, "TT"},
+		{"a concolic input goes before a batch queued earlier", laneParams, []job{{batch: batchOf(1)}, concolic(2)}, 0, 0, false, "CB"},
+		{"a lane without inputs has no batches", nil, nil, 0, 0, false, ""},
+		{"a quiet lane leaves a busy solver the cores", laneParams, nil, 0, quietBatches, true, ""},
+		{"a quiet lane takes an idle solver's", laneParams, nil, 0, quietBatches, false, "B"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := &coordinator{cfg: Config{Options: Options{Workers: 2, Lanes: LanesBoth}}, rep: &Report{}}
 			d.lane = newLane(tt.params, 8, time.Second, nil, 1, nil)
+			d.lane.quiet = tt.quiet
 			for i := range tt.traced {
 				d.traceLane = append(d.traceLane, job{env: input(int64(i)), lane: true})
 			}
-			q := d.laneJobs(append([]job(nil), tt.queue...), 1)
+			q := d.laneJobs(append([]job(nil), tt.queue...), 1, tt.busy)
 			if len(q) > 0 {
 				front(q)
 			}
