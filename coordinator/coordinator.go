@@ -158,9 +158,27 @@ type Report struct {
 	// AliasFallbacks counts the models whose pointer choices stayed the
 	// solver's: their canonical form broke the query (alias.go).
 	AliasFallbacks int
+	// Lanes counts the work and the finds of each lane (lane.go).
+	Lanes LaneStats
 	// InternalErrors are the failures of gocolic's own code the run
 	// survived or ended with (internal.go).
 	InternalErrors []*InternalError
+}
+
+// LaneStats counts what each lane did and what they handed each other.
+type LaneStats struct {
+	// ConcolicExecs counts the concolic lane's executions, its traces of
+	// the mutation lane's inputs among them; ConcolicKept the inputs it
+	// found itself (seeds and solver answers) that covered an outcome
+	// first.
+	ConcolicExecs, ConcolicKept int
+	// MutationExecs counts the inputs run in batches; MutationKept those
+	// that reached a new outcome or hit-count bucket.
+	MutationExecs, MutationKept int
+	// Traced counts the mutation lane's inputs the concolic lane traced
+	// (those covering an outcome first); Seeded the concolic lane's kept
+	// inputs handed to the mutation lane's corpus.
+	Traced, Seeded int
 }
 
 type job struct {
@@ -171,6 +189,9 @@ type job struct {
 	optimistic *explore.Candidate
 	batch      *laneBatch // a batch of the mutation lane, instead of env
 	lane       bool       // env is an input the mutation lane kept, to trace
+	// later: the input was traced before, its path set aside (lane.go),
+	// and now joins the tree.
+	later bool
 }
 
 type outcome struct {
@@ -245,6 +266,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	d.rep.CasesFound = len(d.rep.Cases)
+	if d.lane != nil {
+		d.rep.Lanes.MutationExecs, d.rep.Lanes.MutationKept, d.rep.Lanes.Seeded = d.lane.Execs, d.lane.Kept, d.lane.Seeded
+	}
 	if err == nil && !d.cfg.NoSolve {
 		d.reduce() // a replay reports the corpus as it is
 	}
@@ -283,7 +307,9 @@ type coordinator struct {
 	optOut    map[uint32]bool   // outcomes with an optimistic query or input under way
 	lane      *lane             // the mutation lane, nil without one (lane.go)
 	traceLane []job             // inputs the mutation lane kept, for the concolic lane to trace
-	laneAsked int               // the queries the split has charged the concolic lane for
+	aside     []job             // inputs of the mutation lane whose paths wait for the tree (lane.go)
+	dry       bool              // the strategy had no candidate when last asked
+	barren    int               // path queries answered since the concolic lane last covered something
 }
 
 // domain builds the constraints every input satisfies: lengths of strings
@@ -355,15 +381,20 @@ func (d *coordinator) loop(ctx context.Context) error {
 		budgetLeft := d.cfg.Runs == 0 || d.rep.Execs+inflight < d.cfg.Runs
 		// Keep the pool busy while workers are. A pool of one is waited
 		// for, answer by answer, so that the order of events does not
-		// depend on timing.
-		for d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() &&
-			len(queue)+p.busy < room && inflight+len(queue)+p.busy < d.cfg.Workers+room {
+		// depend on timing; not with the mutation lane, whose batch sizes
+		// follow timings anyway and whose batches use the wait.
+		// Batches do not count: they only fill workers the concolic
+		// lane leaves idle.
+		for waiting := concolicJobs(queue); d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() &&
+			waiting+p.busy < room && inflight+waiting+p.busy < d.cfg.Workers+room; waiting = concolicJobs(queue) {
 			r, ok := d.nextRequest()
 			if !ok {
+				d.dry = true
 				break
 			}
+			d.dry = false
 			p.send(r)
-			if p.size == 1 {
+			if p.size == 1 && d.lane == nil {
 				a, ok := d.await(budgetCtx)
 				if !ok {
 					break // stuck past the budget: the loop stops the run
@@ -375,7 +406,10 @@ func (d *coordinator) loop(ctx context.Context) error {
 			}
 		}
 		if d.lane != nil && d.rep.Stopped == "" && budgetLeft {
-			queue = d.laneJobs(queue, inflight)
+			if d.dry && p.busy == 0 || d.barren >= barrenQueries {
+				queue = d.release(queue)
+			}
+			queue = d.laneJobs(queue, inflight, p.busy > 0)
 		}
 		if d.rep.Stopped == "" && !budgetLeft && inflight == 0 {
 			stop("runs") // even with seeds still queued
@@ -405,6 +439,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 		var send chan job
 		var next job
 		if d.rep.Stopped == "" && len(queue) > 0 && budgetLeft {
+			front(queue)
 			send, next = jobs, queue[0]
 		}
 		select {
@@ -593,6 +628,7 @@ func (d *coordinator) process(o outcome) {
 		return
 	}
 	d.rep.Execs++
+	d.rep.Lanes.ConcolicExecs++
 	if c := o.job.optimistic; c != nil {
 		delete(d.optOut, outcomeOf(c))
 	}
@@ -629,7 +665,13 @@ func (d *coordinator) process(o outcome) {
 			path = append(path, explore.Branch{Site: e.Site, Taken: e.Taken, Cond: c})
 		}
 	}
-	out := d.tree.Record(path, o.job.env, o.job.origin)
+	var out explore.Outcome
+	aside := o.job.lane && !o.job.later && d.cfg.Lanes == LanesBoth
+	if aside {
+		d.setAside(o.job) // its coverage counts now, its path later
+	} else {
+		out = d.tree.Record(path, o.job.env, o.job.origin)
+	}
 	divergedAt := -1
 	if out.Diverged {
 		divergedAt = out.DivergedAt
@@ -660,7 +702,23 @@ func (d *coordinator) process(o outcome) {
 			}
 		}
 	}
-	d.strat.Update(fb)
+	switch {
+	case aside:
+		// The strategy is not told: an outcome it counted as covered
+		// would demote the concolic lane's candidates for it, with no
+		// path of its own beyond.
+	case o.job.later:
+		// Now that its path joins the tree, the strategy learns what
+		// it covered.
+		sfb := fb
+		sfb.Fresh = sites.Coverage{}
+		for _, h := range fb.Hits {
+			sfb.Fresh.Add(h.Site, h.Side)
+		}
+		d.strat.Update(sfb)
+	default:
+		d.strat.Update(fb)
+	}
 	if c := o.job.optimistic; c != nil && fb.Fresh.Has(c.Node.Site, c.Side) {
 		d.rep.Optimistic.Reached++
 	}
@@ -679,6 +737,10 @@ func (d *coordinator) process(o outcome) {
 	}
 	if newCover {
 		d.sample()
+	}
+	if newCover && !o.job.lane {
+		d.rep.Lanes.ConcolicKept++
+		d.barren = 0
 	}
 	if d.lane != nil {
 		d.learnLane(o.job, resp.Hits, path, newCover)

@@ -17,7 +17,6 @@ package coordinator
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -49,20 +48,6 @@ func validLanes(s string) error {
 // trip's cost, few enough that a crash costs little to bisect.
 const maxBatch = 256
 
-// concolicCost is what one concolic execution costs in units of one
-// input of a batch, for the split of the workers between the lanes: rt
-// BenchmarkRoundTripSymbolic against BenchmarkRoundTripBatch, rounded.
-// A constant rather than measured time, so that the split, and the run,
-// are the same at one worker and one seed.
-const concolicCost = 30
-
-// queryCost is what one solver query costs in the same units: on
-// examples/keywords with one worker, a query took 3.4 ms (1374 queries in
-// 4.7 s) and an input of the mutation lane 12.8 µs of the run (391 250 in
-// 5 s), so about 266. Solving takes the cores the workers need, so a lane
-// whose queries find nothing is charged for them.
-const queryCost = 250
-
 // lane is the mutation lane's state. The coordinator's goroutine calls
 // its methods, except since, which worker goroutines call.
 type lane struct {
@@ -75,7 +60,6 @@ type lane struct {
 	corpus  []sym.Env
 	walked  map[*sym.Expr]bool // conditions already read into the dictionary
 	size    int                // inputs of the next batch
-	split   split
 
 	covered map[uint32]bool // outcomes (site<<1 | taken) of the run
 	has     map[uint32]bool // bucket entries of the run
@@ -84,6 +68,11 @@ type lane struct {
 
 	// Execs counts the inputs run in batches, Kept those kept.
 	Execs, Kept int
+	// Seeded counts the inputs the concolic lane kept and handed to the
+	// corpus.
+	Seeded int
+	// quiet counts the batches since the lane last kept an input.
+	quiet int
 }
 
 // newLane returns the lane of a run, its corpus the seeds (or the zero
@@ -155,10 +144,14 @@ func (l *lane) learn(env sym.Env, hits []uint64, conds []*sym.Expr, kept bool) i
 	}
 	if kept {
 		l.keep(env)
+		l.Seeded++
 	}
-	l.split.ran(false, concolicCost, n)
 	return n
 }
+
+// dry reports whether the lane has nothing to try: an entry without
+// parameters has one input, which the concolic lane runs.
+func (l *lane) dry() bool { return len(l.params) == 0 }
 
 // laneBatch is one batch of mutants and the inputs they are.
 type laneBatch struct {
@@ -206,7 +199,6 @@ type laneResult struct {
 // and the failed.
 func (l *lane) merge(b *laneBatch, resp *rt.BatchResponse, crashes map[int]*Crash) []laneResult {
 	var out []laneResult
-	gain := 0
 	for i, env := range b.envs {
 		r := laneResult{env: env, crash: crashes[i]}
 		if r.crash == nil {
@@ -229,14 +221,18 @@ func (l *lane) merge(b *laneBatch, resp *rt.BatchResponse, crashes map[int]*Cras
 		if r.cover || r.bucket {
 			l.keep(env)
 			l.Kept++
-			gain++
 		}
 		if r.cover || r.bucket || r.crash != nil || r.res.Status == rt.StatusPanic || r.res.Status == rt.StatusFail {
 			out = append(out, r)
 		}
 	}
 	l.Execs += len(b.envs)
-	l.split.ran(true, float64(len(b.envs)), gain)
+	l.quiet++
+	for _, r := range out {
+		if r.cover || r.bucket {
+			l.quiet = 0
+		}
+	}
 	l.resize(resp, len(crashes) > 0)
 	return out
 }
@@ -254,47 +250,6 @@ func (l *lane) resize(resp *rt.BatchResponse, crashed bool) {
 		// Grow gradually: one fast batch does not prove the next is.
 		l.size = min(maxBatch, max(1, want), 2*l.size)
 	}
-}
-
-// split decides which lane the next idle worker serves, from the new
-// coverage each lane found per unit of work lately (an exponentially
-// decaying average), so that the lane finding more gets more of the
-// workers; each lane keeps at least a tenth of them.
-type split struct {
-	gain, units [2]float64 // by lane: 0 concolic, 1 mutation
-	spent       [2]float64 // work handed out, decayed likewise
-}
-
-// decay is the weight of the past per unit of work.
-const decay = 0.999
-
-// ran records work of a lane and the new bucket entries it found.
-func (s *split) ran(mutation bool, units float64, gain int) {
-	i := 0
-	if mutation {
-		i = 1
-	}
-	f := math.Pow(decay, units)
-	for k := range s.gain {
-		s.gain[k] *= f
-		s.units[k] *= f
-		s.spent[k] *= f
-	}
-	s.gain[i] += float64(gain)
-	s.units[i] += units
-	s.spent[i] += units
-}
-
-// mutationNext reports whether the next worker should run a batch rather
-// than a concolic input.
-func (s *split) mutationNext() bool {
-	// One entry of prior gain per 1000 units keeps a lane that found
-	// nothing yet, or was not run yet, in play.
-	rate := func(i int) float64 { return (s.gain[i] + 1) / (s.units[i] + 1000) }
-	share := rate(1) / (rate(0) + rate(1))
-	share = min(0.9, max(0.1, share))
-	total := s.spent[0] + s.spent[1]
-	return total == 0 || s.spent[1]/total < share
 }
 
 // laneWorker is a worker process as the mutation lane uses it: pos is how
@@ -371,39 +326,99 @@ func (lw *laneWorker) replace() error {
 // The coordinator's side of the lane: what its loop calls.
 
 // laneJobs adds the mutation lane's jobs to the queue of the loop, with
-// inflight jobs running: first the inputs the lane kept, for the concolic
-// lane to trace; then batches for the workers the queue would leave idle,
-// and for more of them when the split says so. So a run with the
-// mutation lane ends at its budget, never because the solver ran dry.
-func (d *coordinator) laneJobs(queue []job, inflight int) []job {
+// inflight jobs running. The concolic lane has priority: the inputs the
+// mutation lane kept, for it to trace, join the queue first, ahead of any
+// batch (front), and a batch is queued only when no other job waits, so
+// that it takes a worker that would otherwise idle, and one more, which
+// takes the next worker to finish without a round of the loop; but not
+// beside a busy solver (solving) while the concolic lane yields and the
+// mutation lane has kept nothing for quietBatches batches. So the
+// mutation lane has every worker the concolic lane leaves, all of them
+// once the solver runs dry, and a run with it ends at its budget, never
+// because the concolic search is exhausted.
+func (d *coordinator) laneJobs(queue []job, inflight int, solving bool) []job {
 	queue = append(queue, d.traceLane...)
 	d.traceLane = d.traceLane[:0]
-	// Queries take the cores the workers need: charge the concolic lane.
-	if asked := d.queries(); asked > d.laneAsked {
-		d.lane.split.ran(false, float64(queryCost*(asked-d.laneAsked)), 0)
-		d.laneAsked = asked
+	if len(queue) > 0 || d.lane.dry() {
+		return queue
 	}
-	for len(queue) < d.cfg.Workers && inflight+len(queue) < 2*d.cfg.Workers {
-		if len(queue) > 0 && d.cfg.Lanes != LanesMutate && !d.lane.split.mutationNext() {
-			break
-		}
-		b := d.lane.next()
-		if d.cfg.Runs > 0 {
-			// Do not run past the budget of executions by a batch's size.
-			n := max(1, d.cfg.Runs-d.rep.Execs-inflight)
-			if n < len(b.envs) {
-				b.envs, b.q.Inputs = b.envs[:n], b.q.Inputs[:n]
-			}
-		}
-		queue = append(queue, job{batch: b})
+	if solving && d.lane.quiet >= quietBatches && d.barren < barrenQueries {
+		// The concolic lane yields and the mutation lane does not:
+		// the solver gets the cores, which batches slow (the
+		// coordinator's work on them shares its process).
+		return queue
 	}
+	b := d.lane.next()
+	if d.cfg.Runs > 0 {
+		// Do not run past the budget of executions by a batch's size.
+		n := max(1, d.cfg.Runs-d.rep.Execs-inflight)
+		if n < len(b.envs) {
+			b.envs, b.q.Inputs = b.envs[:n], b.q.Inputs[:n]
+		}
+	}
+	return append(queue, job{batch: b})
+}
+
+// setAside keeps the path of j, an input of the mutation lane the
+// concolic lane traced, out of the tree and unknown to the strategy while
+// the concolic lane has candidates of its own and they yield (release):
+// the concolic lane searches as if alone, the run's coverage is the
+// union. The mutation lane's inputs are long and random,
+// and their paths gave the solver queries far slower than those of the
+// concolic lane's own short inputs (examples/header: checksum queries of
+// 1-2 s against 0.2 s), which it took first, being shallower or first to
+// an outcome.
+func (d *coordinator) setAside(j job) {
+	j.later = true
+	d.aside = append(d.aside, j)
+}
+
+// quietBatches is how many batches in a row may keep nothing before the
+// mutation lane yields its place beside a busy solver.
+const quietBatches = 64
+
+// barrenQueries is how many path queries in a row may cover nothing
+// before the concolic lane's yield counts as spent, and the inputs set
+// aside join the tree.
+const barrenQueries = 32
+
+// release queues the inputs set aside to be traced again, their paths
+// joining the tree: the strategy has run dry, or its last barrenQueries
+// queries covered nothing.
+func (d *coordinator) release(queue []job) []job {
+	queue = append(queue, d.aside...)
+	d.aside = d.aside[:0]
 	return queue
 }
 
+// concolicJobs counts the jobs of the queue that are not batches.
+func concolicJobs(queue []job) int {
+	n := 0
+	for _, j := range queue {
+		if j.batch == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// front moves the first job of the queue that is not a batch to its head:
+// the concolic lane's inputs go before the mutation lane's batches.
+func front(queue []job) {
+	for i, j := range queue {
+		if j.batch == nil {
+			copy(queue[1:i+1], queue[:i])
+			queue[0] = j
+			return
+		}
+	}
+}
+
 // solving reports whether the loop should hand the pool another query:
-// never in a replay or with the mutation lane alone; with both lanes, when
-// the split gives the concolic lane the next turn, so that a pool of one,
-// which the loop waits for, does not hold up the batches.
+// never in a replay or with the mutation lane alone. With both lanes the
+// solver works whenever it has a candidate (the concolic lane's priority),
+// beside the workers: the loop does not wait for a pool of one then, the
+// batches using the worker time the answers leave.
 func (d *coordinator) solving() bool {
 	switch {
 	case d.cfg.NoSolve:
@@ -411,24 +426,17 @@ func (d *coordinator) solving() bool {
 	case d.lane == nil:
 		return true
 	}
-	return d.cfg.Lanes == LanesBoth && !d.lane.split.mutationNext()
-}
-
-// queries returns the number of solver queries asked so far.
-func (d *coordinator) queries() int {
-	n := 0
-	for _, k := range d.rep.Queries {
-		n += k
-	}
-	return n
+	return d.cfg.Lanes == LanesBoth
 }
 
 // processBatch takes in a batch's outcome: its failures become findings,
 // and the inputs with new coverage are queued for the concolic lane, whose
 // run of them records the coverage and keeps them as cases with their
-// results (all inputs that cover something new; under LanesBoth also those
-// that only reach a new hit-count bucket, whose branches are worth
-// negating).
+// results. Only inputs that cover an outcome first are traced, not those
+// that only reach a new hit-count bucket: the mutation lane mutates those
+// itself, and their long random paths flooded the tree with candidates
+// whose queries were slow (examples/header: checksum queries of 1-2 s
+// against 0.2 s on the concolic lane's own short inputs).
 func (d *coordinator) processBatch(o outcome) {
 	d.rep.Execs += len(o.job.batch.envs)
 	if o.bresp != nil {
@@ -449,7 +457,8 @@ func (d *coordinator) processBatch(o outcome) {
 		if d.cfg.OnKeep != nil && len(d.rep.Findings) > n {
 			d.cfg.OnKeep(r.env, true)
 		}
-		if r.cover || r.bucket && d.cfg.Lanes == LanesBoth {
+		if r.cover {
+			d.rep.Lanes.Traced++
 			d.traceLane = append(d.traceLane, job{env: r.env, lane: true})
 		}
 	}

@@ -147,49 +147,69 @@ func TestLaneResize(t *testing.T) {
 	}
 }
 
-// TestSplit checks that the lane finding more coverage per unit of work
-// gets more of the workers, and each lane at least a tenth.
-func TestSplit(t *testing.T) {
-	share := func(gainC, gainM int) float64 {
-		var s split
-		m := 0
-		for i := 0; i < 2000; i++ {
-			if s.mutationNext() {
-				m++
-				s.ran(true, 32, gainM)
-			} else {
-				s.ran(false, concolicCost, gainC)
+// TestLaneJobsPriority checks the scheduling of the lanes: the inputs the
+// mutation lane kept join the queue for the concolic lane to trace; a
+// batch is queued only when no other job waits, and never by a lane
+// without inputs to mutate; and front hands out the concolic lane's
+// inputs before any batch, in their order.
+func TestLaneJobsPriority(t *testing.T) {
+	concolic := func(x int64) job { return job{env: input(x)} }
+	kinds := func(q []job) string {
+		s := ""
+		for _, j := range q {
+			switch {
+			case j.batch != nil:
+				s += "B"
+			case j.lane:
+				s += "T"
+			default:
+				s += "C"
 			}
 		}
-		return float64(m) / 2000
+		return s
 	}
 	tests := []struct {
-		name         string
-		gainC, gainM int
-		lo, hi       float64 // bounds of the share of dispatches that are batches
+		name   string
+		params []rt.Param
+		queue  []job
+		traced int
+		quiet  int    // batches since the lane kept an input
+		busy   bool   // the solver is working
+		want   string // the queue after laneJobs, then front
 	}{
-		{"mutation finds, concolic not", 0, 5, 0.5, 1},
-		{"concolic finds, mutation not", 5, 0, 0, 0.5},
+		{"idle workers get a batch", laneParams, nil, 0, 0, true, "B"},
+		{"a waiting concolic input gets no batch beside it", laneParams, []job{concolic(1)}, 0, 0, false, "C"},
+		{"traced inputs join the queue, no batch", laneParams, nil, 2, 0, false, "TT"},
+		{"a concolic input goes before a batch queued earlier", laneParams, []job{{batch: batchOf(1)}, concolic(2)}, 0, 0, false, "CB"},
+		{"a lane without inputs has no batches", nil, nil, 0, 0, false, ""},
+		{"a quiet lane leaves a busy solver the cores", laneParams, nil, 0, quietBatches, true, ""},
+		{"a quiet lane takes an idle solver's", laneParams, nil, 0, quietBatches, false, "B"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := share(tt.gainC, tt.gainM)
-			if got < tt.lo || got > tt.hi {
-				t.Errorf("share of batches %.2f, want within [%.2f, %.2f]", got, tt.lo, tt.hi)
+			d := &coordinator{cfg: Config{Options: Options{Workers: 2, Lanes: LanesBoth}}, rep: &Report{}}
+			d.lane = newLane(tt.params, 8, time.Second, nil, 1, nil)
+			d.lane.quiet = tt.quiet
+			for i := range tt.traced {
+				d.traceLane = append(d.traceLane, job{env: input(int64(i)), lane: true})
+			}
+			q := d.laneJobs(append([]job(nil), tt.queue...), 1, tt.busy)
+			if len(q) > 0 {
+				front(q)
+			}
+			if got := kinds(q); got != tt.want {
+				t.Errorf("queue %s, want %s", got, tt.want)
+			}
+			if len(d.traceLane) != 0 {
+				t.Errorf("%d traced inputs left behind", len(d.traceLane))
 			}
 		})
 	}
-	// The share is of work: the losing lane keeps a tenth of it.
-	var s split
-	for range 5000 {
-		if s.mutationNext() {
-			s.ran(true, 32, 0)
-		} else {
-			s.ran(false, concolicCost, 5)
-		}
-	}
-	if f := s.spent[1] / (s.spent[0] + s.spent[1]); f < 0.05 || f > 0.2 {
-		t.Errorf("the mutation lane, finding nothing, gets %.2f of the work, want about 0.1", f)
+	// front keeps the order of the others.
+	q := []job{{batch: batchOf(1)}, {batch: batchOf(2)}, concolic(3), concolic(4)}
+	front(q)
+	if q[0].env[0] != 3 || q[1].batch.envs[0][0] != 1 || q[2].batch.envs[0][0] != 2 || q[3].env[0] != 4 {
+		t.Errorf("front reordered the rest: %s", kinds(q))
 	}
 }
 

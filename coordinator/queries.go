@@ -81,6 +81,7 @@ func (d *coordinator) take(a answer) (job, bool) {
 		d.rep.SiteQueries[a.c.Node.Site] = site
 	}
 	site.Queries++
+	d.barren++
 	site.Time += a.took
 	switch {
 	case a.err != nil:

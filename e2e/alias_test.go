@@ -75,7 +75,7 @@ func TestAlias(t *testing.T) {
 	t.Run("Example6", func(t *testing.T) {
 		// Both outcomes of l1 == l2 lead to a finding of their own.
 		js := filepath.Join(t.TempDir(), "r.json")
-		res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",
+		res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1", "-lanes", "concolic",
 			"-maxbugs", "2", "-notests", "-minimizetime", "0", "-solver", "z3", "-json", js, "./al", "Example6")
 		if res.code != 0 {
 			t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)

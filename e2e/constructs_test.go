@@ -358,7 +358,7 @@ func TestConstructs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
-			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s",
+			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "60s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-timeout", "10s",
 				"-maxbugs", "1", "-notests",
 				"-json", js, "./c", tt.fn)
 			if res.code != 0 {

@@ -115,7 +115,7 @@ func run(t *testing.T, dir string, limit time.Duration, name string, args ...str
 func generateTests(t *testing.T, dir, pkg string, extra []string, fns ...string) {
 	t.Helper()
 	for _, fn := range fns {
-		args := append([]string{"test", "-budget", "20s", "-workers", "1", "-seed", "1", "-solver", "z3"}, extra...)
+		args := append([]string{"test", "-budget", "20s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-solver", "z3"}, extra...)
 		res := run(t, dir, 2*time.Minute, gocolic, append(args, pkg, fn)...)
 		if res.code != 0 {
 			t.Fatalf("gocolic test %s exited %d:\n%s", fn, res.code, res.stderr)

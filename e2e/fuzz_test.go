@@ -62,7 +62,7 @@ func TestFuzz(t *testing.T) {
 	}
 	dir := module(t, fuzzTarget)
 	rd := filepath.Join(t.TempDir(), "run")
-	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s", "-rundir", rd, "./p", "FuzzT")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-timeout", "10s", "-rundir", rd, "./p", "FuzzT")
 	if res.code != 0 {
 		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
 	}
@@ -280,7 +280,7 @@ func FuzzF(f *testing.F) {
 `,
 	})
 	js := filepath.Join(t.TempDir(), "r.json")
-	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s", "-json", js, "./p", "FuzzF")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-timeout", "10s", "-json", js, "./p", "FuzzF")
 	if res.code != 0 {
 		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
 	}
@@ -361,7 +361,7 @@ func FuzzParse(f *testing.F) {
 `,
 	})
 	js := filepath.Join(t.TempDir(), "r.json")
-	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s", "-json", js, "./q", "FuzzParse")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "60s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-timeout", "10s", "-json", js, "./q", "FuzzParse")
 	if res.code != 0 {
 		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
 	}
@@ -434,7 +434,7 @@ func FuzzB(f *testing.F) {
 `,
 	})
 	js := filepath.Join(t.TempDir(), "r.json")
-	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "30s", "-maxbugs", "1", "-workers", "1", "-seed", "1", "-minimizetime", "0", "-json", js, "./p", "FuzzB")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "30s", "-maxbugs", "1", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-minimizetime", "0", "-json", js, "./p", "FuzzB")
 	if res.code != 0 {
 		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
 	}

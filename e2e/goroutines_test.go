@@ -74,7 +74,7 @@ func TestGoroutines(t *testing.T) {
 	}
 	dir := module(t, map[string]string{"lg/lg.go": goroutineTarget})
 	js := filepath.Join(t.TempDir(), "r.json")
-	res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "2", "-seed", "1",
+	res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "2", "-seed", "1", "-lanes", "concolic",
 		"-maxbugs", "1", "-notests", "-minimizetime", "0", "-solver", "z3", "-json", js, "./lg", "Hard")
 	if res.code != 0 {
 		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)

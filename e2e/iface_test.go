@@ -143,7 +143,7 @@ func TestIface(t *testing.T) {
 	expectPanics(t, dir, "./shp", []string{"Switch", "AssertOK", "IfAssert", "MethodValue", "MethodPointer", "Nil", "NilCase", "Field"})
 	t.Run("Must", func(t *testing.T) {
 		js := filepath.Join(t.TempDir(), "r.json")
-		res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",
+		res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1", "-lanes", "concolic",
 			"-maxbugs", "1", "-notests", "-minimizetime", "0", "-solver", "z3", "-json", js, "./shp", "Must")
 		if res.code != 0 {
 			t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)

@@ -105,7 +105,7 @@ func FuzzF(f *testing.F) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
-			args := append([]string{tt.args[0], "-budget", "5s", "-workers", "1", "-seed", "1", "-json", js}, tt.args[1:]...)
+			args := append([]string{tt.args[0], "-budget", "5s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-json", js}, tt.args[1:]...)
 			res := run(t, dir, 2*time.Minute, gocolic, args...)
 			if res.code != 0 {
 				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
@@ -296,7 +296,7 @@ func FuzzG(f *testing.F) {
 		t.Run(tt.name, func(t *testing.T) {
 			tmp := t.TempDir()
 			js := filepath.Join(tmp, "r.json")
-			args := []string{tt.args[0], "-workers", "1", "-seed", "1", "-json", js}
+			args := []string{tt.args[0], "-workers", "1", "-seed", "1", "-lanes", "concolic", "-json", js}
 			for _, a := range tt.args[1:] {
 				a = strings.NewReplacer("COVER", filepath.Join(tmp, "cover.out"), "RUNDIR", filepath.Join(tmp, "rd")).Replace(a)
 				args = append(args, a)
@@ -456,7 +456,7 @@ func F(x uint32, sel uint8) int {
 `
 	dir := module(t, map[string]string{"a/a.go": a, "b/b.go": b})
 	js := filepath.Join(t.TempDir(), "r.json")
-	res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", "20s", "-workers", "1", "-seed", "1", "-notests", "-json", js, "-instrument", "./b", "./a", "F")
+	res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", "20s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-notests", "-json", js, "-instrument", "./b", "./a", "F")
 	if res.code != 0 {
 		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
 	}

@@ -120,7 +120,7 @@ func expectPanics(t *testing.T, dir, pkg string, fns []string) {
 	for _, fn := range fns {
 		t.Run(fn, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
-			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",
+			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1", "-lanes", "concolic",
 				"-maxbugs", "1", "-notests", "-minimizetime", "0", "-solver", "z3", "-solver-timeout", "20s", "-json", js, pkg, fn)
 			if res.code != 0 {
 				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)

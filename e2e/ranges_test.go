@@ -59,7 +59,7 @@ func TestRangesInOldModule(t *testing.T) {
 	for _, fn := range []string{"Checksum", "Runes", "Slice"} {
 		t.Run(fn, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
-			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "60s", "-workers", "1", "-seed", "1", "-timeout", "10s",
+			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "60s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-timeout", "10s",
 				"-maxbugs", "1", "-notests", "-json", js, "./r", fn)
 			if res.code != 0 {
 				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)

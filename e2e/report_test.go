@@ -68,7 +68,7 @@ func TestReportBrowser(t *testing.T) {
 	// first keyword for its short budget.
 	for _, r := range []struct{ strategy, budget, maxbugs string }{{"cover", "90s", "1"}, {"dfs", "2s", "0"}} {
 		res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", r.budget, "-maxbugs", r.maxbugs,
-			"-workers", "1", "-seed", "1", "-timeout", "10s", "-strategy", r.strategy,
+			"-workers", "1", "-seed", "1", "-lanes", "concolic", "-timeout", "10s", "-strategy", r.strategy,
 			"-rundir", filepath.Join(runs, r.strategy), "./keywords", "Setting")
 		if res.code != 0 {
 			t.Fatalf("gocolic test -strategy %s exited %d:\n%s", r.strategy, res.code, res.stderr)

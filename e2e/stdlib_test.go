@@ -44,7 +44,7 @@ func TestStdlibInstrumented(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "s.json")
-			args := append([]string{"test", "-budget", "40s", "-workers", "1", "-seed", "1", "-maxbugs", "1", "-notests", "-json", js}, tc.flags...)
+			args := append([]string{"test", "-budget", "40s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-maxbugs", "1", "-notests", "-json", js}, tc.flags...)
 			res := run(t, dir, 2*time.Minute, gocolic, append(args, "./s", "Words")...)
 			if res.code != 0 {
 				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)

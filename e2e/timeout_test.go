@@ -50,7 +50,7 @@ func TestTimeouts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
-			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "10s", "-workers", "1", "-seed", "1",
+			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "10s", "-workers", "1", "-seed", "1", "-lanes", "concolic",
 				"-maxbugs", "1", "-notests", "-minimizetime", "0", "-timeout", "1500ms", "-solver", "z3", "-json", js, "./tm", tt.fn)
 			if res.code != 0 {
 				t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)

@@ -139,7 +139,7 @@ func TestWalk(t *testing.T) {
 		for _, mode := range modes {
 			t.Run(tt.fn+"/"+mode, func(t *testing.T) {
 				js := filepath.Join(t.TempDir(), "r.json")
-				res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1",
+				res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "30s", "-workers", "1", "-seed", "1", "-lanes", "concolic",
 					"-maxbugs", "1", "-notests", "-minimizetime", "0", "-timeout", "300ms", "-solver-timeout", "10s", "-solver", mode, "-json", js, "./w", tt.fn)
 				if res.code != 0 {
 					t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)

@@ -61,6 +61,9 @@ type Report struct {
 	ElapsedMS int64  `json:"elapsed_ms"`
 	Stopped   string `json:"stopped"` // why the run ended: budget, runs, exhausted, ...
 	Exhausted bool   `json:"exhausted"`
+	// Lanes counts the work of each search lane (-lanes); nil in reports
+	// that predate it.
+	Lanes *Lanes `json:"lanes,omitempty"`
 	// Tests is the path of the generated test file (or, for fuzz, the
 	// corpus directory written), "" when none was written.
 	Tests string `json:"tests,omitempty"`
@@ -308,4 +311,21 @@ func ReadJSON(path string) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
+}
+
+// Lanes counts what each search lane did and what they handed each other.
+type Lanes struct {
+	// ConcolicExecs counts the concolic lane's executions, its traces of
+	// the mutation lane's inputs among them; ConcolicKept the inputs it
+	// found itself that covered a branch outcome first.
+	ConcolicExecs int `json:"concolic_execs"`
+	ConcolicKept  int `json:"concolic_kept"`
+	// MutationExecs counts the mutation lane's inputs; MutationKept those
+	// it kept (a new branch outcome or hit-count bucket).
+	MutationExecs int `json:"mutation_execs"`
+	MutationKept  int `json:"mutation_kept"`
+	// Traced counts the mutation lane's inputs the concolic lane traced;
+	// Seeded the concolic lane's inputs given to the mutation lane.
+	Traced int `json:"traced"`
+	Seeded int `json:"seeded"`
 }

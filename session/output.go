@@ -183,6 +183,11 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 		Branches: report.Branches{Covered: cov, Total: total, Sites: []report.Site{}},
 		Bugs:     []report.Bug{},
 		Config:   cfg.Settings(command),
+		Lanes: &report.Lanes{
+			ConcolicExecs: rep.Lanes.ConcolicExecs, ConcolicKept: rep.Lanes.ConcolicKept,
+			MutationExecs: rep.Lanes.MutationExecs, MutationKept: rep.Lanes.MutationKept,
+			Traced: rep.Lanes.Traced, Seeded: rep.Lanes.Seeded,
+		},
 	}
 	if rep.Elapsed > 0 {
 		j.ExecsPerSec = float64(rep.Execs) / rep.Elapsed.Seconds()
