@@ -165,8 +165,8 @@ func exported(p *packages.Package) []string {
 
 // rewriteConfig is the configuration gocolic test instruments a target
 // of mod with.
-func rewriteConfig(mod *module, p *packages.Package) instrument.Config {
-	return instrument.Config{RuntimePath: build.RuntimePath(mod.Path), RangeOverFunc: load.RangeOverFuncIn(p)}
+func rewriteConfig() instrument.Config {
+	return instrument.Config{RuntimePath: build.RuntimePath}
 }
 
 // checkPackage instruments p whole (every function, as -instrument does
@@ -174,7 +174,7 @@ func rewriteConfig(mod *module, p *packages.Package) instrument.Config {
 // fills in the package's Build, BuildDetail and Outcomes, or Refused when
 // the rewrite refuses the package with an error.
 func checkPackage(mod *module, p *packages.Package, work string, res *PackageResult) {
-	cfg := rewriteConfig(mod, p)
+	cfg := rewriteConfig()
 	cfg.Support = true
 	var ins *instrument.Result
 	err := guard.Do("instrument", func() (err error) {
@@ -220,7 +220,7 @@ func checkPackage(mod *module, p *packages.Package, work string, res *PackageRes
 // refusal gocolic test would print (exit status 2). It returns nil for a
 // function gocolic accepts, and a crash result if the rewrite panics.
 func checkFunction(mod *module, p *packages.Package, name string) *FunctionResult {
-	cfg := rewriteConfig(mod, p)
+	cfg := rewriteConfig()
 	cfg.Entry = name
 	err := guard.Do("instrument", func() error {
 		_, err := instrument.Package(p, cfg)
