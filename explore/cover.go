@@ -1,6 +1,9 @@
 package explore
 
-import "github.com/gocolic/gocolic/sites"
+import (
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sites"
+)
 
 // Cover hands out candidates in three tiers:
 //
@@ -62,24 +65,6 @@ func outcome(site uint32, side bool) uint32 {
 	return o
 }
 
-// bucket maps a hit count to its AFL-style bucket: 1, 2, 3, 4-7, 8-15,
-// 16-31, 32-127, 128 and more. Counts in one bucket are not told apart.
-func bucket(n uint32) uint8 {
-	switch {
-	case n <= 3:
-		return uint8(n - 1)
-	case n < 8:
-		return 3
-	case n < 16:
-		return 4
-	case n < 32:
-		return 5
-	case n < 128:
-		return 6
-	}
-	return 7
-}
-
 // Update takes in what one event did. From the hit counts of an
 // execution it marks the buckets reached; a candidate the execution
 // opened is novel when flipping it would take its outcome one more time
@@ -99,14 +84,14 @@ func (s *Cover) Update(fb Feedback) {
 	for _, h := range fb.Hits {
 		o := outcome(h.Site, h.Side)
 		s.counts[o] = h.Count
-		if k := o<<3 | uint32(bucket(h.Count)); !s.buckets[k] {
+		if k := rt.BucketEntry(o, rt.Bucket(h.Count)); !s.buckets[k] {
 			s.buckets[k] = true
 			runNovel = s.execs > 1
 		}
 	}
 	for _, c := range fb.Outcome.NewCandidates {
 		o := outcome(c.Node.Site, c.Side)
-		c.noveltyKey = o<<3 | uint32(bucket(s.counts[o]+1))
+		c.noveltyKey = rt.BucketEntry(o, rt.Bucket(s.counts[o]+1))
 		c.novel = !s.buckets[c.noveltyKey]
 		if !c.novel && runNovel {
 			c.novel, c.noveltyKey = true, noKey

@@ -114,21 +114,6 @@ func TestCoverFreshAfterCandidates(t *testing.T) {
 	}
 }
 
-func TestBucket(t *testing.T) {
-	tests := []struct {
-		count uint32
-		want  uint8
-	}{
-		{1, 0}, {2, 1}, {3, 2}, {4, 3}, {7, 3}, {8, 4}, {15, 4},
-		{16, 5}, {31, 5}, {32, 6}, {127, 6}, {128, 7}, {1 << 20, 7},
-	}
-	for _, tt := range tests {
-		if got := bucket(tt.count); got != tt.want {
-			t.Errorf("bucket(%d) = %d, want %d", tt.count, got, tt.want)
-		}
-	}
-}
-
 // TestCoverStd checks that Cover hands out the uncovered outcomes of
 // standard packages after the target's uncovered outcomes, however
 // shallow, and before the target's covered outcomes.

@@ -193,3 +193,20 @@ func BenchmarkRoundTripBatch(b *testing.B) {
 		}
 	}
 }
+
+// TestBucket checks the AFL-style hit-count buckets: 1, 2, 3, 4-7, 8-15,
+// 16-31, 32-127, 128 and more.
+func TestBucket(t *testing.T) {
+	tests := []struct {
+		count uint32
+		want  uint32
+	}{
+		{1, 0}, {2, 1}, {3, 2}, {4, 3}, {7, 3}, {8, 4}, {15, 4},
+		{16, 5}, {31, 5}, {32, 6}, {127, 6}, {128, 7}, {1 << 20, 7},
+	}
+	for _, tt := range tests {
+		if got := Bucket(tt.count); got != tt.want {
+			t.Errorf("Bucket(%d) = %d, want %d", tt.count, got, tt.want)
+		}
+	}
+}
