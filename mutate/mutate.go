@@ -105,10 +105,10 @@ var ops = []op{
 	}},
 	{"float-special", floatKinds, func(m *Mutator, a *rt.Arg, p rt.Param, _ *rt.Arg) {
 		f := floatSpecials[m.r.IntN(len(floatSpecials))]
-		a.Bits = floatBits(f, p.Width)
+		a.Bits = sym.FloatBits(f, p.Width)
 	}},
 	{"float-arith", floatKinds, func(m *Mutator, a *rt.Arg, p rt.Param, _ *rt.Arg) {
-		f := bitsFloat(a.Bits, p.Width)
+		f := sym.FloatValue(a.Bits, p.Width)
 		switch m.r.IntN(5) {
 		case 0:
 			f += float64(int64(m.delta()))
@@ -121,14 +121,14 @@ var ops = []op{
 		default:
 			f = math.Trunc(f)
 		}
-		a.Bits = floatBits(f, p.Width)
+		a.Bits = sym.FloatBits(f, p.Width)
 	}},
 	{"dict-float", floatKinds, func(m *Mutator, a *rt.Arg, p rt.Param, _ *rt.Arg) {
 		if v, ok := m.dictInt(); ok {
 			if m.r.IntN(2) == 0 {
 				a.Bits = v // the bits of a float constant
 			} else {
-				a.Bits = floatBits(float64(int64(v)), p.Width) // an integer's value
+				a.Bits = sym.FloatBits(float64(int64(v)), p.Width) // an integer's value
 			}
 		}
 	}},
@@ -394,22 +394,6 @@ var floatSpecials = []float64{
 	math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64,
 	math.MaxFloat32, math.SmallestNonzeroFloat32,
 	math.MaxInt64, math.MinInt64, 1 << 53, 1<<53 + 1,
-}
-
-// floatBits returns the IEEE-754 bits of f as a float of width w.
-func floatBits(f float64, w uint8) uint64 {
-	if w == 32 {
-		return uint64(math.Float32bits(float32(f)))
-	}
-	return math.Float64bits(f)
-}
-
-// bitsFloat reads the bits v of a float of width w.
-func bitsFloat(v uint64, w uint8) float64 {
-	if w == 32 {
-		return float64(math.Float32frombits(uint32(v)))
-	}
-	return math.Float64frombits(v)
 }
 
 // wordBytes returns the n low bytes of v, little- or big-endian.

@@ -96,7 +96,7 @@ func (b *Builder) FBin(k Kind, x, y *Expr) *Expr {
 // plus or minus a power of two whose reciprocal is exactly a float of
 // that width (a normal or a subnormal one).
 func reciprocalPow2(c uint64, w uint8) (uint64, bool) {
-	f := floatValue(c&Mask(w), w)
+	f := FloatValue(c&Mask(w), w)
 	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
 		return 0, false
 	}
@@ -204,13 +204,22 @@ func isNaN(x uint64, w uint8) bool {
 	return x&(signBit64-1) > inf64
 }
 
-// floatValue returns the float with bits x of width w, widened exactly to
-// a float64 (a NaN stays a NaN, with whatever payload).
-func floatValue(x uint64, w uint8) float64 {
+// FloatValue returns the float with bits x of width w (32 or 64),
+// widened exactly to a float64 (a NaN stays a NaN, with whatever payload).
+func FloatValue(x uint64, w uint8) float64 {
 	if w == 32 {
 		return float64(math.Float32frombits(uint32(x)))
 	}
 	return math.Float64frombits(x)
+}
+
+// FloatBits returns the IEEE-754 bits of f as a float of width w (32 or
+// 64), rounding to float32 for 32.
+func FloatBits(f float64, w uint8) uint64 {
+	if w == 32 {
+		return uint64(math.Float32bits(float32(f)))
+	}
+	return math.Float64bits(f)
 }
 
 // evalFloatBin computes a float operation on the floats with bits x and y.
@@ -274,7 +283,7 @@ func evalFloatNeg(x uint64, w uint8) uint64 {
 
 // evalFloatCmp compares the floats with bits x and y as Go does.
 func evalFloatCmp(k Kind, x, y uint64, w uint8) bool {
-	a, c := floatValue(x&Mask(w), w), floatValue(y&Mask(w), w)
+	a, c := FloatValue(x&Mask(w), w), FloatValue(y&Mask(w), w)
 	switch k {
 	case KFEq:
 		return a == c
@@ -338,7 +347,7 @@ func FloatToIntBound(fw, n uint8) uint64 {
 // uint16 of anything at least 2^31 in magnitude are 0. (x - 2^63 is exact
 // for every x that takes that branch.)
 func floatToInt(x uint64, from, to uint8, signed bool) uint64 {
-	f := floatValue(x&Mask(from), from)
+	f := FloatValue(x&Mask(from), from)
 	switch {
 	case to == 64 && signed:
 		return truncate(f, 64)

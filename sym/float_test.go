@@ -167,14 +167,14 @@ func floatEdges(w uint8) []uint64 {
 
 // fmtFloat shows the bits of a float of width w and its value.
 func fmtFloat(x uint64, w uint8) string {
-	return fmt.Sprintf("%#x (%v)", x, floatValue(x, w))
+	return fmt.Sprintf("%#x (%v)", x, FloatValue(x, w))
 }
 
 func TestFloatEdgesCoverTheCases(t *testing.T) {
 	for _, w := range []uint8{32, 64} {
 		var zero, negZero, inf, nan, sub bool
 		for _, x := range floatEdges(w) {
-			f := floatValue(x, w)
+			f := FloatValue(x, w)
 			switch {
 			case x == 0:
 				zero = true
@@ -232,7 +232,7 @@ func TestFloatDivByPowerOfTwo(t *testing.T) {
 		divisors = append(divisors, floatBits(3, w), floatBits(0.75, w), floatBits(-6, w), 0, 1<<(w-1))
 		divisors = append(divisors, floatEdges(w)...)
 		for _, c := range divisors {
-			f := floatValue(c, w)
+			f := FloatValue(c, w)
 			frac, exp := math.Frexp(f)
 			k := 1 - exp
 			wantMul := (frac == 0.5 || frac == -0.5) && k >= lo && k <= hi && !math.IsInf(f, 0)
@@ -326,7 +326,7 @@ func TestFloatCompareAgainstGo(t *testing.T) {
 		vals := floatEdges(w)
 		for _, x := range vals {
 			for _, y := range vals {
-				a, c := floatValue(x, w), floatValue(y, w)
+				a, c := FloatValue(x, w), FloatValue(y, w)
 				if w == 32 { // compare as float32, as Go code on float32 does
 					a32, c32 := math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y))
 					a, c = float64(a32), float64(c32)
@@ -482,7 +482,7 @@ func TestFloatToIntCases(t *testing.T) {
 func TestFloatToIntBound(t *testing.T) {
 	for _, fw := range []uint8{32, 64} {
 		for _, n := range []uint8{8, 16, 32, 64} {
-			lo := floatValue(FloatToIntBound(fw, n), fw)
+			lo := FloatValue(FloatToIntBound(fw, n), fw)
 			var below float64
 			if fw == 32 {
 				below = float64(math.Nextafter32(float32(lo), float32(math.Inf(-1))))

@@ -101,7 +101,7 @@ func atomError(a *atom, vals []uint64) float64 {
 	}
 	x, y := vals[a.a], vals[a.b]
 	if a.kind.IsFloatCompare() {
-		fx, fy := floatOf(x, a.width), floatOf(y, a.width)
+		fx, fy := sym.FloatValue(x, a.width), sym.FloatValue(y, a.width)
 		if math.IsNaN(fx) || math.IsNaN(fy) {
 			return bad
 		}
@@ -166,7 +166,7 @@ func (w *search) gap(a *atom, vals []uint64) (float64, bool) {
 	var d float64
 	switch {
 	case a.kind.IsFloatCompare():
-		d = floatOf(x, a.width) - floatOf(y, a.width)
+		d = sym.FloatValue(x, a.width) - sym.FloatValue(y, a.width)
 	case a.kind == sym.KULt || a.kind == sym.KULe:
 		d = float64(x) - float64(y)
 	default:

@@ -464,9 +464,9 @@ func (w *search) move(y, x uint64) uint64 {
 	rng := w.s.rng
 	wd := w.widths[y]
 	if w.floats[y] {
-		f := floatOf(x, wd)
+		f := sym.FloatValue(x, wd)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return bitsOfFloat(rng.NormFloat64()*math.Ldexp(1, rng.IntN(11)), wd)
+			return sym.FloatBits(rng.NormFloat64()*math.Ldexp(1, rng.IntN(11)), wd)
 		}
 		if rng.IntN(4) == 0 {
 			k := int64(1 + rng.IntN(16))
@@ -479,7 +479,7 @@ func (w *search) move(y, x uint64) uint64 {
 		if math.IsNaN(g) || math.IsInf(g, 0) {
 			return x
 		}
-		return bitsOfFloat(g, wd)
+		return sym.FloatBits(g, wd)
 	}
 	if wd == 0 { // a boolean
 		return x ^ 1
@@ -537,7 +537,7 @@ func (w *search) bisect(cur, p *point, x uint64, c *cons) (sym.Env, bool) {
 func (w *search) num(y, bits uint64) float64 {
 	wd := w.widths[y]
 	if w.floats[y] {
-		return floatOf(bits, wd)
+		return sym.FloatValue(bits, wd)
 	}
 	if wd == 0 {
 		return float64(bits & 1)
@@ -553,7 +553,7 @@ func (w *search) fromNum(y uint64, f float64) (uint64, bool) {
 		return 0, false
 	}
 	if w.floats[y] {
-		return bitsOfFloat(f, wd), true
+		return sym.FloatBits(f, wd), true
 	}
 	if wd == 0 {
 		return 0, false

@@ -262,22 +262,8 @@ func ulps(x uint64, w uint8, k int64) uint64 {
 		return x & sign // stop at zero, on x's side
 	}
 	y := x&sign | (mag+uint64(k))&^sign
-	if f := floatOf(y, w); math.IsNaN(f) || math.IsInf(f, 0) {
+	if f := sym.FloatValue(y, w); math.IsNaN(f) || math.IsInf(f, 0) {
 		return x
 	}
 	return y
-}
-
-func floatOf(x uint64, w uint8) float64 {
-	if w == 32 {
-		return float64(math.Float32frombits(uint32(x)))
-	}
-	return math.Float64frombits(x)
-}
-
-func bitsOfFloat(f float64, w uint8) uint64 {
-	if w == 32 {
-		return uint64(math.Float32bits(float32(f)))
-	}
-	return math.Float64bits(f)
 }
