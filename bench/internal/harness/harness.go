@@ -32,21 +32,42 @@ const ModulePath = "github.com/gocolic/gocolic"
 // RepoRoot returns the root of the gocolic checkout: the nearest directory
 // above the working directory whose go.mod declares ModulePath.
 func RepoRoot() (string, error) {
+	return ModuleRoot(ModulePath, "run from the repository root (go run ./bench/...)")
+}
+
+// ModuleRoot returns the nearest directory at or above the working
+// directory whose go.mod declares module path; hint, in the error when
+// there is none, says where to run from.
+func ModuleRoot(path, hint string) (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && bytes.Contains(data, []byte("module "+ModulePath+"\n")) {
+		if Declares(filepath.Join(dir, "go.mod"), path) {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("not inside the %s checkout: run from the repository root (go run ./bench/...)", ModulePath)
+			return "", fmt.Errorf("not inside the module %s: %s", path, hint)
 		}
 		dir = parent
 	}
+}
+
+// Declares reports whether the go.mod file at gomod declares module path.
+func Declares(gomod, path string) bool {
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == path {
+			return true
+		}
+	}
+	return false
 }
 
 // Workspace is a temporary directory holding a copy of the examples as a

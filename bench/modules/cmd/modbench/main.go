@@ -50,6 +50,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocolic/gocolic/bench/internal/harness"
 	shared "github.com/gocolic/gocolic/bench/internal/harness"
 	"github.com/gocolic/gocolic/bench/modules/corpus"
 	"github.com/gocolic/gocolic/load"
@@ -166,7 +167,7 @@ func bench(ctx context.Context, c config, argv []string) error {
 			return fmt.Errorf("-match: %w", err)
 		}
 	}
-	root, err := moduleRoot()
+	root, err := harness.ModuleRoot(modulePath, "run from bench/modules")
 	if err != nil {
 		return err
 	}
@@ -261,26 +262,6 @@ func bench(ctx context.Context, c config, argv []string) error {
 		}
 	}
 	return ctx.Err()
-}
-
-// moduleRoot returns the directory of the corpus module: the working
-// directory or one above it.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.Contains(string(data), "module "+modulePath+"\n") {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("not inside %s: run from bench/modules", modulePath)
-		}
-		dir = parent
-	}
 }
 
 // candidate is a supported function waiting for its run.

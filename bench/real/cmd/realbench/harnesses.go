@@ -50,40 +50,6 @@ func (h harness) gocolicEnv() []string {
 
 func (h harness) Name() string { return h.Dir + "." + h.Fuzz }
 
-// findModuleRoot returns the nearest directory above the working
-// directory whose go.mod declares path.
-func findModuleRoot(path string) (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if declares(filepath.Join(dir, "go.mod"), path) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("not inside the module %s: run from bench/real (go run ./cmd/realbench)", path)
-		}
-		dir = parent
-	}
-}
-
-// declares reports whether the go.mod file at gomod declares module path.
-func declares(gomod, path string) bool {
-	data, err := os.ReadFile(gomod)
-	if err != nil {
-		return false
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		f := strings.Fields(l)
-		if len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == path {
-			return true
-		}
-	}
-	return false
-}
-
 // discover lists the harnesses of the module at root: every package
 // directory (cmd and testdata excepted) whose non-test files declare a
 // string constant Target, with every func FuzzXxx(*testing.F) of its test

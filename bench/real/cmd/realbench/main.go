@@ -146,7 +146,7 @@ func logf(format string, args ...any) {
 }
 
 func bench(ctx context.Context, c config) (int, error) {
-	root, err := findModuleRoot(modulePath)
+	root, err := shared.ModuleRoot(modulePath, "run from bench/real (go run ./cmd/realbench)")
 	if err != nil {
 		return 2, err
 	}
@@ -183,7 +183,7 @@ func bench(ctx context.Context, c config) (int, error) {
 	bin := c.gocolic
 	if bin == "" {
 		repo := repoRoot
-		if !declares(filepath.Join(repo, "go.mod"), toolModulePath) {
+		if !shared.Declares(filepath.Join(repo, "go.mod"), toolModulePath) {
 			return 2, fmt.Errorf("-gocolic not given and %s is not the gocolic repository", repo)
 		}
 		bin = filepath.Join(work, "bin", "gocolic")

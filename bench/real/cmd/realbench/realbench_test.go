@@ -135,7 +135,7 @@ func TestHarnesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !declares(filepath.Join(root, "go.mod"), modulePath) {
+	if !shared.Declares(filepath.Join(root, "go.mod"), modulePath) {
 		t.Fatalf("%s is not the root of %s", root, modulePath)
 	}
 	hs, err := discover(root)
