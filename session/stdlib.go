@@ -19,9 +19,9 @@ import (
 // stdSkip are standard packages above the floor that are never
 // instrumented: the testing framework (the worker of a fuzz target is a
 // test binary), and packages that reach into the runtime or the system
-// rather than compute on values (unique and weak link to the runtime's
-// own functions, which a rewritten file would declare twice).
-var stdSkip = []string{"testing", "flag", "log", "os", "net", "crypto", "runtime", "syscall", "plugin", "debug", "go/build", "internal", "unique", "weak"}
+// rather than compute on values. (Packages that link to the runtime's own
+// functions, such as unique and weak, are kept out by linknamed.)
+var stdSkip = []string{"testing", "flag", "log", "os", "net", "crypto", "runtime", "syscall", "plugin", "debug", "go/build", "internal"}
 
 // stdAllow are packages under a skipped path that compute on values only:
 // parsers real code calls on its inputs.
