@@ -65,7 +65,8 @@ func TestReportBrowser(t *testing.T) {
 	dir := copyExamples(t)
 	runs := t.TempDir()
 	// cover finds the planted bug and stops there; dfs stays stuck in the
-	// first keyword for its short budget.
+	// first keyword for its short budget. The runs differ in -maxbugs, so
+	// their labels name it beside the run directory.
 	for _, r := range []struct{ strategy, budget, maxbugs string }{{"cover", "90s", "1"}, {"dfs", "2s", "0"}} {
 		res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", r.budget, "-maxbugs", r.maxbugs,
 			"-workers", "1", "-seed", "1", "-lanes", "concolic", "-timeout", "10s", "-strategy", r.strategy,
@@ -88,11 +89,11 @@ func TestReportBrowser(t *testing.T) {
 		min, max int
 	}{
 		{"the plot", `<svg id="coverage-plot"`, 1, 1},
-		{"the cover curve", `<polyline class="curve" data-run="cover" data-index="0" stroke="[^"]+" points="[0-9.]+,[0-9.]+ [^"]+"`, 1, 1},
-		{"the dfs curve", `<polyline class="curve" data-run="dfs" data-index="1" stroke="[^"]+" points="[0-9.]+,[0-9.]+ [^"]+"`, 1, 1},
+		{"the cover curve", `<polyline class="curve" data-run="cover \(maxbugs 1\)" data-index="0" stroke="[^"]+" points="[0-9.]+,[0-9.]+ [^"]+"`, 1, 1},
+		{"the dfs curve", `<polyline class="curve" data-run="dfs \(maxbugs 0\)" data-index="1" stroke="[^"]+" points="[0-9.]+,[0-9.]+ [^"]+"`, 1, 1},
 		{"curves", `class="curve( empty)?"`, 2, 2},
 		{"the legend", `<g id="legend">`, 1, 1},
-		{"legend entries", `<g class="legend-item" data-run="(cover|dfs)">`, 2, 2},
+		{"legend entries", `<g class="legend-item" data-run="(cover \(maxbugs 1\)|dfs \(maxbugs 0\))">`, 2, 2},
 		{"the findings", `<section id="findings">`, 1, 1},
 		{"the planted bug", `<tr class="finding">(.|\n)*?index out of range`, 1, 1},
 		{"the source", `<section id="source">`, 1, 1},
