@@ -28,7 +28,7 @@ type Strategy interface {
 }
 
 // Names returns the names New accepts, the default first.
-func Names() []string { return []string{"cover", "dfs", "bfs", "random"} }
+func Names() []string { return []string{"cover", "dfs", "bfs", "random", "learned"} }
 
 // ValidStrategy returns the error New returns for name, without building
 // a strategy: nil if name is one of Names.
@@ -53,6 +53,9 @@ func New(name string, seed int64, std func(site uint32) bool) (Strategy, error) 
 		return NewBFS(), nil
 	case "random":
 		return NewRandom(seed), nil
+	case "learned":
+		// Without weights every score ties: NewLearned gives it its own.
+		return NewLearned(make([]float64, NumFeatures), LearnedInput{})
 	}
 	return nil, ValidStrategy(name)
 }
