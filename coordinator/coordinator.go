@@ -68,6 +68,14 @@ type Config struct {
 	// Dict, if not nil, starts the mutation lane's dictionary (the
 	// target's constants); the lane adds the constants of the traces.
 	Dict *mutate.Dict
+	// Weights, if not nil, are the learned strategy's, instead of those
+	// of the file Options.Heuristic names (gocolic learn's samples).
+	Weights []float64
+	// Static holds the static properties of the branch sites
+	// (explore.StaticSites), and Successors, if not nil, the branch CFG:
+	// what the learned strategy's features read.
+	Static     map[uint32]explore.SiteStatic
+	Successors explore.Successors
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -227,7 +235,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		optOut:   map[uint32]bool{},
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
-	strat, err := explore.New(cfg.Strategy, cfg.Seed, d.isStd)
+	strat, err := newStrategy(cfg, d.isStd)
 	if err != nil {
 		return nil, err
 	}
@@ -280,6 +288,23 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	d.sample()
 	return d.rep, err
+}
+
+// newStrategy returns the run's search strategy: the learned one with
+// its weights and what its features read, the others by name.
+func newStrategy(cfg Config, isStd func(uint32) bool) (explore.Strategy, error) {
+	if cfg.Strategy != "learned" {
+		return explore.New(cfg.Strategy, cfg.Seed, isStd)
+	}
+	theta := cfg.Weights
+	if theta == nil {
+		w, err := explore.ReadWeights(cfg.Heuristic)
+		if err != nil {
+			return nil, err
+		}
+		theta = w.Weights
+	}
+	return explore.NewLearned(theta, explore.LearnedInput{Sites: cfg.Sites, Static: cfg.Static, Successors: cfg.Successors})
 }
 
 type coordinator struct {

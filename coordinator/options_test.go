@@ -1,13 +1,25 @@
 package coordinator
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocolic/gocolic/explore"
 )
 
 func TestOptionsValidate(t *testing.T) {
+	heuristic := filepath.Join(t.TempDir(), "h.json")
+	if err := explore.NewWeights(make([]float64, explore.NumFeatures), explore.Learning{}).Write(heuristic); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(corrupt, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		in   Options
@@ -33,6 +45,11 @@ func TestOptionsValidate(t *testing.T) {
 		{name: "lanes kept", in: Options{Runs: 1, Lanes: LanesMutate},
 			want: Options{Workers: runtime.NumCPU(), Solvers: max(1, runtime.NumCPU()/2), Runs: 1, Timeout: time.Second, Strategy: "cover", Lanes: LanesMutate}},
 		{name: "unknown lanes", in: Options{Lanes: "sideways"}, err: "-lanes"},
+		{name: "learned with its weights", in: Options{Workers: 1, Runs: 1, Strategy: "learned", Heuristic: heuristic},
+			want: Options{Workers: 1, Solvers: 1, Runs: 1, Timeout: time.Second, Strategy: "learned", Heuristic: heuristic, Lanes: LanesConcolic}},
+		{name: "learned without weights", in: Options{Strategy: "learned"}, err: "-strategy learned needs -heuristic FILE"},
+		{name: "weights without learned", in: Options{Strategy: "dfs", Heuristic: heuristic}, err: "-heuristic is read by -strategy learned only"},
+		{name: "corrupt weights", in: Options{Strategy: "learned", Heuristic: corrupt}, err: "-heuristic " + corrupt + ": not a gocolic weight file"},
 	}
 	for _, tt := range tests {
 		o := tt.in

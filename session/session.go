@@ -19,6 +19,7 @@ import (
 	"github.com/gocolic/gocolic/build"
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/emit"
+	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/mutate"
@@ -278,6 +279,9 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		NewSolver: newSolver, Progress: cfg.Stderr, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
 		Dict: mutate.NewDict(0),
 	}
+	if cfg.Strategy == "learned" {
+		dcfg.Static = staticSites(t, cfg.Func)
+	}
 	c := t.ins.Consts
 	dcfg.Dict.AddConsts(c.Ints, c.Strings, c.Floats)
 	if len(cfg.Replay) > 0 {
@@ -307,6 +311,13 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
 	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chains: chains, close: closeAll}, runErr
+}
+
+// staticSites returns the static properties of the target's branch
+// sites, which the learned strategy's features read.
+func staticSites(t *target, entry string) map[uint32]explore.SiteStatic {
+	p := t.pkg.Package
+	return explore.StaticSites(explore.Source{Fset: p.Fset, Files: p.Syntax, Info: p.TypesInfo, Pkg: p.Types}, t.ins.Sites, entry)
 }
 
 // buildWorker says what is instrumented and builds the worker binary in
