@@ -29,6 +29,7 @@ import (
 	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/solver/stack"
 	"github.com/gocolic/gocolic/sym"
+	"golang.org/x/tools/go/packages"
 )
 
 // Outcome is what a Test run produced.
@@ -74,21 +75,11 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	pkg, err := load.Load(cfg.Dir, cfg.Package)
+	t, err := testTarget(cfg)
 	if err != nil {
 		return nil, err
 	}
-	t, err := instrumentTarget(cfg, pkg, instrument.Config{
-		Entry:    cfg.Func,
-		Impure:   cfg.Impure,
-		MaxElems: cfg.MaxElems,
-	})
-	if err != nil {
-		return nil, err
-	}
-	tgt := newEntry(pkg, t.ins, cfg)
-	tgt.Stdlib = t.sup.std
-	t.entry = tgt
+	pkg, tgt := t.pkg, t.entry
 	var seeds []sym.Env
 	if len(cfg.Replay) > 0 {
 		cfg.NoTests = true
@@ -144,6 +135,26 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	return out, errors.Join(errs...)
 }
 
+// testTarget loads and instruments the package of the function under
+// test.
+func testTarget(cfg Config) (*target, error) {
+	pkg, err := load.Load(cfg.Dir, cfg.Package)
+	if err != nil {
+		return nil, err
+	}
+	t, err := instrumentTarget(cfg, pkg, instrument.Config{
+		Entry:    cfg.Func,
+		Impure:   cfg.Impure,
+		MaxElems: cfg.MaxElems,
+	})
+	if err != nil {
+		return nil, err
+	}
+	t.entry = newEntry(pkg, t.ins, cfg)
+	t.entry.Stdlib = t.sup.std
+	return t, nil
+}
+
 func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
 	t := &Entry{
 		PkgPath: pkg.PkgPath, PkgName: pkg.Name, PkgDir: filepath.Dir(pkg.CompiledGoFiles[0]),
@@ -174,6 +185,9 @@ type target struct {
 	sup   *support           // the support packages instrumented with it
 	entry *Entry
 	fuzz  bool // the worker is the package's test binary running a fuzz target
+	// tests is the external test package of a fuzz target, whose syntax
+	// holds the sites of the fuzz body, when pkg is the package under test.
+	tests []*packages.Package
 }
 
 // instrumentTarget instruments pkg with c and the support packages cfg
@@ -260,25 +274,8 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		}
 		cleanup()
 	}
-	// One stack per goroutine of the solver pool, made and released by
-	// the coordinator; their chains stay for the report's layer counts.
-	var chains []solver.Solver
-	floats := floatVars(t.entry.rt, cfg.MaxLen)
-	newSolver := func() (solver.Solver, func(), error) {
-		// Each stack's walk has a seed of its own, the first the run's.
-		st, err := stack.New(cfg.Solver, stack.Env{Eval: eval, Floats: floats, Seed: uint64(cfg.Seed) + uint64(len(chains))})
-		if err != nil {
-			return nil, nil, err
-		}
-		chains = append(chains, st.Solver)
-		return st, st.Close, nil
-	}
-	dcfg := coordinator.Config{
-		Options: cfg.Options,
-		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
-		NewSolver: newSolver, Progress: cfg.Stderr, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
-		Dict: mutate.NewDict(0),
-	}
+	dcfg, chains := runConfig(cfg, t, bin, args, eval, seeds)
+	dcfg.Progress = cfg.Stderr
 	if cfg.Strategy == "learned" {
 		dcfg.Static = staticSites(t, cfg.Func)
 	}
@@ -310,14 +307,44 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
-	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chains: chains, close: closeAll}, runErr
+	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chains: *chains, close: closeAll}, runErr
+}
+
+// runConfig returns the coordinator's configuration of a run of the
+// worker bin on t with the options of cfg, from seeds, and where the
+// solver stacks the run makes are kept: one stack per goroutine of the
+// solver pool, made and released by the coordinator; their chains stay
+// for the report's layer counts.
+func runConfig(cfg Config, t *target, bin string, args []string, eval *coordinator.Evaluator, seeds []sym.Env) (coordinator.Config, *[]solver.Solver) {
+	chains := new([]solver.Solver)
+	floats := floatVars(t.entry.rt, cfg.MaxLen)
+	newSolver := func() (solver.Solver, func(), error) {
+		// Each stack's walk has a seed of its own, the first the run's.
+		st, err := stack.New(cfg.Solver, stack.Env{Eval: eval, Floats: floats, Seed: uint64(cfg.Seed) + uint64(len(*chains))})
+		if err != nil {
+			return nil, nil, err
+		}
+		*chains = append(*chains, st.Solver)
+		return st, st.Close, nil
+	}
+	return coordinator.Config{
+		Options: cfg.Options,
+		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
+		NewSolver: newSolver, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
+		Dict: mutate.NewDict(0),
+	}, chains
 }
 
 // staticSites returns the static properties of the target's branch
 // sites, which the learned strategy's features read.
 func staticSites(t *target, entry string) map[uint32]explore.SiteStatic {
-	p := t.pkg.Package
-	return explore.StaticSites(explore.Source{Fset: p.Fset, Files: p.Syntax, Info: p.TypesInfo, Pkg: p.Types}, t.ins.Sites, entry)
+	out := map[uint32]explore.SiteStatic{}
+	for _, p := range append([]*packages.Package{t.pkg.Package}, t.tests...) {
+		for id, st := range explore.StaticSites(explore.Source{Fset: p.Fset, Files: p.Syntax, Info: p.TypesInfo, Pkg: p.Types}, t.ins.Sites, entry) {
+			out[id] |= st
+		}
+	}
+	return out
 }
 
 // buildWorker says what is instrumented and builds the worker binary in

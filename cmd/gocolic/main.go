@@ -7,6 +7,7 @@
 //
 //	gocolic test [flags] <package> <Func>
 //	gocolic fuzz [flags] <package> <FuzzXxx>
+//	gocolic learn [flags] <package> <Func|FuzzXxx> -o heuristic.json
 //	gocolic report [flags] <rundir>...
 //
 // Run `gocolic help <command>` for the flags.
@@ -40,7 +41,7 @@ type command struct {
 	run   func(ctx context.Context, args []string, stderr io.Writer) int
 }
 
-var commands = []*command{cmdTest, cmdFuzz, cmdReport}
+var commands = []*command{cmdTest, cmdFuzz, cmdLearn, cmdReport}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
