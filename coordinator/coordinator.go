@@ -304,7 +304,7 @@ func newStrategy(cfg Config, isStd func(uint32) bool) (explore.Strategy, error) 
 		}
 		theta = w.Weights
 	}
-	return explore.NewLearned(theta, explore.LearnedInput{Sites: cfg.Sites, Static: cfg.Static, Successors: cfg.Successors})
+	return explore.NewLearned(theta, explore.LearnedInput{Sites: cfg.Sites, Static: cfg.Static, Successors: cfg.Successors, Seed: cfg.Seed})
 }
 
 type coordinator struct {

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/gocolic/gocolic/sites"
@@ -19,12 +20,17 @@ type LearnedInput struct {
 	// Successors, if not nil, is the branch CFG of the look-ahead
 	// features; without it they are 0.
 	Successors Successors
+	// Seed seeds the choice among candidates of equal score.
+	Seed int64
 }
 
 // Learned is the parameterised search heuristic of seed 001 (ParaDySE):
 // each candidate gets a vector of NumFeatures yes/no features, its score
 // is the weights' dot product with it, and Next hands out the candidate
-// of highest score (ties: the deeper, then the earlier opened).
+// of highest score, one at random among equals. (ParaDySE takes the
+// deepest of equals: then every run from every seed was the same run, on
+// the examples, and the learner's check, which averages a vector's runs
+// from several seeds, measured one run several times.)
 //
 // As ParaDySE chooses among the branches of the current path, Next
 // scores the open candidates along the path of the last execution that
@@ -38,11 +44,11 @@ type Learned struct {
 	theta  [NumFeatures]float64
 	static map[uint32]SiteStatic
 	succ   Successors
+	rng    *rand.Rand
 
 	byNode  map[*Node]*lcand
 	pool    []*lcand
 	current *Node // deepest node of the current path
-	seq     int
 
 	covered sites.Coverage
 	unsat   map[sites.Outcome]int // failed attempts to reach each direction
@@ -74,7 +80,6 @@ type lcand struct {
 	c     *Candidate
 	fixed Features
 	n     int // length of the path that opened it
-	seq   int
 }
 
 // staticMask selects the static features; the others are zero until
@@ -91,6 +96,7 @@ func NewLearned(theta []float64, in LearnedInput) (*Learned, error) {
 		byNode: map[*Node]*lcand{}, covered: sites.Coverage{}, unsat: map[sites.Outcome]int{},
 		selDepth: map[int]int{}, selDir: map[sites.Outcome]int{},
 		siteFn: map[uint32]int{}, targets: map[uint32]uint8{},
+		rng: rand.New(rand.NewPCG(uint64(in.Seed), 0x6c6561726e6564)),
 	}
 	copy(s.theta[:], theta)
 	for k := range s.ctx {
@@ -171,12 +177,10 @@ func (s *Learned) Update(fb Feedback) {
 	counts, lo, hi := dirCounts(path)
 	for _, c := range news {
 		b := pathDir{c.Node.Site, !c.Side}
-		s.seq++
 		lc := &lcand{
 			c:     c,
 			fixed: s.static[b.site].features(b.taken) | pathFeatures(c.Depth(), b, path, counts, lo, hi, fb.Fresh),
 			n:     len(path),
-			seq:   s.seq,
 		}
 		s.byNode[c.Node] = lc
 		s.pool = append(s.pool, lc)
@@ -198,31 +202,25 @@ func (s *Learned) Next() (*Candidate, bool) {
 	var best *lcand
 	var bestScore float64
 	var bestHeavy bool
+	ties := 0
 	for _, lc := range cands {
 		sc := s.features(lc, n).Score(&s.theta)
 		heavy := s.unsat[sites.OutcomeOf(lc.c.Node.Site, lc.c.Side)] > 70
-		if best == nil || better(heavy, sc, lc, bestHeavy, bestScore, best) {
-			best, bestScore, bestHeavy = lc, sc, heavy
+		switch {
+		case best == nil || heavy != bestHeavy && !heavy || heavy == bestHeavy && sc > bestScore:
+			best, bestScore, bestHeavy, ties = lc, sc, heavy, 1
+		case heavy == bestHeavy && sc == bestScore:
+			// One of the equals, uniformly: the k-th replaces the
+			// choice with probability 1/k.
+			ties++
+			if s.rng.IntN(ties) == 0 {
+				best = lc
+			}
 		}
 	}
 	best.c.claim()
 	s.selected(best)
 	return best.c, true
-}
-
-// better orders candidates: not heavily failed first, then by score,
-// deeper, earlier opened.
-func better(heavy bool, sc float64, lc *lcand, bHeavy bool, bSc float64, b *lcand) bool {
-	if heavy != bHeavy {
-		return !heavy
-	}
-	if sc != bSc {
-		return sc > bSc
-	}
-	if d, bd := lc.c.Depth(), b.c.Depth(); d != bd {
-		return d > bd
-	}
-	return lc.seq < b.seq
 }
 
 // onPath returns the open candidates along the current path, and the

@@ -39,7 +39,14 @@ func (s succ) Successors(site uint32, taken bool) []sites.Outcome {
 // weights theta and returns it with the candidates, by depth.
 func learnedFixture(t *testing.T, theta []float64, static map[uint32]SiteStatic, fl Successors) (*Learned, *Tree, []*Candidate) {
 	t.Helper()
-	s, err := NewLearned(theta, LearnedInput{Sites: learnedSites(), Static: static, Successors: fl})
+	return learnedSeeded(t, theta, static, fl, 1)
+}
+
+// learnedSeeded is learnedFixture with the seed of the choice among
+// equals.
+func learnedSeeded(t *testing.T, theta []float64, static map[uint32]SiteStatic, fl Successors, seed int64) (*Learned, *Tree, []*Candidate) {
+	t.Helper()
+	s, err := NewLearned(theta, LearnedInput{Sites: learnedSites(), Static: static, Successors: fl, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +118,8 @@ func TestLearnedSearchFeatures(t *testing.T) {
 		sites.OutcomeOf(2, true):  {sites.OutcomeOf(1, true)}, // 1t is covered
 	}
 	theta := make([]float64, NumFeatures)
-	theta[FEnd] = 1 // the first pick is the deepest: site 23 at depth 11
-	s, tr, cs := learnedFixture(t, theta, nil, fl)
+	theta[FNested] = 1 // the first pick is site 23 at depth 11
+	s, tr, cs := learnedFixture(t, theta, map[uint32]SiteStatic{23: SNested}, fl)
 	first, _ := s.Next()
 	if first != cs[11] {
 		t.Fatalf("first pick %s, want depth 11", first)
@@ -154,71 +161,107 @@ func TestLearnedSearchFeatures(t *testing.T) {
 }
 
 func TestLearnedContextAndRecent(t *testing.T) {
-	// The pick is depth 4 (b = 1t), whose 1-context the candidates at
-	// depths 0 and 2 share; their 2-contexts (1t alone, 1t after 2f)
-	// differ from depth 4's (1t after 3t).
+	// The pick is one of depths 0, 2 and 4 (b = 1t), whose 1-context
+	// the three share; their 2-contexts (1t alone, 1t after 2f, 1t after
+	// 3t) differ.
 	theta := make([]float64, NumFeatures)
 	theta[FEntry] = 1
-	s, _, cs := learnedFixture(t, theta, map[uint32]SiteStatic{1: SEntry}, nil)
-	first, _ := s.Next()
-	if first != cs[4] { // ties among the entry's sites: the deepest
-		t.Fatalf("first pick %s, want depth 4", first)
-	}
-	tests := []struct {
-		feature int
-		want    []int
-	}{
-		{FContext1, []int{0, 2, 4}},
-		{FContext2, []int{4}},
-		{FRecent10, []int{0, 2, 4}},
-		{FRecent30, []int{0, 2, 4}},
-		{FAfterLast, nil}, // no answer yet
-	}
-	for _, tt := range tests {
-		if got := setOf(s, cs, tt.feature); !slices.Equal(got, tt.want) {
-			t.Errorf("%s: depths %v, want %v", featureNames[tt.feature], got, tt.want)
+	for seed := range int64(6) {
+		s, _, cs := learnedSeeded(t, theta, map[uint32]SiteStatic{1: SEntry}, nil, seed)
+		first, _ := s.Next()
+		if d := first.Depth(); d != 0 && d != 2 && d != 4 {
+			t.Fatalf("first pick %s, want depth 0, 2 or 4", first)
+		}
+		tests := []struct {
+			feature int
+			want    []int
+		}{
+			{FContext1, []int{0, 2, 4}},
+			{FContext2, []int{first.Depth()}},
+			{FRecent10, []int{0, 2, 4}},
+			{FRecent30, []int{0, 2, 4}},
+			{FAfterLast, nil}, // no answer yet
+		}
+		for _, tt := range tests {
+			if got := setOf(s, cs, tt.feature); !slices.Equal(got, tt.want) {
+				t.Errorf("seed %d: %s: depths %v, want %v", seed, featureNames[tt.feature], got, tt.want)
+			}
 		}
 	}
 }
 
-// TestLearnedChoice checks which candidate the strategy hands out given
-// its weights.
+// TestLearnedChoice checks which candidates the strategy hands out
+// first, given its weights.
 func TestLearnedChoice(t *testing.T) {
-	static := map[uint32]SiteStatic{4: SCase, 3: SNested, 22: SNested}
+	static := map[uint32]SiteStatic{4: SCase, 3: SNested, 22: SNested | SIntConst}
 	tests := []struct {
 		name    string
 		weights map[int]float64
 		want    []int // depths of the first picks
 	}{
-		{"zero weights: deepest first", nil, []int{11, 10, 9}},
-		{"case-false", map[int]float64{FCaseFalse: 2}, []int{5, 11, 10}},
-		{"case-true: no candidate has it", map[int]float64{FCaseTrue: 2}, []int{11, 10, 9}},
-		{"nested, the deeper first", map[int]float64{FNested: 1}, []int{10, 3, 11}},
-		{"negative nested", map[int]float64{FNested: -1}, []int{11, 9, 8}},
-		// front is dynamic: zero for the first pick, then it leads.
-		{"front after the first pick", map[int]float64{FFront: 3}, []int{11, 0, 10}},
+		{"case-false", map[int]float64{FCaseFalse: 2}, []int{5}},
+		{"case-true: no candidate has it", map[int]float64{FCaseTrue: 2, FIntConst: 1}, []int{10}},
+		{"nested and int-const add up", map[int]float64{FNested: 1, FIntConst: 2}, []int{10, 3}},
+		{"a negative weight outweighs", map[int]float64{FNested: 4, FIntConst: -5, FCaseFalse: 1}, []int{3, 5}},
+		// front and end are dynamic: zero for the first pick.
+		{"front after the first pick", map[int]float64{FFront: 3, FCaseFalse: 1}, []int{5, 0}},
+		{"end after the first pick", map[int]float64{FEnd: 3, FCaseFalse: 1}, []int{5, 11}},
 	}
 	for _, tt := range tests {
 		theta := make([]float64, NumFeatures)
 		for f, w := range tt.weights {
 			theta[f] = w
 		}
-		s, _, cs := learnedFixture(t, theta, static, nil)
-		depth := map[*Candidate]int{}
-		for _, c := range cs {
-			depth[c] = c.Depth()
-		}
+		s, _, _ := learnedFixture(t, theta, static, nil)
 		var got []int
 		for range tt.want {
 			c, ok := s.Next()
 			if !ok {
 				t.Fatalf("%s: ran out", tt.name)
 			}
-			got = append(got, depth[c])
+			got = append(got, c.Depth())
 		}
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: picked depths %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestLearnedTies checks that equals are chosen among at random: the
+// same seed makes the same choices, other seeds others, and a candidate
+// of lower score never comes before them.
+func TestLearnedTies(t *testing.T) {
+	theta := make([]float64, NumFeatures)
+	theta[FNested] = -1
+	orders := map[string]bool{}
+	drainDepths := func(seed int64) []int {
+		s, _, _ := learnedSeeded(t, theta, map[uint32]SiteStatic{3: SNested, 22: SNested}, nil, seed)
+		var order []int
+		for {
+			c, ok := s.Next()
+			if !ok {
+				return order
+			}
+			order = append(order, c.Depth())
+		}
+	}
+	for seed := range int64(8) {
+		order := drainDepths(seed)
+		if again := drainDepths(seed); !slices.Equal(order, again) {
+			t.Errorf("seed %d: order %v, then %v", seed, order, again)
+		}
+		if len(order) != 12 {
+			t.Fatalf("seed %d: order %v", seed, order)
+		}
+		last := slices.Clone(order[10:])
+		slices.Sort(last)
+		if !slices.Equal(last, []int{3, 10}) {
+			t.Errorf("seed %d: order %v: the nested sites are not last", seed, order)
+		}
+		orders[fmt.Sprint(order)] = true
+	}
+	if len(orders) < 4 {
+		t.Errorf("8 seeds gave %d orders", len(orders))
 	}
 }
 
@@ -242,10 +285,12 @@ func TestLearnedCurrentPath(t *testing.T) {
 		}
 		got = append(got, fmt.Sprint(c.Node.Site))
 	}
-	// The current path is 1t 2f 8t: 8 then 1 (2's other side is
-	// covered); then the pool: 4 and 3, deepest first.
-	if want := []string{"8", "1", "4", "3"}; !slices.Equal(got, want) {
-		t.Errorf("order %v, want %v", got, want)
+	// The current path is 1t 2f 8t: 8 and 1 (2's other side is
+	// covered); then the pool: 4 and 3.
+	slices.Sort(got[:2])
+	slices.Sort(got[2:])
+	if want := []string{"1", "8", "3", "4"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want 1 and 8, then 3 and 4", got)
 	}
 }
 

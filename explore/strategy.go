@@ -55,7 +55,7 @@ func New(name string, seed int64, std func(site uint32) bool) (Strategy, error) 
 		return NewRandom(seed), nil
 	case "learned":
 		// Without weights every score ties: NewLearned gives it its own.
-		return NewLearned(make([]float64, NumFeatures), LearnedInput{})
+		return NewLearned(make([]float64, NumFeatures), LearnedInput{Seed: seed})
 	}
 	return nil, ValidStrategy(name)
 }
