@@ -29,7 +29,7 @@ func (c *Config) Flags(cmd Command) *flag.FlagSet {
 	fs := flag.NewFlagSet(string(cmd), flag.ContinueOnError)
 	d := DefaultConfig()
 	if cmd == CmdLearn {
-		d.Runs = LearnRuns
+		d.Runs, d.Budget = LearnRuns, LearnBudget
 	}
 	c.bind(fs, cmd, d)
 	return fs

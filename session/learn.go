@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/explore"
@@ -23,6 +24,10 @@ const CmdLearn Command = "learn"
 // LearnRuns is the execution budget of one learning run when -runs is
 // not given: the paper's 4000.
 const LearnRuns = 4000
+
+// LearnBudget is gocolic learn's -budget when none is given: the issue's
+// bound on learning a 500-line package on 2 cores.
+const LearnBudget = time.Hour
 
 // Learned is the outcome of gocolic learn.
 type Learned struct {
