@@ -67,3 +67,35 @@ func TestOptionsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestNewStrategy checks that the learned strategy takes its weights
+// from the configuration or, without them, from the weight file.
+func TestNewStrategy(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "h.json")
+	if err := explore.NewWeights(make([]float64, explore.NumFeatures), explore.Learning{}).Write(file); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		cfg  Config
+		want string // the strategy's name, or the error's start
+	}{
+		{"by name", Config{Options: Options{Strategy: "dfs"}}, "dfs"},
+		{"learned from the file", Config{Options: Options{Strategy: "learned", Heuristic: file}}, "learned"},
+		{"learned from the weights given", Config{Options: Options{Strategy: "learned"}, Weights: make([]float64, explore.NumFeatures)}, "learned"},
+		{"weights of another length", Config{Options: Options{Strategy: "learned", Heuristic: file}, Weights: make([]float64, 3)}, "explore: learned strategy: 3 weights"},
+		{"no file", Config{Options: Options{Strategy: "learned", Heuristic: file + ".missing"}}, "-heuristic: open"},
+	}
+	for _, tt := range tests {
+		s, err := newStrategy(tt.cfg, nil)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else {
+			got = s.String()
+		}
+		if !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
