@@ -43,7 +43,8 @@ type Learning struct {
 	Checks  int `json:"checks"`
 	Rounds  int `json:"rounds"`
 	// Score is the average number of branch outcomes the weights covered
-	// in the check.
+	// in the check; of a Partial learning that stopped before its first
+	// check, what they covered in their one run.
 	Score float64 `json:"score"`
 	// Executions and Seconds are the learning's cost.
 	Executions int     `json:"executions"`

@@ -97,10 +97,11 @@ type Runner func(ctx context.Context, theta []float64, seed int64) (Score, error
 // Result is a learning's outcome.
 type Result struct {
 	Theta []float64
-	// Score is Theta's average coverage in its check; a vector that
-	// never reached a check (the budget ran out first) has its one
-	// find run's coverage.
-	Score float64
+	// Score is Theta's average coverage in its check (Checked); a
+	// vector that never reached a check (the budget ran out first) has
+	// its one find run's coverage.
+	Score   float64
+	Checked bool
 	// Rounds is the number of rounds begun.
 	Rounds int
 	// Runs and Execs are the runs made and the executions they spent.
@@ -241,7 +242,7 @@ func Learn(ctx context.Context, cfg Config, n int, run Runner, log io.Writer) (*
 	res.Partial = ctx.Err() != nil
 	switch {
 	case best != nil:
-		res.Theta, res.Score = best.theta, best.score
+		res.Theta, res.Score, res.Checked = best.theta, best.score, true
 	case found != nil:
 		res.Theta, res.Score = found.theta, found.score
 	default:

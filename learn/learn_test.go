@@ -60,8 +60,8 @@ func TestLearnImproves(t *testing.T) {
 	if res.Theta[0] < 5 || res.Theta[1] > -3 {
 		t.Errorf("learned %v, want weight 0 high and weight 1 low", res.Theta)
 	}
-	if res.Rounds < 2 || res.Partial {
-		t.Errorf("rounds %d, partial %t", res.Rounds, res.Partial)
+	if res.Rounds < 2 || res.Partial || !res.Checked {
+		t.Errorf("rounds %d, partial %t, checked %t", res.Rounds, res.Partial, res.Checked)
 	}
 	if per := cfg.Samples + cfg.Top*cfg.Checks; res.Runs%per != 0 || res.Runs < 2*per || res.Execs != 10*res.Runs {
 		t.Errorf("%d runs, %d executions: want whole rounds of %d runs of 10", res.Runs, res.Execs, per)
@@ -86,12 +86,13 @@ func TestLearnImproves(t *testing.T) {
 // weights found so far and says so.
 func TestLearnPartial(t *testing.T) {
 	tests := []struct {
-		name  string
-		after int64 // runs before the cut
+		name    string
+		after   int64 // runs before the cut
+		checked bool  // the weights were checked
 	}{
-		{"during the first find", 5},
-		{"during the first check", 14},
-		{"in the second round", 20},
+		{"during the first find", 5, false},
+		{"during the first check", 14, false},
+		{"in the second round", 20, true},
 	}
 	for _, tt := range tests {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -107,8 +108,8 @@ func TestLearnPartial(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if !res.Partial || len(res.Theta) != 4 || res.Score < 90 {
-			t.Errorf("%s: partial %t, weights %v, score %g", tt.name, res.Partial, res.Theta, res.Score)
+		if !res.Partial || len(res.Theta) != 4 || res.Score < 90 || res.Checked != tt.checked {
+			t.Errorf("%s: partial %t, weights %v, score %g, checked %t", tt.name, res.Partial, res.Theta, res.Score, res.Checked)
 		}
 		if res.Runs != int(tt.after) {
 			t.Errorf("%s: %d runs, want %d: none after the cut", tt.name, res.Runs, tt.after)

@@ -59,8 +59,12 @@ func runLearn(ctx context.Context, args []string, stderr io.Writer) int {
 		return exitCode(err)
 	}
 	r := out.Result
-	fmt.Fprintf(stderr, "gocolic: learned in %d rounds, %d runs, %d executions, %s: %.1f branch outcomes on average in the check\n",
-		r.Rounds, r.Runs, r.Execs, r.Elapsed.Round(time.Second), r.Score)
+	score := fmt.Sprintf("%.1f branch outcomes on average in the check", r.Score)
+	if !r.Checked {
+		score = fmt.Sprintf("%.0f branch outcomes in its one run (no check was reached)", r.Score)
+	}
+	fmt.Fprintf(stderr, "gocolic: learned in %d rounds, %d runs, %d executions, %s: %s\n",
+		r.Rounds, r.Runs, r.Execs, r.Elapsed.Round(time.Second), score)
 	if r.Failed > 0 {
 		fmt.Fprintf(stderr, "gocolic: %d runs failed and were left out\n", r.Failed)
 	}
