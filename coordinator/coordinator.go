@@ -71,10 +71,10 @@ type Config struct {
 	// Weights, if not nil, are the learned strategy's, instead of those
 	// of the file Options.Heuristic names (gocolic learn's samples).
 	Weights []float64
-	// Static holds the static properties of the branch sites
-	// (explore.StaticSites), and Successors, if not nil, the branch CFG:
+	// Props holds the static properties of the branch sites
+	// (explore.SitePropsOf), and Successors, if not nil, the branch CFG:
 	// what the learned strategy's features read.
-	Static     map[uint32]explore.SiteStatic
+	Props      map[uint32]explore.SiteProps
 	Successors explore.Successors
 }
 
@@ -304,7 +304,7 @@ func newStrategy(cfg Config, isStd func(uint32) bool) (explore.Strategy, error) 
 		}
 		theta = w.Weights
 	}
-	return explore.NewLearned(theta, explore.LearnedInput{Sites: cfg.Sites, Static: cfg.Static, Successors: cfg.Successors, Seed: cfg.Seed})
+	return explore.NewLearned(theta, explore.LearnedInput{Sites: cfg.Sites, Props: cfg.Props, Successors: cfg.Successors, Seed: cfg.Seed})
 }
 
 type coordinator struct {

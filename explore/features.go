@@ -21,7 +21,7 @@ import (
 // feature tied to a name is FEntry, and it names the role (the function
 // under test), not the function.
 const (
-	// Static: what the source says about the site (SiteStatic), both
+	// Static: what the source says about the site (SiteProps), both
 	// directions unless said.
 
 	FEntry        = iota // the site lies in the function under test, or in a fuzz target's body
@@ -115,15 +115,15 @@ func (f Features) Score(theta *[NumFeatures]float64) float64 {
 	return s
 }
 
-// SiteStatic holds what the source says about one branch site
-// (StaticSites computes it): the static features that do not depend on
+// SiteProps holds what the source says about one branch site
+// (SitePropsOf computes it): the static features that do not depend on
 // the direction, and the two properties from which the directional ones
 // follow.
-type SiteStatic uint16
+type SiteProps uint16
 
 // The static properties of a site.
 const (
-	SEntry SiteStatic = 1 << iota
+	SEntry SiteProps = 1 << iota
 	SLoopGuard
 	SNested
 	SExternalCall
@@ -137,7 +137,7 @@ const (
 
 // features returns the static features of direction taken of a site with
 // properties st.
-func (st SiteStatic) features(taken bool) Features {
+func (st SiteProps) features(taken bool) Features {
 	var f Features
 	f.set(FEntry, st&SEntry != 0)
 	f.set(FLoopEnter, st&SLoopGuard != 0 && taken)
@@ -244,7 +244,7 @@ func dirCounts(path []pathDir) (counts map[pathDir]int, lo, hi int) {
 var staticNames = [...]string{"entry", "loop-guard", "nested", "external-call", "int-const", "char-const", "pointer", "local", "in-loop", "case"}
 
 // String lists the properties, joined by |.
-func (st SiteStatic) String() string {
+func (st SiteProps) String() string {
 	var parts []string
 	for i, n := range staticNames {
 		if st&(1<<i) != 0 {

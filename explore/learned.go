@@ -14,9 +14,9 @@ type LearnedInput struct {
 	// Sites is the branch-site table; the functions of the features are
 	// its sites' functions.
 	Sites []sites.Site
-	// Static holds the sites' static properties (StaticSites); a site
+	// Props holds the sites' static properties (SitePropsOf); a site
 	// it lacks has none.
-	Static map[uint32]SiteStatic
+	Props map[uint32]SiteProps
 	// Successors, if not nil, is the branch CFG of the look-ahead
 	// features; without it they are 0.
 	Successors Successors
@@ -42,7 +42,7 @@ type LearnedInput struct {
 // gocolic learn writes.
 type Learned struct {
 	theta  [NumFeatures]float64
-	static map[uint32]SiteStatic
+	static map[uint32]SiteProps
 	succ   Successors
 	rng    *rand.Rand
 
@@ -92,7 +92,7 @@ func NewLearned(theta []float64, in LearnedInput) (*Learned, error) {
 		return nil, fmt.Errorf("explore: learned strategy: %d weights, want %d", len(theta), NumFeatures)
 	}
 	s := &Learned{
-		static: in.Static, succ: in.Successors,
+		static: in.Props, succ: in.Successors,
 		byNode: map[*Node]*lcand{}, covered: sites.Coverage{}, unsat: map[sites.Outcome]int{},
 		selDepth: map[int]int{}, selDir: map[sites.Outcome]int{},
 		siteFn: map[uint32]int{}, targets: map[uint32]uint8{},

@@ -37,16 +37,16 @@ func (s succ) Successors(site uint32, taken bool) []sites.Outcome {
 
 // learnedFixture runs the crafted path through a Learned strategy with
 // weights theta and returns it with the candidates, by depth.
-func learnedFixture(t *testing.T, theta []float64, static map[uint32]SiteStatic, fl Successors) (*Learned, *Tree, []*Candidate) {
+func learnedFixture(t *testing.T, theta []float64, static map[uint32]SiteProps, fl Successors) (*Learned, *Tree, []*Candidate) {
 	t.Helper()
 	return learnedSeeded(t, theta, static, fl, 1)
 }
 
 // learnedSeeded is learnedFixture with the seed of the choice among
 // equals.
-func learnedSeeded(t *testing.T, theta []float64, static map[uint32]SiteStatic, fl Successors, seed int64) (*Learned, *Tree, []*Candidate) {
+func learnedSeeded(t *testing.T, theta []float64, static map[uint32]SiteProps, fl Successors, seed int64) (*Learned, *Tree, []*Candidate) {
 	t.Helper()
-	s, err := NewLearned(theta, LearnedInput{Sites: learnedSites(), Static: static, Successors: fl, Seed: seed})
+	s, err := NewLearned(theta, LearnedInput{Sites: learnedSites(), Props: static, Successors: fl, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func setOf(s *Learned, cs []*Candidate, f int) []int {
 }
 
 func TestLearnedStaticAndPathFeatures(t *testing.T) {
-	static := map[uint32]SiteStatic{1: SLoopGuard | SEntry, 4: SCase | SIntConst, 20: SNested}
+	static := map[uint32]SiteProps{1: SLoopGuard | SEntry, 4: SCase | SIntConst, 20: SNested}
 	s, _, cs := learnedFixture(t, make([]float64, NumFeatures), static, nil)
 	// Before any selection only the static features are set.
 	if got := setOf(s, cs, FFront); got != nil {
@@ -119,7 +119,7 @@ func TestLearnedSearchFeatures(t *testing.T) {
 	}
 	theta := make([]float64, NumFeatures)
 	theta[FNested] = 1 // the first pick is site 23 at depth 11
-	s, tr, cs := learnedFixture(t, theta, map[uint32]SiteStatic{23: SNested}, fl)
+	s, tr, cs := learnedFixture(t, theta, map[uint32]SiteProps{23: SNested}, fl)
 	first, _ := s.Next()
 	if first != cs[11] {
 		t.Fatalf("first pick %s, want depth 11", first)
@@ -167,7 +167,7 @@ func TestLearnedContextAndRecent(t *testing.T) {
 	theta := make([]float64, NumFeatures)
 	theta[FEntry] = 1
 	for seed := range int64(6) {
-		s, _, cs := learnedSeeded(t, theta, map[uint32]SiteStatic{1: SEntry}, nil, seed)
+		s, _, cs := learnedSeeded(t, theta, map[uint32]SiteProps{1: SEntry}, nil, seed)
 		first, _ := s.Next()
 		if d := first.Depth(); d != 0 && d != 2 && d != 4 {
 			t.Fatalf("first pick %s, want depth 0, 2 or 4", first)
@@ -193,7 +193,7 @@ func TestLearnedContextAndRecent(t *testing.T) {
 // TestLearnedChoice checks which candidates the strategy hands out
 // first, given its weights.
 func TestLearnedChoice(t *testing.T) {
-	static := map[uint32]SiteStatic{4: SCase, 3: SNested, 22: SNested | SIntConst}
+	static := map[uint32]SiteProps{4: SCase, 3: SNested, 22: SNested | SIntConst}
 	tests := []struct {
 		name    string
 		weights map[int]float64
@@ -235,7 +235,7 @@ func TestLearnedTies(t *testing.T) {
 	theta[FNested] = -1
 	orders := map[string]bool{}
 	drainDepths := func(seed int64) []int {
-		s, _, _ := learnedSeeded(t, theta, map[uint32]SiteStatic{3: SNested, 22: SNested}, nil, seed)
+		s, _, _ := learnedSeeded(t, theta, map[uint32]SiteProps{3: SNested, 22: SNested}, nil, seed)
 		var order []int
 		for {
 			c, ok := s.Next()

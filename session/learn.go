@@ -83,7 +83,7 @@ func Learn(ctx context.Context, cfg Config) (*Learned, error) {
 	if err != nil {
 		return nil, err
 	}
-	static := staticSites(t, cfg.Func)
+	props := siteProps(t, cfg.Func)
 
 	// One learning run: the coordinator with the learned strategy, one
 	// worker and one solver (deterministic given its seed), no time
@@ -99,7 +99,7 @@ func Learn(ctx context.Context, cfg Config) (*Learned, error) {
 			defer eval.Close()
 		}
 		dcfg, _ := runConfig(rc, t, bin, args, eval, seeds)
-		dcfg.Weights, dcfg.Static = theta, static
+		dcfg.Weights, dcfg.Props = theta, props
 		rep, err := coordinator.Run(ctx, dcfg)
 		if rep == nil {
 			return learn.Score{}, err

@@ -7,10 +7,10 @@ import (
 	"github.com/gocolic/gocolic/explore"
 )
 
-// TestStaticSitesOfExample checks that the static properties reach the
+// TestSitePropsOfExample checks that the static properties reach the
 // sites of a real rewrite: the sites' positions are found in the loaded
 // syntax.
-func TestStaticSitesOfExample(t *testing.T) {
+func TestSitePropsOfExample(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Dir, cfg.Package, cfg.Func, cfg.Stderr = "..", "./examples/keywords", "Setting", io.Discard
 	cfg.Stdlib = false
@@ -18,8 +18,8 @@ func TestStaticSitesOfExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	static := staticSites(tgt, cfg.Func)
-	want := map[string]explore.SiteStatic{
+	static := siteProps(tgt, cfg.Func)
+	want := map[string]explore.SiteProps{
 		"line[0] == '#'": explore.SEntry | explore.SIntConst | explore.SCharConst,
 		"eq < 0":         explore.SEntry | explore.SIntConst | explore.SCharConst | explore.SLocal,
 		"err != nil":     explore.SEntry | explore.SLocal,                                      // atoi is the package's own

@@ -277,7 +277,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	dcfg, chains := runConfig(cfg, t, bin, args, eval, seeds)
 	dcfg.Progress = cfg.Stderr
 	if cfg.Strategy == "learned" {
-		dcfg.Static = staticSites(t, cfg.Func)
+		dcfg.Props = siteProps(t, cfg.Func)
 	}
 	c := t.ins.Consts
 	dcfg.Dict.AddConsts(c.Ints, c.Strings, c.Floats)
@@ -335,12 +335,12 @@ func runConfig(cfg Config, t *target, bin string, args []string, eval *coordinat
 	}, chains
 }
 
-// staticSites returns the static properties of the target's branch
+// siteProps returns the static properties of the target's branch
 // sites, which the learned strategy's features read.
-func staticSites(t *target, entry string) map[uint32]explore.SiteStatic {
-	out := map[uint32]explore.SiteStatic{}
+func siteProps(t *target, entry string) map[uint32]explore.SiteProps {
+	out := map[uint32]explore.SiteProps{}
 	for _, p := range append([]*packages.Package{t.pkg.Package}, t.tests...) {
-		for id, st := range explore.StaticSites(explore.Source{Fset: p.Fset, Files: p.Syntax, Info: p.TypesInfo, Pkg: p.Types}, t.ins.Sites, entry) {
+		for id, st := range explore.SitePropsOf(explore.Source{Fset: p.Fset, Files: p.Syntax, Info: p.TypesInfo, Pkg: p.Types}, t.ins.Sites, entry) {
 			out[id] |= st
 		}
 	}

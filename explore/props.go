@@ -11,7 +11,7 @@ import (
 )
 
 // Source is the typed syntax of the package whose branch sites
-// StaticSites describes: the files the sites' positions point into.
+// SitePropsOf describes: the files the sites' positions point into.
 type Source struct {
 	Fset  *token.FileSet
 	Files []*ast.File
@@ -19,13 +19,13 @@ type Source struct {
 	Pkg   *types.Package
 }
 
-// StaticSites returns the static properties of every branch site of
+// SitePropsOf returns the static properties of every branch site of
 // table: entry names the function under test (a method by its name
 // alone, as the sites name functions; a fuzz target's body is its
 // FuzzXxx). A site is found in src by the extent of its condition; a
 // site src does not hold (a support package's) gets only what its table
 // entry says (entry function, range-loop guard).
-func StaticSites(src Source, table []sites.Site, entry string) map[uint32]SiteStatic {
+func SitePropsOf(src Source, table []sites.Site, entry string) map[uint32]SiteProps {
 	if i := strings.LastIndex(entry, "."); i >= 0 {
 		entry = entry[i+1:]
 	}
@@ -33,13 +33,13 @@ func StaticSites(src Source, table []sites.Site, entry string) map[uint32]SiteSt
 		file       string
 		start, end int
 	}
-	out := make(map[uint32]SiteStatic, len(table))
+	out := make(map[uint32]SiteProps, len(table))
 	at := make(map[extent][]uint32)
 	for _, s := range table {
 		if !s.IsBranch() {
 			continue
 		}
-		var st SiteStatic
+		var st SiteProps
 		if s.Func == entry {
 			st |= SEntry
 		}
@@ -166,8 +166,8 @@ func (a *analyser) isCall(e ast.Expr) (*ast.CallExpr, bool) {
 
 // site returns the properties of the site whose condition is e, stack
 // holding e's ancestors, innermost last.
-func (a *analyser) site(e ast.Expr, stack []ast.Node) SiteStatic {
-	var st SiteStatic
+func (a *analyser) site(e ast.Expr, stack []ast.Node) SiteProps {
+	var st SiteProps
 	// Where it lies: walk out to the enclosing function.
 	child := ast.Node(e)
 walk:
@@ -228,9 +228,9 @@ func isComparison(op token.Token) bool {
 }
 
 // operand returns the properties one operand of a condition gives it.
-func (a *analyser) operand(o ast.Expr) SiteStatic {
+func (a *analyser) operand(o ast.Expr) SiteProps {
 	o = ast.Unparen(o)
-	var st SiteStatic
+	var st SiteProps
 	if tv, ok := a.src.Info.Types[o]; ok && tv.Value != nil {
 		switch tv.Value.Kind() {
 		case constant.Int:

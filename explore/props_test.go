@@ -69,9 +69,9 @@ func other(ok bool) int {
 }
 `
 
-// TestStaticSites checks the static properties of each condition of a
+// TestSitePropsOf checks the static properties of each condition of a
 // crafted package.
-func TestStaticSites(t *testing.T) {
+func TestSitePropsOf(t *testing.T) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", staticSrc, 0)
 	if err != nil {
@@ -85,7 +85,7 @@ func TestStaticSites(t *testing.T) {
 	tests := []struct {
 		text, fn string
 		kind     sites.Kind
-		want     SiteStatic
+		want     SiteProps
 	}{
 		{"x > 10", "Entry", sites.Cond, SEntry | SIntConst | SCharConst | SLocal},
 		{`s == "GET"`, "Entry", sites.Cond, SEntry | SNested | SCharConst | SLocal},
@@ -121,14 +121,14 @@ func TestStaticSites(t *testing.T) {
 		end := token.Position{Filename: "p.go", Offset: start + len(tt.text)}
 		table = append(table, sites.Site{ID: uint32(i), Kind: tt.kind, Pos: pos, End: end, Func: tt.fn})
 	}
-	got := StaticSites(Source{Fset: fset, Files: []*ast.File{f}, Info: info, Pkg: pkg}, table, "Entry")
+	got := SitePropsOf(Source{Fset: fset, Files: []*ast.File{f}, Info: info, Pkg: pkg}, table, "Entry")
 	for i, tt := range tests {
 		if got[uint32(i)] != tt.want {
 			t.Errorf("%s: %s, want %s", tt.text, got[uint32(i)], tt.want)
 		}
 	}
 	// Without the source, only the table speaks.
-	bare := StaticSites(Source{}, table, "(*T).Entry")
+	bare := SitePropsOf(Source{}, table, "(*T).Entry")
 	if bare[0] != SEntry || bare[12] != SEntry|SLoopGuard|SInLoop || bare[13] != 0 {
 		t.Errorf("without source: %s, %s, %s", bare[0], bare[12], bare[13])
 	}
