@@ -73,6 +73,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	// The solver stack (stack.Options).
 	fs.StringVar(&c.Solver.Mode, "solver", d.Solver.Mode, "solver: z3 (calls of uninstrumented functions stay concrete), walk (concolic walk, Z3 for the linear part) or auto (Z3, then the walk for what it cannot model or on timeout)")
 	fs.DurationVar(&c.Solver.Timeout, "solver-timeout", d.Solver.Timeout, "time limit of one solver query")
+	fs.IntVar(&c.Solver.Memory, "solver-memory", d.Solver.Memory, "memory Z3 may hold in MiB, all solvers together; a query that needs more is given up")
 	fs.IntVar(&c.Solver.Walk.Steps, "walksteps", d.Solver.Walk.Steps, "concolic walk: iterations per non-linear constraint")
 	fs.IntVar(&c.Solver.Walk.Neighbors, "walkneighbors", d.Solver.Walk.Neighbors, "concolic walk: random and bisection neighbours per step")
 	fs.Var(tabuValue{&c.Solver.Walk}, "walktabu", "concolic walk: iterations a variable stays tabu (-1: min(|vars|, 3); 0: no tabu)")
