@@ -57,7 +57,12 @@ func CheckNode(s string) {
 	if err := yaml.Unmarshal([]byte(s), &n); err != nil {
 		return
 	}
-	lines := strings.Count(s, "\n") + 1
+	// Every break yaml.v3 counts (CR, LF, NEL, LS, PS; CR LF counted
+	// twice here, so this is a bound, not the count).
+	lines := 1
+	for _, br := range []string{"\n", "\r", "\u0085", "\u2028", "\u2029"} {
+		lines += strings.Count(s, br)
+	}
 	var walk func(m *yaml.Node, depth int)
 	walk = func(m *yaml.Node, depth int) {
 		if depth > 1000 {
