@@ -16,7 +16,9 @@
 // Every package directory of the module whose non-test files declare
 // `const Target = "import/path"` is a harness package; each func
 // FuzzXxx(*testing.F) of its test files is a harness, and Target is the
-// package whose coverage is measured.
+// package whose coverage is measured. The function CheckXxx of the
+// non-test files, which FuzzXxx calls on each input, is what gocolic test
+// explores.
 //
 // The module is copied into a temporary directory, so that no corpus or
 // report lands in the source tree. For each harness, after a warm-up of
@@ -27,12 +29,17 @@
 //     with a fresh cache directory and no testdata;
 //  2. gocolic fuzz -budget B -workers W -minimizetime 0 -json r.json -instrument TARGET ./DIR FuzzXxx
 //     with no testdata;
-//  3. for each tool, its corpus (the fuzzer's cache entries and failing
+//  3. gocolic test -budget B -workers W -minimizetime 0 -json r.json -instrument TARGET ./DIR CheckXxx
+//     from zero values (no seeds, no testdata), when the package declares
+//     CheckXxx beside Target (-zero, on by default);
+//  4. for each fuzzer, its corpus (the fuzzer's cache entries and failing
 //     input; the entries gocolic wrote to testdata) is copied into
 //     testdata/fuzz/FuzzXxx and replayed with
 //     go test -run '^FuzzXxx$' -coverpkg=TARGET -coverprofile=P ./DIR,
-//     which also runs the f.Add seeds. The statement coverage of TARGET
-//     in P is the coverage reported for the tool.
+//     which also runs the f.Add seeds; the test file gocolic test wrote
+//     is run with go test -run '^TestGocolicCheckXxx(Crashes)?$'
+//     -coverpkg=TARGET -coverprofile=P ./DIR. The statement coverage of
+//     TARGET in P is the coverage reported for the tool.
 //
 // Each tool run is killed with its whole process group if it runs past
 // B + slack; a gocolic run killed so is reported as HANG.
