@@ -83,6 +83,7 @@ type Node struct {
 	side   bool // the outcome of parent that leads here
 	child  [2]*Node
 	state  [2]State
+	cand   *Candidate // the side Record opened when it made the node, nil if none
 }
 
 func index(side bool) int {
@@ -100,6 +101,28 @@ func (n *Node) Child(side bool) *Node { return n.child[index(side)] }
 
 // State returns the state of side.
 func (n *Node) State(side bool) State { return n.state[index(side)] }
+
+// Side returns the outcome of the parent that leads to n (false for the
+// root).
+func (n *Node) Side() bool { return n.side }
+
+// Candidate returns the candidate Record opened for the side the
+// execution that made n did not take, nil if that side folded to false.
+// Strategies that walk a path (random-branch, cfds, ...) find its
+// candidates this way; the candidate may have left Open since.
+func (n *Node) Candidate() *Candidate { return n.cand }
+
+// Path returns the nodes from the root down to n, root first.
+func (n *Node) Path() []*Node {
+	if n == nil {
+		return nil
+	}
+	p := make([]*Node, n.Depth+1)
+	for m := n; m != nil; m = m.parent {
+		p[m.Depth] = m
+	}
+	return p
+}
 
 // A Candidate is an Open side of a node that no execution has taken yet.
 type Candidate struct {
@@ -163,6 +186,10 @@ type Outcome struct {
 	InconsistentAt int
 	// Truncated reports that the path was longer than MaxDepth.
 	Truncated bool
+	// Leaf is the node of the last branch Record walked through (nil for
+	// a path without symbolic branches): Leaf.Path() is the path as the
+	// tree holds it.
+	Leaf *Node
 }
 
 // Stats summarises a Tree. The side counts are of node sides in each state.
@@ -290,13 +317,14 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 				if bits == nil {
 					bits = pack(path[:n])
 				}
-				out.NewCandidates = append(out.NewCandidates, &Candidate{
+				nd.cand = &Candidate{
 					Node:   nd,
 					Side:   other,
 					Base:   input,
 					Expect: Prediction{prefix: bits, n: d + 1, last: other},
 					tree:   t,
-				})
+				}
+				out.NewCandidates = append(out.NewCandidates, nd.cand)
 			}
 		case nd.Site != br.Site:
 			t.inconsistencies++
@@ -312,6 +340,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			out.Reached = true
 		}
 		parent = nd
+		out.Leaf = nd
 	}
 
 	if origin != nil {
