@@ -25,8 +25,8 @@ type Options struct {
 	// RandomShare is the fraction of the priority strategy's choices
 	// made at random instead of by priority (explore.Priority).
 	RandomShare float64
-	Seed     int64         // seed of every random choice of the run
-	Timeout  time.Duration // time limit of one execution
+	Seed        int64         // seed of every random choice of the run
+	Timeout     time.Duration // time limit of one execution
 	// MemLimitMB bounds the resident memory of a worker, in MiB; 0 for
 	// none.
 	MemLimitMB int
