@@ -15,8 +15,10 @@
 // compared with the tag by an == whose position is the value's; a type
 // switch case tests its type at the clause's `case` keyword. What matches
 // nothing, or more than one If, is reported in Unmapped with the reason,
-// never guessed: range loops, implicit checks (bounds, division, shifts,
-// which go/ssa does not branch on) and comma-ok type assertions.
+// never guessed: implicit checks (bounds, division, shifts, which go/ssa
+// does not branch on), comma-ok type assertions, and range loops that
+// assign no variable (a range loop's test has no position in SSA form;
+// the loop is found by the key or value its body assigns first).
 package cfa
 
 import (
@@ -42,6 +44,10 @@ type Branch struct {
 	Func        *ssa.Function
 	Block       *ssa.BasicBlock
 	True, False *ssa.BasicBlock
+	// Also are the other blocks whose If decides the site, with the
+	// same successors: a range loop over an integer tests for another
+	// element once before the body and again at its end.
+	Also []*ssa.BasicBlock
 	// Joined marks the last operand of && or || whose value is the
 	// value of the whole expression (return a && b): go/ssa does not
 	// branch on it, Block computes it and jumps to the block that joins
@@ -148,20 +154,29 @@ type span struct {
 }
 
 // syntax holds what the map needs of the source beyond SSA: the case
-// values of tagged switches and the clauses of type switches.
+// values of tagged switches, the clauses of type switches, and the range
+// loops by their key and value variables.
 type syntax struct {
 	caseValue  map[token.Pos]ast.Expr        // by position
 	typeClause map[token.Pos]*ast.CaseClause // by the position of its `case`
 	info       map[*ast.CaseClause]*types.Info
+	rangeVar   map[token.Pos]*ast.RangeStmt // by the position of its key or value
 }
 
 func newSyntax() *syntax {
-	return &syntax{caseValue: map[token.Pos]ast.Expr{}, typeClause: map[token.Pos]*ast.CaseClause{}, info: map[*ast.CaseClause]*types.Info{}}
+	return &syntax{caseValue: map[token.Pos]ast.Expr{}, typeClause: map[token.Pos]*ast.CaseClause{},
+		info: map[*ast.CaseClause]*types.Info{}, rangeVar: map[token.Pos]*ast.RangeStmt{}}
 }
 
 func (s *syntax) add(f *ast.File, info *types.Info) {
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch x := n.(type) {
+		case *ast.RangeStmt:
+			for _, v := range []ast.Expr{x.Key, x.Value} {
+				if id, ok := v.(*ast.Ident); ok && id.Name != "_" {
+					s.rangeVar[id.Pos()] = x
+				}
+			}
 		case *ast.SwitchStmt:
 			if x.Tag == nil {
 				break
@@ -189,10 +204,14 @@ func (s *syntax) add(f *ast.File, info *types.Info) {
 
 // mapSites maps each branch site of table to the If that decides it.
 func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
-	bySpan := map[span]uint32{}
+	bySpan := map[span]uint32{} // condition atoms
+	loops := map[span]uint32{}  // range loops, by the span of what they range over
 	for _, s := range table {
-		if s.Kind == sites.Cond || s.Kind == sites.Test {
+		switch s.Kind {
+		case sites.Cond, sites.Test:
 			bySpan[span{s.Pos.Filename, s.Pos.Offset, s.End.Offset}] = s.ID
+		case sites.Loop:
+			loops[span{s.Pos.Filename, s.Pos.Offset, s.End.Offset}] = s.ID
 		}
 	}
 	found := map[uint32][]*Branch{}
@@ -223,10 +242,15 @@ func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
 			} else {
 				e = syn.compared(iff.Cond)
 			}
-			if e == nil {
-				continue
+			id, ok := uint32(0), false
+			switch {
+			case e != nil:
+				id, ok = bySpan[spanOf(e)]
+			default:
+				if r := syn.ranged(b.Succs[0]); r != nil {
+					id, ok = loops[spanOf(r.X)]
+				}
 			}
-			id, ok := bySpan[spanOf(e)]
 			if !ok {
 				continue
 			}
@@ -240,6 +264,12 @@ func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
 		bs := found[s.ID]
 		if len(bs) == 0 {
 			bs = joined[s.ID]
+		}
+		if len(bs) > 1 && s.Kind == sites.Loop && sameEdges(bs) {
+			for _, o := range bs[1:] {
+				bs[0].Also = append(bs[0].Also, o.Block)
+			}
+			bs = bs[:1]
 		}
 		switch {
 		case len(bs) == 1:
@@ -262,7 +292,7 @@ func whyUnmapped(s sites.Site) string {
 	case s.Std:
 		return "a standard package's, outside the graph"
 	case s.Kind == sites.Loop:
-		return "range loop: its test has no source expression in SSA form"
+		return "range loop that assigns no key or value: go/ssa gives its test no position"
 	case s.Kind == sites.Implicit:
 		return "implicit check: SSA form does not branch on it"
 	}
@@ -308,6 +338,38 @@ func (s *syntax) compared(cond ssa.Value) ast.Expr {
 	return nil
 }
 
+// sameEdges reports whether the branches all lead to the same two blocks.
+func sameEdges(bs []*Branch) bool {
+	for _, b := range bs[1:] {
+		if b.True != bs[0].True || b.False != bs[0].False {
+			return false
+		}
+	}
+	return true
+}
+
+// ranged returns the range loop whose body starts with the block body,
+// nil if none does. go/ssa gives a range loop's test for another element
+// no position (nor, once blocks are fused, a block comment to go by), but
+// the body's first block assigns the loop's key or value, and the
+// DebugRef of that assignment names the variable where the range
+// statement declares it; no other DebugRef names that position. An If
+// whose true successor is that block is a test of the loop (a loop that
+// assigns neither variable is not found), and its true outcome, another
+// element, is gocolic's Loop site's true one.
+func (s *syntax) ranged(body *ssa.BasicBlock) *ast.RangeStmt {
+	for _, in := range body.Instrs {
+		if r, ok := in.(*ssa.DebugRef); ok {
+			if id, ok := r.Expr.(*ast.Ident); ok {
+				if rs := s.rangeVar[id.Pos()]; rs != nil {
+					return rs
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // Branch returns where site is in SSA form, nil if it is unmapped.
 func (g *Graph) Branch(site uint32) *Branch { return g.branches[site] }
 
@@ -316,10 +378,19 @@ func (g *Graph) Branch(site uint32) *Branch { return g.branches[site] }
 func (g *Graph) Unmapped() []Unmapped { return g.unmapped }
 
 // Dominates reports whether d and b are mapped sites of one function and
-// d's If runs before b's on every path from the function's entry.
+// d's (first) If runs before each of b's on every path from the
+// function's entry.
 func (g *Graph) Dominates(d, b uint32) bool {
 	x, y := g.branches[d], g.branches[b]
-	return x != nil && y != nil && d != b && x.Func == y.Func && x.Block.Dominates(y.Block)
+	if x == nil || y == nil || d == b || x.Func != y.Func {
+		return false
+	}
+	for _, yb := range append([]*ssa.BasicBlock{y.Block}, y.Also...) {
+		if !x.Block.Dominates(yb) {
+			return false
+		}
+	}
+	return true
 }
 
 // Funcs returns the functions with bodies of the packages, literals

@@ -96,15 +96,21 @@ func crafted(t *testing.T, src string) (*Graph, []sites.Site) {
 	return graphOf(t, dir, ".")
 }
 
-// siteAt returns the site whose condition reads text.
+// siteAt returns the condition site whose condition reads text.
 func siteAt(t *testing.T, table []sites.Site, text string) sites.Site {
 	t.Helper()
+	return siteOf(t, table, sites.Cond, text)
+}
+
+// siteOf returns the site of kind whose source reads text.
+func siteOf(t *testing.T, table []sites.Site, kind sites.Kind, text string) sites.Site {
+	t.Helper()
 	for _, s := range table {
-		if s.Text == text && s.IsBranch() {
+		if s.Text == text && s.Kind == kind {
 			return s
 		}
 	}
-	t.Fatalf("no site %q", text)
+	t.Fatalf("no %s site %q", kind, text)
 	return sites.Site{}
 }
 
@@ -133,7 +139,7 @@ func G(u, v int) bool {
 	return u > 0 && v > 0
 }
 
-func F(a, b int, c bool, s string, x any) {
+func F(a, b int, c bool, s string, x any, xs []int, w, r string) {
 	if !(a < b) {
 		mark(1)
 	} else {
@@ -158,28 +164,48 @@ func F(a, b int, c bool, s string, x any) {
 	if _, ok := x.(string); ok {
 		mark(8)
 	}
+	for i := range a {
+		mark(9)
+		_ = i
+	}
+	for _, v := range xs {
+		mark(10)
+		_ = v
+	}
+	for _, c := range w {
+		mark(11)
+		_ = c
+	}
+	for range r {
+		mark(12)
+	}
 }
 `
 
 // TestPolarity checks on crafted conditions that each mapped site's true
 // outcome leads where the condition atom holds: through a negation, a
-// conjunction, a switch's case value, a loop condition and the cases of
-// a type switch; and that a comma-ok type assertion is reported
-// unmapped.
+// conjunction, a switch's case value, a loop condition, the cases of a
+// type switch and range loops over an integer, a slice and a string; and
+// that a comma-ok type assertion and a range loop that assigns nothing
+// are reported unmapped.
 func TestPolarity(t *testing.T) {
 	g, table := crafted(t, polaritySrc)
 	for _, tt := range []struct {
+		kind        sites.Kind
 		text        string
 		true, false int64 // the mark called first where each outcome leads; 0 for none
 	}{
-		{"a < b", 2, 1},
-		{"c", 0, 3},
-		{`"x"`, 4, 0},
-		{"i < a", 5, 0},
-		{"int", 6, 0},
-		{"nil", 7, 0},
+		{sites.Cond, "a < b", 2, 1},
+		{sites.Cond, "c", 0, 3},
+		{sites.Cond, `"x"`, 4, 0},
+		{sites.Cond, "i < a", 5, 0},
+		{sites.Cond, "int", 6, 0},
+		{sites.Cond, "nil", 7, 0},
+		{sites.Loop, "a", 9, 0},
+		{sites.Loop, "xs", 10, 0},
+		{sites.Loop, "w", 11, 0},
 	} {
-		s := siteAt(t, table, tt.text)
+		s := siteOf(t, table, tt.kind, tt.text)
 		br := g.Branch(s.ID)
 		if br == nil {
 			t.Errorf("%s: unmapped", tt.text)
@@ -196,6 +222,10 @@ func TestPolarity(t *testing.T) {
 			}
 		}
 	}
+	// The range over an integer tests before the body and at its end.
+	if br := g.Branch(siteOf(t, table, sites.Loop, "a").ID); br == nil || len(br.Also) != 1 {
+		t.Errorf("range over a: %+v, want two tests", br)
+	}
 	// In a value context, v > 0 decides no If: both outcomes join u > 0's
 	// false one.
 	u, v := g.Branch(siteAt(t, table, "u > 0").ID), g.Branch(siteAt(t, table, "v > 0").ID)
@@ -206,16 +236,17 @@ func TestPolarity(t *testing.T) {
 	if a, c := g.Branch(siteAt(t, table, "a > 0").ID), g.Branch(siteAt(t, table, "c").ID); a == nil || c == nil || a.True != c.Block {
 		t.Error("a > 0: true outcome does not lead to the test of c")
 	}
-	assert := siteAt(t, table, "x.(string)")
-	if g.Branch(assert.ID) != nil {
-		t.Error("the comma-ok assertion maps to an If")
-	}
-	unmapped := false
-	for _, u := range g.Unmapped() {
-		unmapped = unmapped || u.Site == assert.ID
-	}
-	if !unmapped {
-		t.Error("the comma-ok assertion is not reported unmapped")
+	for _, s := range []sites.Site{siteAt(t, table, "x.(string)"), siteOf(t, table, sites.Loop, "r")} {
+		if g.Branch(s.ID) != nil {
+			t.Errorf("%s maps to an If", s.Text)
+		}
+		unmapped := false
+		for _, u := range g.Unmapped() {
+			unmapped = unmapped || u.Site == s.ID
+		}
+		if !unmapped {
+			t.Errorf("%s is not reported unmapped", s.Text)
+		}
 	}
 }
 

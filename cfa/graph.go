@@ -33,7 +33,10 @@ func (g *Graph) link() {
 	for _, id := range g.mapped {
 		g.outcome[id] = g.nodes
 		g.nodes += 2
-		at[g.branches[id].Block] = id
+		br := g.branches[id]
+		for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
+			at[b] = id
+		}
 	}
 	g.succ = make([][]edge, g.nodes)
 	add := func(from, to, cost int) { g.succ[from] = append(g.succ[from], edge{int32(to), int32(cost)}) }
@@ -193,11 +196,17 @@ func (g *Graph) FromEntry(f *ssa.Function) map[uint32]int {
 }
 
 // reached returns the distances of the mapped sites dist reaches: the
-// distance of the tail of a site's block, plus 1 for entering the site.
+// least distance of the tail of a block of the site, plus 1 for entering
+// the site.
 func (g *Graph) reached(dist []int32) map[uint32]int {
 	out := map[uint32]int{}
 	for _, id := range g.mapped {
-		if d := dist[g.head[g.branches[id].Block]+1]; d < Far {
+		br := g.branches[id]
+		d := dist[g.head[br.Block]+1]
+		for _, b := range br.Also {
+			d = min(d, dist[g.head[b]+1])
+		}
+		if d < Far {
 			out[id] = int(d) + 1
 		}
 	}
