@@ -11,13 +11,18 @@
 // with what really happened, so that a diverging run is counted and never
 // credited to the wrong node.
 //
-// A Strategy (Cover, DFS, BFS or Random) orders the candidates. After
-// every execution, and every query the solver answers without one, the
-// caller gives it a Feedback (Strategy.Update, after KLEE's
-// Searcher::update): the new candidates, the hit counts and the new
-// coverage, from which a strategy such as Cover keeps what its order
-// needs. Neither the tree nor the strategies are safe for concurrent use:
-// the coordinator owns them and serialises the results of its workers.
+// A Strategy orders the candidates (New and Names list them: Cover, the
+// default; DFS, BFS and Random; CREST's RandomBranch and UniformRandom,
+// SAGE's Generational, the LIME tester's Priority, and the directed CFDS
+// and CGS, which read a Static graph of the program). After every
+// execution, and every query the solver answers without one, the caller
+// gives it a Feedback (Strategy.Update, after KLEE's Searcher::update):
+// the new candidates, the path as the tree holds it (Outcome.Leaf), the
+// hit counts and the new coverage, from which a strategy keeps what its
+// order needs. The strategies that follow one execution's path find its
+// candidates on its nodes (Node.Candidate). Neither the tree nor the
+// strategies are safe for concurrent use: the coordinator owns them and
+// serialises the results of its workers.
 package explore
 
 import (
