@@ -16,9 +16,11 @@
 // switch case tests its type at the clause's `case` keyword. What matches
 // nothing, or more than one If, is reported in Unmapped with the reason,
 // never guessed: implicit checks (bounds, division, shifts, which go/ssa
-// does not branch on), comma-ok type assertions, and range loops that
-// assign no variable (a range loop's test has no position in SSA form;
-// the loop is found by the key or value its body assigns first).
+// does not branch on), and range loops that assign no variable (a range
+// loop's test has no position in SSA form; the loop is found by the key
+// or value its body assigns first). Two kinds of sites decide no If: the
+// last operand of && or || in a value context (Branch.Joined) and a
+// comma-ok type assertion (Branch.Point).
 package cfa
 
 import (
@@ -53,6 +55,11 @@ type Branch struct {
 	// branch on it, Block computes it and jumps to the block that joins
 	// the operands' values, which both outcomes lead to (True == False).
 	Joined bool
+	// Point marks a comma-ok type assertion (v, ok := x.(T)): go/ssa
+	// tests the type inside Block without branching, and both outcomes
+	// go on in Block after the test (True and False are nil).
+	Point bool
+	index int // the instruction of Block that decides the site
 }
 
 // Unmapped is a branch site with no If of its own, and why.
@@ -76,7 +83,8 @@ type Graph struct {
 	// tail) and the two outcomes of each mapped site.
 	nodes   int
 	head    map[*ssa.BasicBlock]int
-	outcome map[uint32]int // site → node of its false outcome; +1 is the true one
+	outcome map[uint32]int   // site → node of its false outcome; +1 is the true one
+	before  map[uint32][]int // a comma-ok assertion → the nodes that lead into it
 	succ    [][]edge
 	pred    [][]edge
 
@@ -107,7 +115,7 @@ func Build(pkgs []*packages.Package, table []sites.Site) (*Graph, error) {
 	}
 	prog.Build()
 	g := &Graph{Prog: prog, branches: map[uint32]*Branch{}, goal: map[uint32]bool{},
-		head: map[*ssa.BasicBlock]int{}, outcome: map[uint32]int{}, covered: sites.Coverage{}, dirty: true}
+		head: map[*ssa.BasicBlock]int{}, outcome: map[uint32]int{}, before: map[uint32][]int{}, covered: sites.Coverage{}, dirty: true}
 	syn := newSyntax()
 	for i, p := range pkgs {
 		g.collect(ssaPkgs[i], p)
@@ -160,17 +168,22 @@ type syntax struct {
 	caseValue  map[token.Pos]ast.Expr        // by position
 	typeClause map[token.Pos]*ast.CaseClause // by the position of its `case`
 	info       map[*ast.CaseClause]*types.Info
-	rangeVar   map[token.Pos]*ast.RangeStmt // by the position of its key or value
+	rangeVar   map[token.Pos]*ast.RangeStmt      // by the position of its key or value
+	assert     map[token.Pos]*ast.TypeAssertExpr // by the position of its (
 }
 
 func newSyntax() *syntax {
 	return &syntax{caseValue: map[token.Pos]ast.Expr{}, typeClause: map[token.Pos]*ast.CaseClause{},
-		info: map[*ast.CaseClause]*types.Info{}, rangeVar: map[token.Pos]*ast.RangeStmt{}}
+		info: map[*ast.CaseClause]*types.Info{}, rangeVar: map[token.Pos]*ast.RangeStmt{}, assert: map[token.Pos]*ast.TypeAssertExpr{}}
 }
 
 func (s *syntax) add(f *ast.File, info *types.Info) {
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch x := n.(type) {
+		case *ast.TypeAssertExpr:
+			if x.Type != nil {
+				s.assert[x.Lparen] = x
+			}
 		case *ast.RangeStmt:
 			for _, v := range []ast.Expr{x.Key, x.Value} {
 				if id, ok := v.(*ast.Ident); ok && id.Name != "_" {
@@ -216,6 +229,7 @@ func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
 	}
 	found := map[uint32][]*Branch{}
 	joined := map[uint32][]*Branch{}
+	points := map[uint32][]*Branch{}
 	fset := g.Prog.Fset
 	spanOf := func(e ast.Node) span {
 		p, q := fset.Position(e.Pos()), fset.Position(e.End())
@@ -223,11 +237,17 @@ func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
 	}
 	for _, f := range g.funcs {
 		for _, b := range f.Blocks {
-			if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Jump); ok {
-				for _, in := range b.Instrs {
-					if r, ok := in.(*ssa.DebugRef); ok && !r.IsAddr {
-						if id, ok := bySpan[spanOf(r.Expr)]; ok {
-							joined[id] = append(joined[id], &Branch{Site: id, Func: f, Block: b, True: b.Succs[0], False: b.Succs[0], Joined: true})
+			_, jump := b.Instrs[len(b.Instrs)-1].(*ssa.Jump)
+			for i, in := range b.Instrs {
+				switch in := in.(type) {
+				case *ssa.DebugRef:
+					if id, ok := bySpan[spanOf(in.Expr)]; ok && jump && !in.IsAddr {
+						joined[id] = append(joined[id], &Branch{Site: id, Func: f, Block: b, True: b.Succs[0], False: b.Succs[0], Joined: true, index: i})
+					}
+				case *ssa.TypeAssert:
+					if e := syn.assert[in.Pos()]; e != nil && in.CommaOk {
+						if id, ok := bySpan[spanOf(e)]; ok {
+							points[id] = append(points[id], &Branch{Site: id, Func: f, Block: b, Point: true, index: i})
 						}
 					}
 				}
@@ -254,7 +274,7 @@ func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
 			if !ok {
 				continue
 			}
-			found[id] = append(found[id], &Branch{Site: id, Func: f, Block: b, True: b.Succs[0], False: b.Succs[1]})
+			found[id] = append(found[id], &Branch{Site: id, Func: f, Block: b, True: b.Succs[0], False: b.Succs[1], index: len(b.Instrs) - 1})
 		}
 	}
 	for _, s := range table {
@@ -264,6 +284,9 @@ func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
 		bs := found[s.ID]
 		if len(bs) == 0 {
 			bs = joined[s.ID]
+		}
+		if len(bs) == 0 {
+			bs = points[s.ID]
 		}
 		if len(bs) > 1 && s.Kind == sites.Loop && sameEdges(bs) {
 			for _, o := range bs[1:] {
@@ -296,7 +319,7 @@ func whyUnmapped(s sites.Site) string {
 	case s.Kind == sites.Implicit:
 		return "implicit check: SSA form does not branch on it"
 	}
-	return "no If instruction decides it (a comma-ok type assertion, or code go/ssa found unreachable)"
+	return "no instruction of the SSA form decides it (code go/ssa found unreachable?)"
 }
 
 // lastRef returns the last DebugRef of b that names v: the source
@@ -385,8 +408,12 @@ func (g *Graph) Dominates(d, b uint32) bool {
 	if x == nil || y == nil || d == b || x.Func != y.Func {
 		return false
 	}
-	for _, yb := range append([]*ssa.BasicBlock{y.Block}, y.Also...) {
-		if !x.Block.Dominates(yb) {
+	for i, yb := range append([]*ssa.BasicBlock{y.Block}, y.Also...) {
+		yi := y.index
+		if i > 0 {
+			yi = len(yb.Instrs) - 1 // the If of a further test
+		}
+		if !x.Block.Dominates(yb) || x.Block == yb && x.index > yi {
 			return false
 		}
 	}

@@ -185,9 +185,10 @@ func F(a, b int, c bool, s string, x any, xs []int, w, r string) {
 // TestPolarity checks on crafted conditions that each mapped site's true
 // outcome leads where the condition atom holds: through a negation, a
 // conjunction, a switch's case value, a loop condition, the cases of a
-// type switch and range loops over an integer, a slice and a string; and
-// that a comma-ok type assertion and a range loop that assigns nothing
-// are reported unmapped.
+// type switch and range loops over an integer, a slice and a string; that
+// a comma-ok type assertion is a point of its block, before the If that
+// tests ok; and that a range loop that assigns nothing is reported
+// unmapped.
 func TestPolarity(t *testing.T) {
 	g, table := crafted(t, polaritySrc)
 	for _, tt := range []struct {
@@ -236,17 +237,24 @@ func TestPolarity(t *testing.T) {
 	if a, c := g.Branch(siteAt(t, table, "a > 0").ID), g.Branch(siteAt(t, table, "c").ID); a == nil || c == nil || a.True != c.Block {
 		t.Error("a > 0: true outcome does not lead to the test of c")
 	}
-	for _, s := range []sites.Site{siteAt(t, table, "x.(string)"), siteOf(t, table, sites.Loop, "r")} {
-		if g.Branch(s.ID) != nil {
-			t.Errorf("%s maps to an If", s.Text)
-		}
-		unmapped := false
-		for _, u := range g.Unmapped() {
-			unmapped = unmapped || u.Site == s.ID
-		}
-		if !unmapped {
-			t.Errorf("%s is not reported unmapped", s.Text)
-		}
+	loop := siteOf(t, table, sites.Loop, "r")
+	if g.Branch(loop.ID) != nil {
+		t.Errorf("range over r without variables maps to %+v", g.Branch(loop.ID))
+	}
+	unmapped := false
+	for _, u := range g.Unmapped() {
+		unmapped = unmapped || u.Site == loop.ID
+	}
+	if !unmapped {
+		t.Error("range over r without variables is not reported unmapped")
+	}
+	// The comma-ok assertion decides no If: it is a point of the block
+	// whose If tests ok, before it.
+	as, ok := g.Branch(siteAt(t, table, "x.(string)").ID), g.Branch(siteAt(t, table, "ok").ID)
+	if as == nil || ok == nil || !as.Point || as.Block != ok.Block {
+		t.Errorf("x.(string) and ok: mapped %+v and %+v", as, ok)
+	} else if !g.Dominates(as.Site, ok.Site) || g.Dominates(ok.Site, as.Site) {
+		t.Error("in one block, the assertion does not come before the If")
 	}
 }
 
@@ -259,6 +267,12 @@ func helper(x int) int {
 		return 1
 	}
 	return 0
+}
+
+func P(x any) {
+	if _, ok := x.(string); ok {
+		mark(2)
+	}
 }
 
 func D(a, b int) {
@@ -281,6 +295,7 @@ func TestDistances(t *testing.T) {
 	g, table := crafted(t, distSrc)
 	id := func(text string) uint32 { return siteAt(t, table, text).ID }
 	A, B, C, H := id("a > 0"), id("b > 0"), id("a == 5"), id("x > 10")
+	X, OK := id("x.(string)"), id("ok")
 	eq := func(got, want map[uint32]int) bool {
 		if len(got) != len(want) {
 			return false
@@ -303,6 +318,8 @@ func TestDistances(t *testing.T) {
 		{"H true: back into the caller", g.From(H, true), map[uint32]int{C: 1}},
 		{"C false", g.From(C, false), map[uint32]int{}},
 		{"entry of D", g.FromEntry(g.Branch(A).Func), map[uint32]int{A: 1, B: 2, H: 3, C: 2}},
+		{"entry of P: through the assertion", g.FromEntry(g.Branch(X).Func), map[uint32]int{X: 1, OK: 2}},
+		{"assertion false", g.From(X, false), map[uint32]int{OK: 1}},
 	} {
 		if !eq(tt.got, tt.want) {
 			t.Errorf("%s: distances %v, want %v", tt.name, tt.got, tt.want)
@@ -313,7 +330,7 @@ func TestDistances(t *testing.T) {
 		t.Errorf("nothing covered: distance %d, want 0", d)
 	}
 	// All covered but C's true outcome.
-	cov := sites.Coverage{A: 3, B: 3, H: 3, C: 1}
+	cov := sites.Coverage{A: 3, B: 3, H: 3, C: 1, X: 3, OK: 3}
 	g.Cover(cov)
 	for _, tt := range []struct {
 		site uint32

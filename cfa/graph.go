@@ -4,14 +4,18 @@ package cfa
 // distances on it.
 
 import (
+	"slices"
+
 	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/callgraph/cha"
 	"golang.org/x/tools/go/ssa"
 )
 
-// link builds the branch graph. A block's head leads to its tail and to
-// the entry of every function its calls may reach (by class hierarchy
-// analysis, among the functions of the packages); its tail leads to both
+// link builds the branch graph. A block's head leads to its tail, through
+// both outcomes of each comma-ok type assertion of the block in turn (at
+// cost 1 into each), and to the entry of every function its calls may
+// reach (by class hierarchy analysis, among the functions of the
+// packages); its tail leads to both
 // outcomes of its site, at cost 1, or, if its If is no site's, to its
 // successors; an outcome leads to the block it branches to. A returning
 // block of a function leads back to the tail of every block that calls
@@ -30,10 +34,15 @@ func (g *Graph) link() {
 		}
 	}
 	at := map[*ssa.BasicBlock]uint32{}
+	points := map[*ssa.BasicBlock][]*Branch{}
 	for _, id := range g.mapped {
 		g.outcome[id] = g.nodes
 		g.nodes += 2
 		br := g.branches[id]
+		if br.Point {
+			points[br.Block] = append(points[br.Block], br)
+			continue
+		}
 		for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
 			at[b] = id
 		}
@@ -43,7 +52,21 @@ func (g *Graph) link() {
 	for _, f := range g.funcs {
 		for _, b := range f.Blocks {
 			h := g.head[b]
-			add(h, h+1, 0)
+			from := []int{h}
+			ps := points[b]
+			slices.SortFunc(ps, func(x, y *Branch) int { return x.index - y.index })
+			for _, p := range ps {
+				o := g.outcome[p.Site]
+				for _, n := range from {
+					add(n, o, 1)
+					add(n, o+1, 1)
+				}
+				g.before[p.Site] = from
+				from = []int{o, o + 1}
+			}
+			for _, n := range from {
+				add(n, h+1, 0)
+			}
 			if id, ok := at[b]; ok {
 				add(h+1, g.outcome[id], 1)
 				add(h+1, g.outcome[id]+1, 1)
@@ -55,9 +78,10 @@ func (g *Graph) link() {
 		}
 	}
 	for _, id := range g.mapped {
-		br := g.branches[id]
-		add(g.outcome[id], g.head[br.False], 0)
-		add(g.outcome[id]+1, g.head[br.True], 0)
+		if br := g.branches[id]; !br.Point {
+			add(g.outcome[id], g.head[br.False], 0)
+			add(g.outcome[id]+1, g.head[br.True], 0)
+		}
 	}
 	cg := cha.CallGraph(g.Prog)
 	for _, f := range g.funcs {
@@ -196,8 +220,8 @@ func (g *Graph) FromEntry(f *ssa.Function) map[uint32]int {
 }
 
 // reached returns the distances of the mapped sites dist reaches: the
-// least distance of the tail of a block of the site, plus 1 for entering
-// the site.
+// least distance of the tail of a block of the site (of the node before a
+// comma-ok assertion), plus 1 for entering the site.
 func (g *Graph) reached(dist []int32) map[uint32]int {
 	out := map[uint32]int{}
 	for _, id := range g.mapped {
@@ -205,6 +229,12 @@ func (g *Graph) reached(dist []int32) map[uint32]int {
 		d := dist[g.head[br.Block]+1]
 		for _, b := range br.Also {
 			d = min(d, dist[g.head[b]+1])
+		}
+		if br.Point {
+			d = Far
+			for _, n := range g.before[id] {
+				d = min(d, dist[n])
+			}
 		}
 		if d < Far {
 			out[id] = int(d) + 1
