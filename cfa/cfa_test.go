@@ -41,9 +41,10 @@ func graphOf(t *testing.T, dir, pattern string) (*Graph, []sites.Site) {
 	return g, res.Sites
 }
 
-// TestExamplesMap checks that every condition site of the example
-// packages maps to an If of its own (or is the joined last operand of a
-// boolean expression), and that what is unmapped says why.
+// TestExamplesMap checks that every condition and range loop site of the
+// example packages maps (to an If of its own, or as the joined last
+// operand of a boolean expression), and that what is unmapped (implicit
+// checks) says why.
 func TestExamplesMap(t *testing.T) {
 	// One load for all: each load lists and type-checks the standard
 	// packages again.
@@ -63,7 +64,7 @@ func TestExamplesMap(t *testing.T) {
 			}
 			n := 0
 			for _, s := range res.Sites {
-				if s.Kind != sites.Cond {
+				if s.Kind != sites.Cond && s.Kind != sites.Loop {
 					continue
 				}
 				n++
@@ -75,7 +76,7 @@ func TestExamplesMap(t *testing.T) {
 				t.Error("no condition sites")
 			}
 			for _, u := range g.Unmapped() {
-				if res.Sites[u.Site].Kind == sites.Cond || u.Why == "" {
+				if k := res.Sites[u.Site].Kind; k != sites.Implicit || u.Why == "" {
 					t.Errorf("unmapped %d (%s): %q", u.Site, res.Sites[u.Site].Kind, u.Why)
 				}
 			}
