@@ -68,6 +68,9 @@ type Config struct {
 	// Dict, if not nil, starts the mutation lane's dictionary (the
 	// target's constants); the lane adds the constants of the traces.
 	Dict *mutate.Dict
+	// Static, if not nil, is the static graph of the strategies that
+	// ask for one (explore.UsesStatic).
+	Static explore.Static
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -227,7 +230,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		optOut:   map[uint32]bool{},
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
-	strat, err := explore.New(cfg.Strategy, cfg.Seed, d.isStd)
+	strat, err := explore.New(cfg.Strategy, explore.Config{Seed: cfg.Seed, Std: d.isStd, RandomShare: cfg.RandomShare, Static: cfg.Static})
 	if err != nil {
 		return nil, err
 	}

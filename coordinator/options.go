@@ -22,8 +22,11 @@ type Options struct {
 	Budget   time.Duration // wall-clock budget; 0 for none
 	Runs     int           // execution budget; 0 for none
 	Strategy string        // name of the search strategy, see explore.New
-	Seed     int64         // seed of every random choice of the run
-	Timeout  time.Duration // time limit of one execution
+	// RandomShare is the fraction of the priority strategy's choices
+	// made at random instead of by priority (explore.Priority).
+	RandomShare float64
+	Seed        int64         // seed of every random choice of the run
+	Timeout     time.Duration // time limit of one execution
 	// MemLimitMB bounds the resident memory of a worker, in MiB; 0 for
 	// none.
 	MemLimitMB int
@@ -53,6 +56,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		Strategy:     "cover",
+		RandomShare:  0.1, // not measured: the seed gives no value
 		Timeout:      time.Second,
 		MemLimitMB:   2048,
 		MinimizeTime: 10 * time.Second,
@@ -95,6 +99,9 @@ func (o *Options) Validate() error {
 	}
 	if err := explore.ValidStrategy(o.Strategy); err != nil {
 		return err
+	}
+	if o.RandomShare < 0 || o.RandomShare > 1 {
+		return errors.New("-random-share must be between 0 and 1")
 	}
 	if o.Lanes == "" {
 		o.Lanes = d.Lanes

@@ -33,6 +33,10 @@ func TestOptionsValidate(t *testing.T) {
 		{name: "lanes kept", in: Options{Runs: 1, Lanes: LanesMutate},
 			want: Options{Workers: runtime.NumCPU(), Solvers: max(1, runtime.NumCPU()/2), Runs: 1, Timeout: time.Second, Strategy: "cover", Lanes: LanesMutate}},
 		{name: "unknown lanes", in: Options{Lanes: "sideways"}, err: "-lanes"},
+		{name: "random share above 1", in: Options{RandomShare: 1.5}, err: "-random-share"},
+		{name: "negative random share", in: Options{RandomShare: -0.1}, err: "-random-share"},
+		{name: "random share kept", in: Options{Runs: 1, Strategy: "priority", RandomShare: 0.5},
+			want: Options{Workers: runtime.NumCPU(), Solvers: max(1, runtime.NumCPU()/2), Runs: 1, Timeout: time.Second, Strategy: "priority", RandomShare: 0.5, Lanes: LanesConcolic}},
 	}
 	for _, tt := range tests {
 		o := tt.in

@@ -28,7 +28,9 @@ type Strategy interface {
 }
 
 // Names returns the names New accepts, the default first.
-func Names() []string { return []string{"cover", "dfs", "bfs", "random"} }
+func Names() []string {
+	return []string{"cover", "dfs", "bfs", "random", "random-branch", "uniform-random", "generational", "priority", "cfds", "cgs"}
+}
 
 // ValidStrategy returns the error New returns for name, without building
 // a strategy: nil if name is one of Names.
@@ -39,20 +41,51 @@ func ValidStrategy(name string) error {
 	return fmt.Errorf("explore: unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
 }
 
-// New returns the strategy called name. seed seeds its random choices;
-// std, if not nil, reports which branch sites belong to standard packages
-// instrumented in place (sites.Site.Std), whose uncovered outcomes cover
-// ranks after the target's. The classic orders ignore it.
-func New(name string, seed int64, std func(site uint32) bool) (Strategy, error) {
+// Config is what New hands the strategies beside their name. Each
+// strategy reads the fields it needs; the zero value of a field is a
+// usable default.
+type Config struct {
+	// Seed seeds the strategy's random choices.
+	Seed int64
+	// Std, if not nil, reports which branch sites belong to standard
+	// packages instrumented in place (sites.Site.Std), whose uncovered
+	// outcomes cover ranks after the target's.
+	Std func(site uint32) bool
+	// RandomShare is the fraction of priority's choices made at random
+	// instead of by priority, in [0, 1].
+	RandomShare float64
+	// Static is the static graph of cfds and cgs (UsesStatic); nil
+	// without one, when every outcome is Far.
+	Static Static
+}
+
+// New returns the strategy called name, configured by cfg.
+func New(name string, cfg Config) (Strategy, error) {
+	st := cfg.Static
+	if st == nil {
+		st = noStatic{}
+	}
 	switch name {
 	case "cover":
-		return NewCover(seed, std), nil
+		return NewCover(cfg.Seed, cfg.Std), nil
 	case "dfs":
 		return NewDFS(), nil
 	case "bfs":
 		return NewBFS(), nil
 	case "random":
-		return NewRandom(seed), nil
+		return NewRandom(cfg.Seed), nil
+	case "random-branch":
+		return NewRandomBranch(cfg.Seed), nil
+	case "uniform-random":
+		return NewUniformRandom(cfg.Seed), nil
+	case "generational":
+		return NewGenerational(cfg.Seed), nil
+	case "priority":
+		return NewPriority(cfg.Seed, cfg.RandomShare), nil
+	case "cfds":
+		return NewCFDS(cfg.Seed, st), nil
+	case "cgs":
+		return NewCGS(cfg.Seed, st), nil
 	}
 	return nil, ValidStrategy(name)
 }

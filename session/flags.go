@@ -60,6 +60,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	fs.IntVar(&c.Workers, "workers", d.Workers, "worker processes running the target (0: number of CPUs)")
 	fs.IntVar(&c.Solvers, "solvers", d.Solvers, "goroutines solving queries, each with a solver stack of its own (0: half of -workers, at least one; with one, -workers 1 and -seed make a run deterministic)")
 	fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
+	fs.Float64Var(&c.RandomShare, "random-share", d.RandomShare, "fraction of the priority strategy's choices made at random instead of by priority (0 to 1)")
 	fs.StringVar(&c.Lanes, "lanes", d.Lanes, "search lanes: concolic (symbolic execution and solving), mutate (mutation of kept inputs at close to native speed: a fuzzer) or both")
 	fs.Int64Var(&c.Seed, "seed", d.Seed, "seed of the random choices, for reproducible runs")
 	fs.IntVar(&c.MaxDepth, "depth", d.MaxDepth, "bound on the symbolic branches explored along one path (0: none)")

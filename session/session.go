@@ -272,11 +272,12 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		chains = append(chains, st.Solver)
 		return st, st.Close, nil
 	}
+	static, staticErr := staticGraph(cfg, t)
 	dcfg := coordinator.Config{
 		Options: cfg.Options,
 		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
 		NewSolver: newSolver, Progress: cfg.Stderr, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
-		Dict: mutate.NewDict(0),
+		Dict: mutate.NewDict(0), Static: static,
 	}
 	c := t.ins.Consts
 	dcfg.Dict.AddConsts(c.Ints, c.Strings, c.Floats)
@@ -303,6 +304,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		closeAll()
 		return nil, fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
+	rep.AddInternal(staticErr)
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
