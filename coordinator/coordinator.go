@@ -68,14 +68,15 @@ type Config struct {
 	// Dict, if not nil, starts the mutation lane's dictionary (the
 	// target's constants); the lane adds the constants of the traces.
 	Dict *mutate.Dict
+	// Static, if not nil, is the static graph of the strategies that
+	// ask for one (explore.UsesStatic).
+	Static explore.Static
 	// Weights, if not nil, are the learned strategy's, instead of those
 	// of the file Options.Heuristic names (gocolic learn's samples).
 	Weights []float64
 	// Props holds the static properties of the branch sites
-	// (explore.SitePropsOf), and Successors, if not nil, the branch CFG:
-	// what the learned strategy's features read.
-	Props      map[uint32]explore.SiteProps
-	Successors explore.Successors
+	// (explore.SitePropsOf), which the learned strategy's features read.
+	Props map[uint32]explore.SiteProps
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -290,21 +291,21 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return d.rep, err
 }
 
-// newStrategy returns the run's search strategy: the learned one with
-// its weights and what its features read, the others by name.
+// newStrategy returns the run's search strategy; the learned one reads
+// its weights from Config.Weights or else from the file -heuristic names.
 func newStrategy(cfg Config, isStd func(uint32) bool) (explore.Strategy, error) {
-	if cfg.Strategy != "learned" {
-		return explore.New(cfg.Strategy, cfg.Seed, isStd)
-	}
-	theta := cfg.Weights
-	if theta == nil {
-		w, err := explore.ReadWeights(cfg.Heuristic)
-		if err != nil {
-			return nil, err
+	ec := explore.Config{Seed: cfg.Seed, Std: isStd, RandomShare: cfg.RandomShare, Static: cfg.Static}
+	if cfg.Strategy == "learned" {
+		ec.Weights, ec.Sites, ec.Props = cfg.Weights, cfg.Sites, cfg.Props
+		if ec.Weights == nil {
+			w, err := explore.ReadWeights(cfg.Heuristic)
+			if err != nil {
+				return nil, err
+			}
+			ec.Weights = w.Weights
 		}
-		theta = w.Weights
 	}
-	return explore.NewLearned(theta, explore.LearnedInput{Sites: cfg.Sites, Props: cfg.Props, Successors: cfg.Successors, Seed: cfg.Seed})
+	return explore.New(cfg.Strategy, ec)
 }
 
 type coordinator struct {

@@ -23,6 +23,9 @@ type Options struct {
 	Budget   time.Duration // wall-clock budget; 0 for none
 	Runs     int           // execution budget; 0 for none
 	Strategy string        // name of the search strategy, see explore.New
+	// RandomShare is the fraction of the priority strategy's choices
+	// made at random instead of by priority (explore.Priority).
+	RandomShare float64
 	// Heuristic is the weight file of the learned strategy (gocolic
 	// learn writes it); the learned strategy needs it, no other reads it.
 	Heuristic string
@@ -57,6 +60,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		Strategy:     "cover",
+		RandomShare:  0.1, // not measured: the seed gives no value
 		Timeout:      time.Second,
 		MemLimitMB:   2048,
 		MinimizeTime: 10 * time.Second,
@@ -99,6 +103,9 @@ func (o *Options) Validate() error {
 	}
 	if err := explore.ValidStrategy(o.Strategy); err != nil {
 		return err
+	}
+	if o.RandomShare < 0 || o.RandomShare > 1 {
+		return errors.New("-random-share must be between 0 and 1")
 	}
 	switch {
 	case o.Strategy == "learned" && o.Heuristic == "":

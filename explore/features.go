@@ -154,13 +154,14 @@ func (st SiteProps) features(taken bool) Features {
 	return f
 }
 
-// Successors is the static control flow the features that look ahead
-// need (FRegionUncovered, FNearUnreached*): the branch directions that
-// can come next after a direction on the interprocedural branch CFG, with
-// no branch between. The cfa package provides it; a nil Successors
-// leaves those features 0.
-type Successors interface {
-	Successors(site uint32, taken bool) []sites.Outcome
+// Reach is what the features that look ahead (FRegionUncovered,
+// FNearUnreached*) read of a Static graph that has it (cfa.Graph does):
+// From returns the sites reachable from taking side taken at site on the
+// interprocedural branch graph, each with the number of branches entered
+// on a shortest path to it, its own included (1 for the sites entered
+// next). Without it those features are 0.
+type Reach interface {
+	From(site uint32, taken bool) map[uint32]int
 }
 
 // pathDir is one direction on a path: the node's site and the side the
@@ -184,11 +185,12 @@ func pathOf(n *Node, side bool) []pathDir {
 }
 
 // contexts returns the hashes of the k-contexts of direction taken at n,
-// k = 1..5: the direction, then the directions before it on the path, up
-// to k of them. (CREST skips the entries that dominate b; without a CFG
-// here, the path's symbolic branches are taken as they come.) A context
-// that the path is too short for repeats the longest one.
-func contexts(n *Node, taken bool) [5]uint64 {
+// k = 1..5: the direction, then the directions before it on the path,
+// skipping those whose site dominates n's (always there, they tell
+// nothing; dom may be nil), up to k of them. (ParaDySE's trace holds
+// every branch and call; here it is the path's symbolic branches.) A
+// context that the path is too short for repeats the longest one.
+func contexts(n *Node, taken bool, dom func(d, b uint32) bool) [5]uint64 {
 	var out [5]uint64
 	h := fnv.New64a()
 	var rec [5]byte
@@ -204,6 +206,9 @@ func contexts(n *Node, taken bool) [5]uint64 {
 	out[0] = h.Sum64()
 	m := n
 	for k := 1; k < 5; k++ {
+		for m.parent != nil && dom != nil && dom(m.parent.Site, n.Site) {
+			m = m.parent
+		}
 		if m.parent != nil {
 			write(m.parent.Site, m.side)
 			m = m.parent

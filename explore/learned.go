@@ -17,9 +17,10 @@ type LearnedInput struct {
 	// Props holds the sites' static properties (SitePropsOf); a site
 	// it lacks has none.
 	Props map[uint32]SiteProps
-	// Successors, if not nil, is the branch CFG of the look-ahead
-	// features; without it they are 0.
-	Successors Successors
+	// Static, if not nil, is the program's static graph: its dominators
+	// shorten the contexts, and, if it is a Reach, the look-ahead
+	// features read it; without it those are 0.
+	Static Static
 	// Seed seeds the choice among candidates of equal score.
 	Seed int64
 }
@@ -43,7 +44,9 @@ type LearnedInput struct {
 type Learned struct {
 	theta  [NumFeatures]float64
 	static map[uint32]SiteProps
-	succ   Successors
+	dom    func(d, b uint32) bool  // nil without a graph
+	reach  Reach                   // nil without one
+	ahead  map[sites.Outcome]ahead // per outcome, the sites one and two branches on (Reach)
 	rng    *rand.Rand
 
 	byNode  map[*Node]*lcand
@@ -92,13 +95,17 @@ func NewLearned(theta []float64, in LearnedInput) (*Learned, error) {
 		return nil, fmt.Errorf("explore: learned strategy: %d weights, want %d", len(theta), NumFeatures)
 	}
 	s := &Learned{
-		static: in.Props, succ: in.Successors,
+		static: in.Props, ahead: map[sites.Outcome]ahead{},
 		byNode: map[*Node]*lcand{}, covered: sites.Coverage{}, unsat: map[sites.Outcome]int{},
 		selDepth: map[int]int{}, selDir: map[sites.Outcome]int{},
 		siteFn: map[uint32]int{}, targets: map[uint32]uint8{},
 		rng: rand.New(rand.NewPCG(uint64(in.Seed), 0x6c6561726e6564)),
 	}
 	copy(s.theta[:], theta)
+	if in.Static != nil {
+		s.dom = in.Static.Dominates
+		s.reach, _ = in.Static.(Reach)
+	}
 	for k := range s.ctx {
 		s.ctx[k] = map[uint64]bool{}
 	}
@@ -165,11 +172,11 @@ func (s *Learned) Update(fb Feedback) {
 			s.unsat[sites.OutcomeOf(o.Node.Site, o.Side)]++
 		}
 	}
+	if fb.Event == Ran && fb.Outcome.Leaf != nil {
+		s.current = fb.Outcome.Leaf
+	}
 	news := fb.Outcome.NewCandidates
 	if len(news) == 0 {
-		if fb.Event == Ran && fb.Origin != nil && fb.Outcome.Reached {
-			s.current = fb.Origin.Node
-		}
 		return
 	}
 	deepest := news[len(news)-1] // root first
@@ -185,7 +192,6 @@ func (s *Learned) Update(fb Feedback) {
 		s.byNode[c.Node] = lc
 		s.pool = append(s.pool, lc)
 	}
-	s.current = deepest.Node
 }
 
 // Next hands out the open candidate of highest score, on the current
@@ -261,7 +267,7 @@ func (s *Learned) prepare() {
 			s.maxUnc = max(s.maxUnc, f.uncovered)
 		}
 	}
-	if s.succ == nil {
+	if s.reach == nil {
 		return
 	}
 	clear(s.targets)
@@ -301,7 +307,7 @@ func (s *Learned) features(lc *lcand, n int) Features {
 	pb := sites.OutcomeOf(site, c.Side)
 
 	f.set(FAfterLast, s.lastOK && d >= s.lastDepth)
-	hs := contexts(c.Node, !c.Side)
+	hs := contexts(c.Node, !c.Side, s.dom)
 	for k := range hs {
 		f.set(FContext1+k, s.ctx[k][hs[k]])
 	}
@@ -313,17 +319,15 @@ func (s *Learned) features(lc *lcand, n int) Features {
 	f.set(FFlipUnsat, s.unsat[pb] > 10)
 	opp := !s.covered.Has(site, c.Side)
 	f.set(FOppUncovered, opp)
-	if s.succ != nil {
+	if s.reach != nil {
 		region := opp
-		var near uint8
-		near |= s.targets[pb.Site()]
-		layer := s.succ.Successors(site, c.Side)
-		for _, o := range layer {
-			region = region && !s.covered.Has(o.Site(), o.Taken())
-			near |= s.targets[o.Site()]
-			for _, o2 := range s.succ.Successors(o.Site(), o.Taken()) {
-				near |= s.targets[o2.Site()]
-			}
+		near := s.targets[site]
+		a := s.within(pb)
+		for _, id := range a.two {
+			near |= s.targets[id]
+		}
+		for _, id := range a.one {
+			region = region && s.covered[id] == 0
 		}
 		f.set(FRegionUncovered, region)
 		for i := range 4 {
@@ -355,11 +359,39 @@ func (s *Learned) selected(lc *lcand) {
 	s.selections++
 	s.selDepth[c.Depth()]++
 	s.selDir[b]++
-	hs := contexts(c.Node, !c.Side)
+	hs := contexts(c.Node, !c.Side, s.dom)
 	for k := range hs {
 		s.ctx[k][hs[k]] = true
 	}
 	s.lastDepth = c.Depth()
+}
+
+// ahead holds the sites of the first layer of the branch graph after an
+// outcome (one), and of the first two (two).
+type ahead struct{ one, two []uint32 }
+
+// within returns the sites one and at most two branches beyond outcome
+// o, from the graph once per outcome.
+func (s *Learned) within(o sites.Outcome) ahead {
+	if a, ok := s.ahead[o]; ok {
+		return a
+	}
+	var a ahead
+	for id, d := range s.reach.From(o.Site(), o.Taken()) {
+		if id == o.Site() {
+			continue // the site's own entry (a loop's guard reached again)
+		}
+		if d == 1 {
+			a.one = append(a.one, id)
+		}
+		if d <= 2 {
+			a.two = append(a.two, id)
+		}
+	}
+	slices.Sort(a.one)
+	slices.Sort(a.two)
+	s.ahead[o] = a
+	return a
 }
 
 func abs(x int) int {

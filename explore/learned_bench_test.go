@@ -47,7 +47,7 @@ func BenchmarkStrategyNext(b *testing.B) {
 					}
 					s, _ = NewLearned(theta, LearnedInput{Sites: table})
 				} else {
-					s, _ = New(name, 1, nil)
+					s, _ = New(name, Config{Seed: 1})
 				}
 				bld := sym.NewBuilder()
 				tr := NewTree(bld, Options{})

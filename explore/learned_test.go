@@ -28,25 +28,32 @@ func learnedSites() []sites.Site {
 	return table
 }
 
-// succ is a crafted branch CFG.
-type succ map[sites.Outcome][]sites.Outcome
+// reachGraph is a crafted static graph: the sites reachable from each
+// outcome with their distances, and which sites dominate which.
+type reachGraph struct {
+	from map[sites.Outcome]map[uint32]int
+	dom  map[[2]uint32]bool
+}
 
-func (s succ) Successors(site uint32, taken bool) []sites.Outcome {
-	return s[sites.OutcomeOf(site, taken)]
+func (g reachGraph) Distance(uint32, bool) int  { return Far }
+func (g reachGraph) Cover(sites.Coverage)       {}
+func (g reachGraph) Dominates(d, b uint32) bool { return g.dom[[2]uint32{d, b}] }
+func (g reachGraph) From(site uint32, taken bool) map[uint32]int {
+	return g.from[sites.OutcomeOf(site, taken)]
 }
 
 // learnedFixture runs the crafted path through a Learned strategy with
 // weights theta and returns it with the candidates, by depth.
-func learnedFixture(t *testing.T, theta []float64, static map[uint32]SiteProps, fl Successors) (*Learned, *Tree, []*Candidate) {
+func learnedFixture(t *testing.T, theta []float64, static map[uint32]SiteProps, fl Static) (*Learned, *Tree, []*Candidate) {
 	t.Helper()
 	return learnedSeeded(t, theta, static, fl, 1)
 }
 
 // learnedSeeded is learnedFixture with the seed of the choice among
 // equals.
-func learnedSeeded(t *testing.T, theta []float64, static map[uint32]SiteProps, fl Successors, seed int64) (*Learned, *Tree, []*Candidate) {
+func learnedSeeded(t *testing.T, theta []float64, static map[uint32]SiteProps, fl Static, seed int64) (*Learned, *Tree, []*Candidate) {
 	t.Helper()
-	s, err := NewLearned(theta, LearnedInput{Sites: learnedSites(), Props: static, Successors: fl, Seed: seed})
+	s, err := NewLearned(theta, LearnedInput{Sites: learnedSites(), Props: static, Static: fl, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +118,12 @@ func TestLearnedStaticAndPathFeatures(t *testing.T) {
 }
 
 func TestLearnedSearchFeatures(t *testing.T) {
-	fl := succ{
-		sites.OutcomeOf(5, false): {sites.OutcomeOf(6, true)},
-		sites.OutcomeOf(6, true):  {sites.OutcomeOf(40, false)},
-		sites.OutcomeOf(3, false): {sites.OutcomeOf(7, true)},
-		sites.OutcomeOf(2, true):  {sites.OutcomeOf(1, true)}, // 1t is covered
-	}
+	fl := reachGraph{from: map[sites.Outcome]map[uint32]int{
+		sites.OutcomeOf(5, false): {6: 1, 40: 2},
+		sites.OutcomeOf(6, true):  {40: 1},
+		sites.OutcomeOf(3, false): {7: 1},
+		sites.OutcomeOf(2, true):  {1: 1}, // site 1 is covered
+	}}
 	theta := make([]float64, NumFeatures)
 	theta[FNested] = 1 // the first pick is site 23 at depth 11
 	s, tr, cs := learnedFixture(t, theta, map[uint32]SiteProps{23: SNested}, fl)
@@ -145,11 +152,12 @@ func TestLearnedSearchFeatures(t *testing.T) {
 		{FFlipUnsat, []int{0, 2, 4}},                             // pair(b) = 1f failed 11 times
 		{FTargetUnsat, []int{0, 2, 4}},                           // b = 1t failed 11 times
 		{FOppUncovered, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}, // the untaken sides
-		// 2t → 1t, which is covered; no successors count as uncovered.
-		{FRegionUncovered, []int{0, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+		// 2t → site 1 and 5f → site 6, which are covered; no
+		// successors count as uncovered.
+		{FRegionUncovered, []int{0, 2, 3, 4, 5, 7, 8, 9, 10}},
 		{FRecent10, nil},                  // only 23t was handed out
 		{FMostUncovered, []int{8, 9, 10}}, // big: 24 outcomes, 4 covered; main 18, 5 covered
-		{FNearUnreached10, []int{6, 7}},   // 5f → 6t → 40f and 6t → 40f; far is never reached
+		{FNearUnreached10, []int{6, 7}},   // 5f → 6 → 40 and 6t → 40; far is never reached
 		{FNearUnreachedT, []int{6, 7}},    // far has 12 ≥ 10 branch sites
 		{FLatestFunc, []int{8, 9, 10}},    // big: 12 sites, first reached 1 run ago; main has 9
 	}
@@ -186,6 +194,26 @@ func TestLearnedContextAndRecent(t *testing.T) {
 			if got := setOf(s, cs, tt.feature); !slices.Equal(got, tt.want) {
 				t.Errorf("seed %d: %s: depths %v, want %v", seed, featureNames[tt.feature], got, tt.want)
 			}
+		}
+	}
+}
+
+// TestLearnedContextDominators checks that the sites dominating a
+// branch are left out of its contexts: with sites 2 and 3 dominating
+// site 1, the 2-contexts of depths 2 and 4 are both 1t after 1t.
+func TestLearnedContextDominators(t *testing.T) {
+	theta := make([]float64, NumFeatures)
+	theta[FEntry] = 1
+	g := reachGraph{dom: map[[2]uint32]bool{{2, 1}: true, {3, 1}: true}}
+	for seed := range int64(6) {
+		s, _, cs := learnedSeeded(t, theta, map[uint32]SiteProps{1: SEntry}, g, seed)
+		first, _ := s.Next()
+		want := []int{2, 4}
+		if first.Depth() == 0 {
+			want = []int{0}
+		}
+		if got := setOf(s, cs, FContext2); !slices.Equal(got, want) {
+			t.Errorf("seed %d: picked depth %d: context-2 at depths %v, want %v", seed, first.Depth(), got, want)
 		}
 	}
 }

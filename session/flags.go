@@ -71,6 +71,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 		fs.IntVar(&c.Workers, "workers", d.Workers, "worker processes running the target (0: number of CPUs)")
 		fs.IntVar(&c.Solvers, "solvers", d.Solvers, "goroutines solving queries, each with a solver stack of its own (0: half of -workers, at least one; with one, -workers 1 and -seed make a run deterministic)")
 		fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
+		fs.Float64Var(&c.RandomShare, "random-share", d.RandomShare, "fraction of the priority strategy's choices made at random instead of by priority (0 to 1)")
 		fs.StringVar(&c.Heuristic, "heuristic", d.Heuristic, "weight file of -strategy learned (written by gocolic learn)")
 		fs.StringVar(&c.Lanes, "lanes", d.Lanes, "search lanes: concolic (symbolic execution and solving), mutate (mutation of kept inputs at close to native speed: a fuzzer) or both")
 	}
@@ -95,6 +96,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	// The solver stack (stack.Options).
 	fs.StringVar(&c.Solver.Mode, "solver", d.Solver.Mode, "solver: z3 (calls of uninstrumented functions stay concrete), walk (concolic walk, Z3 for the linear part) or auto (Z3, then the walk for what it cannot model or on timeout)")
 	fs.DurationVar(&c.Solver.Timeout, "solver-timeout", d.Solver.Timeout, "time limit of one solver query")
+	fs.IntVar(&c.Solver.Memory, "solver-memory", d.Solver.Memory, "memory Z3 may hold in MiB, all solvers together; a query that needs more is given up")
 	fs.IntVar(&c.Solver.Walk.Steps, "walksteps", d.Solver.Walk.Steps, "concolic walk: iterations per non-linear constraint")
 	fs.IntVar(&c.Solver.Walk.Neighbors, "walkneighbors", d.Solver.Walk.Neighbors, "concolic walk: random and bisection neighbours per step")
 	fs.Var(tabuValue{&c.Solver.Walk}, "walktabu", "concolic walk: iterations a variable stays tabu (-1: min(|vars|, 3); 0: no tabu)")

@@ -84,6 +84,13 @@ func Learn(ctx context.Context, cfg Config) (*Learned, error) {
 		return nil, err
 	}
 	props := siteProps(t, cfg.Func)
+	// One graph for every run: the learned strategy only reads it
+	// (Dominates, From), which is safe from the parallel runs.
+	gcfg := cfg
+	gcfg.Strategy = "learned"
+	// Without one (staticGraph says why), the features that read it
+	// stay 0.
+	graph, _ := staticGraph(gcfg, t)
 
 	// One learning run: the coordinator with the learned strategy, one
 	// worker and one solver (deterministic given its seed), no time
@@ -99,7 +106,7 @@ func Learn(ctx context.Context, cfg Config) (*Learned, error) {
 			defer eval.Close()
 		}
 		dcfg, _ := runConfig(rc, t, bin, args, eval, seeds)
-		dcfg.Weights, dcfg.Props = theta, props
+		dcfg.Weights, dcfg.Props, dcfg.Static = theta, props, graph
 		rep, err := coordinator.Run(ctx, dcfg)
 		if rep == nil {
 			return learn.Score{}, err

@@ -274,8 +274,9 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		}
 		cleanup()
 	}
+	static, staticErr := staticGraph(cfg, t)
 	dcfg, chains := runConfig(cfg, t, bin, args, eval, seeds)
-	dcfg.Progress = cfg.Stderr
+	dcfg.Progress, dcfg.Static = cfg.Stderr, static
 	if cfg.Strategy == "learned" {
 		dcfg.Props = siteProps(t, cfg.Func)
 	}
@@ -304,6 +305,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		closeAll()
 		return nil, fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
+	rep.AddInternal(staticErr)
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}

@@ -29,7 +29,8 @@ type support struct {
 	files map[string][]byte
 	added map[string][]byte // entry files
 	deps  []build.Dep
-	paths []string // import paths, in the order rewritten
+	paths []string            // import paths, in the order rewritten
+	pkgs  []*packages.Package // the packages of paths
 	// std are the standard packages among paths (stdlib.go); stdFailed
 	// those the rewrite refused, with why, which stay uninstrumented.
 	std       []string
@@ -105,6 +106,7 @@ func (s *support) add(q *packages.Package, impure []string) error {
 		s.added[path] = src
 	}
 	s.paths = append(s.paths, q.PkgPath)
+	s.pkgs = append(s.pkgs, q)
 	return nil
 }
 

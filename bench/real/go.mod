@@ -16,6 +16,15 @@ require (
 )
 
 require (
+	github.com/gobwas/glob v1.1.0
+	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
+	github.com/hashicorp/go-version v1.9.0
+	github.com/robfig/cron/v3 v3.0.1
+	github.com/valyala/fastjson v1.6.10
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
 	golang.org/x/text v0.43.0 // indirect

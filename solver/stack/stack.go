@@ -38,6 +38,12 @@ type Options struct {
 	Mode string // ModeZ3, ModeWalk or ModeAuto
 	// Timeout bounds one query (Z3's check, and the walk's search).
 	Timeout time.Duration
+	// Memory bounds, in MiB, the memory Z3 may hold in the process (all
+	// solver stacks together). A query that would pass it is lost
+	// (counted unknown) and the run goes on. Some float queries ignore
+	// Timeout and the interrupt at the budget's end and would otherwise
+	// grow without end.
+	Memory int
 	// Walk are the concolic walk's parameters (modes walk and auto); a
 	// zero Walk.Timeout means Timeout, and Walk.Seed is set by New.
 	Walk walk.Params
@@ -48,6 +54,7 @@ func DefaultOptions() Options {
 	return Options{
 		Mode:    ModeAuto,
 		Timeout: 2 * time.Second,
+		Memory:  2048,
 		Walk:    walk.Params{Steps: walk.DefaultSteps, Neighbors: walk.DefaultNeighbors},
 	}
 }
@@ -63,6 +70,12 @@ func (o *Options) Validate() error {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = d.Timeout
+	}
+	if o.Memory < 0 {
+		return fmt.Errorf("-solver-memory must be a positive number of MiB, not %d", o.Memory)
+	}
+	if o.Memory == 0 {
+		o.Memory = d.Memory
 	}
 	if o.Walk.Steps <= 0 {
 		o.Walk.Steps = d.Walk.Steps
@@ -99,7 +112,7 @@ type Stack struct {
 
 // New builds a stack for options o, which must have been validated.
 func New(o Options, env Env) (*Stack, error) {
-	z, err := z3.New(z3.Options{Timeout: o.Timeout})
+	z, err := z3.New(z3.Options{Timeout: o.Timeout, MemoryLimit: o.Memory})
 	if err != nil {
 		return nil, fmt.Errorf("starting Z3: %w", err)
 	}

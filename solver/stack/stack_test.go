@@ -17,7 +17,9 @@ func TestOptionsValidate(t *testing.T) {
 		err  string
 	}{
 		{in: Options{}, want: DefaultOptions()},
-		{in: Options{Mode: ModeZ3, Timeout: time.Second}, want: Options{Mode: ModeZ3, Timeout: time.Second, Walk: DefaultOptions().Walk}},
+		{in: Options{Mode: ModeZ3, Timeout: time.Second}, want: Options{Mode: ModeZ3, Timeout: time.Second, Memory: DefaultOptions().Memory, Walk: DefaultOptions().Walk}},
+		{in: Options{Mode: ModeZ3, Memory: 64}, want: Options{Mode: ModeZ3, Timeout: DefaultOptions().Timeout, Memory: 64, Walk: DefaultOptions().Walk}},
+		{in: Options{Memory: -1}, err: "-solver-memory"},
 		{in: Options{Mode: "cvc5"}, err: "cvc5"},
 	}
 	for _, tt := range tests {

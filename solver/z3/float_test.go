@@ -1,10 +1,12 @@
 package z3
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/gocolic/gocolic/solver"
@@ -421,5 +423,28 @@ func BenchmarkFloatDivQuery(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestMemoryLimit checks that a query that needs more memory than
+// Options.MemoryLimit fails with an error instead of growing, and that the
+// same Solver answers the next query once the bound allows it.
+func TestMemoryLimit(t *testing.T) {
+	skipUnlessAmd64(t)
+	b := sym.NewBuilder()
+	x, y := b.Var(0, 64), b.Var(1, 64)
+	c64 := func(f float64) *sym.Expr { return b.Const(f64bits(f), 64) }
+	// Bit-blasting a float64 product and quotient takes far more than
+	// 32 MiB.
+	heavy := b.FCmp(sym.KFEq, b.FBin(sym.KFDiv, b.FBin(sym.KFMul, x, y), b.FBin(sym.KFAdd, x, y)), c64(1.7))
+	s := newSolver(t, Options{MemoryLimit: 32})
+	defer setMemoryLimit(0) // the bound is the process's: lift it for the other tests
+	if _, err := s.Solve(context.Background(), solver.Query{Goal: heavy}); err == nil || !strings.Contains(err.Error(), "memory") {
+		t.Fatalf("a float query under a 32 MiB bound: error %v, want one about memory", err)
+	}
+	setMemoryLimit(0)
+	r := solve(t, s, nil, b.Eq(x, b.Const(7, 64)))
+	if r.Status != solver.Sat || r.Model[0] != 7 {
+		t.Fatalf("after the bound was lifted: %v %v, want sat with v0=7", r.Status, r.Model)
 	}
 }

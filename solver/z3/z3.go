@@ -81,6 +81,14 @@ type Options struct {
 	// counts whole milliseconds, so a shorter positive Timeout means 1ms.
 	// A query that runs out of time is Unknown.
 	Timeout time.Duration
+	// MemoryLimit bounds, in MiB, the memory Z3 may hold; zero means no
+	// bound. Z3 counts its memory per process, not per context, so the
+	// bound is shared by every Solver of the process and the last one made
+	// sets it. A check that would go past it stops with an error (the
+	// query is lost, the Solver is reset and stays usable): some float
+	// queries ignore both timeout and interrupt and would otherwise grow
+	// until the machine has no memory left.
+	MemoryLimit int
 }
 
 // Solver decides queries with Z3. It implements solver.Solver and
@@ -97,6 +105,12 @@ type Solver struct {
 func New(opts Options) (*Solver, error) {
 	if opts.Timeout < 0 {
 		return nil, fmt.Errorf("z3: negative timeout %v", opts.Timeout)
+	}
+	if opts.MemoryLimit < 0 {
+		return nil, fmt.Errorf("z3: negative memory limit %d MiB", opts.MemoryLimit)
+	}
+	if opts.MemoryLimit > 0 {
+		setMemoryLimit(opts.MemoryLimit)
 	}
 	cfg := C.Z3_mk_config()
 	if cfg == nil {
@@ -151,6 +165,15 @@ func (s *Solver) init(opts Options) error {
 	}
 	C.Z3_solver_set_params(s.ctx, s.z3s, p)
 	return lastError(s.ctx, "setting the solver parameters")
+}
+
+// setMemoryLimit sets Z3's process-wide memory bound to mib MiB. Z3 reads
+// the global parameter when a context is made, so New sets it first.
+func setMemoryLimit(mib int) {
+	name, val := C.CString("memory_max_size"), C.CString(fmt.Sprint(mib))
+	defer C.free(unsafe.Pointer(name))
+	defer C.free(unsafe.Pointer(val))
+	C.Z3_global_param_set(name, val)
 }
 
 // Close frees the Z3 context. Solve fails with ErrClosed afterwards; Close

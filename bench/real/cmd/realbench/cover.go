@@ -74,17 +74,16 @@ func (p profile) counts() (covered, total int) {
 	return covered, total
 }
 
-// union returns the blocks covered by p or q.
-func union(p, q profile) profile {
+// union returns the blocks covered by any of ps.
+func union(ps ...profile) profile {
 	u := profile{}
-	for k, b := range p {
-		u[k] = b
-	}
-	for k, b := range q {
-		c := u[k]
-		c.stmts = b.stmts
-		c.covered = c.covered || b.covered
-		u[k] = c
+	for _, p := range ps {
+		for k, b := range p {
+			c := u[k]
+			c.stmts = b.stmts
+			c.covered = c.covered || b.covered
+			u[k] = c
+		}
 	}
 	return u
 }
@@ -152,14 +151,10 @@ func replay(ctx context.Context, mod string, h harness, dirs []string, work, log
 			c.err = ctx.Err()
 			return c
 		}
-		if f, err := os.Open(prof); err == nil {
-			p, perr := parseProfile(f)
-			f.Close()
-			if perr == nil && len(p) > 0 {
-				c.prof = p
-				c.covered, c.total = p.counts()
-				return c
-			}
+		if p, ok := readProfile(prof); ok {
+			c.prof = p
+			c.covered, c.total = p.counts()
+			return c
 		}
 		// No profile: find the entries that killed the binary.
 		var culprits []string
@@ -219,4 +214,122 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// failedSubtestRE matches a subtest of a generated test that failed:
+// "--- FAIL: TestGocolicCheckX/name (".
+var failedSubtestRE = regexp.MustCompile(`(?m)^\s*--- FAIL: (TestGocolic\w*)/(\S+) \(`)
+
+// runningSubtestRE matches a subtest of a generated test listed as
+// running when go test's -timeout fired.
+var runningSubtestRE = regexp.MustCompile(`(?m)^\s+(TestGocolic\w*)/(\S+) \(\d`)
+
+// generatedTests is the -run pattern of the tests gocolic test writes for
+// fn: TestGocolic<fn>, the regression cases, and TestGocolic<fn>Crashes,
+// one failing reproducer per panic or crash.
+func generatedTests(fn string) string {
+	return "^TestGocolic" + fn + "(Crashes)?$"
+}
+
+// skipPattern returns the -skip pattern that leaves out the subtests
+// named in skip, as test/subtest, or "" if there are none. go test
+// matches a pattern level by level, so a subtest named in one test is
+// also skipped in the other if it has the same name there.
+func skipPattern(skip []string) string {
+	if len(skip) == 0 {
+		return ""
+	}
+	var tests, subs []string
+	for _, s := range skip {
+		t, sub, _ := strings.Cut(s, "/")
+		if t = regexp.QuoteMeta(t); !contains(tests, t) {
+			tests = append(tests, t)
+		}
+		subs = append(subs, regexp.QuoteMeta(sub))
+	}
+	return "^(" + strings.Join(tests, "|") + ")$/^(" + strings.Join(subs, "|") + ")$"
+}
+
+// killers returns the subtests of generated tests, as test/subtest, that
+// the output of a go test run which wrote no profile shows failed or
+// still running, and that skip does not hold yet.
+func killers(out []byte, skip []string) []string {
+	var found []string
+	for _, re := range []*regexp.Regexp{failedSubtestRE, runningSubtestRE} {
+		for _, m := range re.FindAllSubmatch(out, -1) {
+			name := string(m[1]) + "/" + string(m[2])
+			if !contains(skip, name) && !contains(found, name) {
+				found = append(found, name)
+			}
+		}
+	}
+	return found
+}
+
+// replayTests measures the statement coverage of the target package by
+// the test file gocolic test wrote for h.Check (file, "" if it wrote
+// none): it copies the file into the harness package and runs
+//
+//	go test -count=1 -run '^TestGocolicCheckXxx(Crashes)?$' -coverpkg=TARGET -coverprofile=P ./DIR
+//
+// which runs neither the fuzz targets nor their seeds. The reproducers of
+// TestGocolicCheckXxxCrashes fail by design (they pin the panics gocolic
+// found), in process under a recover, or in a child process for crashes
+// that would kill the binary, so the test binary lives on and writes its
+// profile. Should a subtest kill it anyway (a case that hangs or crashes
+// when replayed), it is skipped by name (-skip) and the replay run again.
+func replayTests(ctx context.Context, mod string, h harness, file, work, logBase string) coverage {
+	var c coverage
+	if file != "" {
+		dst := filepath.Join(mod, h.Dir, filepath.Base(file))
+		data, err := os.ReadFile(file)
+		if err == nil {
+			err = os.WriteFile(dst, data, 0o644)
+		}
+		if err != nil {
+			c.err = err
+			return c
+		}
+		defer os.Remove(dst)
+		c.inputs = 1
+	}
+	prof := filepath.Join(work, logBase+".cover")
+	for c.attempts = 1; c.attempts <= 8; c.attempts++ {
+		os.Remove(prof)
+		args := []string{"test", "-count=1", "-timeout", "3m", "-run", generatedTests(h.Check)}
+		if p := skipPattern(c.dropped); p != "" {
+			args = append(args, "-skip", p)
+		}
+		args = append(args, "-coverpkg="+h.Target, "-coverprofile="+prof, "./"+h.Dir)
+		r := shared.RunEnv(ctx, 5*time.Minute, mod, filepath.Join(work, fmt.Sprintf("%s.%d.log", logBase, c.attempts)), nil, "go", args...)
+		if ctx.Err() != nil {
+			c.err = ctx.Err()
+			return c
+		}
+		if p, ok := readProfile(prof); ok {
+			c.prof = p
+			c.covered, c.total = p.counts()
+			return c
+		}
+		culprits := killers(r.Output, c.dropped)
+		if len(culprits) == 0 {
+			c.err = fmt.Errorf("go %s wrote no profile: %v\n%s", strings.Join(args, " "), r.Err, shared.Tail(r.Output, 12))
+			return c
+		}
+		c.dropped = append(c.dropped, culprits...)
+	}
+	c.err = fmt.Errorf("replay: still no profile after skipping %d subtests", len(c.dropped))
+	return c
+}
+
+// readProfile reads the cover profile at path, if it exists and holds
+// blocks.
+func readProfile(path string) (profile, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	p, err := parseProfile(f)
+	return p, err == nil && len(p) > 0
 }

@@ -37,6 +37,10 @@ type harness struct {
 	// Adds counts the f.Add calls of the fuzz target: the seeds a replay
 	// of its corpus runs before the entries (see entries.go).
 	Adds int
+	// Check is CheckXxx for FuzzXxx, when the package's non-test files
+	// declare that function: what the fuzz target runs on one input,
+	// which gocolic test explores from zero values. "" if not declared.
+	Check string
 }
 
 // gocolicEnv is the environment a gocolic run on h adds: its build tags,
@@ -82,7 +86,8 @@ func discover(root string) ([]harness, error) {
 }
 
 // packageHarnesses reads the Target constant and the fuzz targets of the
-// package in dir; none if it has no Target.
+// package in dir, each with its Check function if the non-test files
+// declare it; none if it has no Target.
 func packageHarnesses(dir string) ([]harness, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -91,6 +96,7 @@ func packageHarnesses(dir string) ([]harness, error) {
 	fset := token.NewFileSet()
 	target, tags := "", ""
 	var fuzz []string
+	funcs := map[string]bool{} // exported functions of the non-test files
 	adds := map[string]int{}
 	for _, e := range entries {
 		n := e.Name()
@@ -107,6 +113,11 @@ func packageHarnesses(dir string) ([]harness, error) {
 			}
 			if t := stringConst(f, "GocolicTags"); t != "" {
 				tags = t
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() && fd.Type.TypeParams == nil {
+					funcs[fd.Name.Name] = true
+				}
 			}
 			continue
 		}
@@ -125,7 +136,11 @@ func packageHarnesses(dir string) ([]harness, error) {
 	}
 	var hs []harness
 	for _, fz := range fuzz {
-		hs = append(hs, harness{Fuzz: fz, Target: target, Tags: tags, Adds: adds[fz]})
+		h := harness{Fuzz: fz, Target: target, Tags: tags, Adds: adds[fz]}
+		if check := "Check" + strings.TrimPrefix(fz, "Fuzz"); funcs[check] {
+			h.Check = check
+		}
+		hs = append(hs, h)
 	}
 	return hs, nil
 }

@@ -16,7 +16,9 @@
 // Every package directory of the module whose non-test files declare
 // `const Target = "import/path"` is a harness package; each func
 // FuzzXxx(*testing.F) of its test files is a harness, and Target is the
-// package whose coverage is measured.
+// package whose coverage is measured. The function CheckXxx of the
+// non-test files, which FuzzXxx calls on each input, is what gocolic test
+// explores.
 //
 // The module is copied into a temporary directory, so that no corpus or
 // report lands in the source tree. For each harness, after a warm-up of
@@ -27,12 +29,17 @@
 //     with a fresh cache directory and no testdata;
 //  2. gocolic fuzz -budget B -workers W -minimizetime 0 -json r.json -instrument TARGET ./DIR FuzzXxx
 //     with no testdata;
-//  3. for each tool, its corpus (the fuzzer's cache entries and failing
+//  3. gocolic test -budget B -workers W -minimizetime 0 -json r.json -instrument TARGET ./DIR CheckXxx
+//     from zero values (no seeds, no testdata), when the package declares
+//     CheckXxx beside Target (-zero, on by default);
+//  4. for each fuzzer, its corpus (the fuzzer's cache entries and failing
 //     input; the entries gocolic wrote to testdata) is copied into
 //     testdata/fuzz/FuzzXxx and replayed with
 //     go test -run '^FuzzXxx$' -coverpkg=TARGET -coverprofile=P ./DIR,
-//     which also runs the f.Add seeds. The statement coverage of TARGET
-//     in P is the coverage reported for the tool.
+//     which also runs the f.Add seeds; the test file gocolic test wrote
+//     is run with go test -run '^TestGocolicCheckXxx(Crashes)?$'
+//     -coverpkg=TARGET -coverprofile=P ./DIR. The statement coverage of
+//     TARGET in P is the coverage reported for the tool.
 //
 // Each tool run is killed with its whole process group if it runs past
 // B + slack; a gocolic run killed so is reported as HANG.
@@ -59,6 +66,7 @@ import (
 	"time"
 
 	shared "github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/emit"
 )
 
 type config struct {
@@ -74,6 +82,7 @@ type config struct {
 	out          string
 	keep         bool
 	noWarmup     bool
+	zero         bool   // also run gocolic test from zero values
 	entries      bool   // the -entries mode (entries.go)
 	before       string // with -entries, the binary of the before column
 	afterFlags   string // with -entries, flags for the -gocolic binary only
@@ -87,7 +96,8 @@ func main() {
 	flag.StringVar(&c.only, "only", "", "comma-separated harnesses to run: a package directory (semver), a fuzz target (FuzzNewVersion) or both (semver.FuzzNewVersion)")
 	flag.StringVar(&c.gocolic, "gocolic", "", "the gocolic binary (default: built from the repository two directories up)")
 	flag.BoolVar(&c.instrument, "instrument", true, "pass -instrument TARGET to gocolic, so that it instruments the package under test too (-instrument=false: only the harness package)")
-	flag.StringVar(&c.gocolicFlags, "gocolic-flags", "", "more flags for gocolic fuzz, space-separated (e.g. '-maxlen 64')")
+	flag.StringVar(&c.gocolicFlags, "gocolic-flags", "", "more flags for gocolic fuzz and gocolic test, space-separated (e.g. '-maxlen 64')")
+	flag.BoolVar(&c.zero, "zero", true, "also run gocolic test on each harness's CheckXxx function from zero values (no seeds) and replay the tests it writes")
 	flag.DurationVar(&c.minimizeTime, "minimizetime", 0, "gocolic -minimizetime: time spent minimising each failing input after the budget")
 	flag.DurationVar(&c.slack, "slack", 60*time.Second, "time a tool may run past its budget (plus -minimizetime for gocolic) before it is killed and reported as hung")
 	flag.StringVar(&c.out, "out", "", "also write the Markdown report to this file")
@@ -128,18 +138,24 @@ type harnessResult struct {
 	version  string // module@version of the target
 	seeds    coverage
 	warmFuzz string // what went wrong in the fuzzer's warm-up, if anything
-	warmG    string // what went wrong in gocolic's warm-up, if anything
+	warmG    string // what went wrong in gocolic fuzz's warm-up, if anything
+	warmT    string // what went wrong in gocolic test's warm-up, if anything
 	runs     []runResult
 }
 
-// runResult is one run of both tools on a harness.
+// runResult is one run of every tool on a harness.
 type runResult struct {
 	fuzz  fuzzRun
-	g     gocolicRun
+	g     gocolicRun // gocolic fuzz, from the seeds
+	t     gocolicRun // gocolic test, from zero values (zero status if not run)
 	fcov  coverage
 	gcov  coverage
-	union profile
+	tcov  coverage
+	union profile // the blocks any tool's corpus covers
 }
+
+// ranTest reports whether the run includes gocolic test.
+func (r runResult) ranTest() bool { return r.t.status != "" }
 
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "realbench: "+format+"\n", args...)
@@ -215,9 +231,16 @@ func bench(ctx context.Context, c config) (int, error) {
 			versions[h.Target] = hr.version
 		}
 		gflags := gocolicFlags(c, h)
+		zero := c.zero && h.Check != ""
+		if c.zero && !zero {
+			logf("%s: no function Check%s beside Target: no gocolic test run", h.Name(), strings.TrimPrefix(h.Fuzz, "Fuzz"))
+		}
 		if !c.noWarmup {
 			logf("%s: warming up", h.Name())
 			hr.warmFuzz, hr.warmG = warmUp(ctx, mod, bin, h, gflags, hdir)
+			if zero {
+				hr.warmT = warmUpTest(ctx, mod, bin, h, gflags, hdir)
+			}
 		}
 		hr.seeds = replay(ctx, mod, h, nil, hdir, "replay-seeds")
 		for i := 1; i <= c.runs && ctx.Err() == nil; i++ {
@@ -232,11 +255,30 @@ func bench(ctx context.Context, c config) (int, error) {
 			if rr.g.status != "ok" {
 				logf("%s: run %d/%d: gocolic: %s", h.Name(), i, c.runs, rr.g.status)
 			}
-			logf("%s: run %d/%d: replaying both corpora for coverage of %s", h.Name(), i, c.runs, h.Target)
+			if zero {
+				logf("%s: run %d/%d: gocolic test %s from zero values (%v, %d workers)", h.Name(), i, c.runs, h.Check, c.budget, c.workers)
+				rr.t = runGocolicTest(ctx, mod, bin, h, append(append([]string(nil), gflags...), "-budget", c.budget.String(), "-workers", strconv.Itoa(c.workers)),
+					c.budget+c.minimizeTime+c.slack, dir)
+				if rr.t.status != "ok" {
+					logf("%s: run %d/%d: gocolic test: %s", h.Name(), i, c.runs, rr.t.status)
+				}
+			}
+			logf("%s: run %d/%d: replaying every corpus for coverage of %s", h.Name(), i, c.runs, h.Target)
 			rr.fcov = replay(ctx, mod, h, rr.fuzz.corpus, dir, "replay-fuzz")
 			rr.gcov = replay(ctx, mod, h, rr.g.corpus, dir, "replay-gocolic")
-			if rr.fcov.err == nil && rr.gcov.err == nil {
-				rr.union = union(rr.fcov.prof, rr.gcov.prof)
+			profs := []profile{rr.fcov.prof, rr.gcov.prof}
+			ok := rr.fcov.err == nil && rr.gcov.err == nil
+			if zero {
+				file := ""
+				if len(rr.t.corpus) > 0 {
+					file = rr.t.corpus[0]
+				}
+				rr.tcov = replayTests(ctx, mod, h, file, dir, "replay-gocolic-test")
+				profs = append(profs, rr.tcov.prof)
+				ok = ok && rr.tcov.err == nil
+			}
+			if ok {
+				rr.union = union(profs...)
 			}
 			hr.runs = append(hr.runs, rr)
 		}
@@ -327,4 +369,18 @@ func warmUp(ctx context.Context, mod, bin string, h harness, gflags []string, di
 	}
 	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
 	return fuzzNote, gNote
+}
+
+// warmUpTest puts gocolic test's instrumented build of h.Check into the
+// build cache: gocolic test -runs 1 -notests. It returns what went wrong,
+// "" if nothing.
+func warmUpTest(ctx context.Context, mod, bin string, h harness, gflags []string, dir string) string {
+	args := append([]string{"test"}, gflags...)
+	args = append(args, "-runs", "1", "-workers", "1", "-notests", "-json", filepath.Join(dir, "warmup-gocolic-test.json"), "./"+h.Dir, h.Check)
+	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic-test.log"), h.gocolicEnv(), bin, args...)
+	os.Remove(filepath.Join(mod, h.Dir, emit.FileName(h.Check)))
+	if s := classify(r); s != "ok" {
+		return s + ": " + shared.Tail(r.Output, 8)
+	}
+	return ""
 }

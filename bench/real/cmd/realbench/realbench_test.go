@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,8 +130,9 @@ func TestMedian(t *testing.T) {
 	}
 }
 
-// TestHarnesses checks the module's harnesses: at least ten, over at least
-// six packages, each with a Target that is not the harness package.
+// TestHarnesses checks the module's harnesses: at least 25, over at least
+// 12 packages, each with a Target that is not the harness package and a
+// Check function for gocolic test.
 func TestHarnesses(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -147,10 +150,13 @@ func TestHarnesses(t *testing.T) {
 		if h.Target == "" || strings.HasPrefix(h.Target, modulePath) {
 			t.Errorf("%s: bad target %q", h.Name(), h.Target)
 		}
+		if want := "Check" + strings.TrimPrefix(h.Fuzz, "Fuzz"); h.Check != want {
+			t.Errorf("%s: no func %s beside its Target", h.Name(), want)
+		}
 		targets[h.Target] = true
 	}
-	if len(hs) < 10 || len(targets) < 6 {
-		t.Errorf("%d harnesses over %d packages, want at least 10 over 6", len(hs), len(targets))
+	if len(hs) < 25 || len(targets) < 12 {
+		t.Errorf("%d harnesses over %d packages, want at least 25 over 12", len(hs), len(targets))
 	}
 	sel, err := selectHarnesses(hs, "semver,FuzzParse")
 	if err != nil {
@@ -176,16 +182,21 @@ func TestDiscoverSkipsNonTargets(t *testing.T) {
 		}
 	}
 	write("go.mod", "module "+modulePath+"\n")
-	write("a/a.go", "package a\n\nconst Target = \"example.com/x\"\n\nconst GocolicTags = \"noasm\"\n")
-	write("a/a_test.go", "package a\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {}\nfunc Fuzzy(f *testing.F) {}\nfunc FuzzC(t *testing.T) {}\n")
+	write("a/a.go", "package a\n\nconst Target = \"example.com/x\"\n\nconst GocolicTags = \"noasm\"\n\nfunc CheckB(s string) {}\n\nfunc (T) CheckE(s string) {}\n\ntype T int\n")
+	write("a/a_test.go", "package a\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {}\nfunc FuzzE(f *testing.F) {}\nfunc Fuzzy(f *testing.F) {}\nfunc FuzzC(t *testing.T) {}\nfunc CheckE(s string) {}\n")
 	write("b/b.go", "package b\n")
 	write("b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc FuzzD(f *testing.F) {}\n")
 	hs, err := discover(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hs) != 1 || hs[0].Name() != "a.FuzzB" || hs[0].Target != "example.com/x" || hs[0].Tags != "noasm" {
+	if len(hs) != 2 || hs[0].Name() != "a.FuzzB" || hs[0].Target != "example.com/x" || hs[0].Tags != "noasm" || hs[1].Name() != "a.FuzzE" {
 		t.Fatalf("discover = %+v", hs)
+	}
+	// CheckE is a method in the package and a function of a test file:
+	// neither is a Check function gocolic test can run.
+	if hs[0].Check != "CheckB" || hs[1].Check != "" {
+		t.Errorf("Check functions %q, %q, want CheckB and none", hs[0].Check, hs[1].Check)
 	}
 	if env := hs[0].gocolicEnv(); len(env) != 1 || env[0] != "GOFLAGS=-tags=noasm" {
 		t.Errorf("gocolic's environment %q, want the tags in GOFLAGS", env)
@@ -193,11 +204,16 @@ func TestDiscoverSkipsNonTargets(t *testing.T) {
 }
 
 // TestReport checks the summary row of each harness: statement coverage
-// of the seeds and of each tool's corpus (medians and ranges over runs),
-// gocolic's divergences and both tools' execs/s (medians), the panics and
-// failures of each tool, and the list of findings.
+// of the seeds, of each tool's corpus and of their union (medians and
+// ranges over runs), every tool's execs/s and gocolic's divergences
+// (medians), the panics and failures of each tool, and the list of
+// findings.
 func TestReport(t *testing.T) {
 	cov := func(n int) coverage { return coverage{covered: n, total: 200} }
+	// prof is a profile of 200 statements, n of them covered.
+	prof := func(n int) profile {
+		return profile{"a.go:1.1,2.2": {stmts: n, covered: true}, "a.go:3.1,4.2": {stmts: 200 - n}}
+	}
 	gRun := func(div int, rate float64, bugs ...string) gocolicRun {
 		g := gocolicRun{status: "ok", rep: &schema.Report{Divergences: div, ExecsPerSec: rate}}
 		for _, m := range bugs {
@@ -214,30 +230,132 @@ func TestReport(t *testing.T) {
 	}
 	one := harnessResult{
 		h: harness{Dir: "a", Fuzz: "FuzzA", Target: "example.com/a"}, version: "example.com/a@v1.0.0", seeds: cov(20),
-		runs: []runResult{{g: gRun(3, 1234.4, "boom"), fuzz: fRun(20000, "bad"), gcov: cov(60), fcov: cov(80)}},
+		runs: []runResult{{g: gRun(3, 1234.4, "boom"), fuzz: fRun(20000, "bad"), gcov: cov(60), fcov: cov(80), union: prof(90)}},
 	}
 	three := harnessResult{
-		h: harness{Dir: "b", Fuzz: "FuzzB", Target: "example.com/b"}, version: "example.com/b@v2.0.0", seeds: cov(10),
+		h: harness{Dir: "b", Fuzz: "FuzzB", Target: "example.com/b", Check: "CheckB"}, version: "example.com/b@v2.0.0", seeds: cov(10),
 		runs: []runResult{
-			{g: gRun(1, 100, "boom"), fuzz: fRun(900, ""), gcov: cov(40), fcov: cov(100)},
-			{g: gRun(5, 300), fuzz: fRun(1100, ""), gcov: cov(100), fcov: cov(100)},
-			{g: gRun(2, 200, "boom", "x"), fuzz: fRun(1000, ""), gcov: cov(60), fcov: coverage{err: os.ErrNotExist}},
+			{g: gRun(1, 100, "boom"), t: gRun(0, 50), fuzz: fRun(900, ""), gcov: cov(40), tcov: cov(30), fcov: cov(100), union: prof(110)},
+			{g: gRun(5, 300), t: gRun(4, 70, "zero"), fuzz: fRun(1100, ""), gcov: cov(100), tcov: cov(50), fcov: cov(100), union: prof(120)},
+			{g: gRun(2, 200, "boom", "x"), t: gocolicRun{status: "HANG"}, fuzz: fRun(1000, ""), gcov: cov(60), tcov: coverage{err: os.ErrNotExist}, fcov: coverage{err: os.ErrNotExist}},
 		},
 	}
 	md := report([]harnessResult{one, three}, config{budget: 5e9, workers: 2, runs: 3, instrument: true}, "1.26.0")
 	for _, want := range []string{
-		"| harness | package@version | stmt cov: seeds only | stmt cov: gocolic | stmt cov: go test -fuzz | gocolic divergences | gocolic execs/s | fuzz execs/s | gocolic panics/failures | fuzz panics/failures | gocolic status |",
-		"| a.FuzzA | example.com/a@v1.0.0 | 10.0% (20/200) | 30.0% (60/200) | 40.0% (80/200) | 3 | 1,234 | 20,000 | 1 (1 panic) | 1 (1 fail) | ok |",
-		"| b.FuzzB | example.com/b@v2.0.0 | 5.0% (10/200) | 30.0% [20.0–50.0] | 50.0% [50.0–50.0] (2 of 3 runs) | 2 | 200 | 1,000 | 2 (2 panic) | 0 | ok |",
-		"- a.FuzzA, gocolic (1 of 1 runs): panic: `boom`",
+		"| harness | package@version | stmt cov: seeds only | stmt cov: go test -fuzz | stmt cov: gocolic fuzz (seeds) | stmt cov: gocolic test (zero values) | stmt cov: union | execs/s: go test -fuzz | execs/s: gocolic fuzz | execs/s: gocolic test | gocolic divergences (fuzz / test) | panics/failures: go test -fuzz | gocolic fuzz | gocolic test | status: gocolic fuzz | gocolic test |",
+		"| a.FuzzA | example.com/a@v1.0.0 | 10.0% (20/200) | 40.0% (80/200) | 30.0% (60/200) | — | 45.0% (90/200) | 20,000 | 1,234 | — | 3 / — | 1 (1 fail) | 1 (1 panic) | — | ok | — |",
+		"| b.FuzzB | example.com/b@v2.0.0 | 5.0% (10/200) | 50.0% [50.0–50.0] (2 of 3 runs) | 30.0% [20.0–50.0] | 20.0% [15.0–25.0] (2 of 3 runs) | 57.5% [55.0–60.0] (2 of 3 runs) | 1,000 | 200 | 60 | 2 / 2 | 0 | 2 (2 panic) | 1 (1 panic) | ok | **HANG ×1, ok ×2** ² |",
+		"- a.FuzzA, gocolic fuzz (1 of 1 runs): panic: `boom`",
 		"- a.FuzzA, go test -fuzz (1 of 1 runs): fail: `bad`",
-		"- b.FuzzB, gocolic (2 of 3 runs): panic: `boom`",
-		"- b.FuzzB, gocolic (1 of 3 runs): panic: `x`",
+		"- b.FuzzB, gocolic fuzz (2 of 3 runs): panic: `boom`",
+		"- b.FuzzB, gocolic fuzz (1 of 3 runs): panic: `x`",
+		"- b.FuzzB, gocolic test (1 of 3 runs): panic: `zero`",
 		"- b.FuzzB run 3: replay of the fuzz corpus: file does not exist",
+		"- b.FuzzB run 3: replay of gocolic test's tests: file does not exist",
+		"- b.FuzzB run 3: gocolic test HANG",
 		"proxy for branch coverage",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks\n%s\nin\n%s", want, md)
+		}
+	}
+}
+
+func TestUnion(t *testing.T) {
+	parse := func(s string) profile {
+		p, err := parseProfile(strings.NewReader("mode: set\n" + s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := parse("a.go:1.1,2.2 2 1\na.go:3.1,4.2 3 0\na.go:5.1,6.2 4 0\n")
+	b := parse("a.go:3.1,4.2 3 1\n")
+	c := parse("a.go:5.1,6.2 4 1\n")
+	cases := []struct {
+		ps         []profile
+		cov, total int
+	}{
+		{[]profile{a}, 2, 9},
+		{[]profile{a, b}, 5, 9},
+		{[]profile{a, b, c}, 9, 9},
+		{[]profile{nil, b}, 3, 3},
+	}
+	for i, tc := range cases {
+		if cov, tot := union(tc.ps...).counts(); cov != tc.cov || tot != tc.total {
+			t.Errorf("case %d: union counts %d/%d, want %d/%d", i, cov, tot, tc.cov, tc.total)
+		}
+	}
+}
+
+func TestGeneratedTests(t *testing.T) {
+	re := regexp.MustCompile(generatedTests("CheckParse"))
+	for name, want := range map[string]bool{
+		"TestGocolicCheckParse":         true,
+		"TestGocolicCheckParseCrashes":  true,
+		"TestGocolicCheckParseBytes":    false,
+		"FuzzParse":                     false,
+		"XTestGocolicCheckParseCrashes": false,
+	} {
+		if re.MatchString(name) != want {
+			t.Errorf("-run %s matches %s: %v, want %v", re, name, !want, want)
+		}
+	}
+}
+
+// TestKillers checks what the replay of a generated test skips when the
+// test binary died: the subtests that failed or were still running,
+// not the ones already skipped, nor the fuzz corpus's.
+func TestKillers(t *testing.T) {
+	out := []byte(`--- FAIL: TestGocolicCheckX (0.00s)
+    --- FAIL: TestGocolicCheckX/empty (0.00s)
+panic: boom [recovered]
+--- FAIL: FuzzX/abc (0.00s)
+panic: test timed out after 3m0s
+	running tests:
+		TestGocolicCheckXCrashes/hang_1 (2m59s)
+		TestGocolicCheckX/slow (3m0s)
+`)
+	cases := []struct {
+		skip []string
+		want []string
+	}{
+		{nil, []string{"TestGocolicCheckX/empty", "TestGocolicCheckXCrashes/hang_1", "TestGocolicCheckX/slow"}},
+		{[]string{"TestGocolicCheckX/empty"}, []string{"TestGocolicCheckXCrashes/hang_1", "TestGocolicCheckX/slow"}},
+	}
+	for i, c := range cases {
+		if got := killers(out, c.skip); !slices.Equal(got, c.want) {
+			t.Errorf("case %d: killers = %q, want %q", i, got, c.want)
+		}
+	}
+}
+
+// TestSkipPattern checks the -skip pattern against go test's matching,
+// level by level: test name, then subtest name.
+func TestSkipPattern(t *testing.T) {
+	if p := skipPattern(nil); p != "" {
+		t.Errorf("skipPattern(nil) = %q, want none", p)
+	}
+	p := skipPattern([]string{"TestGocolicCheckX/empty", "TestGocolicCheckXCrashes/hang_1", "TestGocolicCheckX/a#01"})
+	test, sub, ok := strings.Cut(p, "/")
+	if !ok {
+		t.Fatalf("skipPattern = %q, want two levels", p)
+	}
+	tre, sre := regexp.MustCompile(test), regexp.MustCompile(sub)
+	cases := []struct {
+		test, sub string
+		skipped   bool
+	}{
+		{"TestGocolicCheckX", "empty", true},
+		{"TestGocolicCheckXCrashes", "hang_1", true},
+		{"TestGocolicCheckX", "a#01", true},
+		{"TestGocolicCheckX", "a", false},
+		{"TestGocolicCheckX", "empty_2", false},
+		{"TestGocolicCheckXY", "empty", false},
+	}
+	for _, c := range cases {
+		if got := tre.MatchString(c.test) && sre.MatchString(c.sub); got != c.skipped {
+			t.Errorf("-skip %s on %s/%s: skipped %v, want %v", p, c.test, c.sub, got, c.skipped)
 		}
 	}
 }

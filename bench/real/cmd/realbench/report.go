@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -124,14 +125,28 @@ func findingsCell(per [][]finding) string {
 	return fmt.Sprintf("%d (%s)", len(order), strings.Join(parts, ", "))
 }
 
-// statusCell summarises gocolic's outcomes over the runs.
-func statusCell(hr harnessResult) string {
+// statusCell summarises the outcomes over the runs of gocolic fuzz
+// (test false) or gocolic test (test true).
+func statusCell(hr harnessResult, test bool) string {
 	counts := map[string]int{}
+	warm := hr.warmG
+	if test {
+		warm = hr.warmT
+	}
 	for _, r := range hr.runs {
-		counts[r.g.status]++
+		if test {
+			if r.ranTest() {
+				counts[r.t.status]++
+			}
+		} else {
+			counts[r.g.status]++
+		}
+	}
+	if len(counts) == 0 {
+		return "—"
 	}
 	if len(counts) == 1 && counts["ok"] > 0 {
-		if hr.warmG != "" {
+		if warm != "" {
 			return "ok ²"
 		}
 		return "ok"
@@ -171,18 +186,34 @@ func report(results []harnessResult, c config, goLine string) string {
 	b.WriteString("\n\n")
 
 	mt := shared.Table{
-		Head:  []string{"harness", "package@version", "stmt cov: seeds only", "stmt cov: gocolic", "stmt cov: go test -fuzz", "gocolic divergences", "gocolic execs/s", "fuzz execs/s", "gocolic panics/failures", "fuzz panics/failures", "gocolic status"},
-		Right: []bool{false, false, true, true, true, true, true, true, true, true, false},
+		Head: []string{"harness", "package@version", "stmt cov: seeds only", "stmt cov: go test -fuzz", "stmt cov: gocolic fuzz (seeds)", "stmt cov: gocolic test (zero values)", "stmt cov: union",
+			"execs/s: go test -fuzz", "execs/s: gocolic fuzz", "execs/s: gocolic test", "gocolic divergences (fuzz / test)",
+			"panics/failures: go test -fuzz", "gocolic fuzz", "gocolic test", "status: gocolic fuzz", "gocolic test"},
+		Right: []bool{false, false, true, true, true, true, true, true, true, true, true, true, true, true, false, false},
 	}
 	var notes []string
 	note := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
 	for _, hr := range results {
-		var gc, fc []coverage
-		var div, gRate, fRate []float64
-		var gF, fF [][]finding
+		var gc, fc, tc, uc []coverage
+		var div, tdiv, gRate, fRate, tRate []float64
+		var gF, fF, tF [][]finding
 		for _, r := range hr.runs {
 			gc = append(gc, r.gcov)
 			fc = append(fc, r.fcov)
+			if r.ranTest() {
+				tc = append(tc, r.tcov)
+				tF = append(tF, r.t.findings())
+				if r.t.rep != nil {
+					tdiv = append(tdiv, float64(r.t.rep.Divergences))
+					tRate = append(tRate, r.t.rep.ExecsPerSec)
+				}
+			}
+			u := coverage{err: errors.New("a replay failed")}
+			if r.union != nil {
+				u = coverage{prof: r.union}
+				u.covered, u.total = r.union.counts()
+			}
+			uc = append(uc, u)
 			if r.g.rep != nil {
 				div = append(div, float64(r.g.rep.Divergences))
 				gRate = append(gRate, r.g.rep.ExecsPerSec)
@@ -203,18 +234,25 @@ func report(results []harnessResult, c config, goLine string) string {
 		} else {
 			note("%s: replay of the seeds: %s", hr.h.Name(), short(hr.seeds.err.Error(), 400))
 		}
-		addRow(&mt, hr.h.Name(), hr.version, seeds, covCell(gc), covCell(fc),
-			medianCell(div, func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }),
-			medianCell(gRate, shared.Rate), medianCell(fRate, shared.Rate),
-			findingsCell(gF), findingsCell(fF), statusCell(hr))
+		num := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+		tcov, tfind := "—", "—"
+		if len(tc) > 0 {
+			tcov, tfind = covCell(tc), findingsCell(tF)
+		}
+		addRow(&mt, hr.h.Name(), hr.version, seeds, covCell(fc), covCell(gc), tcov, covCell(uc),
+			medianCell(fRate, shared.Rate), medianCell(gRate, shared.Rate), medianCell(tRate, shared.Rate),
+			medianCell(div, num)+" / "+medianCell(tdiv, num),
+			findingsCell(fF), findingsCell(gF), tfind, statusCell(hr, false), statusCell(hr, true))
 	}
 	b.WriteString(markdown(&mt))
 	b.WriteString("\n")
 
 	// Details, one row per run.
 	dt := shared.Table{
-		Head:  []string{"harness", "run", "gocolic: execs", "paths", "stopped", "gocolic branch outcomes (own count)", "solver queries (sat/unsat/unknown)", "corpus entries", "wall", "fuzz: execs", "corpus entries", "outcome", "wall", "stmt cov: union of both"},
-		Right: []bool{false, true, true, true, false, true, false, true, true, true, true, false, true, true},
+		Head: []string{"harness", "run", "gocolic fuzz: execs", "paths", "stopped", "gocolic branch outcomes (own count)", "solver queries (sat/unsat/unknown)", "corpus entries", "wall",
+			"gocolic test: execs", "stopped", "branch outcomes", "cases", "wall",
+			"fuzz: execs", "corpus entries", "outcome", "wall", "stmt cov: union"},
+		Right: []bool{false, true, true, true, false, true, false, true, true, true, false, true, true, true, true, true, false, true, true},
 	}
 	for _, hr := range results {
 		for i, r := range hr.runs {
@@ -242,7 +280,17 @@ func report(results []harnessResult, c config, goLine string) string {
 				cov, tot := r.union.counts()
 				u = fmt.Sprintf("%.1f%%", 100*float64(cov)/float64(max(tot, 1)))
 			}
+			texecs, tstopped, town, tcases, twall := "—", "—", "—", "—", "—"
+			if r.ranTest() {
+				tstopped, tcases, twall = r.t.status, strconv.Itoa(r.t.entries), r.t.wall.Round(100e6).String()
+				if rep := r.t.rep; rep != nil {
+					texecs = strconv.Itoa(rep.Executions)
+					tstopped = fmt.Sprintf("%s after %d ms", rep.Stopped, rep.ElapsedMS)
+					town = fmt.Sprintf("%d/%d", rep.Branches.Covered, rep.Branches.Total)
+				}
+			}
 			addRow(&dt, hr.h.Name(), strconv.Itoa(i+1), execs, paths, stopped, own, solver, strconv.Itoa(g.entries), g.wall.Round(100e6).String(),
+				texecs, tstopped, town, tcases, twall,
 				strconv.FormatInt(f.execs, 10), strconv.Itoa(f.entries), outcome, f.wall.Round(100e6).String(), u)
 		}
 	}
@@ -253,9 +301,12 @@ func report(results []harnessResult, c config, goLine string) string {
 	// Findings.
 	var fl []string
 	for _, hr := range results {
-		var gF, fF [][]finding
+		var gF, fF, tF [][]finding
 		for _, r := range hr.runs {
 			gF = append(gF, r.g.findings())
+			if r.ranTest() {
+				tF = append(tF, r.t.findings())
+			}
 			var ff []finding
 			if r.fuzz.finding != nil {
 				ff = append(ff, *r.fuzz.finding)
@@ -265,7 +316,7 @@ func report(results []harnessResult, c config, goLine string) string {
 		for _, side := range []struct {
 			who string
 			per [][]finding
-		}{{"gocolic", gF}, {"go test -fuzz", fF}} {
+		}{{"gocolic fuzz", gF}, {"gocolic test", tF}, {"go test -fuzz", fF}} {
 			order, counts := findingCounts(side.per)
 			for _, f := range order {
 				fl = append(fl, fmt.Sprintf("- %s, %s (%d of %d runs): %s: `%s`", hr.h.Name(), side.who, counts[f], len(side.per), f.Kind, short(f.Message, 300)))
@@ -285,11 +336,21 @@ func report(results []harnessResult, c config, goLine string) string {
 		if hr.warmG != "" {
 			note("%s: gocolic warm-up (fuzz -runs 1 -nocorpus): %s", hr.h.Name(), short(hr.warmG, 600))
 		}
+		if hr.warmT != "" {
+			note("%s: gocolic warm-up (test -runs 1 -notests): %s", hr.h.Name(), short(hr.warmT, 600))
+		}
 		for i, r := range hr.runs {
-			if r.g.status != "ok" {
-				note("%s run %d: gocolic %s (exit code %d, wall %v): %s", hr.h.Name(), i+1, r.g.status, r.g.exitCode, r.g.wall.Round(100e6), short(r.g.detail, 800))
-			} else if r.g.repErr != nil {
-				note("%s run %d: gocolic report: %v", hr.h.Name(), i+1, r.g.repErr)
+			for _, side := range []struct {
+				who string
+				g   gocolicRun
+			}{{"gocolic fuzz", r.g}, {"gocolic test", r.t}} {
+				switch {
+				case side.g.status == "":
+				case side.g.status != "ok":
+					note("%s run %d: %s %s (exit code %d, wall %v): %s", hr.h.Name(), i+1, side.who, side.g.status, side.g.exitCode, side.g.wall.Round(100e6), short(side.g.detail, 800))
+				case side.g.repErr != nil:
+					note("%s run %d: %s report: %v", hr.h.Name(), i+1, side.who, side.g.repErr)
+				}
 			}
 			if r.fuzz.err != nil {
 				note("%s run %d: go test -fuzz: %s", hr.h.Name(), i+1, short(r.fuzz.err.Error(), 600))
@@ -306,11 +367,19 @@ func report(results []harnessResult, c config, goLine string) string {
 						hr.h.Name(), i+1, side.who, len(side.c.dropped), side.c.inputs, strings.Join(side.c.dropped, ", "))
 				}
 			}
+			if r.tcov.err != nil {
+				note("%s run %d: replay of gocolic test's tests: %s", hr.h.Name(), i+1, short(r.tcov.err.Error(), 600))
+			}
+			if len(r.tcov.dropped) > 0 {
+				note("%s run %d: replay of gocolic test's tests: subtests skipped because they killed the test binary (their coverage is not counted): %s",
+					hr.h.Name(), i+1, strings.Join(r.tcov.dropped, ", "))
+			}
 		}
 	}
 
 	b.WriteString("Notes:\n\n")
 	b.WriteString("- stmt cov: statement coverage of the package under test (the harness's Target, not the harness package), as `go tool cover -func` totals it: the statements of the blocks that ran over all statements of the package. This is the measurable proxy for branch coverage: Go's cover profiles record which blocks ran, not which outcome each condition took. It is measured the same way for both tools, by replaying the corpus each left under `go test -run '^FuzzXxx$' -coverpkg=TARGET -coverprofile`: for go test -fuzz its cache entries and failing input, for gocolic the entries it wrote to testdata/fuzz/FuzzXxx. The replay also runs the f.Add seeds; \"seeds only\" is the replay of the seeds alone.\n")
+	b.WriteString("- gocolic test (zero values): `gocolic test` on the harness's CheckXxx function (what the fuzz target runs on one input), with no seeds and no testdata, as a new user runs it; its coverage is the replay of the test file it writes, `go test -run '^TestGocolicCheckXxx(Crashes)?$' -coverpkg=TARGET -coverprofile`, which runs neither the fuzz target nor its seeds. The failing reproducers of TestGocolicCheckXxxCrashes run under a recover (panics) or in a child process (other crashes), so they count up to the point they fail. union: the statements any of the three corpora covers, per run.\n")
 	b.WriteString("- ¹ some corpus entries panic or hang and kill the replaying test binary before it writes its profile; they were left out of the replay (see the notes below), so their coverage is not counted.\n")
 	b.WriteString("- gocolic divergences, execs/s, branch outcomes, paths, solver: from its JSON report. execs/s is executions over its exploration time; it can stop early (\"exhausted\") when no branch it tracks is left open. Its branch outcomes (both outcomes of every condition) are true branch coverage, but only gocolic counts them, and only in the packages it instrumented: with -instrument, the Target and the harness package; without it, the harness package alone, whose conditions outside test files are none.\n")
 	b.WriteString("- fuzz execs/s: executions over elapsed time, both from the fuzzer's last progress line, as gocolic counts its own.\n")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	shared "github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/emit"
 	schema "github.com/gocolic/gocolic/report"
 )
 
@@ -151,15 +152,15 @@ func runFuzz(ctx context.Context, mod string, h harness, budget, limit time.Dura
 	return f
 }
 
-// gocolicRun is what one gocolic fuzz run did.
+// gocolicRun is what one gocolic fuzz or gocolic test run did.
 type gocolicRun struct {
 	status   string // ok, HANG, CRASH, exit N, no report
 	detail   string // the end of its output, when status is not ok
 	exitCode int
 	rep      *schema.Report
 	repErr   error
-	corpus   []string
-	entries  int
+	corpus   []string // fuzz: the directory of its corpus entries; test: the test file it wrote
+	entries  int      // fuzz: corpus entries; test: regression cases
 	wall     time.Duration
 }
 
@@ -196,16 +197,7 @@ func runGocolic(ctx context.Context, mod, bin string, h harness, flags []string,
 	r := shared.RunEnv(ctx, limit, mod, filepath.Join(dir, "gocolic.log"), h.gocolicEnv(), bin, args...)
 	g.wall, g.exitCode = r.Wall, r.ExitCode
 	g.status = classify(r)
-	if data, err := os.ReadFile(jsonPath); err != nil {
-		g.repErr = err
-	} else {
-		var rep schema.Report
-		if err := json.Unmarshal(data, &rep); err != nil {
-			g.repErr = err
-		} else {
-			g.rep = &rep
-		}
-	}
+	g.rep, g.repErr = readReport(jsonPath)
 	if g.status == "ok" && g.rep == nil {
 		g.status = "no report"
 	}
@@ -233,4 +225,53 @@ func (g gocolicRun) findings() []finding {
 		out = append(out, finding{Kind: b.Kind, Message: b.Message})
 	}
 	return out
+}
+
+// runGocolicTest runs gocolic test on h.Check from zero values (no seeds,
+// no testdata), moves the test file it wrote into dir, and reads its
+// report. The run's corpus is that file.
+func runGocolicTest(ctx context.Context, mod, bin string, h harness, flags []string, limit time.Duration, dir string) gocolicRun {
+	var g gocolicRun
+	pkgDir := filepath.Join(mod, h.Dir)
+	generated := filepath.Join(pkgDir, emit.FileName(h.Check))
+	os.RemoveAll(filepath.Join(pkgDir, "testdata"))
+	os.Remove(generated)
+	jsonPath := filepath.Join(dir, "gocolic-test.json")
+	os.Remove(jsonPath)
+	args := append([]string{"test"}, flags...)
+	args = append(args, "-json", jsonPath, "./"+h.Dir, h.Check)
+	r := shared.RunEnv(ctx, limit, mod, filepath.Join(dir, "gocolic-test.log"), h.gocolicEnv(), bin, args...)
+	g.wall, g.exitCode = r.Wall, r.ExitCode
+	g.status = classify(r)
+	g.rep, g.repErr = readReport(jsonPath)
+	if g.status == "ok" && g.rep == nil {
+		g.status = "no report"
+	}
+	if g.status != "ok" {
+		g.detail = shared.Tail(r.Output, 15)
+	}
+	if g.rep != nil {
+		g.entries = len(g.rep.Cases)
+	}
+	to := filepath.Join(dir, emit.FileName(h.Check))
+	if err := os.Rename(generated, to); err == nil {
+		g.corpus = []string{to}
+	} else if !os.IsNotExist(err) && g.detail == "" {
+		g.detail = "moving its test file: " + err.Error()
+	}
+	os.RemoveAll(filepath.Join(pkgDir, "testdata"))
+	return g
+}
+
+// readReport reads a gocolic JSON report.
+func readReport(path string) (*schema.Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rep schema.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &rep, nil
 }
