@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocolic/gocolic/cfa"
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/learn"
@@ -133,3 +134,6 @@ func Learn(ctx context.Context, cfg Config) (*Learned, error) {
 	}
 	return &Learned{Weights: w, Result: res, File: cfg.WeightsOut}, nil
 }
+
+// The learned strategy's look-ahead features read the graph's From.
+var _ explore.Reach = (*cfa.Graph)(nil)
