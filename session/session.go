@@ -187,7 +187,9 @@ func instrumentTarget(cfg Config, pkg *load.Package, c instrument.Config) (*targ
 		return nil, err
 	}
 	added := ins.Added()
-	sup.merge(ins, added)
+	if err := sup.merge(ins, added); err != nil {
+		return nil, err
+	}
 	return &target{pkg: pkg, ins: ins, added: added, sup: sup}, nil
 }
 

@@ -52,7 +52,9 @@ func TestInstrumentSupport(t *testing.T) {
 		t.Fatal(err)
 	}
 	added := ins.Added()
-	sup.merge(ins, added)
+	if err := sup.merge(ins, added); err != nil {
+		t.Fatal(err)
+	}
 
 	// Sites: c's, then b's, then a's, numbered without a gap.
 	var order []string
