@@ -52,8 +52,8 @@ type Entry struct {
 	Pinned  []bool
 	IsError []bool
 	Sites   []sites.Site
-	// Stdlib lists the standard packages instrumented in place (-stdlib),
-	// whose sites are marked Std in Sites.
+	// Stdlib lists the standard packages instrumented (-stdlib), in place
+	// or as copies, whose sites are marked Std in Sites.
 	Stdlib []string
 	// Method is the method's name when the function under test is one:
 	// Params[0] is then its receiver, and Func names Type_Method.
@@ -318,7 +318,7 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 	// itself.)
 	also := slices.DeleteFunc(slices.Clone(t.sup.paths), func(p string) bool { return p == t.pkg.PkgPath || slices.Contains(t.sup.std, p) })
 	if len(t.sup.std) > 0 {
-		fmt.Fprintf(cfg.Stderr, "gocolic: standard packages instrumented in place: %s\n", strings.Join(t.sup.std, ", "))
+		fmt.Fprintf(cfg.Stderr, "gocolic: standard packages instrumented: %s\n", t.sup.stdList())
 	}
 	for _, f := range t.sup.stdFailed {
 		fmt.Fprintf(cfg.Stderr, "gocolic: not instrumented (its model or concrete calls stand): %s\n", f)

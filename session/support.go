@@ -137,6 +137,19 @@ func (s *support) addCopy(q *packages.Package) {
 	})
 }
 
+// stdList lists the instrumented standard packages for a message, the
+// copied ones marked.
+func (s *support) stdList() string {
+	names := make([]string, len(s.std))
+	for i, p := range s.std {
+		names[i] = p
+		if build.Copyable(p) {
+			names[i] += " (copy)"
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // config completes the target's instrument.Config: sites after the
 // support packages', calls into them through their twins.
 func (s *support) config(c instrument.Config) instrument.Config {

@@ -1,0 +1,91 @@
+package e2e
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// stdCopyGoals hide goals behind functions of floor packages, which the
+// runtime is built on and which gocolic instruments as copies: the
+// models leave each of these concrete (ParseFloat and Unquote have none,
+// ParseInt's is decimal only, IsUpper's exact on ASCII only).
+const stdCopyGoals = `package s
+
+import (
+	"strconv"
+	"unicode"
+)
+
+func Float(s string) int {
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f == 42 {
+		panic("float goal")
+	}
+	return 0
+}
+
+func Hex(s string) int {
+	if n, _ := strconv.ParseInt(s, 16, 64); n == 0xbeef {
+		panic("hex goal")
+	}
+	return 0
+}
+
+func Unquoted(s string) int {
+	if u, err := strconv.Unquote(s); err == nil && u == "a" {
+		panic("unquote goal")
+	}
+	return 0
+}
+
+func Upper(r rune) int {
+	if unicode.IsUpper(r) && r > 0x7f {
+		panic("upper goal")
+	}
+	return 0
+}
+`
+
+// TestStdlibCopies runs gocolic test on goals behind strconv and unicode
+// with default flags, which instrument them as copies and reach each
+// goal, and with -stdlib=false, which leave the calls to their models or
+// concrete and do not; the report lists the copied packages.
+func TestStdlibCopies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"s/s.go": stdCopyGoals})
+	for _, tc := range []struct {
+		fn, goal, pkg string
+	}{
+		{"Float", "float goal", "strconv"},
+		{"Hex", "hex goal", "strconv"},
+		{"Unquoted", "unquote goal", "strconv"},
+		{"Upper", "upper goal", "unicode"},
+	} {
+		for _, stdlib := range []bool{true, false} {
+			name := tc.fn + map[bool]string{true: " default", false: " stdlib off"}[stdlib]
+			t.Run(name, func(t *testing.T) {
+				js := filepath.Join(t.TempDir(), "s.json")
+				args := []string{"test", "-budget", "40s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-maxbugs", "1", "-notests", "-json", js}
+				if !stdlib {
+					args = append(args, "-stdlib=false")
+				}
+				res := run(t, dir, 2*time.Minute, gocolic, append(args, "./s", tc.fn)...)
+				if res.code != 0 {
+					t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+				}
+				rep := readReport(t, js)
+				found := len(rep.Bugs) > 0 && strings.Contains(rep.Bugs[0].Message, tc.goal)
+				if found != stdlib {
+					t.Errorf("goal reached: %v, want %v (bugs %+v after %d executions)\n%s", found, stdlib, rep.Bugs, rep.Executions, res.stderr)
+				}
+				if stdlib && (rep.Stdlib == nil || !slices.Contains(rep.Stdlib.Packages, tc.pkg)) {
+					t.Errorf("report's stdlib = %+v, want %s among its packages", rep.Stdlib, tc.pkg)
+				}
+			})
+		}
+	}
+}
