@@ -26,6 +26,7 @@ import (
 	"go/types"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -44,6 +45,8 @@ var copyable = map[string]string{
 	"unicode":          "the classes and case mappings beyond ASCII, which the models leave concrete",
 	"unicode/utf8":     "decoding and validation of strings and byte slices",
 	"path":             "Match, Clean, Split of paths",
+	"slices":           "searches and sorts over instrumented callbacks and values",
+	"cmp":              "Compare, Less, Or, which slices calls",
 }
 
 // Copyable reports whether the standard package path is a floor package
@@ -280,6 +283,7 @@ func copyFile(c Copy, src []byte, copies map[string]bool) ([]byte, error) {
 	if origUsed {
 		addImport(f, origName, c.Path)
 	}
+	dropUnused(f)
 	var buf bytes.Buffer
 	if err := format.Node(&buf, fset, f); err != nil {
 		return nil, err
@@ -411,6 +415,43 @@ func redirect(f *ast.File, copies map[string]bool) bool {
 		changed = true
 	}
 	return changed
+}
+
+// dropUnused removes the imports f no longer uses once variables name the
+// original's (path's errors, for ErrBadPattern). A package name is used
+// only as the left of a selector, so an import no selector names is
+// unused.
+func dropUnused(f *ast.File) {
+	used := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	unused := func(is *ast.ImportSpec) bool {
+		p, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			return false
+		}
+		name := path.Base(p)
+		if is.Name != nil {
+			name = is.Name.Name
+		}
+		return name != "_" && name != "." && !used[name]
+	}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			gd.Specs = slices.DeleteFunc(gd.Specs, func(s ast.Spec) bool { return unused(s.(*ast.ImportSpec)) })
+		}
+	}
+	f.Decls = slices.DeleteFunc(f.Decls, func(d ast.Decl) bool {
+		gd, ok := d.(*ast.GenDecl)
+		return ok && gd.Tok == token.IMPORT && len(gd.Specs) == 0
+	})
+	f.Imports = slices.DeleteFunc(f.Imports, unused)
 }
 
 // addImport adds import name "path" to f.

@@ -118,16 +118,27 @@ func Atoi(s string) (int, error) { return 0, nil }
 
 func mk(s string) error { _ = utf8.RuneLen; _ = stringslite.Clone; return nil }
 `
+	// errors is used by ErrBad's initialiser alone, which the copy
+	// takes from the original.
+	const src2 = `package strconv
+
+import "errors"
+
+var ErrBad = errors.New("bad")
+`
 	root := filepath.Join("/goroot", "src")
-	c := Copy{Path: "strconv", Dir: filepath.Join(root, "strconv"), Aliases: map[string]bool{"NumError": true, "ErrRange": true}}
-	out, err := AsCopy(c, map[string][]byte{filepath.Join(c.Dir, "atoi.go"): []byte(src)}, map[string]bool{"strconv": true, "unicode/utf8": true})
+	c := Copy{Path: "strconv", Dir: filepath.Join(root, "strconv"), Aliases: map[string]bool{"NumError": true, "ErrRange": true, "ErrBad": true}}
+	out, err := AsCopy(c, map[string][]byte{filepath.Join(c.Dir, "atoi.go"): []byte(src), filepath.Join(c.Dir, "bad.go"): []byte(src2)}, map[string]bool{"strconv": true, "unicode/utf8": true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(root, "gocolicstd", "strconv", "atoi.go")
 	b, ok := out[path]
-	if !ok || len(out) != 1 {
-		t.Fatalf("AsCopy gave %v, want %s", slices.Collect(maps.Keys(out)), path)
+	if !ok || len(out) != 2 {
+		t.Fatalf("AsCopy gave %v, want %s and bad.go", slices.Collect(maps.Keys(out)), path)
+	}
+	if bad := string(out[filepath.Join(root, "gocolicstd", "strconv", "bad.go")]); strings.Contains(bad, `"errors"`) || !strings.Contains(bad, "ErrBad = _gcl_orig.ErrBad") {
+		t.Errorf("copy of bad.go keeps the import its alias no longer uses, or lacks the alias:\n%s", bad)
 	}
 	got := string(b)
 	for _, tc := range []struct {
