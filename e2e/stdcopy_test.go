@@ -89,3 +89,49 @@ func TestStdlibCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestStdlibCopyFallback runs gocolic test on a target that hands a
+// value of a type the copy of unicode does not alias (SpecialCase) to
+// a package that is not instrumented, which keeps the original type: the
+// worker does not build with the copy, so gocolic builds it without the
+// copies and runs, its sites those of that second rewrite.
+func TestStdlibCopyFallback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{
+		"b/b.go": "package b\n\nimport \"unicode\"\n\nfunc Map(c unicode.SpecialCase, r rune) rune { return c.ToUpper(r) }\n",
+		"s/s.go": `package s
+
+import (
+	"unicode"
+
+	"example.com/m/b"
+)
+
+func F(r rune) int {
+	if b.Map(unicode.TurkishCase, r) == 0x130 {
+		panic("turkish goal")
+	}
+	return 0
+}
+`,
+	})
+	js := filepath.Join(t.TempDir(), "s.json")
+	res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "10s", "-workers", "1", "-seed", "1", "-notests", "-json", js, "./s", "F")
+	if res.code != 0 {
+		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stderr, "does not build with the instrumented copies of unicode") {
+		t.Errorf("stderr does not say the copies were left out:\n%s", res.stderr)
+	}
+	rep := readReport(t, js)
+	if rep.Stdlib != nil && slices.Contains(rep.Stdlib.Packages, "unicode") {
+		t.Errorf("report's stdlib = %+v, want no unicode", rep.Stdlib)
+	}
+	// The one condition of F, its false side taken: the sites are the
+	// second rewrite's.
+	if rep.Branches.Total != 2 || rep.Branches.Covered != 1 {
+		t.Errorf("branches %d/%d, want 1/2\n%s", rep.Branches.Covered, rep.Branches.Total, res.stderr)
+	}
+}

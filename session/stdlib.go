@@ -53,12 +53,15 @@ func stdCandidate(q *packages.Package) bool {
 }
 
 // stdPackages returns the standard packages of pkg's graph to instrument
-// with cfg, in dependency order.
-func stdPackages(cfg Config, pkg *load.Package) []*packages.Package {
+// with cfg, in dependency order; floor packages, as copies, only if
+// copies is set.
+func stdPackages(cfg Config, pkg *load.Package, copies bool) []*packages.Package {
 	if !cfg.Stdlib {
 		return nil
 	}
-	return pkg.Standard(stdCandidate)
+	return pkg.Standard(func(q *packages.Package) bool {
+		return stdCandidate(q) && (copies || !build.Copyable(q.PkgPath))
+	})
 }
 
 // linknamed reports whether a file of q has a //go:linkname directive: the

@@ -43,8 +43,9 @@ type support struct {
 }
 
 // instrumentSupport rewrites the support packages of pkg: those the
-// patterns match (cfg.Instrument) and pkg.Under.
-func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
+// patterns match (cfg.Instrument), pkg.Under, and the standard packages
+// (stdlib.go), floor packages among them as copies if copies is set.
+func instrumentSupport(cfg Config, pkg *load.Package, copies bool) (*support, error) {
 	pkgs, err := pkg.Support(cfg.Dir, cfg.Instrument)
 	if err != nil {
 		return nil, err
@@ -74,7 +75,7 @@ func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
 	}
 	sort.Slice(s.deps, func(i, j int) bool { return s.deps[i].Path < s.deps[j].Path })
 	// Standard packages first: they import no other package of the run.
-	for _, q := range stdPackages(cfg, pkg) {
+	for _, q := range stdPackages(cfg, pkg, copies) {
 		n := len(s.sites)
 		if err := guard.Do("instrument", func() error { return s.add(q, cfg.Impure) }); err != nil {
 			s.stdFailed = append(s.stdFailed, fmt.Sprintf("%s: %v", q.PkgPath, err))

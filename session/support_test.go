@@ -37,7 +37,7 @@ func TestInstrumentSupport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sup, err := instrumentSupport(Config{Dir: dir, Instrument: []string{"./..."}}, pkg)
+	sup, err := instrumentSupport(Config{Dir: dir, Instrument: []string{"./..."}}, pkg, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestInstrumentSupportNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sup, err := instrumentSupport(Config{Dir: dir}, pkg)
+	sup, err := instrumentSupport(Config{Dir: dir}, pkg, true)
 	if err != nil {
 		t.Fatal(err)
 	}
