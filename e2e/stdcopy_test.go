@@ -11,12 +11,16 @@ import (
 // stdCopyGoals hide goals behind functions of floor packages, which the
 // runtime is built on and which gocolic instruments as copies: the
 // models leave each of these concrete (ParseFloat and Unquote have none,
-// ParseInt's is decimal only, IsUpper's exact on ASCII only).
+// ParseInt's is decimal only, IsUpper's exact on ASCII only). Range's
+// goal is behind a package that is not instrumented, which tests the
+// copy's error with the original strconv's type and variable.
 const stdCopyGoals = `package s
 
 import (
 	"strconv"
 	"unicode"
+
+	"example.com/m/b"
 )
 
 func Float(s string) int {
@@ -46,17 +50,39 @@ func Upper(r rune) int {
 	}
 	return 0
 }
+
+func Range(s string) int {
+	if _, err := strconv.ParseInt(s, 16, 8); b.IsRange(err) {
+		panic("range goal")
+	}
+	return 0
+}
+`
+
+// stdCopyErrors is not instrumented: it sees the original strconv.
+const stdCopyErrors = `package b
+
+import (
+	"errors"
+	"strconv"
+)
+
+func IsRange(err error) bool {
+	var ne *strconv.NumError
+	return errors.As(err, &ne) && errors.Is(err, strconv.ErrRange)
+}
 `
 
 // TestStdlibCopies runs gocolic test on goals behind strconv and unicode
 // with default flags, which instrument them as copies and reach each
 // goal, and with -stdlib=false, which leave the calls to their models or
-// concrete and do not; the report lists the copied packages.
+// concrete and do not; the report lists the copied packages. The copy's
+// errors are the original's (Range).
 func TestStdlibCopies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	dir := module(t, map[string]string{"s/s.go": stdCopyGoals})
+	dir := module(t, map[string]string{"s/s.go": stdCopyGoals, "b/b.go": stdCopyErrors})
 	for _, tc := range []struct {
 		fn, goal, pkg string
 	}{
@@ -64,6 +90,7 @@ func TestStdlibCopies(t *testing.T) {
 		{"Hex", "hex goal", "strconv"},
 		{"Unquoted", "unquote goal", "strconv"},
 		{"Upper", "upper goal", "unicode"},
+		{"Range", "range goal", "strconv"},
 	} {
 		for _, stdlib := range []bool{true, false} {
 			name := tc.fn + map[bool]string{true: " default", false: " stdlib off"}[stdlib]
