@@ -10,13 +10,16 @@ import (
 
 // stdCopyGoals hide goals behind functions of floor packages, which the
 // runtime is built on and which gocolic instruments as copies: the
-// models leave each of these concrete (ParseFloat and Unquote have none,
-// ParseInt's is decimal only, IsUpper's exact on ASCII only). Range's
+// models leave each of these concrete (ParseFloat, Unquote, path.Match
+// and cmp.Compare have none, ParseInt's is decimal only, IsUpper's exact
+// on ASCII only). Range's
 // goal is behind a package that is not instrumented, which tests the
 // copy's error with the original strconv's type and variable.
 const stdCopyGoals = `package s
 
 import (
+	"cmp"
+	"path"
 	"strconv"
 	"unicode"
 
@@ -47,6 +50,20 @@ func Unquoted(s string) int {
 func Upper(r rune) int {
 	if unicode.IsUpper(r) && r > 0x7f {
 		panic("upper goal")
+	}
+	return 0
+}
+
+func Match(s string) int {
+	if ok, _ := path.Match("a?c", s); ok {
+		panic("match goal")
+	}
+	return 0
+}
+
+func Compare(a, b int) int {
+	if cmp.Compare(a, b) > 0 && a == 3 {
+		panic("compare goal")
 	}
 	return 0
 }
@@ -91,6 +108,8 @@ func TestStdlibCopies(t *testing.T) {
 		{"Unquoted", "unquote goal", "strconv"},
 		{"Upper", "upper goal", "unicode"},
 		{"Range", "range goal", "strconv"},
+		{"Match", "match goal", "path"},
+		{"Compare", "compare goal", "cmp"},
 	} {
 		for _, stdlib := range []bool{true, false} {
 			name := tc.fn + map[bool]string{true: " default", false: " stdlib off"}[stdlib]
