@@ -69,8 +69,13 @@ func Compare(a, b int) int {
 }
 
 func Range(s string) int {
-	if _, err := strconv.ParseInt(s, 16, 8); b.IsRange(err) {
+	_, err := strconv.ParseInt(s, 16, 8)
+	if b.IsRange(err) {
 		panic("range goal")
+	}
+	// A method of a type the copy aliases is the original's.
+	if ne, ok := err.(*strconv.NumError); ok && ne.Error() == "" {
+		panic("no message")
 	}
 	return 0
 }
@@ -122,6 +127,9 @@ func TestStdlibCopies(t *testing.T) {
 				res := run(t, dir, 2*time.Minute, gocolic, append(args, "./s", tc.fn)...)
 				if res.code != 0 {
 					t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+				}
+				if strings.Contains(res.stderr, "does not build with the instrumented copies") {
+					t.Errorf("the worker did not build with the copies:\n%s", res.stderr)
 				}
 				rep := readReport(t, js)
 				found := len(rep.Bugs) > 0 && strings.Contains(rep.Bugs[0].Message, tc.goal)
