@@ -54,8 +54,8 @@ type Entry struct {
 	Pinned  []bool
 	IsError []bool
 	Sites   []sites.Site
-	// Stdlib lists the standard packages instrumented in place (-stdlib),
-	// whose sites are marked Std in Sites.
+	// Stdlib lists the standard packages instrumented (-stdlib), in place
+	// or as copies, whose sites are marked Std in Sites.
 	Stdlib []string
 	// Method is the method's name when the function under test is one:
 	// Params[0] is then its receiver, and Func names Type_Method.
@@ -184,7 +184,8 @@ type target struct {
 	added map[string][]byte  // files the rewrite adds (the entry file)
 	sup   *support           // the support packages instrumented with it
 	entry *Entry
-	fuzz  bool // the worker is the package's test binary running a fuzz target
+	fuzz  bool              // the worker is the package's test binary running a fuzz target
+	icfg  instrument.Config // the target's rewrite, for a second one without copies
 	// tests is the external test package of a fuzz target, whose syntax
 	// holds the sites of the fuzz body, when pkg is the package under test.
 	tests []*packages.Package
@@ -193,7 +194,13 @@ type target struct {
 // instrumentTarget instruments pkg with c and the support packages cfg
 // asks for, merging their rewrites into one.
 func instrumentTarget(cfg Config, pkg *load.Package, c instrument.Config) (*target, error) {
-	sup, err := instrumentSupport(cfg, pkg)
+	return instrumentWith(cfg, pkg, c, true)
+}
+
+// instrumentWith is instrumentTarget, with the floor packages among the
+// standard ones instrumented as copies or not (stdlib.go).
+func instrumentWith(cfg Config, pkg *load.Package, c instrument.Config, copies bool) (*target, error) {
+	sup, err := instrumentSupport(cfg, pkg, copies)
 	if err != nil {
 		return nil, err
 	}
@@ -202,8 +209,10 @@ func instrumentTarget(cfg Config, pkg *load.Package, c instrument.Config) (*targ
 		return nil, err
 	}
 	added := ins.Added()
-	sup.merge(ins, added)
-	return &target{pkg: pkg, ins: ins, added: added, sup: sup}, nil
+	if err := sup.merge(ins, added); err != nil {
+		return nil, err
+	}
+	return &target{pkg: pkg, ins: ins, added: added, sup: sup, icfg: c}, nil
 }
 
 // entryTypes lists the types the generated test file writes for params
@@ -356,7 +365,7 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 	// itself.)
 	also := slices.DeleteFunc(slices.Clone(t.sup.paths), func(p string) bool { return p == t.pkg.PkgPath || slices.Contains(t.sup.std, p) })
 	if len(t.sup.std) > 0 {
-		fmt.Fprintf(cfg.Stderr, "gocolic: standard packages instrumented in place: %s\n", strings.Join(t.sup.std, ", "))
+		fmt.Fprintf(cfg.Stderr, "gocolic: standard packages instrumented: %s\n", t.sup.stdList())
 	}
 	for _, f := range t.sup.stdFailed {
 		fmt.Fprintf(cfg.Stderr, "gocolic: not instrumented (its model or concrete calls stand): %s\n", f)
@@ -374,13 +383,32 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		}
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", t.pkg.PkgPath, branchSites)
-	bin, err := build.Worker(build.Spec{
-		ModuleDir: t.pkg.ModuleDir, ModulePath: t.pkg.ModulePath,
-		PkgPath: t.pkg.PkgPath, PkgName: t.pkg.Name,
-		Files: t.ins.Files, Added: t.added,
-		WorkDir: work, Test: t.fuzz,
-		Deps: t.sup.deps, GoVersion: t.pkg.GoVersion,
-	})
+	spec := func() build.Spec {
+		return build.Spec{
+			ModuleDir: t.pkg.ModuleDir, ModulePath: t.pkg.ModulePath,
+			PkgPath: t.pkg.PkgPath, PkgName: t.pkg.Name,
+			Files: t.ins.Files, Added: t.added,
+			WorkDir: work, Test: t.fuzz,
+			Deps: t.sup.deps, GoVersion: t.pkg.GoVersion,
+		}
+	}
+	bin, err := build.Worker(spec())
+	var berr *build.Error
+	if errors.As(err, &berr) && len(t.sup.copies) > 0 {
+		// A copy's type that is not an alias of the original's
+		// (unicode.SpecialCase) may meet code that was not
+		// redirected; the run goes on with the originals.
+		fmt.Fprintf(cfg.Stderr, "gocolic: the worker does not build with the instrumented copies of %s; building without them:\n%s\n", copyPaths(t.sup.copies), firstLines(berr.Output, 5))
+		t2, err2 := instrumentWith(cfg, t.pkg, t.icfg, false)
+		if err2 != nil {
+			return "", nil, err2
+		}
+		// The target's rewrite differs only in its sites, which
+		// no longer follow the copies'.
+		t.ins, t.added, t.sup = t2.ins, t2.added, t2.sup
+		t.entry.Sites, t.entry.Stdlib = t.ins.Sites, t.sup.std
+		bin, err = build.Worker(spec())
+	}
 	if err != nil {
 		return "", nil, err
 	}
@@ -391,6 +419,24 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		args = []string{"-test.run=^" + cfg.Func + "$", "-test.timeout=0"}
 	}
 	return bin, args, nil
+}
+
+// copyPaths lists the original paths of copies.
+func copyPaths(copies []build.Copy) string {
+	paths := make([]string, len(copies))
+	for i, c := range copies {
+		paths[i] = c.Path
+	}
+	return strings.Join(paths, ", ")
+}
+
+// firstLines returns the first n lines of s.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // floatVars returns the input variables that hold floats, with their
