@@ -303,11 +303,13 @@ func (ins *instrumenter) copyCall(x *ast.CallExpr) (ast.Expr, bool) {
 	return call(rtSelAt(rtCopy, x.Pos()), siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
 }
 
-// copyBytes returns the V of copy(dst, src) into a byte slice dst that
-// is a shadowed variable x or a slice x[lo:hi] of it with pure bounds,
-// from a string or byte slice: rt.CopyBytes writes the copied bytes'
-// terms into x's shadow. Other destinations keep the call as it is, with
-// its arguments' terms dropped and counted (structuralCall).
+// copyBytes returns the V of copy(dst, src) into a byte slice dst from a
+// string or byte slice. Into a shadowed variable x or a slice x[lo:hi] of
+// it with pure bounds, rt.CopyBytes writes the copied bytes' terms into
+// x's shadow (and into the bytes' cells); into any other byte slice (a
+// field, an element, a callee's result, a slice of them),
+// rt.CopyBytesTo writes them into the cells of the bytes, where later
+// reads of that array find them (rt/bytemem.go).
 func (ins *instrumenter) copyBytes(x *ast.CallExpr) (ast.Expr, bool) {
 	if ins.builtin(x) != "copy" || len(x.Args) != 2 || trackOf(ins.typeOf(x.Args[0])) != trackBytes {
 		return nil, false
@@ -315,27 +317,41 @@ func (ins *instrumenter) copyBytes(x *ast.CallExpr) (ast.Expr, bool) {
 	if k := ins.trackOfExpr(x.Args[1]); k != trackString && k != trackBytes {
 		return nil, false
 	}
-	root := ast.Unparen(x.Args[0])
-	if sl, ok := root.(*ast.SliceExpr); ok {
-		if sl.Slice3 || !ins.pure(sl.X) || sl.Low != nil && !ins.pure(sl.Low) || sl.High != nil && !ins.pure(sl.High) {
+	site := siteLit(ins.newSite(sites.Concrete, x))
+	id, obj := ins.copyRoot(x.Args[0])
+	if id == nil {
+		src, ok := ins.v(x.Args[1])
+		if !ok {
 			return nil, false
 		}
-		root = ast.Unparen(sl.X)
-	}
-	id, ok := root.(*ast.Ident)
-	if !ok {
-		return nil, false
-	}
-	obj := ins.info.Uses[id]
-	if obj == nil || !ins.shadow[obj] || !types.Identical(ins.typeOf(id), ins.typeOf(x.Args[0])) {
-		return nil, false
+		return call(rtSelAt(rtCopyBytesTo, x.Pos()), site, ins.cx(x.Args[0]), src), true
 	}
 	src, ok := ins.v(x.Args[1])
 	if !ok {
 		return nil, false
 	}
-	site := siteLit(ins.newSite(sites.Concrete, x))
 	return call(rtSelAt(rtCopyBytes, x.Pos()), site, addrOf(ast.NewIdent(ins.shadowName(obj))), ast.NewIdent(id.Name), ins.cx(x.Args[0]), src), true
+}
+
+// copyRoot returns the shadowed byte-slice variable x when dst is x or a
+// slice x[lo:hi] of it with pure bounds, nil otherwise.
+func (ins *instrumenter) copyRoot(dst ast.Expr) (*ast.Ident, types.Object) {
+	root := ast.Unparen(dst)
+	if sl, ok := root.(*ast.SliceExpr); ok {
+		if sl.Slice3 || !ins.pure(sl.X) || sl.Low != nil && !ins.pure(sl.Low) || sl.High != nil && !ins.pure(sl.High) {
+			return nil, nil
+		}
+		root = ast.Unparen(sl.X)
+	}
+	id, ok := root.(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	obj := ins.info.Uses[id]
+	if obj == nil || !ins.shadow[obj] || !types.Identical(ins.typeOf(id), ins.typeOf(dst)) {
+		return nil, nil
+	}
+	return id, obj
 }
 
 // makeBytes returns the V of make(T, n) for a byte-slice type T and a

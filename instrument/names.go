@@ -94,6 +94,9 @@ const (
 	// CopyBytes performs copy(dst, src) into a byte slice dst that is x or a
 	// slice of x's bytes, writing the copied bytes' terms into x's shadow.
 	rtCopyBytes = "CopyBytes"
+	// CopyBytesTo performs copy(dst, src) into a byte slice that is not a
+	// shadowed variable, writing the copied bytes' terms into their cells.
+	rtCopyBytesTo = "CopyBytesTo"
 	// MakeBytes returns make(T, n) for a byte slice, whose aggregate's
 	// length is n's term.
 	rtMakeBytes = "MakeBytes"
@@ -521,6 +524,9 @@ const (
 	// StoreBytes performs (*p)[i] = x and updates the shadow *sp of the slice
 	// variable; site is the implicit bounds check.
 	rtStoreBytes = "StoreBytes"
+	// StoreByteAt performs b[i] = x on a byte slice that is not a shadowed
+	// variable, writing x's term into the byte's cell.
+	rtStoreByteAt = "StoreByteAt"
 	// StringOfBytes returns the conversion To(b) of a byte slice to a string.
 	rtStringOfBytes = "StringOfBytes"
 )

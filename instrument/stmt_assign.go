@@ -87,6 +87,34 @@ func (ins *instrumenter) storeByte(lhs ast.Expr, value func(old func() ast.Expr)
 		idx, val)}, true
 }
 
+// storeByteAt rewrites a store e[i] = x into a byte slice e that is not a
+// shadowed variable (a field, an element, a callee's result): rt.StoreByteAt
+// writes x's term into the cell of the byte. Its arguments are evaluated
+// in the original's order (e, i, x), and the store, with its bounds
+// check, comes last.
+func (ins *instrumenter) storeByteAt(lhs, rhs ast.Expr) (ast.Stmt, bool) {
+	ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+	if !ok || ins.trackOfExpr(ix.X) != trackBytes || ins.trackOfExpr(ix.Index) != trackInt {
+		return nil, false
+	}
+	if tv, ok := ins.info.Types[ix.Index]; ok && tv.IsType() {
+		return nil, false
+	}
+	if id, _ := ins.shadowedIdent(ix.X); id != nil {
+		return nil, false
+	}
+	idx, ok := ins.v(ix.Index)
+	if !ok {
+		return nil, false
+	}
+	val, ok := ins.vAs(rhs, types.Typ[types.Byte])
+	if !ok {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(sites.Implicit, ix))
+	return &ast.ExprStmt{X: call(rtSelAt(rtStoreByteAt, lhs.Pos()), site, ins.cx(ix.X), idx, val)}, true
+}
+
 // assign rewrites an assignment; it returns the statements and the names
 // of shadows that := defines (which the caller marks as used).
 func (ins *instrumenter) assign(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []string) {
@@ -137,6 +165,9 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 			return []ast.Stmt{st}, nil
 		}
 		if st, ok := ins.mapStore(lhs, rhs); ok {
+			return []ast.Stmt{st}, nil
+		}
+		if st, ok := ins.storeByteAt(lhs, rhs); ok {
 			return []ast.Stmt{st}, nil
 		}
 		if st, ok := ins.storeMem(lhs, rhs); ok {

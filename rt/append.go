@@ -115,12 +115,16 @@ func AppendBytes[T ~[]byte](b V[T], xs ...V[byte]) V[T] {
 	}
 	r := append(b.C, cs...)
 	if b.S == nil && !sym || !tracking() {
+		if bytesUsed.Load() && tracking() {
+			dropByteCells(r[len(b.C):])
+		}
 		return V[T]{C: r}
 	}
 	ts := make([]*Expr, len(xs))
 	for i, x := range xs {
 		ts[i] = termOf(kind{w: 8, size: 1}, x)
 	}
+	setByteCells([]byte(r[len(b.C):]), len(xs), func(k int) *Expr { return ts[k] })
 	tail := st.b.String(st.b.Const(uint64(len(xs)), 64), ts)
 	return V[T]{C: r, S: concatAgg(agg(b), tail, len(b.C))}
 }
@@ -128,11 +132,17 @@ func AppendBytes[T ~[]byte](b V[T], xs ...V[byte]) V[T] {
 // AppendBytesOf returns append(b, t...) for a byte slice b and a string or
 // byte slice t: the concatenation of their aggregates.
 func AppendBytesOf[T ~[]byte, U ~string | ~[]byte](b V[T], t V[U]) V[T] {
+	if b.S == nil && t.S == nil && !bytesUsed.Load() || !tracking() {
+		return V[T]{C: append(b.C, t.C...)}
+	}
+	ta := agg(t) // before the append, which may overwrite t's bytes
 	r := append(b.C, t.C...)
-	if b.S == nil && t.S == nil || !tracking() {
+	setByteCells([]byte(r[len(b.C):]), len(t.C), func(k int) *Expr { return byteAt(ta, nil, k) })
+	ba := agg(b)
+	if b.S == nil && t.S == nil && ba.Kind == sym.KString && ta.Kind == sym.KString && allConst(ba) && allConst(ta) {
 		return V[T]{C: r}
 	}
-	return V[T]{C: r, S: concatAgg(agg(b), agg(t), len(b.C))}
+	return V[T]{C: r, S: concatAgg(ba, ta, len(b.C))}
 }
 
 // SliceOf returns the slice literal S{xs...} of scalars, with the
@@ -182,13 +192,20 @@ func MakeBytes[T ~[]byte, I Integer](n V[I]) V[T] {
 // len(x) (a slice up to the capacity) lose their terms (CauseIndex at
 // site).
 func CopyBytes[T ~[]byte, U ~string | ~[]byte](site uint32, sp **Expr, x T, dst T, src V[U]) V[int] {
-	if *sp == nil && src.S == nil || !tracking() {
+	if *sp == nil && src.S == nil && !bytesUsed.Load() || !tracking() {
 		return V[int]{C: copy(dst, src.C)}
+	}
+	if *sp == nil && src.S == nil {
+		// Concrete bytes over bytes that may have cells.
+		return CopyBytesTo(site, dst, src)
 	}
 	sa := agg(src) // before the copy, which may overwrite src's bytes
 	n := copy(dst, src.C)
+	// The bytes' own cells, for other slices of the array (a field the
+	// variable was taken from, the caller's buffer).
+	setByteCells([]byte(dst), n, func(k int) *sym.Expr { return byteAt(sa, nil, k) })
 	if *sp == nil && len(x) > 0 && cap(x) > 0 {
-		*sp = aggOf(string(x))
+		*sp = agg(V[T]{C: x})
 	}
 	off := -1
 	if len(dst) > 0 && len(x) > 0 {

@@ -153,3 +153,64 @@ func CopyMake(a int64, s string, bs []byte) (int, int, int, string) {
 	}
 	return n, m, k, fmt.Sprint(sum, buf)
 }
+
+// rbuf is a read buffer filled by copy, as decoders keep one.
+type rbuf struct {
+	in   []byte
+	buf  []byte
+	pos  int
+	bufs [2][]byte
+}
+
+// grow extends r.buf by n bytes and returns them.
+func (r *rbuf) grow(n int) []byte {
+	if cap(r.buf)-len(r.buf) < n {
+		nb := make([]byte, len(r.buf), len(r.buf)+n+2)
+		copy(nb, r.buf)
+		r.buf = nb
+	}
+	l := len(r.buf)
+	r.buf = r.buf[:l+n]
+	return r.buf[l:]
+}
+
+// CopyInto copies the inputs into byte slices that are not variables: the
+// spare capacity of a field, a callee's result, an element, a field moved
+// over itself, and stores bytes into a field's elements (one past its
+// end when a is 7), then branches on what it reads back.
+func CopyInto(a int64, s string, bs []byte) (int, string) {
+	r := &rbuf{in: bs, buf: make([]byte, 0, 4)}
+	n := copy(r.buf[len(r.buf):cap(r.buf)], r.in[r.pos:])
+	r.buf = r.buf[:n]
+	score := n
+	if len(r.buf) > 1 && r.buf[r.pos] == 'a' {
+		score += 10
+	}
+	copy(r.grow(len(s)), s)
+	if len(r.buf) > 2 && r.buf[len(r.buf)-1] == 'o' {
+		score += 100
+	}
+	r.bufs[1] = make([]byte, 3)
+	copy(r.bufs[a&1], s)
+	if r.bufs[1][0] == 'h' {
+		score += 1000
+	}
+	if len(r.buf) > 1 {
+		copy(r.buf, r.buf[1:])
+		r.buf = r.buf[:len(r.buf)-1]
+	}
+	for i := 0; i < len(s) && i < 3; i++ {
+		r.bufs[1][i] = s[i] + 1
+	}
+	if int(a) == 7 {
+		r.bufs[1][3] = 'x'
+	}
+	if len(r.buf) > 0 && r.buf[0] == r.bufs[1][0] {
+		score += 10000
+	}
+	copy(r.buf, "zz")
+	if len(r.buf) > 0 && r.buf[0] == 'z' {
+		score++
+	}
+	return score, string(r.buf) + "|" + string(r.bufs[1])
+}
