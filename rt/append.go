@@ -188,9 +188,9 @@ func MakeBytes[T ~[]byte, I Integer](n V[I]) V[T] {
 // CopyBytes performs copy(dst, src) into a byte slice dst that is x or a
 // slice of x's bytes, where *sp is the shadow of the variable x: the
 // copied bytes' terms replace those of x's aggregate at dst's offset, and
-// the count is min(len(dst), len(src)) with its term. Bytes copied past
-// len(x) (a slice up to the capacity) lose their terms (CauseIndex at
-// site).
+// the count is min(len(dst), len(src)) with its term. The bytes' cells get
+// the terms too, for other slices of the array and for bytes past len(x)
+// (rt/bytemem.go).
 func CopyBytes[T ~[]byte, U ~string | ~[]byte](site uint32, sp **Expr, x T, dst T, src V[U]) V[int] {
 	if *sp == nil && src.S == nil && !bytesUsed.Load() || !tracking() {
 		return V[int]{C: copy(dst, src.C)}
@@ -222,9 +222,8 @@ func CopyBytes[T ~[]byte, U ~string | ~[]byte](site uint32, sp **Expr, x T, dst 
 		ld = aggLen(*sp)
 	}
 	if n > 0 && *sp != nil {
-		if off < 0 || off+n > len(x) {
-			concretise(site, CauseIndex)
-		}
+		// Bytes past len(x) are in their cells only, where a reslice of
+		// x up to its capacity finds them (sliceCap).
 		if off >= 0 {
 			a := *sp
 			bs := append([]*Expr(nil), aggBytes(a)...)

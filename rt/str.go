@@ -250,15 +250,15 @@ func SliceBytes[T ~[]byte, I, J Integer](site uint32, b V[T], lo V[I], hi V[J]) 
 
 // sliceCap returns the aggregate of r = b[lo:hi] when cap(b) > len(b): the
 // bytes up to len(b) from b's aggregate, the rest from their cells (the
-// spare capacity a copy filled), its length hi - lo. The bounds check is
-// against the capacity, which has no term. Bytes past len(b) that have no
-// cell while b is symbolic are counted (CauseIndex at site).
+// spare capacity a copy filled) or their values, its length hi - lo. The
+// bounds check is against the capacity, which has no term. A byte past
+// len(b) without a cell was written by nothing that had a term for it (a
+// write that dropped one counted it there), so its value is its term.
 func sliceCap[T ~[]byte](site uint32, b V[T], lo, hi *sym.Expr, clo, chi int) *sym.Expr {
 	a := agg(b)
 	full := b.C[:chi]
 	bs := make([]*sym.Expr, 0, chi)
 	ab := aggBytes(a)
-	lost := false
 	for k := 0; k < chi; k++ {
 		if k < len(b.C) && k < len(ab) {
 			bs = append(bs, ab[k])
@@ -269,13 +269,9 @@ func sliceCap[T ~[]byte](site uint32, b V[T], lo, hi *sym.Expr, clo, chi int) *s
 			t = byteTerm(&full[k], 0)
 		}
 		if t == nil {
-			lost = lost || b.S != nil
 			t = st.b.Const(uint64(full[k]), 8)
 		}
 		bs = append(bs, t)
-	}
-	if lost {
-		concretise(site, CauseIndex)
 	}
 	ext := st.b.String(st.b.Const(uint64(cap(b.C)), 64), bs)
 	return sliceAgg(site, ext, lo, hi, clo, chi, cap(b.C))
