@@ -185,6 +185,49 @@ func (ins *instrumenter) builtin(x *ast.CallExpr) string {
 	return ""
 }
 
+// unsafeBuiltin returns the name of the function of package unsafe that
+// x calls, "" when it calls something else.
+func (ins *instrumenter) unsafeBuiltin(x *ast.CallExpr) string {
+	sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	if b, ok := ins.info.Uses[sel.Sel].(*types.Builtin); ok {
+		return b.Name()
+	}
+	return ""
+}
+
+// unsafeString returns the V of unsafe.String(unsafe.SliceData(b), n) for
+// a tracked byte slice b, the string that shares b's first n bytes
+// (strings.Builder's String): rt.UnsafeString gives it b's terms.
+func (ins *instrumenter) unsafeString(x *ast.CallExpr) (ast.Expr, bool) {
+	if ins.unsafeBuiltin(x) != "String" || len(x.Args) != 2 || ins.trackOfExpr(x.Args[1]) != trackInt {
+		return nil, false
+	}
+	data, ok := ast.Unparen(x.Args[0]).(*ast.CallExpr)
+	if !ok || ins.unsafeBuiltin(data) != "SliceData" || len(data.Args) != 1 || trackOf(ins.typeOf(data.Args[0])) != trackBytes {
+		return nil, false
+	}
+	b, ok := ins.v(data.Args[0])
+	if !ok {
+		return nil, false
+	}
+	n, ok := ins.v(x.Args[1])
+	if !ok {
+		return nil, false
+	}
+	// The file may use unsafe nowhere else; a builtin is no value, so the
+	// import is kept used by a constant call.
+	if id, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr).X.(*ast.Ident); ok {
+		if ins.keepUsed == nil {
+			ins.keepUsed = make(map[string]bool)
+		}
+		ins.keepUsed[id.Name+".Sizeof(0)"] = true
+	}
+	return rtCall(rtUnsafeString, b, n), true
+}
+
 // builtinCall rewrites the calls of delete, append and copy that the
 // runtime tracks; it reports false for the others.
 func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
@@ -334,11 +377,12 @@ func (ins *instrumenter) copyBytes(x *ast.CallExpr) (ast.Expr, bool) {
 }
 
 // copyRoot returns the shadowed byte-slice variable x when dst is x or a
-// slice x[lo:hi] of it with pure bounds, nil otherwise.
+// slice x[lo:hi] of it with pure or constant bounds, nil otherwise.
 func (ins *instrumenter) copyRoot(dst ast.Expr) (*ast.Ident, types.Object) {
 	root := ast.Unparen(dst)
 	if sl, ok := root.(*ast.SliceExpr); ok {
-		if sl.Slice3 || !ins.pure(sl.X) || sl.Low != nil && !ins.pure(sl.Low) || sl.High != nil && !ins.pure(sl.High) {
+		bound := func(e ast.Expr) bool { return e == nil || ins.pure(e) || ins.isConst(e) }
+		if sl.Slice3 || !ins.pure(sl.X) || !bound(sl.Low) || !bound(sl.High) {
 			return nil, nil
 		}
 		root = ast.Unparen(sl.X)

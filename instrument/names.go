@@ -524,6 +524,9 @@ const (
 	// StoreBytes performs (*p)[i] = x and updates the shadow *sp of the slice
 	// variable; site is the implicit bounds check.
 	rtStoreBytes = "StoreBytes"
+	// UnsafeString returns unsafe.String(unsafe.SliceData(b), n) with the
+	// terms of b's first n bytes.
+	rtUnsafeString = "UnsafeString"
 	// StoreByteAt performs b[i] = x on a byte slice that is not a shadowed
 	// variable, writing x's term into the byte's cell.
 	rtStoreByteAt = "StoreByteAt"

@@ -184,6 +184,9 @@ func (ins *instrumenter) ifStmt(s *ast.IfStmt) *ast.IfStmt {
 // returnStmt rewrites a return; in a twin it adds the shadow results.
 func (ins *instrumenter) returnStmt(s *ast.ReturnStmt) []ast.Stmt {
 	t := ins.fn.twin
+	if out, ok := ins.returnLit(s); ok {
+		return out
+	}
 	if t == nil || t.nShadow == 0 || len(s.Results) == 0 {
 		n := &ast.ReturnStmt{Return: s.Return}
 		if len(s.Results) == 1 && t == nil {
@@ -286,4 +289,49 @@ func isIdent(e ast.Expr) bool {
 func isNil(e ast.Expr, ins *instrumenter) bool {
 	tv, ok := ins.info.Types[e]
 	return ok && tv.IsNil()
+}
+
+// returnLit rewrites return &T{...} of a struct or array literal with
+// symbolic parts, beside results that are constants (return &T{...}, nil),
+// in a function without tracked results: the literal is built into a
+// temporary first, its tracked parts stored at their places in the new
+// object (litParts, as for an assignment), and the temporary returned.
+// The other results are constants, so the order of evaluation is kept.
+func (ins *instrumenter) returnLit(s *ast.ReturnStmt) ([]ast.Stmt, bool) {
+	if t := ins.fn.twin; t != nil && t.nShadow != 0 {
+		return nil, false
+	}
+	at := -1
+	var lit *ast.CompositeLit
+	for i, r := range s.Results {
+		if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if l, ok := ast.Unparen(u.X).(*ast.CompositeLit); ok && at < 0 && ins.symbolicParts(l) {
+				at, lit = i, l
+				continue
+			}
+		}
+		if !ins.isConst(r) && !ins.info.Types[r].IsNil() {
+			return nil, false
+		}
+	}
+	if lit == nil {
+		return nil, false
+	}
+	tmp := ins.newTemp("l")
+	var pre, post []ast.Stmt
+	nlit, ok := ins.litParts(lit, ast.NewIdent(tmp.Name), &pre, &post)
+	if !ok {
+		return nil, false
+	}
+	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: nlit}}})
+	out = append(out, post...)
+	n := &ast.ReturnStmt{Return: s.Return}
+	for i, r := range s.Results {
+		if i == at {
+			n.Results = append(n.Results, ast.NewIdent(tmp.Name))
+			continue
+		}
+		n.Results = append(n.Results, r)
+	}
+	return append(out, n), true
 }

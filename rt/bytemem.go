@@ -223,3 +223,26 @@ func symbolicOrNil(t *sym.Expr) *sym.Expr {
 	}
 	return t
 }
+
+// UnsafeString returns unsafe.String(unsafe.SliceData(b), n), the string
+// over b's first n bytes (strings.Builder's String), with their terms and
+// n's as its length. unsafe.String checks nothing, so nothing is recorded.
+func UnsafeString[T ~[]byte, I Integer](b V[T], n V[I]) V[string] {
+	r := unsafe.String(unsafe.SliceData(b.C), n.C)
+	if b.S == nil && n.S == nil && !bytesUsed.Load() || !tracking() {
+		return V[string]{C: r}
+	}
+	a := agg(V[[]byte]{C: unsafe.Slice(unsafe.SliceData(b.C), int(n.C)), S: b.S})
+	if b.S == nil && n.S == nil && allConst(a) {
+		return V[string]{C: r}
+	}
+	// Bytes past n stay in the aggregate when n is symbolic: a longer
+	// input reads them, as an input's own aggregate keeps -maxlen bytes.
+	bs := aggBytes(a)
+	ln := index64(n)
+	if ln == nil {
+		ln = st.b.Const(uint64(n.C), 64)
+		bs = bs[:min(int(n.C), len(bs))]
+	}
+	return V[string]{C: r, S: st.b.String(ln, bs)}
+}

@@ -169,3 +169,34 @@ func TestCopyBytesToCount(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsafeString checks the string unsafe.String makes over a byte
+// slice's first n bytes: their terms, n's term as its length, and, when
+// n is symbolic, the bytes past n too, which a longer input reads.
+func TestUnsafeString(t *testing.T) {
+	tests := []struct {
+		name     string
+		n        func(b V[[]byte]) V[int]
+		wantLen  string
+		wantByte int // bytes of the result's aggregate
+	}{
+		{"symbolic length", func(b V[[]byte]) V[int] { return LenBytes(b) }, "v100:64", 6},
+		{"constant prefix", func(V[[]byte]) V[int] { return V[int]{C: 2} }, "2:64", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t) // the subtest's goroutine
+			reset(8)
+			in := symBytes(100, "abcdef")
+			b := V[[]byte]{C: in.C[:3], S: in.S}
+			n := tt.n(b)
+			s := UnsafeString(b, n)
+			if s.C != string(b.C[:n.C]) {
+				t.Fatalf("string %q, want %q", s.C, b.C[:n.C])
+			}
+			if s.S == nil || aggLen(s.S).String() != tt.wantLen || len(aggBytes(s.S)) != tt.wantByte || aggBytes(s.S)[1] != aggBytes(in.S)[1] {
+				t.Errorf("shadow %v, want length %s and %d of the input's bytes", s.S, tt.wantLen, tt.wantByte)
+			}
+		})
+	}
+}

@@ -32,7 +32,7 @@ var names = [...]string{
 	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
-	"CopyInto",
+	"CopyInto", "BuildBox",
 }
 
 // N is the number of functions Run dispatches to.
@@ -296,6 +296,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(CopyMake(a, s, bs))
 	case 121:
 		return show(CopyInto(a, s, bs))
+	case 122:
+		return show(BuildBox(a, s, bs))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
