@@ -38,6 +38,9 @@ func TestByteMemoryForms(t *testing.T) {
 		{"unsafe.String over a byte slice",
 			`t := unsafe.String(unsafe.SliceData(r.buf), len(r.buf))
 	return len(t)`, `UnsafeString\(_gcl\.LoadByteSlice\(`},
+		{"make with a symbolic length and a capacity",
+			`x := make([]byte, len(s), len(s)+16)
+	return int(x[0])`, `MakeBytesCap\[\[\]byte\]\(\d+, _gcl\.LenString\(`},
 		{"a literal with symbolic parts returned by pointer",
 			`return len(box(s).buf)`, `_gcl_l\d+ := &rbuf\{buf: _gcl_t\d+\.C\}\s+(//line .*\s+)?_gcl\.StoreByteSlice\(_gcl_t\d+, &_gcl_l\d+\.buf\)`},
 	}

@@ -398,11 +398,12 @@ func (ins *instrumenter) copyRoot(dst ast.Expr) (*ast.Ident, types.Object) {
 	return id, obj
 }
 
-// makeBytes returns the V of make(T, n) for a byte-slice type T and a
-// tracked length n: rt.MakeBytes gives the aggregate n's term as its
-// length. With a capacity the call stays as it is, its terms counted.
+// makeBytes returns the V of make(T, n) or make(T, n, c) for a
+// byte-slice type T and a tracked length n: rt.MakeBytes gives the
+// aggregate n's term as its length; a capacity has no term (an aggregate
+// has none), so rt.MakeBytesCap counts a symbolic one as dropped.
 func (ins *instrumenter) makeBytes(x *ast.CallExpr) (ast.Expr, bool) {
-	if ins.builtin(x) != "make" || len(x.Args) != 2 || trackOf(ins.typeOf(x.Args[0])) != trackBytes {
+	if ins.builtin(x) != "make" || len(x.Args) < 2 || trackOf(ins.typeOf(x.Args[0])) != trackBytes {
 		return nil, false
 	}
 	if ins.isConst(x.Args[1]) || ins.trackOfExpr(x.Args[1]) != trackInt {
@@ -411,6 +412,17 @@ func (ins *instrumenter) makeBytes(x *ast.CallExpr) (ast.Expr, bool) {
 	n, ok := ins.v(x.Args[1])
 	if !ok {
 		return nil, false
+	}
+	if len(x.Args) == 3 {
+		if ins.trackOfExpr(x.Args[2]) != trackInt {
+			return nil, false
+		}
+		c, ok := ins.v(x.Args[2])
+		if !ok {
+			return nil, false
+		}
+		site := siteLit(ins.newSite(sites.Concrete, x))
+		return call(rtInst(rtMakeBytesCap, x.Args[0]), site, n, c), true
 	}
 	return call(rtInst(rtMakeBytes, x.Args[0]), n), true
 }

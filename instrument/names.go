@@ -100,6 +100,9 @@ const (
 	// MakeBytes returns make(T, n) for a byte slice, whose aggregate's
 	// length is n's term.
 	rtMakeBytes = "MakeBytes"
+	// MakeBytesCap returns make(T, n, c) for a byte slice, whose
+	// aggregate's length is n's term; a symbolic c is counted as dropped.
+	rtMakeBytesCap = "MakeBytesCap"
 	// SliceOf returns the slice literal S{xs...} of scalars, with the
 	// elements' shadows in its cells (its length is a constant).
 	rtSliceOf = "SliceOf"

@@ -185,6 +185,28 @@ func MakeBytes[T ~[]byte, I Integer](n V[I]) V[T] {
 	return V[T]{C: b, S: st.b.String(st.b.Convert(n.S, 64, signed), zs)}
 }
 
+// MakeBytesCap returns make(T, n, c) for a byte slice: n zero bytes under
+// an aggregate whose length is n's term. An aggregate has no capacity, so
+// a symbolic c is a concretisation (CauseCall at site).
+func MakeBytesCap[T ~[]byte, I, J Integer](site uint32, n V[I], c V[J]) V[T] {
+	b := make(T, n.C, c.C)
+	if n.S == nil && c.S == nil || !tracking() {
+		return V[T]{C: b}
+	}
+	if c.S != nil {
+		concretise(site, CauseCall)
+	}
+	if n.S == nil {
+		return V[T]{C: b}
+	}
+	_, signed := widthOf[I]()
+	zs := make([]*Expr, len(b))
+	for i := range zs {
+		zs[i] = st.b.Const(0, 8)
+	}
+	return V[T]{C: b, S: st.b.String(st.b.Convert(n.S, 64, signed), zs)}
+}
+
 // CopyBytes performs copy(dst, src) into a byte slice dst that is x or a
 // slice of x's bytes, where *sp is the shadow of the variable x: the
 // copied bytes' terms replace those of x's aggregate at dst's offset, and

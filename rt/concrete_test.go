@@ -109,6 +109,16 @@ func TestConcretisations(t *testing.T) {
 			},
 		},
 		{
+			name: "symbolic capacity of a byte slice made with a symbolic length",
+			run: func(x V[int]) {
+				if MakeBytesCap[[]byte](12, x, Add(x, V[int]{C: 16})).S == nil {
+					panic("the length lost its term")
+				}
+				MakeBytesCap[[]byte](12, x, V[int]{C: 64}) // a constant capacity drops nothing
+			},
+			want: []Concretised{{Site: 12, Cause: CauseCall, Count: 1, First: 0}},
+		},
+		{
 			name: "bytes copied into a variable past its length drop nothing",
 			run: func(V[int]) {
 				b := make([]byte, 2, 8)
