@@ -278,3 +278,48 @@ func TestIsNil(t *testing.T) {
 		t.Errorf("a pointer that is no input: %v %v, want false and no shadow", v.C, v.S)
 	}
 }
+
+// TestBoundsCheckTerms checks the terms of implicit bounds checks: at a
+// constant index the check is the very term of the loop condition i <
+// len(s) that guards it (so the solver chain refutes its negation by
+// pointer), and a check every value of the index passes (a byte into a
+// 256-entry table) is not recorded at all.
+func TestBoundsCheckTerms(t *testing.T) {
+	tests := []struct {
+		name string
+		run  func(s V[string], c V[byte]) (loop *sym.Expr)
+		want int // branches recorded
+	}{
+		{"constant index under a loop condition", func(s V[string], _ V[byte]) *sym.Expr {
+			i := V[int]{C: 1}
+			cond := Lt(i, LenString(s))
+			IndexString(1, s, i)
+			return cond.S
+		}, 1},
+		{"byte index into a 256-entry table", func(_ V[string], c V[byte]) *sym.Expr {
+			var table [256]uint8
+			LoadIndex(2, table[:], c)
+			return nil
+		}, 0},
+		{"byte index into a shorter table", func(_ V[string], c V[byte]) *sym.Expr {
+			var table [255]uint8
+			LoadIndex(2, table[:], c)
+			return nil
+		}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t) // the subtest's goroutine
+			reset(4)
+			s := symStr("abc")
+			c := V[byte]{C: 'x', S: st.b.Var(50, 8)}
+			loop := tt.run(s, c)
+			if len(st.path) != tt.want {
+				t.Fatalf("%d branches recorded, want %d: %+v", len(st.path), tt.want, st.path)
+			}
+			if loop != nil && st.path[0].Cond != loop {
+				t.Errorf("bounds check %v is not the loop condition %v", st.path[0].Cond, loop)
+			}
+		})
+	}
+}
