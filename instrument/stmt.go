@@ -93,6 +93,9 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 	case *ast.ReturnStmt:
 		return ins.returnStmt(s)
 	case *ast.IfStmt:
+		if ins.hoistInit(s) {
+			return []ast.Stmt{ins.hoistedIf(s)}
+		}
 		return []ast.Stmt{ins.ifStmt(s)}
 	case *ast.ForStmt:
 		return ins.labeled(label, ins.forStmt(s))
@@ -174,11 +177,52 @@ func (ins *instrumenter) ifStmt(s *ast.IfStmt) *ast.IfStmt {
 	n.Body.List = append(uses(defined), n.Body.List...)
 	switch e := s.Else.(type) {
 	case *ast.IfStmt:
+		if ins.hoistInit(e) {
+			n.Else = ins.hoistedIf(e)
+			break
+		}
 		n.Else = ins.ifStmt(e)
 	case *ast.BlockStmt:
 		n.Else = ins.block(e)
 	}
 	return n
+}
+
+// hoistInit reports whether the init statement of s is a multi-value
+// assignment from a call with a twin that assigns a tracked result to
+// something other than a shadowed variable (a field: if u.Scheme, rest,
+// err = getScheme(raw); err != nil): its shadow needs statements after
+// the assignment, which an init statement cannot have.
+func (ins *instrumenter) hoistInit(s *ast.IfStmt) bool {
+	a, ok := s.Init.(*ast.AssignStmt)
+	if !ok || len(a.Rhs) != 1 || len(a.Lhs) < 2 {
+		return false
+	}
+	t := ins.twinCall(a.Rhs[0])
+	if t == nil || len(t.results) != len(a.Lhs) {
+		return false
+	}
+	for i, k := range t.results {
+		if k == notTracked || isBlank(a.Lhs[i]) {
+			continue
+		}
+		if id, _ := ins.shadowedIdent(a.Lhs[i]); id == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// hoistedIf rewrites if init; cond {...} as the block { init; if cond
+// {...} }, the init then being rewritten as a statement of a list. The
+// block holds the if alone, so the init's variables have the scope they
+// had.
+func (ins *instrumenter) hoistedIf(s *ast.IfStmt) *ast.BlockStmt {
+	out, defined := ins.assign(s.Init.(*ast.AssignStmt), ctxBlock)
+	out = append(out, uses(defined)...)
+	n := *s
+	n.Init = nil
+	return &ast.BlockStmt{Lbrace: s.If, List: append(out, ins.ifStmt(&n)), Rbrace: s.End()}
 }
 
 // returnStmt rewrites a return; in a twin it adds the shadow results.

@@ -350,6 +350,7 @@ func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt
 	if t := ins.twinCall(rhs); t != nil {
 		if c, ok := ins.callTwin(ast.Unparen(rhs).(*ast.CallExpr), t); ok {
 			lhs := append([]ast.Expr{}, s.Lhs...)
+			var pre, post []ast.Stmt
 			for i, k := range t.results {
 				if k == notTracked {
 					continue
@@ -359,11 +360,24 @@ func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt
 					if ins.defines(s, id) {
 						defined = append(defined, ins.shadowName(obj))
 					}
-				} else {
-					lhs = append(lhs, ast.NewIdent("_"))
+					continue
 				}
+				if ctx != ctxBlock || isBlank(s.Lhs[i]) {
+					lhs = append(lhs, ast.NewIdent("_"))
+					continue
+				}
+				// A field, element or pointee (url.Scheme, rest, err =
+				// getScheme(raw)): its shadow goes through a temporary
+				// into the shadow memory after the assignment, or, where
+				// the place cannot be written again, is counted.
+				tmp := ins.newTemp("s")
+				pre = append(pre, &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{
+					&ast.ValueSpec{Names: []*ast.Ident{tmp}, Type: &ast.StarExpr{X: rtSel(rtExpr)}}}}})
+				lhs = append(lhs, ast.NewIdent(tmp.Name))
+				post = append(post, ins.storeResult(s, i, tmp.Name))
 			}
-			return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{c}}}, defined
+			out := append(pre, &ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{c}})
+			return append(out, post...), defined
 		}
 	}
 	n := &ast.AssignStmt{Tok: s.Tok, Rhs: []ast.Expr{ins.cxMulti(rhs)}}
@@ -494,4 +508,48 @@ func valuesFor(vs *ast.ValueSpec, i int, ins *instrumenter) []ast.Expr {
 		return []ast.Expr{ins.cx(vs.Values[i])}
 	}
 	return nil
+}
+
+// isBlank reports whether e is the blank identifier.
+func isBlank(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// storeResult returns the statement that, after the multi-value
+// assignment s, stores the shadow in the variable sh of the value it
+// assigned to s.Lhs[i], a memory location: rt.Store (or its kind's store)
+// of the value read again, when the location has no effects and does not
+// depend on what s assigns; otherwise a count of the dropped shadow
+// (CauseAssign).
+func (ins *instrumenter) storeResult(s *ast.AssignStmt, i int, sh string) ast.Stmt {
+	l := s.Lhs[i]
+	if k, ok := ins.memLoc(l); ok && ins.pure(l) && !ins.usesAssigned(l, s) {
+		val := rtCall(rtMk, ins.lvalue(l), ast.NewIdent(sh))
+		return &ast.ExprStmt{X: call(rtSelAt(memOp[k].store, l.Pos()), val, addrOf(ins.lvalue(l)))}
+	}
+	site := siteLit(ins.newSite(sites.Concrete, l))
+	return &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{
+		rtCall(rtConcrete, site, rtSel(rtCauseAssign), rtCall(rtMk, &ast.BasicLit{Kind: token.INT, Value: "0"}, ast.NewIdent(sh)))}}
+}
+
+// usesAssigned reports whether e reads a variable that the assignment s
+// assigns, which would make e name another place once s has run.
+func (ins *instrumenter) usesAssigned(e ast.Expr, s *ast.AssignStmt) bool {
+	assigned := make(map[types.Object]bool)
+	for _, l := range s.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+			if obj := ins.info.ObjectOf(id); obj != nil {
+				assigned[obj] = true
+			}
+		}
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && assigned[ins.info.ObjectOf(id)] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
