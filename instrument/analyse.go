@@ -365,12 +365,18 @@ func (ins *instrumenter) assignTracked(as *ast.AssignStmt, ctx stmtCtx) bool {
 		}
 		return true
 	case len(as.Rhs) == 1:
+		if ins.twinCall(as.Rhs[0]) != nil {
+			// The twin hands each result's shadow to its variable;
+			// fields and elements among them take theirs through the
+			// shadow memory (assignMulti) and do not stop that.
+			return true
+		}
 		for _, l := range as.Lhs {
 			if _, ok := l.(*ast.Ident); !ok {
 				return false
 			}
 		}
-		if ins.twinCall(as.Rhs[0]) != nil || ins.mapOKTracked(as) {
+		if ins.mapOKTracked(as) {
 			return true
 		}
 		return ctx == ctxBlock

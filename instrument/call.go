@@ -28,6 +28,9 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 	if c, ok := ins.appendBytes(x); ok {
 		return c, true
 	}
+	if c, ok := ins.unsafeString(x); ok {
+		return c, true
+	}
 	if c, ok := ins.copyCall(x); ok {
 		return c, true
 	}
@@ -229,8 +232,10 @@ func (ins *instrumenter) structuralCall(x *ast.CallExpr) ast.Expr {
 // which the call x, rewritten structurally, drops the shadows of its
 // tracked arguments: a conversion the runtime does not model, or a call
 // that takes no shadows. It reports false for calls whose arguments go
-// nowhere a value could come back from (panic, print, println) and for
-// constant calls (unsafe.Sizeof).
+// nowhere a value could come back from (panic, print, println), for cap
+// (a shadow has no capacity's term, so the capacity drops nothing; a
+// decoder asks for it on every refill of its buffer) and for constant
+// calls (unsafe.Sizeof).
 func (ins *instrumenter) dropCause(x *ast.CallExpr) (string, bool) {
 	if ins.isConst(x) {
 		return "", false
@@ -241,7 +246,7 @@ func (ins *instrumenter) dropCause(x *ast.CallExpr) (string, bool) {
 	if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
 		if b, ok := ins.info.Uses[id].(*types.Builtin); ok {
 			switch b.Name() {
-			case "panic", "print", "println":
+			case "panic", "print", "println", "cap":
 				return "", false
 			}
 		}

@@ -16,7 +16,7 @@ import (
 // (rt.Concrete): each tracked argument that may be symbolic, of a call
 // that takes no shadows or of a conversion the runtime does not model,
 // under the call's sites.Concrete site; never constants, variables without
-// shadows, or arguments of panic and print.
+// shadows, or arguments of panic, print and cap.
 func TestConcreteCalls(t *testing.T) {
 	src := `package u
 
@@ -46,7 +46,8 @@ func g(x int, s string, b []byte, p *P) int {
 	if x > 9 {
 		panic(x)
 	}
-	return len(n) + len(r) + m + int(h[0])
+	c := cap(b) // a shadow has no capacity: nothing is dropped
+	return len(n) + len(r) + m + int(h[0]) + c
 }
 `
 	_, res := rewrite(t, src, "F")

@@ -185,6 +185,49 @@ func (ins *instrumenter) builtin(x *ast.CallExpr) string {
 	return ""
 }
 
+// unsafeBuiltin returns the name of the function of package unsafe that
+// x calls, "" when it calls something else.
+func (ins *instrumenter) unsafeBuiltin(x *ast.CallExpr) string {
+	sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	if b, ok := ins.info.Uses[sel.Sel].(*types.Builtin); ok {
+		return b.Name()
+	}
+	return ""
+}
+
+// unsafeString returns the V of unsafe.String(unsafe.SliceData(b), n) for
+// a tracked byte slice b, the string that shares b's first n bytes
+// (strings.Builder's String): rt.UnsafeString gives it b's terms.
+func (ins *instrumenter) unsafeString(x *ast.CallExpr) (ast.Expr, bool) {
+	if ins.unsafeBuiltin(x) != "String" || len(x.Args) != 2 || ins.trackOfExpr(x.Args[1]) != trackInt {
+		return nil, false
+	}
+	data, ok := ast.Unparen(x.Args[0]).(*ast.CallExpr)
+	if !ok || ins.unsafeBuiltin(data) != "SliceData" || len(data.Args) != 1 || trackOf(ins.typeOf(data.Args[0])) != trackBytes {
+		return nil, false
+	}
+	b, ok := ins.v(data.Args[0])
+	if !ok {
+		return nil, false
+	}
+	n, ok := ins.v(x.Args[1])
+	if !ok {
+		return nil, false
+	}
+	// The file may use unsafe nowhere else; a builtin is no value, so the
+	// import is kept used by a constant call.
+	if id, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr).X.(*ast.Ident); ok {
+		if ins.keepUsed == nil {
+			ins.keepUsed = make(map[string]bool)
+		}
+		ins.keepUsed[id.Name+".Sizeof(0)"] = true
+	}
+	return rtCall(rtUnsafeString, b, n), true
+}
+
 // builtinCall rewrites the calls of delete, append and copy that the
 // runtime tracks; it reports false for the others.
 func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
@@ -303,11 +346,13 @@ func (ins *instrumenter) copyCall(x *ast.CallExpr) (ast.Expr, bool) {
 	return call(rtSelAt(rtCopy, x.Pos()), siteLit(ins.newSite(sites.Concrete, x)), ins.cx(x.Args[0]), ins.cx(x.Args[1])), true
 }
 
-// copyBytes returns the V of copy(dst, src) into a byte slice dst that
-// is a shadowed variable x or a slice x[lo:hi] of it with pure bounds,
-// from a string or byte slice: rt.CopyBytes writes the copied bytes'
-// terms into x's shadow. Other destinations keep the call as it is, with
-// its arguments' terms dropped and counted (structuralCall).
+// copyBytes returns the V of copy(dst, src) into a byte slice dst from a
+// string or byte slice. Into a shadowed variable x or a slice x[lo:hi] of
+// it with pure bounds, rt.CopyBytes writes the copied bytes' terms into
+// x's shadow (and into the bytes' cells); into any other byte slice (a
+// field, an element, a callee's result, a slice of them),
+// rt.CopyBytesTo writes them into the cells of the bytes, where later
+// reads of that array find them (rt/bytemem.go).
 func (ins *instrumenter) copyBytes(x *ast.CallExpr) (ast.Expr, bool) {
 	if ins.builtin(x) != "copy" || len(x.Args) != 2 || trackOf(ins.typeOf(x.Args[0])) != trackBytes {
 		return nil, false
@@ -315,34 +360,50 @@ func (ins *instrumenter) copyBytes(x *ast.CallExpr) (ast.Expr, bool) {
 	if k := ins.trackOfExpr(x.Args[1]); k != trackString && k != trackBytes {
 		return nil, false
 	}
-	root := ast.Unparen(x.Args[0])
-	if sl, ok := root.(*ast.SliceExpr); ok {
-		if sl.Slice3 || !ins.pure(sl.X) || sl.Low != nil && !ins.pure(sl.Low) || sl.High != nil && !ins.pure(sl.High) {
+	site := siteLit(ins.newSite(sites.Concrete, x))
+	id, obj := ins.copyRoot(x.Args[0])
+	if id == nil {
+		src, ok := ins.v(x.Args[1])
+		if !ok {
 			return nil, false
 		}
-		root = ast.Unparen(sl.X)
-	}
-	id, ok := root.(*ast.Ident)
-	if !ok {
-		return nil, false
-	}
-	obj := ins.info.Uses[id]
-	if obj == nil || !ins.shadow[obj] || !types.Identical(ins.typeOf(id), ins.typeOf(x.Args[0])) {
-		return nil, false
+		return call(rtSelAt(rtCopyBytesTo, x.Pos()), site, ins.cx(x.Args[0]), src), true
 	}
 	src, ok := ins.v(x.Args[1])
 	if !ok {
 		return nil, false
 	}
-	site := siteLit(ins.newSite(sites.Concrete, x))
 	return call(rtSelAt(rtCopyBytes, x.Pos()), site, addrOf(ast.NewIdent(ins.shadowName(obj))), ast.NewIdent(id.Name), ins.cx(x.Args[0]), src), true
 }
 
-// makeBytes returns the V of make(T, n) for a byte-slice type T and a
-// tracked length n: rt.MakeBytes gives the aggregate n's term as its
-// length. With a capacity the call stays as it is, its terms counted.
+// copyRoot returns the shadowed byte-slice variable x when dst is x or a
+// slice x[lo:hi] of it with pure or constant bounds, nil otherwise.
+func (ins *instrumenter) copyRoot(dst ast.Expr) (*ast.Ident, types.Object) {
+	root := ast.Unparen(dst)
+	if sl, ok := root.(*ast.SliceExpr); ok {
+		bound := func(e ast.Expr) bool { return e == nil || ins.pure(e) || ins.isConst(e) }
+		if sl.Slice3 || !ins.pure(sl.X) || !bound(sl.Low) || !bound(sl.High) {
+			return nil, nil
+		}
+		root = ast.Unparen(sl.X)
+	}
+	id, ok := root.(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	obj := ins.info.Uses[id]
+	if obj == nil || !ins.shadow[obj] || !types.Identical(ins.typeOf(id), ins.typeOf(dst)) {
+		return nil, nil
+	}
+	return id, obj
+}
+
+// makeBytes returns the V of make(T, n) or make(T, n, c) for a
+// byte-slice type T and a tracked length n: rt.MakeBytes gives the
+// aggregate n's term as its length; a capacity has no term (an aggregate
+// has none), so rt.MakeBytesCap counts a symbolic one as dropped.
 func (ins *instrumenter) makeBytes(x *ast.CallExpr) (ast.Expr, bool) {
-	if ins.builtin(x) != "make" || len(x.Args) != 2 || trackOf(ins.typeOf(x.Args[0])) != trackBytes {
+	if ins.builtin(x) != "make" || len(x.Args) < 2 || trackOf(ins.typeOf(x.Args[0])) != trackBytes {
 		return nil, false
 	}
 	if ins.isConst(x.Args[1]) || ins.trackOfExpr(x.Args[1]) != trackInt {
@@ -351,6 +412,17 @@ func (ins *instrumenter) makeBytes(x *ast.CallExpr) (ast.Expr, bool) {
 	n, ok := ins.v(x.Args[1])
 	if !ok {
 		return nil, false
+	}
+	if len(x.Args) == 3 {
+		if ins.trackOfExpr(x.Args[2]) != trackInt {
+			return nil, false
+		}
+		c, ok := ins.v(x.Args[2])
+		if !ok {
+			return nil, false
+		}
+		site := siteLit(ins.newSite(sites.Concrete, x))
+		return call(rtInst(rtMakeBytesCap, x.Args[0]), site, n, c), true
 	}
 	return call(rtInst(rtMakeBytes, x.Args[0]), n), true
 }

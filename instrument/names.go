@@ -94,9 +94,15 @@ const (
 	// CopyBytes performs copy(dst, src) into a byte slice dst that is x or a
 	// slice of x's bytes, writing the copied bytes' terms into x's shadow.
 	rtCopyBytes = "CopyBytes"
+	// CopyBytesTo performs copy(dst, src) into a byte slice that is not a
+	// shadowed variable, writing the copied bytes' terms into their cells.
+	rtCopyBytesTo = "CopyBytesTo"
 	// MakeBytes returns make(T, n) for a byte slice, whose aggregate's
 	// length is n's term.
 	rtMakeBytes = "MakeBytes"
+	// MakeBytesCap returns make(T, n, c) for a byte slice, whose
+	// aggregate's length is n's term; a symbolic c is counted as dropped.
+	rtMakeBytesCap = "MakeBytesCap"
 	// SliceOf returns the slice literal S{xs...} of scalars, with the
 	// elements' shadows in its cells (its length is a constant).
 	rtSliceOf = "SliceOf"
@@ -521,6 +527,12 @@ const (
 	// StoreBytes performs (*p)[i] = x and updates the shadow *sp of the slice
 	// variable; site is the implicit bounds check.
 	rtStoreBytes = "StoreBytes"
+	// UnsafeString returns unsafe.String(unsafe.SliceData(b), n) with the
+	// terms of b's first n bytes.
+	rtUnsafeString = "UnsafeString"
+	// StoreByteAt performs b[i] = x on a byte slice that is not a shadowed
+	// variable, writing x's term into the byte's cell.
+	rtStoreByteAt = "StoreByteAt"
 	// StringOfBytes returns the conversion To(b) of a byte slice to a string.
 	rtStringOfBytes = "StringOfBytes"
 )

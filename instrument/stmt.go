@@ -93,6 +93,9 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 	case *ast.ReturnStmt:
 		return ins.returnStmt(s)
 	case *ast.IfStmt:
+		if ins.hoistInit(s) {
+			return []ast.Stmt{ins.hoistedIf(s)}
+		}
 		return []ast.Stmt{ins.ifStmt(s)}
 	case *ast.ForStmt:
 		return ins.labeled(label, ins.forStmt(s))
@@ -174,6 +177,10 @@ func (ins *instrumenter) ifStmt(s *ast.IfStmt) *ast.IfStmt {
 	n.Body.List = append(uses(defined), n.Body.List...)
 	switch e := s.Else.(type) {
 	case *ast.IfStmt:
+		if ins.hoistInit(e) {
+			n.Else = ins.hoistedIf(e)
+			break
+		}
 		n.Else = ins.ifStmt(e)
 	case *ast.BlockStmt:
 		n.Else = ins.block(e)
@@ -181,9 +188,49 @@ func (ins *instrumenter) ifStmt(s *ast.IfStmt) *ast.IfStmt {
 	return n
 }
 
+// hoistInit reports whether the init statement of s is a multi-value
+// assignment from a call with a twin that assigns a tracked result to
+// something other than a shadowed variable (a field: if u.Scheme, rest,
+// err = getScheme(raw); err != nil): its shadow needs statements after
+// the assignment, which an init statement cannot have.
+func (ins *instrumenter) hoistInit(s *ast.IfStmt) bool {
+	a, ok := s.Init.(*ast.AssignStmt)
+	if !ok || len(a.Rhs) != 1 || len(a.Lhs) < 2 {
+		return false
+	}
+	t := ins.twinCall(a.Rhs[0])
+	if t == nil || len(t.results) != len(a.Lhs) {
+		return false
+	}
+	for i, k := range t.results {
+		if k == notTracked || isBlank(a.Lhs[i]) {
+			continue
+		}
+		if id, _ := ins.shadowedIdent(a.Lhs[i]); id == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// hoistedIf rewrites if init; cond {...} as the block { init; if cond
+// {...} }, the init then being rewritten as a statement of a list. The
+// block holds the if alone, so the init's variables have the scope they
+// had.
+func (ins *instrumenter) hoistedIf(s *ast.IfStmt) *ast.BlockStmt {
+	out, defined := ins.assign(s.Init.(*ast.AssignStmt), ctxBlock)
+	out = append(out, uses(defined)...)
+	n := *s
+	n.Init = nil
+	return &ast.BlockStmt{Lbrace: s.If, List: append(out, ins.ifStmt(&n)), Rbrace: s.End()}
+}
+
 // returnStmt rewrites a return; in a twin it adds the shadow results.
 func (ins *instrumenter) returnStmt(s *ast.ReturnStmt) []ast.Stmt {
 	t := ins.fn.twin
+	if out, ok := ins.returnLit(s); ok {
+		return out
+	}
 	if t == nil || t.nShadow == 0 || len(s.Results) == 0 {
 		n := &ast.ReturnStmt{Return: s.Return}
 		if len(s.Results) == 1 && t == nil {
@@ -286,4 +333,49 @@ func isIdent(e ast.Expr) bool {
 func isNil(e ast.Expr, ins *instrumenter) bool {
 	tv, ok := ins.info.Types[e]
 	return ok && tv.IsNil()
+}
+
+// returnLit rewrites return &T{...} of a struct or array literal with
+// symbolic parts, beside results that are constants (return &T{...}, nil),
+// in a function without tracked results: the literal is built into a
+// temporary first, its tracked parts stored at their places in the new
+// object (litParts, as for an assignment), and the temporary returned.
+// The other results are constants, so the order of evaluation is kept.
+func (ins *instrumenter) returnLit(s *ast.ReturnStmt) ([]ast.Stmt, bool) {
+	if t := ins.fn.twin; t != nil && t.nShadow != 0 {
+		return nil, false
+	}
+	at := -1
+	var lit *ast.CompositeLit
+	for i, r := range s.Results {
+		if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if l, ok := ast.Unparen(u.X).(*ast.CompositeLit); ok && at < 0 && ins.symbolicParts(l) {
+				at, lit = i, l
+				continue
+			}
+		}
+		if !ins.isConst(r) && !ins.info.Types[r].IsNil() {
+			return nil, false
+		}
+	}
+	if lit == nil {
+		return nil, false
+	}
+	tmp := ins.newTemp("l")
+	var pre, post []ast.Stmt
+	nlit, ok := ins.litParts(lit, ast.NewIdent(tmp.Name), &pre, &post)
+	if !ok {
+		return nil, false
+	}
+	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: nlit}}})
+	out = append(out, post...)
+	n := &ast.ReturnStmt{Return: s.Return}
+	for i, r := range s.Results {
+		if i == at {
+			n.Results = append(n.Results, ast.NewIdent(tmp.Name))
+			continue
+		}
+		n.Results = append(n.Results, r)
+	}
+	return append(out, n), true
 }

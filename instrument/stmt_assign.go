@@ -87,6 +87,34 @@ func (ins *instrumenter) storeByte(lhs ast.Expr, value func(old func() ast.Expr)
 		idx, val)}, true
 }
 
+// storeByteAt rewrites a store e[i] = x into a byte slice e that is not a
+// shadowed variable (a field, an element, a callee's result): rt.StoreByteAt
+// writes x's term into the cell of the byte. Its arguments are evaluated
+// in the original's order (e, i, x), and the store, with its bounds
+// check, comes last.
+func (ins *instrumenter) storeByteAt(lhs, rhs ast.Expr) (ast.Stmt, bool) {
+	ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+	if !ok || ins.trackOfExpr(ix.X) != trackBytes || ins.trackOfExpr(ix.Index) != trackInt {
+		return nil, false
+	}
+	if tv, ok := ins.info.Types[ix.Index]; ok && tv.IsType() {
+		return nil, false
+	}
+	if id, _ := ins.shadowedIdent(ix.X); id != nil {
+		return nil, false
+	}
+	idx, ok := ins.v(ix.Index)
+	if !ok {
+		return nil, false
+	}
+	val, ok := ins.vAs(rhs, types.Typ[types.Byte])
+	if !ok {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(sites.Implicit, ix))
+	return &ast.ExprStmt{X: call(rtSelAt(rtStoreByteAt, lhs.Pos()), site, ins.cx(ix.X), idx, val)}, true
+}
+
 // assign rewrites an assignment; it returns the statements and the names
 // of shadows that := defines (which the caller marks as used).
 func (ins *instrumenter) assign(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []string) {
@@ -137,6 +165,9 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 			return []ast.Stmt{st}, nil
 		}
 		if st, ok := ins.mapStore(lhs, rhs); ok {
+			return []ast.Stmt{st}, nil
+		}
+		if st, ok := ins.storeByteAt(lhs, rhs); ok {
 			return []ast.Stmt{st}, nil
 		}
 		if st, ok := ins.storeMem(lhs, rhs); ok {
@@ -319,6 +350,7 @@ func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt
 	if t := ins.twinCall(rhs); t != nil {
 		if c, ok := ins.callTwin(ast.Unparen(rhs).(*ast.CallExpr), t); ok {
 			lhs := append([]ast.Expr{}, s.Lhs...)
+			var pre, post []ast.Stmt
 			for i, k := range t.results {
 				if k == notTracked {
 					continue
@@ -328,11 +360,24 @@ func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt
 					if ins.defines(s, id) {
 						defined = append(defined, ins.shadowName(obj))
 					}
-				} else {
-					lhs = append(lhs, ast.NewIdent("_"))
+					continue
 				}
+				if ctx != ctxBlock || isBlank(s.Lhs[i]) {
+					lhs = append(lhs, ast.NewIdent("_"))
+					continue
+				}
+				// A field, element or pointee (url.Scheme, rest, err =
+				// getScheme(raw)): its shadow goes through a temporary
+				// into the shadow memory after the assignment, or, where
+				// the place cannot be written again, is counted.
+				tmp := ins.newTemp("s")
+				pre = append(pre, &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{
+					&ast.ValueSpec{Names: []*ast.Ident{tmp}, Type: &ast.StarExpr{X: rtSel(rtExpr)}}}}})
+				lhs = append(lhs, ast.NewIdent(tmp.Name))
+				post = append(post, ins.storeResult(s, i, tmp.Name))
 			}
-			return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{c}}}, defined
+			out := append(pre, &ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{c}})
+			return append(out, post...), defined
 		}
 	}
 	n := &ast.AssignStmt{Tok: s.Tok, Rhs: []ast.Expr{ins.cxMulti(rhs)}}
@@ -463,4 +508,48 @@ func valuesFor(vs *ast.ValueSpec, i int, ins *instrumenter) []ast.Expr {
 		return []ast.Expr{ins.cx(vs.Values[i])}
 	}
 	return nil
+}
+
+// isBlank reports whether e is the blank identifier.
+func isBlank(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// storeResult returns the statement that, after the multi-value
+// assignment s, stores the shadow in the variable sh of the value it
+// assigned to s.Lhs[i], a memory location: rt.Store (or its kind's store)
+// of the value read again, when the location has no effects and does not
+// depend on what s assigns; otherwise a count of the dropped shadow
+// (CauseAssign).
+func (ins *instrumenter) storeResult(s *ast.AssignStmt, i int, sh string) ast.Stmt {
+	l := s.Lhs[i]
+	if k, ok := ins.memLoc(l); ok && ins.pure(l) && !ins.usesAssigned(l, s) {
+		val := rtCall(rtMk, ins.lvalue(l), ast.NewIdent(sh))
+		return &ast.ExprStmt{X: call(rtSelAt(memOp[k].store, l.Pos()), val, addrOf(ins.lvalue(l)))}
+	}
+	site := siteLit(ins.newSite(sites.Concrete, l))
+	return &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{
+		rtCall(rtConcrete, site, rtSel(rtCauseAssign), rtCall(rtMk, &ast.BasicLit{Kind: token.INT, Value: "0"}, ast.NewIdent(sh)))}}
+}
+
+// usesAssigned reports whether e reads a variable that the assignment s
+// assigns, which would make e name another place once s has run.
+func (ins *instrumenter) usesAssigned(e ast.Expr, s *ast.AssignStmt) bool {
+	assigned := make(map[types.Object]bool)
+	for _, l := range s.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+			if obj := ins.info.ObjectOf(id); obj != nil {
+				assigned[obj] = true
+			}
+		}
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && assigned[ins.info.ObjectOf(id)] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -57,3 +57,66 @@ func TestWideParallelAssign(t *testing.T) {
 		})
 	}
 }
+
+// TestMultiAssignMemory checks a multi-value assignment from a call with
+// a twin to places that are not shadowed variables: a field's shadow is
+// stored after the assignment (in an if's init too, which becomes a
+// block), a place that depends on what the statement assigns is counted
+// instead, and the variables beside them keep their shadows.
+func TestMultiAssignMemory(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want []string // regular expressions the rewritten file matches
+	}{
+		{"field in a block", `var rest string
+	u.s, rest = two(s)
+	return len(rest)`, []string{
+			`u\.s, rest, _gcl_s\d+, _gcl_s_rest = _gcl_two\(`,
+			`_gcl\.StoreString\(_gcl\.Mk\(u\.s, _gcl_s\d+\), &u\.s\)`}},
+		{"field in an if's init", `var rest string
+	if u.s, rest = two(s); rest == "" {
+		return 1
+	}
+	return len(rest)`, []string{
+			`\{\s+(//line .*\s+)?var _gcl_s\d+ \*_gcl\.Expr`,
+			`_gcl\.StoreString\(_gcl\.Mk\(u\.s, _gcl_s\d+\), &u\.s\)`,
+			`if _gcl\.Br\(`}},
+		{"element at an index the statement assigns", `i := 0
+	var rest string
+	i, u.a[i] = pair(s)
+	_ = rest
+	return i`, []string{
+			`_gcl\.Concrete\(\d+, _gcl\.CauseAssign, _gcl\.Mk\(0, _gcl_s\d+\)\)`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `package u
+
+type U struct {
+	s string
+	a [2]int
+}
+
+func two(s string) (string, string) { return s[:1], s[1:] }
+
+func pair(s string) (int, int) { return len(s), len(s) + 1 }
+
+func F(u *U, s string) int {
+	` + tt.body + `
+}
+`
+			pkg, res := rewrite(t, src, "F")
+			rw := recheck(t, res)
+			for _, err := range rw.errs {
+				t.Errorf("rewritten package: %v", err)
+			}
+			out := string(res.Files[pkg.CompiledGoFiles[0]])
+			for _, w := range tt.want {
+				if !regexp.MustCompile(w).MatchString(out) {
+					t.Errorf("rewritten file does not match %s:\n%s", w, out)
+				}
+			}
+		})
+	}
+}

@@ -115,12 +115,16 @@ func AppendBytes[T ~[]byte](b V[T], xs ...V[byte]) V[T] {
 	}
 	r := append(b.C, cs...)
 	if b.S == nil && !sym || !tracking() {
+		if bytesUsed.Load() && tracking() {
+			dropByteCells(r[len(b.C):])
+		}
 		return V[T]{C: r}
 	}
 	ts := make([]*Expr, len(xs))
 	for i, x := range xs {
 		ts[i] = termOf(kind{w: 8, size: 1}, x)
 	}
+	setByteCells([]byte(r[len(b.C):]), len(xs), func(k int) *Expr { return ts[k] })
 	tail := st.b.String(st.b.Const(uint64(len(xs)), 64), ts)
 	return V[T]{C: r, S: concatAgg(agg(b), tail, len(b.C))}
 }
@@ -128,11 +132,17 @@ func AppendBytes[T ~[]byte](b V[T], xs ...V[byte]) V[T] {
 // AppendBytesOf returns append(b, t...) for a byte slice b and a string or
 // byte slice t: the concatenation of their aggregates.
 func AppendBytesOf[T ~[]byte, U ~string | ~[]byte](b V[T], t V[U]) V[T] {
+	if b.S == nil && t.S == nil && !bytesUsed.Load() || !tracking() {
+		return V[T]{C: append(b.C, t.C...)}
+	}
+	ta := agg(t) // before the append, which may overwrite t's bytes
 	r := append(b.C, t.C...)
-	if b.S == nil && t.S == nil || !tracking() {
+	setByteCells([]byte(r[len(b.C):]), len(t.C), func(k int) *Expr { return byteAt(ta, nil, k) })
+	ba := agg(b)
+	if b.S == nil && t.S == nil && ba.Kind == sym.KString && ta.Kind == sym.KString && allConst(ba) && allConst(ta) {
 		return V[T]{C: r}
 	}
-	return V[T]{C: r, S: concatAgg(agg(b), agg(t), len(b.C))}
+	return V[T]{C: r, S: concatAgg(ba, ta, len(b.C))}
 }
 
 // SliceOf returns the slice literal S{xs...} of scalars, with the
@@ -175,20 +185,49 @@ func MakeBytes[T ~[]byte, I Integer](n V[I]) V[T] {
 	return V[T]{C: b, S: st.b.String(st.b.Convert(n.S, 64, signed), zs)}
 }
 
+// MakeBytesCap returns make(T, n, c) for a byte slice: n zero bytes under
+// an aggregate whose length is n's term. An aggregate has no capacity, so
+// a symbolic c is a concretisation (CauseCall at site).
+func MakeBytesCap[T ~[]byte, I, J Integer](site uint32, n V[I], c V[J]) V[T] {
+	b := make(T, n.C, c.C)
+	if n.S == nil && c.S == nil || !tracking() {
+		return V[T]{C: b}
+	}
+	if c.S != nil {
+		concretise(site, CauseCall)
+	}
+	if n.S == nil {
+		return V[T]{C: b}
+	}
+	_, signed := widthOf[I]()
+	zs := make([]*Expr, len(b))
+	for i := range zs {
+		zs[i] = st.b.Const(0, 8)
+	}
+	return V[T]{C: b, S: st.b.String(st.b.Convert(n.S, 64, signed), zs)}
+}
+
 // CopyBytes performs copy(dst, src) into a byte slice dst that is x or a
 // slice of x's bytes, where *sp is the shadow of the variable x: the
 // copied bytes' terms replace those of x's aggregate at dst's offset, and
-// the count is min(len(dst), len(src)) with its term. Bytes copied past
-// len(x) (a slice up to the capacity) lose their terms (CauseIndex at
-// site).
+// the count is min(len(dst), len(src)) with its term. The bytes' cells get
+// the terms too, for other slices of the array and for bytes past len(x)
+// (rt/bytemem.go).
 func CopyBytes[T ~[]byte, U ~string | ~[]byte](site uint32, sp **Expr, x T, dst T, src V[U]) V[int] {
-	if *sp == nil && src.S == nil || !tracking() {
+	if *sp == nil && src.S == nil && !bytesUsed.Load() || !tracking() {
 		return V[int]{C: copy(dst, src.C)}
+	}
+	if *sp == nil && src.S == nil {
+		// Concrete bytes over bytes that may have cells.
+		return CopyBytesTo(site, dst, src)
 	}
 	sa := agg(src) // before the copy, which may overwrite src's bytes
 	n := copy(dst, src.C)
+	// The bytes' own cells, for other slices of the array (a field the
+	// variable was taken from, the caller's buffer).
+	setByteCells([]byte(dst), n, func(k int) *sym.Expr { return byteAt(sa, nil, k) })
 	if *sp == nil && len(x) > 0 && cap(x) > 0 {
-		*sp = aggOf(string(x))
+		*sp = agg(V[T]{C: x})
 	}
 	off := -1
 	if len(dst) > 0 && len(x) > 0 {
@@ -205,9 +244,8 @@ func CopyBytes[T ~[]byte, U ~string | ~[]byte](site uint32, sp **Expr, x T, dst 
 		ld = aggLen(*sp)
 	}
 	if n > 0 && *sp != nil {
-		if off < 0 || off+n > len(x) {
-			concretise(site, CauseIndex)
-		}
+		// Bytes past len(x) are in their cells only, where a reslice of
+		// x up to its capacity finds them (sliceCap).
 		if off >= 0 {
 			a := *sp
 			bs := append([]*Expr(nil), aggBytes(a)...)

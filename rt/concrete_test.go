@@ -99,13 +99,35 @@ func TestConcretisations(t *testing.T) {
 			want: []Concretised{{Site: 9, Cause: CauseIndex, Count: 1, First: 1}},
 		},
 		{
-			name: "byte slice resliced past its length",
+			name: "byte slice resliced past its length drops nothing",
 			run: func(V[int]) {
 				b := make([]byte, 2, 8)
-				// Past the length no bound is recorded: the result is concrete.
-				SliceBytes(11, V[[]byte]{C: b, S: symStr("ab").S}, V[int]{C: 0}, V[int]{C: 4})
+				// The bytes past the length are what memory holds.
+				if SliceBytes(11, V[[]byte]{C: b, S: symStr("ab").S}, V[int]{C: 0}, V[int]{C: 4}).S == nil {
+					panic("the reslice lost the terms of the first bytes")
+				}
 			},
-			want: []Concretised{{Site: 11, Cause: CauseIndex, Count: 1, First: 0}},
+		},
+		{
+			name: "symbolic capacity of a byte slice made with a symbolic length",
+			run: func(x V[int]) {
+				if MakeBytesCap[[]byte](12, x, Add(x, V[int]{C: 16})).S == nil {
+					panic("the length lost its term")
+				}
+				MakeBytesCap[[]byte](12, x, V[int]{C: 64}) // a constant capacity drops nothing
+			},
+			want: []Concretised{{Site: 12, Cause: CauseCall, Count: 1, First: 0}},
+		},
+		{
+			name: "bytes copied into a variable past its length drop nothing",
+			run: func(V[int]) {
+				b := make([]byte, 2, 8)
+				sb := symStr("ab").S
+				CopyBytes(11, &sb, b, b[1:4], V[string]{C: "xyz", S: symStr("xyz").S})
+				if byteTerm(&b[:4][3], 0) == nil {
+					panic("the byte copied past the length has no cell")
+				}
+			},
 		},
 		{
 			name: "multi-byte rune whose bytes have no terms in a range loop",

@@ -35,6 +35,9 @@ type cell struct {
 	bits uint64 // the concrete value of a Scalar
 	str  string // the concrete value of a string
 	s    *sym.Expr
+	// seq orders a byte's cell against the cells of byte slices over its
+	// array: st.byteSeq when the cell was stored (bytemem.go).
+	seq uint64
 }
 
 // maxIndexSplit bounds the case split of a load at a symbolic index: a
@@ -163,14 +166,30 @@ func StoreString[T ~string](v V[T], p *T) {
 }
 
 // LoadByteSlice returns the byte slice *p with its shadow. The cell keeps a
-// copy of the bytes it was stored with: a write to an element that the
-// rewrite does not see (it leaves byte-slice elements alone) then makes
-// the shadow stale, and the load concrete.
+// copy of the bytes it was stored with: when bytes were written since (a
+// copy into the array, a store to an element), each byte takes the term
+// of its own cell if that is newer (rt/bytemem.go), else the old term if
+// it still holds the old value, else its value; an old symbolic byte lost
+// that way is a stale shadow. Without a cell for *p the bytes' cells give
+// the shadow.
 func LoadByteSlice[T ~[]byte](site uint32, p *T) V[T] {
-	if c, ok := cellAt(addr(p)); ok {
-		return V[T]{C: *p, S: c.shadowIf(site, c.str == string(*p))}
+	c, ok := cellAt(addr(p))
+	if ok && c.seq == st.byteSeq && c.str == string(*p) {
+		return V[T]{C: *p, S: c.s} // no byte's cell is newer
 	}
-	return V[T]{C: *p}
+	if !ok && !byteCells() {
+		return V[T]{C: *p}
+	}
+	a, lost := cellsAgg([]byte(*p), c.s, c.str, c.seq)
+	if lost {
+		concretise(site, CauseStale)
+	}
+	if ok {
+		// The merged shadow is now the slice's, so that the next load
+		// of an unchanged slice takes the fast path again.
+		setBytesCell((*[]byte)(unsafe.Pointer(p)), a)
+	}
+	return V[T]{C: *p, S: a}
 }
 
 // StoreByteSlice performs *p = v and records v's shadow at p.
@@ -250,6 +269,12 @@ func checkIndex[T any, I Integer](site uint32, s []T, i V[I]) *sym.Expr {
 		return nil
 	}
 	idx := index64(i)
+	if w, signed := widthOf[I](); !signed && w < 64 && uint64(len(s)) >= 1<<w && lenShadow(site, s) == nil {
+		// Every value of I is in range (table[c] for a byte c and a
+		// 256-entry table): the check cannot fail, and its negation
+		// would only cost the solver a query.
+		return idx
+	}
 	boundsCheck(site, idx, lenTerm(site, s), in)
 	return idx
 }
@@ -335,7 +360,7 @@ func copyMem(dst unsafe.Pointer, s, size uintptr) {
 
 // setBytesCell records s as the shadow of the byte slice *p.
 func setBytesCell(p *[]byte, s *sym.Expr) {
-	c := cell{s: s}
+	c := cell{s: s, seq: st.byteSeq}
 	if s != nil {
 		c.str = string(*p)
 	}

@@ -177,7 +177,8 @@ func BenchmarkMemLoadCells(b *testing.B) {
 }
 
 // TestByteSliceCells checks that a byte slice stored in memory keeps its
-// aggregate shadow, and loses it when an element changes unseen.
+// aggregate shadow, and loses the term of an element that changes unseen
+// (the value takes its place), keeping the others'.
 func TestByteSliceCells(t *testing.T) {
 	own(t)
 	reset(0)
@@ -188,8 +189,9 @@ func TestByteSliceCells(t *testing.T) {
 		t.Errorf("load gives %q %v, want %q %v", got.C, got.S, "hi", a)
 	}
 	rec.Data[1] = 'o'
-	if s := LoadByteSlice(0, &rec.Data).S; s != nil {
-		t.Errorf("an element written unseen left the shadow %v", s)
+	want := st.b.String(st.b.Var(0, 64), []*sym.Expr{st.b.Var(1, 8), st.b.Const('o', 8)})
+	if s := LoadByteSlice(0, &rec.Data).S; s == nil || s.String() != want.String() {
+		t.Errorf("an element written unseen: shadow %v, want %v", s, want)
 	}
 }
 
@@ -274,5 +276,50 @@ func TestIsNil(t *testing.T) {
 	}
 	if v := IsNil(other); v.C || v.S != nil {
 		t.Errorf("a pointer that is no input: %v %v, want false and no shadow", v.C, v.S)
+	}
+}
+
+// TestBoundsCheckTerms checks the terms of implicit bounds checks: at a
+// constant index the check is the very term of the loop condition i <
+// len(s) that guards it (so the solver chain refutes its negation by
+// pointer), and a check every value of the index passes (a byte into a
+// 256-entry table) is not recorded at all.
+func TestBoundsCheckTerms(t *testing.T) {
+	tests := []struct {
+		name string
+		run  func(s V[string], c V[byte]) (loop *sym.Expr)
+		want int // branches recorded
+	}{
+		{"constant index under a loop condition", func(s V[string], _ V[byte]) *sym.Expr {
+			i := V[int]{C: 1}
+			cond := Lt(i, LenString(s))
+			IndexString(1, s, i)
+			return cond.S
+		}, 1},
+		{"byte index into a 256-entry table", func(_ V[string], c V[byte]) *sym.Expr {
+			var table [256]uint8
+			LoadIndex(2, table[:], c)
+			return nil
+		}, 0},
+		{"byte index into a shorter table", func(_ V[string], c V[byte]) *sym.Expr {
+			var table [255]uint8
+			LoadIndex(2, table[:], c)
+			return nil
+		}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t) // the subtest's goroutine
+			reset(4)
+			s := symStr("abc")
+			c := V[byte]{C: 'x', S: st.b.Var(50, 8)}
+			loop := tt.run(s, c)
+			if len(st.path) != tt.want {
+				t.Fatalf("%d branches recorded, want %d: %+v", len(st.path), tt.want, st.path)
+			}
+			if loop != nil && st.path[0].Cond != loop {
+				t.Errorf("bounds check %v is not the loop condition %v", st.path[0].Cond, loop)
+			}
+		})
 	}
 }

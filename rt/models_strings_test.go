@@ -296,15 +296,22 @@ func TestLoadIndexAgg(t *testing.T) {
 			t.Errorf("%q[%d] = %q, want %q", tc.s, tc.idx, got, real[tc.idx])
 		}
 	}
-	// A byte slice element whose bytes changed behind the shadow's back
-	// is concrete.
+	// A byte slice element one of whose bytes changed behind the
+	// shadow's back keeps the terms of the others; the changed byte is
+	// its value, and the lost term is counted as stale.
 	pieces := BytesSplit(bytes.Split, V[[]byte]{C: []byte("hello world"), S: agg}, V[[]byte]{C: []byte(" ")})
-	if LoadIndexBytes(5, pieces, V[int]{C: 1}).S == nil {
+	before := LoadIndexBytes(5, pieces, V[int]{C: 1}).S
+	if before == nil {
 		t.Fatalf("byte slice element has no shadow")
 	}
+	takeConcrete(nil)
 	pieces[1][0] = 'W'
-	if s := LoadIndexBytes(5, pieces, V[int]{C: 1}).S; s != nil {
-		t.Errorf("changed element kept its shadow %v", s)
+	after := LoadIndexBytes(5, pieces, V[int]{C: 1}).S
+	if after == nil || aggBytes(after)[0] != st.b.Const('W', 8) || aggBytes(after)[1] != aggBytes(before)[1] {
+		t.Errorf("changed element: shadow %v, want 'W' then the old terms of %v", after, before)
+	}
+	if c := takeConcrete(nil); len(c) != 1 || c[0].Cause != CauseStale || c[0].Site != 5 {
+		t.Errorf("changed element: concretisations %+v, want one stale at site 5", c)
 	}
 }
 

@@ -38,6 +38,7 @@ var st struct {
 	vars      []*sym.Expr            // input variables by number, kept across executions
 	failed    []string               // messages of t.Error and t.Fatal in this execution
 	mem       map[uintptr]cell       // the shadow memory (mem.go)
+	byteSeq   uint64                 // writes of bytes' cells so far, which order them against byte-slice cells (bytemem.go)
 	pins      []unsafe.Pointer       // what the cells of mem point into
 	lens      map[uintptr]lenCell    // shadows of slice lengths (slice.go)
 	maps      map[uintptr]*mapShadow // logs of maps, by header (map.go)
@@ -76,6 +77,7 @@ func reset(sites int) {
 	st.passed = st.passed[:0]
 	clearConcrete()
 	memUsed.Store(false)
+	bytesUsed.Store(false)
 	lensUsed.Store(false)
 	mapsUsed.Store(false)
 	growCover(sites)

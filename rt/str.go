@@ -26,6 +26,9 @@ func agg[T ~string | ~[]byte](v V[T]) *sym.Expr {
 	if v.S != nil {
 		return v.S
 	}
+	if a := cellsOf(v.C); a != nil {
+		return a
+	}
 	return aggOf(string(v.C))
 }
 
@@ -62,8 +65,16 @@ func index64[I Integer](i V[I]) *sym.Expr {
 }
 
 // boundsCheck records the implicit branch "0 <= i < n" at site, as one
-// unsigned comparison; its false side panics.
+// unsigned comparison; its false side panics. At a constant index that is
+// not negative it is the signed i < n, the very term of a loop condition
+// i < len(s) that guards the access, so that the negation of the check is
+// the negation of that condition, which the solver chain refutes without
+// asking Z3 (a length is never negative, so the two agree).
 func boundsCheck(site uint32, i, n *sym.Expr, ok bool) {
+	if i.Kind == sym.KConst && int64(i.Val) >= 0 {
+		record(site, ok, st.b.Cmp(sym.KSLt, i, n))
+		return
+	}
 	record(site, ok, st.b.Cmp(sym.KULt, i, n))
 }
 
@@ -125,6 +136,9 @@ func IndexString[T ~string, I Integer](site uint32, s V[T], i V[I]) V[byte] {
 // IndexBytes returns b[i]; site is the implicit bounds check.
 func IndexBytes[T ~[]byte, I Integer](site uint32, b V[T], i V[I]) V[byte] {
 	if b.S == nil && i.S == nil || !tracking() {
+		if b.S == nil && i.S == nil && byteCells() {
+			return V[byte]{C: b.C[i.C], S: symbolicOrNil(byteTerm(&b.C[i.C], 0))}
+		}
 		return V[byte]{C: b.C[i.C]}
 	}
 	var c byte
@@ -142,7 +156,7 @@ func IndexBytes[T ~[]byte, I Integer](site uint32, b V[T], i V[I]) V[byte] {
 // goroutine that does not track, the slice becomes concrete.
 func StoreBytes[T ~[]byte, I Integer](site uint32, p *T, sp **sym.Expr, i V[I], x V[byte]) {
 	b := *p
-	if *sp == nil && i.S == nil && x.S == nil {
+	if *sp == nil && i.S == nil && x.S == nil && !bytesUsed.Load() {
 		b[i.C] = x.C
 		return
 	}
@@ -160,6 +174,7 @@ func StoreBytes[T ~[]byte, I Integer](site uint32, p *T, sp **sym.Expr, i V[I], 
 	}
 	boundsCheck(site, iterm, aggLen(a), in)
 	b[i.C] = x.C // panics here when out of range, as the original does
+	setByteCells([]byte(b[i.C:]), 1, func(int) *sym.Expr { return x.S })
 	xs := x.S
 	if xs == nil {
 		xs = st.b.Const(uint64(x.C), 8)
@@ -224,20 +239,50 @@ func SliceStringFrom[T ~string, I Integer](site uint32, s V[T], lo V[I]) V[T] {
 	return SliceString(site, s, lo, LenString(s))
 }
 
-// SliceBytes returns b[lo:hi]; site is the implicit bounds check. The
-// result's length is bounded by len(b), not cap(b): reslicing beyond the
-// length runs concretely (CauseIndex at site).
+// SliceBytes returns b[lo:hi]; site is the implicit bounds check, against
+// len(b)'s term when b has no spare capacity, else against cap(b), which
+// has no term (sliceCap).
 func SliceBytes[T ~[]byte, I, J Integer](site uint32, b V[T], lo V[I], hi V[J]) V[T] {
 	if b.S == nil && lo.S == nil && hi.S == nil || !tracking() {
 		return V[T]{C: b.C[lo.C:hi.C]}
 	}
 	r := b.C[lo.C:hi.C]
-	if int(hi.C) > len(b.C) {
-		concretise(site, CauseIndex)
-		return V[T]{C: r}
+	if cap(b.C) > len(b.C) {
+		// The bound is the capacity, and bytes past the length may have
+		// cells (a copy into the spare capacity).
+		return V[T]{C: r, S: sliceCap(site, b, index64(lo), index64(hi), int(lo.C), int(hi.C))}
 	}
 	a := sliceAgg(site, agg(b), index64(lo), index64(hi), int(lo.C), int(hi.C), len(b.C))
 	return V[T]{C: r, S: a}
+}
+
+// sliceCap returns the aggregate of r = b[lo:hi] when cap(b) > len(b): the
+// bytes up to len(b) from b's aggregate, the rest from their cells (the
+// spare capacity a copy filled) or their values, its length hi - lo. The
+// bounds check is against the capacity, which has no term. A byte past
+// len(b) without a cell was written by nothing that had a term for it (a
+// write that dropped one counted it there), so its value is its term.
+func sliceCap[T ~[]byte](site uint32, b V[T], lo, hi *sym.Expr, clo, chi int) *sym.Expr {
+	a := agg(b)
+	full := b.C[:chi]
+	bs := make([]*sym.Expr, 0, chi)
+	ab := aggBytes(a)
+	for k := 0; k < chi; k++ {
+		if k < len(b.C) && k < len(ab) {
+			bs = append(bs, ab[k])
+			continue
+		}
+		var t *sym.Expr
+		if byteCells() {
+			t = byteTerm(&full[k], 0)
+		}
+		if t == nil {
+			t = st.b.Const(uint64(full[k]), 8)
+		}
+		bs = append(bs, t)
+	}
+	ext := st.b.String(st.b.Const(uint64(cap(b.C)), 64), bs)
+	return sliceAgg(site, ext, lo, hi, clo, chi, cap(b.C))
 }
 
 // SliceBytesFrom returns b[lo:].
@@ -349,6 +394,9 @@ func GeString[T ~string](a, b V[T]) V[bool] { return Not(LtString(a, b)) }
 
 // StringOfBytes returns the conversion To(b) of a byte slice to a string.
 func StringOfBytes[To ~string, From ~[]byte](b V[From]) V[To] {
+	if b.S == nil && byteCells() {
+		return V[To]{C: To(b.C), S: cellsOf(b.C)}
+	}
 	return V[To]{C: To(b.C), S: keep(b.S)}
 }
 

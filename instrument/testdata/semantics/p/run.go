@@ -32,6 +32,7 @@ var names = [...]string{
 	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
+	"CopyInto", "BuildBox", "MultiFields",
 }
 
 // N is the number of functions Run dispatches to.
@@ -293,6 +294,12 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(RangeInt(a, b))
 	case 120:
 		return show(CopyMake(a, s, bs))
+	case 121:
+		return show(CopyInto(a, s, bs))
+	case 122:
+		return show(BuildBox(a, s, bs))
+	case 123:
+		return show(MultiFields(a, s))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }

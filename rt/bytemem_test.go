@@ -1,0 +1,202 @@
+package rt
+
+import (
+	"testing"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// symBytes is a symbolic byte slice of the given concrete value: a length
+// variable and one byte variable per byte, numbered from base.
+func symBytes(base uint64, c string) V[[]byte] {
+	bs := make([]*sym.Expr, len(c))
+	for i := range bs {
+		bs[i] = st.b.Var(base+1+uint64(i), 8)
+	}
+	return V[[]byte]{C: []byte(c), S: st.b.String(st.b.Var(base, 64), bs)}
+}
+
+// holder is a struct whose byte-slice field a decoder fills.
+type holder struct {
+	buf []byte
+	in  []byte
+}
+
+// TestByteCells checks that bytes written into byte slices that are not
+// shadowed variables keep their terms for whichever slice of the array
+// reads them later, and lose them when they are overwritten: each case
+// writes, then reads byte k through the field, and wants the term of
+// input byte want (-1: no term).
+func TestByteCells(t *testing.T) {
+	tests := []struct {
+		name string
+		run  func(h *holder, in V[[]byte]) V[byte]
+		want int
+	}{
+		{
+			name: "copy into the spare capacity of a field, then reslice",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				h.buf = make([]byte, 0, 8)
+				n := CopyBytesTo(1, h.buf[len(h.buf):cap(h.buf)], in)
+				StoreByteSlice(SliceBytes(2, LoadByteSlice(3, &h.buf), V[int]{}, n), &h.buf)
+				return IndexBytes(4, LoadByteSlice(5, &h.buf), V[int]{C: 2})
+			},
+			want: 2,
+		},
+		{
+			name: "copy into a slice of a field whose cell is older",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				StoreByteSlice(V[[]byte]{C: make([]byte, 4)}, &h.buf)
+				StoreByteSlice(SliceBytes(2, LoadByteSlice(3, &h.buf), V[int]{}, V[int]{C: 4}), &h.buf)
+				CopyBytesTo(1, h.buf[1:], in)
+				return IndexBytes(4, LoadByteSlice(5, &h.buf), V[int]{C: 1})
+			},
+			want: 0,
+		},
+		{
+			name: "bytes copied equal to the old ones still take the new terms",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				StoreByteSlice(BytesOf[[]byte](V[byte]{C: 'a'}, V[byte]{C: 'b'}, V[byte]{C: 'c'}, V[byte]{C: 'd', S: st.b.Var(50, 8)}), &h.buf)
+				CopyBytesTo(1, h.buf, in) // in is "abcd"
+				return IndexBytes(4, LoadByteSlice(5, &h.buf), V[int]{C: 0})
+			},
+			want: 0,
+		},
+		{
+			name: "store into a field's element, read through another slice",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				h.buf = make([]byte, 4)
+				StoreByteAt(1, h.buf, V[int]{C: 3}, IndexBytes(2, in, V[int]{C: 1}))
+				alias := h.buf[2:]
+				return IndexBytes(4, V[[]byte]{C: alias}, V[int]{C: 1})
+			},
+			want: 1,
+		},
+		{
+			name: "a variable's copy is seen through the field it was sliced from",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				h.buf = make([]byte, 6)
+				dst := h.buf[2:]
+				var sh *sym.Expr
+				CopyBytes(1, &sh, dst, dst, in)
+				return IndexBytes(4, LoadByteSlice(5, &h.buf), V[int]{C: 5})
+			},
+			want: 3,
+		},
+		{
+			name: "concrete bytes copied over terms drop them",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				h.buf = make([]byte, 4)
+				CopyBytesTo(1, h.buf, in)
+				CopyBytesTo(2, h.buf, V[string]{C: "abcd"}) // the same values
+				return IndexBytes(4, LoadByteSlice(5, &h.buf), V[int]{C: 2})
+			},
+			want: -1,
+		},
+		{
+			name: "a concrete store over a term drops it",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				h.buf = make([]byte, 4)
+				CopyBytesTo(1, h.buf, in)
+				StoreByteAt(2, h.buf, V[int]{C: 0}, V[byte]{C: 'a'})
+				return IndexBytes(4, V[[]byte]{C: h.buf}, V[int]{C: 0})
+			},
+			want: -1,
+		},
+		{
+			name: "append over the spare capacity drops the cells there",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				h.buf = make([]byte, 0, 8)
+				CopyBytesTo(1, h.buf[:cap(h.buf)], in)
+				b := AppendBytesOf(V[[]byte]{C: h.buf}, V[string]{C: "ab"})
+				return IndexBytes(4, V[[]byte]{C: b.C[:4]}, V[int]{C: 1})
+			},
+			want: -1,
+		},
+		{
+			name: "a write nobody saw makes the byte concrete",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				h.buf = make([]byte, 4)
+				CopyBytesTo(1, h.buf, in)
+				h.buf[3] = '!'
+				return IndexBytes(4, LoadByteSlice(5, &h.buf), V[int]{C: 3})
+			},
+			want: -1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			reset(8)
+			in := symBytes(100, "abcd")
+			got := tt.run(&holder{}, in)
+			if tt.want < 0 {
+				if got.S != nil {
+					t.Errorf("byte %q has the term %v, want none", got.C, got.S)
+				}
+				return
+			}
+			if want := aggBytes(in.S)[tt.want]; got.S != want || got.C != in.C[tt.want] {
+				t.Errorf("byte %q with term %v, want %q with %v", got.C, got.S, in.C[tt.want], want)
+			}
+		})
+	}
+}
+
+// TestCopyBytesToCount checks the count of a copy into a byte slice that
+// is not a variable: min(len(dst), len(src)) over the source's length
+// term.
+func TestCopyBytesToCount(t *testing.T) {
+	own(t)
+	for _, tc := range []struct {
+		dst, src int
+	}{{8, 3}, {2, 5}, {0, 4}, {4, 4}} {
+		reset(8)
+		in := symBytes(100, "abcdefgh"[:tc.src])
+		n := CopyBytesTo(1, make([]byte, tc.dst), in)
+		if n.S == nil {
+			t.Fatalf("dst %d, src %d: count %d has no term", tc.dst, tc.src, n.C)
+		}
+		for src := 0; src <= 8; src++ {
+			env := sym.Env{100: uint64(src)}
+			v, err := (&sym.Evaluator{Env: env}).Value(n.S)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := min(tc.dst, src); v != uint64(want) {
+				t.Errorf("dst %d, src of length %d: count term %d, want %d", tc.dst, src, v, want)
+			}
+		}
+	}
+}
+
+// TestUnsafeString checks the string unsafe.String makes over a byte
+// slice's first n bytes: their terms, n's term as its length, and, when
+// n is symbolic, the bytes past n too, which a longer input reads.
+func TestUnsafeString(t *testing.T) {
+	tests := []struct {
+		name     string
+		n        func(b V[[]byte]) V[int]
+		wantLen  string
+		wantByte int // bytes of the result's aggregate
+	}{
+		{"symbolic length", func(b V[[]byte]) V[int] { return LenBytes(b) }, "v100:64", 6},
+		{"constant prefix", func(V[[]byte]) V[int] { return V[int]{C: 2} }, "2:64", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t) // the subtest's goroutine
+			reset(8)
+			in := symBytes(100, "abcdef")
+			b := V[[]byte]{C: in.C[:3], S: in.S}
+			n := tt.n(b)
+			s := UnsafeString(b, n)
+			if s.C != string(b.C[:n.C]) {
+				t.Fatalf("string %q, want %q", s.C, b.C[:n.C])
+			}
+			if s.S == nil || aggLen(s.S).String() != tt.wantLen || len(aggBytes(s.S)) != tt.wantByte || aggBytes(s.S)[1] != aggBytes(in.S)[1] {
+				t.Errorf("shadow %v, want length %s and %d of the input's bytes", s.S, tt.wantLen, tt.wantByte)
+			}
+		})
+	}
+}
