@@ -12,6 +12,7 @@
 package session
 
 import (
+	"go/ast"
 	"strings"
 
 	"github.com/gocolic/gocolic/build"
@@ -64,18 +65,43 @@ func stdPackages(cfg Config, pkg *load.Package, copies bool) []*packages.Package
 	})
 }
 
-// linknamed reports whether a file of q has a //go:linkname directive: the
-// rewrite's twin and wrapper would both carry the symbol (math/rand's
-// runtime_rand), and such packages reach into the runtime anyway.
+// linknamed reports whether q pulls in another package's symbol by
+// //go:linkname: a two-argument directive whose local name is a function
+// declared without a body and whose target lies outside q (math/rand's
+// runtime_rand from the runtime). Such a package reaches into the runtime,
+// and its rewrite does not build (the symbol is claimed twice). The other
+// forms are markers the rewrite keeps intact: a one-argument directive
+// (bytes' Repeat), one on a function with a body, and a pull of q's own
+// symbol (net/url's badSetPath, its own method setPath under a name
+// others may link to).
 func linknamed(q *packages.Package) bool {
+	bodiless := map[string]bool{}
+	for _, f := range q.Syntax {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body == nil && fd.Recv == nil {
+				bodiless[fd.Name.Name] = true
+			}
+		}
+	}
 	for _, f := range q.Syntax {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				if strings.HasPrefix(c.Text, "//go:linkname ") {
+				fields := strings.Fields(c.Text)
+				if len(fields) >= 3 && fields[0] == "//go:linkname" && bodiless[fields[1]] && linkPackage(fields[2]) != q.PkgPath {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// linkPackage returns the import path of a linkname target such as
+// "runtime.rand" or "net/url.(*URL).setPath".
+func linkPackage(symbol string) string {
+	slash := strings.LastIndex(symbol, "/")
+	if dot := strings.Index(symbol[slash+1:], "."); dot >= 0 {
+		return symbol[:slash+1+dot]
+	}
+	return symbol
 }

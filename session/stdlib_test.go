@@ -30,6 +30,8 @@ func TestStdCandidate(t *testing.T) {
 		{&packages.Package{PkgPath: "math/big", OtherFiles: []string{"arith_amd64.s"}}, false},
 		{&packages.Package{PkgPath: "net/url", GoFiles: []string{"a.go", "c.go"}, CompiledGoFiles: []string{"a.go"}}, false}, // cgo
 		{&packages.Package{PkgPath: "math/rand", Syntax: []*ast.File{parseFile(t, "package rand\n\nimport _ \"unsafe\"\n\n//go:linkname runtime_rand runtime.rand\nfunc runtime_rand() uint64\n")}}, false},
+		{&packages.Package{PkgPath: "bytes", Syntax: []*ast.File{parseFile(t, "package bytes\n\nimport _ \"unsafe\"\n\n//go:linkname Repeat\nfunc Repeat(b []byte, n int) []byte { return b }\n")}}, true},
+		{&packages.Package{PkgPath: "net/url", Syntax: []*ast.File{parseFile(t, "package url\n\nimport _ \"unsafe\"\n\ntype URL struct{ Path string }\n\n//go:linkname badSetPath net/url.(*URL).setPath\nfunc badSetPath(*URL, string) error\n\nfunc (u *URL) setPath(p string) error { u.Path = p; return nil }\n")}}, true},
 		{&packages.Package{PkgPath: "sort", Syntax: []*ast.File{parseFile(t, "package sort\n\n// go:linkname in prose is not a directive.\nfunc Ints() {}\n")}}, true},
 	} {
 		if got := stdCandidate(tc.pkg); got != tc.want {
