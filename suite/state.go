@@ -36,7 +36,9 @@ const Dir = "testdata/gocolic"
 func FileName(fn string) string { return fn + ".state.json" }
 
 // Path returns the state file of fn in the package directory pkgDir.
-func Path(pkgDir, fn string) string { return filepath.Join(pkgDir, filepath.FromSlash(Dir), FileName(fn)) }
+func Path(pkgDir, fn string) string {
+	return filepath.Join(pkgDir, filepath.FromSlash(Dir), FileName(fn))
+}
 
 // State is one saved suite.
 type State struct {
