@@ -68,6 +68,13 @@ type Config struct {
 	// Dict, if not nil, starts the mutation lane's dictionary (the
 	// target's constants); the lane adds the constants of the traces.
 	Dict *mutate.Dict
+	// Paths makes the run keep one input for each distinct path up to
+	// MaxDepth (Report.Suite), the state of the suite (prior.go).
+	Paths bool
+	// Prior, if not nil, judges every candidate an execution opens by a
+	// saved suite (gocolic update, prior.go); the solver is then asked
+	// nothing until every seed has run.
+	Prior func(c *explore.Candidate) Prior
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -163,6 +170,11 @@ type Report struct {
 	// InternalErrors are the failures of gocolic's own code the run
 	// survived or ended with (internal.go).
 	InternalErrors []*InternalError
+	// Suite holds one input per distinct path, in the order the paths
+	// were first taken (Config.Paths).
+	Suite []PathInput
+	// Update is what Config.Prior decided.
+	Update UpdateStats
 }
 
 // LaneStats counts what each lane did and what they handed each other.
@@ -192,6 +204,8 @@ type job struct {
 	// later: the input was traced before, its path set aside (lane.go),
 	// and now joins the tree.
 	later bool
+	// seed is 1 + the index of the seed the input is, 0 for others.
+	seed int
 }
 
 type outcome struct {
@@ -310,6 +324,12 @@ type coordinator struct {
 	aside     []job             // inputs of the mutation lane whose paths wait for the tree (lane.go)
 	dry       bool              // the strategy had no candidate when last asked
 	barren    int               // path queries answered since the concolic lane last covered something
+	// The update run's (prior.go): seeds not yet taken in, candidates of
+	// changed ranges, candidates put off, and the paths kept.
+	seedsLeft int
+	changed   []*explore.Candidate
+	later     []*explore.Candidate
+	pathKeys  map[[16]byte]bool
 }
 
 // domain builds the constraints every input satisfies: lengths of strings
@@ -341,8 +361,11 @@ func (d *coordinator) loop(ctx context.Context) error {
 		go d.workerLoop(wctx, jobs, results, startErr)
 	}
 	var queue []job
-	for _, s := range d.cfg.Seeds {
-		queue = append(queue, job{env: s})
+	for i, s := range d.cfg.Seeds {
+		queue = append(queue, job{env: s, seed: i + 1})
+	}
+	if d.cfg.Prior != nil {
+		d.seedsLeft = len(d.cfg.Seeds)
 	}
 	if len(queue) == 0 {
 		queue = []job{{env: d.seedInput()}}
@@ -629,6 +652,7 @@ func (d *coordinator) process(o outcome) {
 	}
 	d.rep.Execs++
 	d.rep.Lanes.ConcolicExecs++
+	defer d.seedDone(o.job)
 	if c := o.job.optimistic; c != nil {
 		delete(d.optOut, outcomeOf(c))
 	}
@@ -671,6 +695,8 @@ func (d *coordinator) process(o outcome) {
 		d.setAside(o.job) // its coverage counts now, its path later
 	} else {
 		out = d.tree.Record(path, o.job.env, o.job.origin)
+		out.NewCandidates = d.judge(out.NewCandidates)
+		d.keepPath(o.job, path, resp)
 	}
 	divergedAt := -1
 	if out.Diverged {

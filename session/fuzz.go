@@ -60,12 +60,20 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	tgt.Stdlib = t.sup.std
 	t.entry = tgt
 	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
-	seeds, maxLen, err := fuzzSeeds(cfg, tgt, t.ins.Seeds, dir)
-	if err != nil {
-		return nil, err
+	var seeds []sym.Env
+	if cfg.update {
+		if t.upd, seeds, err = startUpdate(&cfg, t, CmdFuzz); err != nil {
+			return nil, err
+		}
+	} else {
+		var maxLen int
+		seeds, maxLen, err = fuzzSeeds(cfg, tgt, t.ins.Seeds, dir)
+		if err != nil {
+			return nil, err
+		}
+		cfg.MaxLen, tgt.maxLen = maxLen, maxLen
+		fmt.Fprintf(cfg.Stderr, "gocolic: %d seed inputs\n", len(seeds))
 	}
-	cfg.MaxLen, tgt.maxLen = maxLen, maxLen
-	fmt.Fprintf(cfg.Stderr, "gocolic: %d seed inputs\n", len(seeds))
 	var hy *hybrid
 	if cfg.WithFuzzer {
 		parallel := max(1, cfg.Workers/2)
@@ -90,7 +98,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		st := hy.Stats()
 		out.Hybrid = &st
 	}
-	if !cfg.NoTests {
+	if finishState(cfg, CmdFuzz, t, out, &errs) && !cfg.NoTests {
 		var n int
 		errs = append(errs, guarded(out.Report, "corpus", func() (err error) {
 			n, err = writeCorpus(dir, tgt, out.Report)

@@ -56,7 +56,15 @@ type Config struct {
 	// Replay lists directories of go test fuzz v1 files: their inputs are
 	// run and measured, and nothing is explored or written but the report.
 	Replay []string
+	// NoState does not write the suite's state (testdata/gocolic), which
+	// gocolic update reads.
+	NoState bool
+	// Check makes gocolic update rewrite nothing and fail when the suite
+	// is out of date (ErrChanged).
+	Check  bool
 	Stderr io.Writer
+
+	update bool // the run is gocolic update's (Update)
 
 	maxLenAuto bool // MaxLen was not given (Validate)
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/solver/stack"
+	"github.com/gocolic/gocolic/state"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -38,6 +39,8 @@ type Outcome struct {
 	Profile  string
 	// Hybrid counts the exchanges with go test -fuzz (-with-fuzzer).
 	Hybrid *report.HybridStats
+	// Update is what gocolic update did to the saved suite.
+	Update *report.Update
 }
 
 // Entry is the function under test as the outputs see it.
@@ -89,6 +92,11 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	tgt.Stdlib = t.sup.std
 	t.entry = tgt
 	var seeds []sym.Env
+	if cfg.update {
+		if t.upd, seeds, err = startUpdate(&cfg, t, CmdTest); err != nil {
+			return nil, err
+		}
+	}
 	if len(cfg.Replay) > 0 {
 		cfg.NoTests = true
 		if tgt.Method != "" || slices.ContainsFunc(tgt.Params, func(p instrument.Param) bool { return p.Shape != nil }) {
@@ -107,8 +115,9 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	defer r.close()
 	errs := []error{err}
 	out := r.out
+	write := finishState(cfg, CmdTest, t, out, &errs)
 	// Whatever happened, write what was found.
-	if !cfg.NoTests {
+	if !cfg.NoTests && write {
 		var path string
 		errs = append(errs, guarded(out.Report, "emit", func() (err error) {
 			path, err = writeTests(cfg, tgt, out.Report)
@@ -173,6 +182,10 @@ type target struct {
 	sup   *support           // the support packages instrumented with it
 	entry *Entry
 	fuzz  bool // the worker is the package's test binary running a fuzz target
+	// funcs are the fingerprints of the package's functions (state), upd
+	// the saved suite of an update run.
+	funcs map[string]string
+	upd   *updating
 }
 
 // instrumentTarget instruments pkg with c and the support packages cfg
@@ -188,7 +201,7 @@ func instrumentTarget(cfg Config, pkg *load.Package, c instrument.Config) (*targ
 	}
 	added := ins.Added()
 	sup.merge(ins, added)
-	return &target{pkg: pkg, ins: ins, added: added, sup: sup}, nil
+	return &target{pkg: pkg, ins: ins, added: added, sup: sup, funcs: state.Fingerprints(pkg.Syntax)}, nil
 }
 
 // entryTypes lists the types the generated test file writes for params
@@ -277,6 +290,12 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
 		NewSolver: newSolver, Progress: cfg.Stderr, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
 		Dict: mutate.NewDict(0),
+		// The suite's state needs every path's input; an update also
+		// the saved suite's word on every candidate.
+		Paths: t.upd != nil || cfg.keepsState(),
+	}
+	if t.upd != nil {
+		dcfg.Prior = t.upd.prior
 	}
 	c := t.ins.Consts
 	dcfg.Dict.AddConsts(c.Ints, c.Strings, c.Floats)

@@ -1,4 +1,4 @@
-// Package suite is the saved state of a generated test suite: what
+// Package state is the saved state of a generated test suite: what
 // `gocolic test` and `gocolic fuzz` leave beside the tests they write, so
 // that `gocolic update` can maintain the suite after a code change by
 // re-running the saved inputs instead of solving for them again (seed 003,
@@ -11,7 +11,7 @@
 // package; and what the run spent. The file is JSON under the package's
 // testdata/gocolic/<func>.state.json, meant to be committed with the
 // generated tests.
-package suite
+package state
 
 import (
 	"bytes"
@@ -52,6 +52,7 @@ type State struct {
 	MaxDepth int    `json:"maxdepth"` // 0: unbounded
 	Seed     int64  `json:"seed"`
 	MaxLen   int    `json:"maxlen"`
+	MaxElems int    `json:"maxelems"`
 	// Params describes the input layout (one entry per runtime input, see
 	// session): the saved inputs mean nothing for another layout.
 	Params []string `json:"params"`
@@ -128,11 +129,11 @@ type Spent struct {
 // Encode returns the state file's content.
 func Encode(st *State) ([]byte, error) {
 	if st.Version != Version {
-		return nil, fmt.Errorf("suite: encoding a state of version %d (this gocolic writes %d)", st.Version, Version)
+		return nil, fmt.Errorf("state: encoding a state of version %d (this gocolic writes %d)", st.Version, Version)
 	}
 	data, err := json.MarshalIndent(st, "", "\t")
 	if err != nil {
-		return nil, fmt.Errorf("suite: %w", err)
+		return nil, fmt.Errorf("state: %w", err)
 	}
 	return append(data, '\n'), nil
 }
