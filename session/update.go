@@ -206,9 +206,10 @@ func leafType(p rt.Param) string {
 
 // stateValues writes an input as the corpus lines of its runtime inputs.
 func stateValues(env sym.Env, t *Entry) []string {
-	vs := entryOf(env, t)
-	out := make([]string, len(vs))
-	for i, v := range vs {
+	args := rt.DecodeInput(t.rt, t.maxLen, env)
+	out := make([]string, len(args))
+	for i, a := range args {
+		v := leafValue(t.rt[i], a)
 		v.Type = leafType(t.rt[i])
 		out[i] = v.Line()
 	}
