@@ -62,7 +62,11 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
 	var seeds []sym.Env
 	if cfg.update {
-		if t.upd, seeds, err = startUpdate(&cfg, t, CmdFuzz); err != nil {
+		saved, err := readSaved(&cfg, tgt.PkgDir, CmdFuzz)
+		if err != nil {
+			return nil, err
+		}
+		if t.upd, seeds, err = startUpdate(&cfg, t, saved); err != nil {
 			return nil, err
 		}
 	} else {

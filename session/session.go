@@ -80,6 +80,13 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	var saved *state.State
+	if cfg.update {
+		// The saved settings shape the inputs: they come before the rewrite.
+		if saved, err = readSaved(&cfg, filepath.Dir(pkg.CompiledGoFiles[0]), CmdTest); err != nil {
+			return nil, err
+		}
+	}
 	t, err := instrumentTarget(cfg, pkg, instrument.Config{
 		Entry:    cfg.Func,
 		Impure:   cfg.Impure,
@@ -93,7 +100,7 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	t.entry = tgt
 	var seeds []sym.Env
 	if cfg.update {
-		if t.upd, seeds, err = startUpdate(&cfg, t, CmdTest); err != nil {
+		if t.upd, seeds, err = startUpdate(&cfg, t, saved); err != nil {
 			return nil, err
 		}
 	}
@@ -161,9 +168,7 @@ func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
 	if ins.Recv != nil {
 		t.Method = ins.Method
 		t.Params = append([]instrument.Param{*ins.Recv}, ins.Params...)
-		// Type.Method and (*Type).Method name tests and files as Type_Method.
-		typ, _, _ := strings.Cut(cfg.Func, ".")
-		t.Func = strings.Trim(typ, "(*)") + "_" + ins.Method
+		t.Func = funcFileName(cfg.Func)
 	}
 	t.names = emit.NewTypeNames(pkg.Types, entryTypes(t.Params, ins.Results)...)
 	t.Imports = t.names.Imports()

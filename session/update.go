@@ -18,6 +18,7 @@ import (
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/explore"
+	"github.com/gocolic/gocolic/proc"
 	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
@@ -48,23 +49,40 @@ type updating struct {
 	check bool
 }
 
-// startUpdate reads the saved state of t, checks that its inputs still
-// fit the function, takes the settings that fix the path space from it,
-// and returns the saved inputs as the run's seeds.
-func startUpdate(cfg *Config, t *target, cmd Command) (*updating, []sym.Env, error) {
-	old, err := state.Read(state.Path(t.entry.PkgDir, t.entry.Func))
+// readSaved reads the saved state of cfg.Func in the package directory
+// pkgDir and takes from it the settings that fix the path space.
+func readSaved(cfg *Config, pkgDir string, cmd Command) (*state.State, error) {
+	old, err := state.Read(state.Path(pkgDir, funcFileName(cfg.Func)))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if old.Command != string(cmd) {
-		return nil, nil, fmt.Errorf("the suite of %s was saved by gocolic %s, not %s", t.entry.Func, old.Command, cmd)
+		return nil, fmt.Errorf("the suite of %s was saved by gocolic %s, not %s", cfg.Func, old.Command, cmd)
 	}
 	cfg.Strategy, cfg.MaxDepth, cfg.Seed = old.Strategy, old.MaxDepth, old.Seed
-	cfg.MaxLen, t.entry.maxLen = old.MaxLen, old.MaxLen
+	cfg.MaxLen, cfg.MaxElems = old.MaxLen, old.MaxElems
+	return old, nil
+}
+
+// funcFileName is the name outputs give the function fn: Type_Method for
+// a method Type.Method or (*Type).Method, which name tests and files so.
+func funcFileName(fn string) string {
+	typ, method, ok := strings.Cut(fn, ".")
+	if !ok {
+		return fn
+	}
+	return strings.Trim(typ, "(*)") + "_" + method
+}
+
+// startUpdate checks that the saved inputs of old still fit the function
+// of t and returns them as the run's seeds.
+func startUpdate(cfg *Config, t *target, old *state.State) (*updating, []sym.Env, error) {
+	t.entry.maxLen = old.MaxLen
 	if got := stateParams(t.entry); !slices.Equal(got, old.Params) {
 		return nil, nil, fmt.Errorf("the inputs of %s changed since its suite was saved (%s, now %s): run gocolic %s again",
-			t.entry.Func, strings.Join(old.Params, " "), strings.Join(got, " "), cmd)
+			t.entry.Func, strings.Join(old.Params, " "), strings.Join(got, " "), old.Command)
 	}
+	var err error
 	seeds := make([]sym.Env, len(old.Inputs))
 	var paths [][]state.Step
 	for i, in := range old.Inputs {
@@ -243,7 +261,7 @@ func stateResults(p coordinator.PathInput) []string {
 func newState(cmd Command, cfg Config, t *target, rep *coordinator.Report, reps []coordinator.PathInput, h *pathHasher) *state.State {
 	e := t.entry
 	st := &state.State{
-		Version: state.Version, Command: string(cmd), Package: e.PkgPath, Func: e.Func,
+		Version: state.Version, Command: string(cmd), Package: e.PkgPath, Func: e.Func, Target: cfg.Func,
 		Strategy: cfg.Strategy, MaxDepth: cfg.MaxDepth, Seed: cfg.Seed, MaxLen: e.maxLen, MaxElems: cfg.MaxElems,
 		Params: stateParams(e), Exhausted: rep.Exhausted, Funcs: t.funcs, Inputs: []state.Input{},
 		Spent: state.Spent{Executions: rep.Execs, Queries: queries(rep), ElapsedMS: rep.Elapsed.Milliseconds()},
@@ -446,4 +464,40 @@ func (u *updating) represent(all []coordinator.PathInput, h *pathHasher) []coord
 // kept reports whether p is a saved input that took the path dirs before.
 func (u *updating) kept(p coordinator.PathInput, dirs string) bool {
 	return p.Seed >= 0 && p.Seed < len(u.old.Inputs) && u.old.Inputs[p.Seed].Path != nil && directions(u.old.Inputs[p.Seed].Path) == dirs
+}
+
+// SavedTargets lists the functions and fuzz targets whose suites are saved
+// in the package pattern names (relative to dir): the targets of its
+// testdata/gocolic state files, sorted. A state file that cannot be read
+// is an error.
+func SavedTargets(ctx context.Context, dir, pattern string) ([]string, error) {
+	cmd := proc.CommandContext(ctx, "go", "list", "-f", "{{.Dir}}", pattern)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("finding package %s: %w: %s", pattern, err, strings.TrimSpace(stderr.String()))
+	}
+	pkgDirs := strings.Fields(strings.TrimSpace(string(out)))
+	if len(pkgDirs) != 1 {
+		return nil, fmt.Errorf("%s names %d packages; gocolic update takes one", pattern, len(pkgDirs))
+	}
+	files, err := filepath.Glob(filepath.Join(pkgDirs[0], filepath.FromSlash(state.Dir), "*.state.json"))
+	if err != nil {
+		return nil, err
+	}
+	var targets []string
+	for _, f := range files {
+		st, err := state.Read(f)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, st.Target)
+	}
+	if len(targets) == 0 {
+		return nil, fmt.Errorf("no saved suites in %s: run gocolic test (or fuzz) first", filepath.Join(pkgDirs[0], filepath.FromSlash(state.Dir)))
+	}
+	sort.Strings(targets)
+	return targets, nil
 }

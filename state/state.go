@@ -46,6 +46,9 @@ type State struct {
 	Command string `json:"command"` // test or fuzz
 	Package string `json:"package"`
 	Func    string `json:"func"`
+	// Target is the function as the command was given it: Type.Method
+	// or (*Type).Method where Func is Type_Method.
+	Target string `json:"target"`
 	// The settings that fix the explored path space: an update explores
 	// with the same ones.
 	Strategy string `json:"strategy"`
@@ -166,7 +169,7 @@ func Decode(data []byte) (*State, error) {
 	if dec.More() {
 		return nil, errors.New("corrupt state file: data after the state")
 	}
-	if st.Func == "" || st.Package == "" {
+	if st.Func == "" || st.Package == "" || st.Target == "" {
 		return nil, errors.New("corrupt state file: no package or function")
 	}
 	for i, in := range st.Inputs {

@@ -11,7 +11,7 @@ import (
 
 func sample() *State {
 	return &State{
-		Version: Version, Command: "test", Package: "example.com/mid", Func: "Mid",
+		Version: Version, Command: "test", Package: "example.com/mid", Func: "Mid", Target: "Mid",
 		Strategy: "dfs", MaxDepth: 50, Seed: 7, MaxLen: 32,
 		Params: []string{"int64", "int64", "int64"}, Exhausted: true,
 		Funcs: map[string]string{"Mid": "0123456789abcdef", "T.M": "fedcba9876543210"},
