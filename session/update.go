@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -111,9 +112,11 @@ func (u *updating) prior(c *explore.Candidate) coordinator.Prior {
 }
 
 // pathHasher turns the paths of one run into suite steps and node keys:
-// site IDs into keys that do not depend on the numbering of the package's
-// other functions (Func#k, the k-th branch site of Func), conditions into
-// hashes of their terms.
+// site IDs into keys that do not depend on the numbering of the sites
+// around them (Func#h#k: the k-th branch site of Func whose kind and
+// condition text hash to h, so that adding or removing a branch elsewhere
+// leaves the other sites' keys alone), conditions into hashes of their
+// terms.
 type pathHasher struct {
 	keys  map[uint32]string
 	conds map[*sym.Expr]string
@@ -131,8 +134,11 @@ func newPathHasher(table []sites.Site) *pathHasher {
 		if fn == "" {
 			fn = "_"
 		}
-		h.keys[s.ID] = fmt.Sprintf("%s#%d", fn, count[fn])
-		count[fn]++
+		text := fnv.New32a()
+		fmt.Fprintf(text, "%s\x00%s", s.Kind, s.Text)
+		k := fmt.Sprintf("%s#%08x", fn, text.Sum32())
+		h.keys[s.ID] = fmt.Sprintf("%s#%d", k, count[k])
+		count[k]++
 	}
 	return h
 }

@@ -99,3 +99,30 @@ func TestUpdateDiff(t *testing.T) {
 		t.Error("a suite with changes is not out of date")
 	}
 }
+
+// TestSiteKeys: a site's key does not move when a branch is added before
+// it, and two sites of one condition text in a function are told apart
+// by their order.
+func TestSiteKeys(t *testing.T) {
+	before := []sites.Site{
+		{ID: 0, Kind: sites.Cond, Func: "F", Text: "x < y"},
+		{ID: 1, Kind: sites.Cond, Func: "F", Text: "x < z"},
+		{ID: 2, Kind: sites.Concrete, Func: "F"},
+		{ID: 3, Kind: sites.Cond, Func: "F", Text: "x < z"},
+	}
+	after := []sites.Site{
+		{ID: 0, Kind: sites.Cond, Func: "F", Text: "x == 0"},
+		{ID: 1, Kind: sites.Cond, Func: "F", Text: "x < y"},
+		{ID: 2, Kind: sites.Cond, Func: "F", Text: "x < z"},
+		{ID: 3, Kind: sites.Cond, Func: "F", Text: "x < z"},
+	}
+	hb, ha := newPathHasher(before), newPathHasher(after)
+	for _, p := range [][2]uint32{{0, 1}, {1, 2}, {3, 3}} {
+		if hb.site(p[0]) != ha.site(p[1]) {
+			t.Errorf("site %d before is %q, site %d after %q: want the same key", p[0], hb.site(p[0]), p[1], ha.site(p[1]))
+		}
+	}
+	if hb.site(1) == hb.site(3) || ha.site(0) == ha.site(1) {
+		t.Error("distinct sites share a key")
+	}
+}
