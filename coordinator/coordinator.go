@@ -286,6 +286,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err == nil && !d.cfg.NoSolve {
 		d.reduce() // a replay reports the corpus as it is
 	}
+	d.rep.Update.Unrun = d.seedsLeft
 	d.rep.Tree = d.tree.Stats()
 	d.rep.Paths = d.rep.Tree.Paths
 	d.rep.Divergences = d.rep.Tree.Divergences

@@ -155,4 +155,6 @@ type UpdateStats struct {
 	// Changed are the positions (Position) of the candidates of changed
 	// ranges still open once every seed ran: the sides explored.
 	Changed [][]bool
+	// Unrun counts the seeds the run ended before taking in (Prior set).
+	Unrun int
 }

@@ -57,6 +57,9 @@ func TestRunPrior(t *testing.T) {
 		if u.Settled != tc.settled || u.Later != tc.later || len(u.Changed) != tc.changed {
 			t.Errorf("prior %d: settled %d, later %d, changed %d; want %d, %d, %d", tc.prior, u.Settled, u.Later, len(u.Changed), tc.settled, tc.later, tc.changed)
 		}
+		if u.Unrun != 0 {
+			t.Errorf("prior %d: %d seeds unrun", tc.prior, u.Unrun)
+		}
 		if len(rep.Suite) != 2 || rep.Suite[0].Seed != 0 || rep.Suite[1].Seed != 1 || len(rep.Suite[0].Path) != helperBranches {
 			t.Errorf("prior %d: suite %+v, want both seeds on their one path", tc.prior, rep.Suite)
 		}
@@ -93,5 +96,18 @@ func TestKeepPathDepth(t *testing.T) {
 	}
 	if want := []uint64{1, 3, 4}; !slices.Equal(got, want) {
 		t.Errorf("kept inputs %v, want %v", got, want)
+	}
+}
+
+// TestRunPriorUnrun: a run that ends before every seed ran says how many
+// did not, so that an update does not take their paths for gone.
+func TestRunPriorUnrun(t *testing.T) {
+	cfg := runConfig(t, &unsatSolver{}, modeBranches, modeBranches+1, modeBranches+2)
+	cfg.Runs = 1
+	cfg.MinimizeTime = 0
+	cfg.Prior = func(*explore.Candidate) Prior { return PriorExplore }
+	rep := runDriver(t, context.Background(), cfg)
+	if rep.Execs != 1 || rep.Update.Unrun != 2 {
+		t.Errorf("%d executions, %d seeds unrun; want 1, 2", rep.Execs, rep.Update.Unrun)
 	}
 }

@@ -408,6 +408,13 @@ func finishState(cfg Config, cmd Command, t *target, out *Outcome, errs *[]error
 	if t.upd == nil && !cfg.keepsState() {
 		return true
 	}
+	if t.upd != nil && rep.Update.Unrun > 0 {
+		// The saved inputs not run would be dropped as if their paths
+		// were gone.
+		*errs = append(*errs, fmt.Errorf("the run ended before %d of the %d saved inputs ran again (stopped: %s); nothing was rewritten: give update a larger -budget",
+			rep.Update.Unrun, len(t.upd.old.Inputs), rep.Stopped))
+		return false
+	}
 	var st *state.State
 	var reps []coordinator.PathInput
 	*errs = append(*errs, guarded(rep, "state", func() error {
