@@ -6,7 +6,9 @@ import "strings"
 // the worker's runtime (rt and sym) may depend on, directly or not,
 // besides Go's internal packages (InFloor). gocolic never instruments
 // these in place: an instrumented standard package imports the runtime,
-// so one in the runtime's closure would import itself. Everything else in
+// so one in the runtime's closure would import itself; the pure-Go ones
+// parsers call (strconv, unicode, path, ...) are instrumented as copies
+// under another path instead (stdcopy.go). Everything else in
 // the standard library can be instrumented, and rt and sym write the few
 // pieces of strings, bytes, bufio, runtime/debug, encoding/binary and
 // hash/fnv they need themselves (rt/floor.go, sym/varint.go).

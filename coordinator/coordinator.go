@@ -68,6 +68,15 @@ type Config struct {
 	// Dict, if not nil, starts the mutation lane's dictionary (the
 	// target's constants); the lane adds the constants of the traces.
 	Dict *mutate.Dict
+	// Static, if not nil, is the static graph of the strategies that
+	// ask for one (explore.UsesStatic).
+	Static explore.Static
+	// Weights, if not nil, are the learned strategy's, instead of those
+	// of the file Options.Heuristic names (gocolic learn's samples).
+	Weights []float64
+	// Props holds the static properties of the branch sites
+	// (explore.SitePropsOf), which the learned strategy's features read.
+	Props map[uint32]explore.SiteProps
 	// Paths makes the run keep one input for each distinct path up to
 	// MaxDepth (Report.Suite), the state of the suite (prior.go).
 	Paths bool
@@ -241,7 +250,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		optOut:   map[uint32]bool{},
 	}
 	d.tree = explore.NewTree(d.b, explore.Options{MaxDepth: cfg.MaxDepth})
-	strat, err := explore.New(cfg.Strategy, cfg.Seed, d.isStd)
+	strat, err := newStrategy(cfg, d.isStd)
 	if err != nil {
 		return nil, err
 	}
@@ -295,6 +304,23 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	d.sample()
 	return d.rep, err
+}
+
+// newStrategy returns the run's search strategy; the learned one reads
+// its weights from Config.Weights or else from the file -heuristic names.
+func newStrategy(cfg Config, isStd func(uint32) bool) (explore.Strategy, error) {
+	ec := explore.Config{Seed: cfg.Seed, Std: isStd, RandomShare: cfg.RandomShare, Static: cfg.Static}
+	if cfg.Strategy == "learned" {
+		ec.Weights, ec.Sites, ec.Props = cfg.Weights, cfg.Sites, cfg.Props
+		if ec.Weights == nil {
+			w, err := explore.ReadWeights(cfg.Heuristic)
+			if err != nil {
+				return nil, err
+			}
+			ec.Weights = w.Weights
+		}
+	}
+	return explore.New(cfg.Strategy, ec)
 }
 
 type coordinator struct {

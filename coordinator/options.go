@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"time"
 
@@ -22,8 +23,14 @@ type Options struct {
 	Budget   time.Duration // wall-clock budget; 0 for none
 	Runs     int           // execution budget; 0 for none
 	Strategy string        // name of the search strategy, see explore.New
-	Seed     int64         // seed of every random choice of the run
-	Timeout  time.Duration // time limit of one execution
+	// RandomShare is the fraction of the priority strategy's choices
+	// made at random instead of by priority (explore.Priority).
+	RandomShare float64
+	// Heuristic is the weight file of the learned strategy (gocolic
+	// learn writes it); the learned strategy needs it, no other reads it.
+	Heuristic string
+	Seed      int64         // seed of every random choice of the run
+	Timeout   time.Duration // time limit of one execution
 	// MemLimitMB bounds the resident memory of a worker, in MiB; 0 for
 	// none.
 	MemLimitMB int
@@ -53,6 +60,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		Strategy:     "cover",
+		RandomShare:  0.1, // not measured: the seed gives no value
 		Timeout:      time.Second,
 		MemLimitMB:   2048,
 		MinimizeTime: 10 * time.Second,
@@ -95,6 +103,19 @@ func (o *Options) Validate() error {
 	}
 	if err := explore.ValidStrategy(o.Strategy); err != nil {
 		return err
+	}
+	if o.RandomShare < 0 || o.RandomShare > 1 {
+		return errors.New("-random-share must be between 0 and 1")
+	}
+	switch {
+	case o.Strategy == "learned" && o.Heuristic == "":
+		return errors.New("-strategy learned needs -heuristic FILE (a weight file written by gocolic learn)")
+	case o.Strategy != "learned" && o.Heuristic != "":
+		return fmt.Errorf("-heuristic is read by -strategy learned only, not %s", o.Strategy)
+	case o.Heuristic != "":
+		if _, err := explore.ReadWeights(o.Heuristic); err != nil {
+			return err
+		}
 	}
 	if o.Lanes == "" {
 		o.Lanes = d.Lanes

@@ -1,13 +1,25 @@
 package coordinator
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocolic/gocolic/explore"
 )
 
 func TestOptionsValidate(t *testing.T) {
+	heuristic := filepath.Join(t.TempDir(), "h.json")
+	if err := explore.NewWeights(make([]float64, explore.NumFeatures), explore.Learning{}).Write(heuristic); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(corrupt, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		in   Options
@@ -33,6 +45,15 @@ func TestOptionsValidate(t *testing.T) {
 		{name: "lanes kept", in: Options{Runs: 1, Lanes: LanesMutate},
 			want: Options{Workers: runtime.NumCPU(), Solvers: max(1, runtime.NumCPU()/2), Runs: 1, Timeout: time.Second, Strategy: "cover", Lanes: LanesMutate}},
 		{name: "unknown lanes", in: Options{Lanes: "sideways"}, err: "-lanes"},
+		{name: "random share above 1", in: Options{RandomShare: 1.5}, err: "-random-share"},
+		{name: "negative random share", in: Options{RandomShare: -0.1}, err: "-random-share"},
+		{name: "random share kept", in: Options{Runs: 1, Strategy: "priority", RandomShare: 0.5},
+			want: Options{Workers: runtime.NumCPU(), Solvers: max(1, runtime.NumCPU()/2), Runs: 1, Timeout: time.Second, Strategy: "priority", RandomShare: 0.5, Lanes: LanesConcolic}},
+		{name: "learned with its weights", in: Options{Workers: 1, Runs: 1, Strategy: "learned", Heuristic: heuristic},
+			want: Options{Workers: 1, Solvers: 1, Runs: 1, Timeout: time.Second, Strategy: "learned", Heuristic: heuristic, Lanes: LanesConcolic}},
+		{name: "learned without weights", in: Options{Strategy: "learned"}, err: "-strategy learned needs -heuristic FILE"},
+		{name: "weights without learned", in: Options{Strategy: "dfs", Heuristic: heuristic}, err: "-heuristic is read by -strategy learned only"},
+		{name: "corrupt weights", in: Options{Strategy: "learned", Heuristic: corrupt}, err: "-heuristic " + corrupt + ": not a gocolic weight file"},
 	}
 	for _, tt := range tests {
 		o := tt.in
@@ -47,6 +68,38 @@ func TestOptionsValidate(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, err)
 		} else if o != tt.want {
 			t.Errorf("%s: got %+v, want %+v", tt.name, o, tt.want)
+		}
+	}
+}
+
+// TestNewStrategy checks that the learned strategy takes its weights
+// from the configuration or, without them, from the weight file.
+func TestNewStrategy(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "h.json")
+	if err := explore.NewWeights(make([]float64, explore.NumFeatures), explore.Learning{}).Write(file); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		cfg  Config
+		want string // the strategy's name, or the error's start
+	}{
+		{"by name", Config{Options: Options{Strategy: "dfs"}}, "dfs"},
+		{"learned from the file", Config{Options: Options{Strategy: "learned", Heuristic: file}}, "learned"},
+		{"learned from the weights given", Config{Options: Options{Strategy: "learned"}, Weights: make([]float64, explore.NumFeatures)}, "learned"},
+		{"weights of another length", Config{Options: Options{Strategy: "learned", Heuristic: file}, Weights: make([]float64, 3)}, "explore: learned strategy: 3 weights"},
+		{"no file", Config{Options: Options{Strategy: "learned", Heuristic: file + ".missing"}}, "-heuristic: open"},
+	}
+	for _, tt := range tests {
+		s, err := newStrategy(tt.cfg, nil)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else {
+			got = s.String()
+		}
+		if !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 // A Strategy orders the candidates of a Tree, in the manner of a KLEE
@@ -28,7 +30,9 @@ type Strategy interface {
 }
 
 // Names returns the names New accepts, the default first.
-func Names() []string { return []string{"cover", "dfs", "bfs", "random"} }
+func Names() []string {
+	return []string{"cover", "dfs", "bfs", "random", "random-branch", "uniform-random", "generational", "priority", "cfds", "cgs", "learned"}
+}
 
 // ValidStrategy returns the error New returns for name, without building
 // a strategy: nil if name is one of Names.
@@ -39,20 +43,64 @@ func ValidStrategy(name string) error {
 	return fmt.Errorf("explore: unknown strategy %q (valid: %s)", name, strings.Join(Names(), ", "))
 }
 
-// New returns the strategy called name. seed seeds its random choices;
-// std, if not nil, reports which branch sites belong to standard packages
-// instrumented in place (sites.Site.Std), whose uncovered outcomes cover
-// ranks after the target's. The classic orders ignore it.
-func New(name string, seed int64, std func(site uint32) bool) (Strategy, error) {
+// Config is what New hands the strategies beside their name. Each
+// strategy reads the fields it needs; the zero value of a field is a
+// usable default.
+type Config struct {
+	// Seed seeds the strategy's random choices.
+	Seed int64
+	// Std, if not nil, reports which branch sites belong to standard
+	// packages instrumented in place (sites.Site.Std), whose uncovered
+	// outcomes cover ranks after the target's.
+	Std func(site uint32) bool
+	// RandomShare is the fraction of priority's choices made at random
+	// instead of by priority, in [0, 1].
+	RandomShare float64
+	// Static is the static graph of cfds, cgs and learned (UsesStatic);
+	// nil without one, when every outcome is Far.
+	Static Static
+	// Weights are the learned strategy's (a weight file's Weights); nil
+	// leaves them all 0. Sites and Props are what its features read of
+	// the program: the site table and the sites' static properties.
+	Weights []float64
+	Sites   []sites.Site
+	Props   map[uint32]SiteProps
+}
+
+// New returns the strategy called name, configured by cfg.
+func New(name string, cfg Config) (Strategy, error) {
+	st := cfg.Static
+	if st == nil {
+		st = noStatic{}
+	}
 	switch name {
 	case "cover":
-		return NewCover(seed, std), nil
+		return NewCover(cfg.Seed, cfg.Std), nil
 	case "dfs":
 		return NewDFS(), nil
 	case "bfs":
 		return NewBFS(), nil
 	case "random":
-		return NewRandom(seed), nil
+		return NewRandom(cfg.Seed), nil
+	case "random-branch":
+		return NewRandomBranch(cfg.Seed), nil
+	case "uniform-random":
+		return NewUniformRandom(cfg.Seed), nil
+	case "generational":
+		return NewGenerational(cfg.Seed), nil
+	case "priority":
+		return NewPriority(cfg.Seed, cfg.RandomShare), nil
+	case "cfds":
+		return NewCFDS(cfg.Seed, st), nil
+	case "cgs":
+		return NewCGS(cfg.Seed, st), nil
+	case "learned":
+		// Without weights every score ties.
+		theta := cfg.Weights
+		if theta == nil {
+			theta = make([]float64, NumFeatures)
+		}
+		return NewLearned(theta, LearnedInput{Sites: cfg.Sites, Props: cfg.Props, Static: cfg.Static, Seed: cfg.Seed})
 	}
 	return nil, ValidStrategy(name)
 }

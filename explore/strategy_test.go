@@ -57,7 +57,7 @@ func TestOrder(t *testing.T) {
 		{"bfs", []uint32{2, 6, 4, 5}}, // shallowest first; B before F: added earlier
 	}
 	for _, tt := range tests {
-		s, err := New(tt.name, 0, nil)
+		s, err := New(tt.name, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func TestRandom(t *testing.T) {
 
 func TestNextSkipsClosedCandidates(t *testing.T) {
 	for _, name := range Names() {
-		s, err := New(name, 7, nil)
+		s, err := New(name, Config{Seed: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,12 +137,12 @@ func TestNextSkipsClosedCandidates(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	for _, name := range Names() {
-		s, err := New(name, 1, nil)
+		s, err := New(name, Config{Seed: 1})
 		if err != nil || s.String() != name {
 			t.Errorf("New(%q) = %v, %v", name, s, err)
 		}
 	}
-	_, err := New("astar", 1, nil)
+	_, err := New("astar", Config{Seed: 1})
 	if err == nil {
 		t.Fatal("New(astar) succeeded")
 	}
@@ -157,7 +157,7 @@ func TestNew(t *testing.T) {
 // and rejects the rest with New's error.
 func TestValidStrategy(t *testing.T) {
 	for _, name := range append(Names(), "astar", "", "DFS") {
-		_, newErr := New(name, 1, nil)
+		_, newErr := New(name, Config{Seed: 1})
 		err := ValidStrategy(name)
 		if (err == nil) != (newErr == nil) || err != nil && err.Error() != newErr.Error() {
 			t.Errorf("ValidStrategy(%q) = %v, New's error %v", name, err, newErr)

@@ -11,13 +11,18 @@
 // with what really happened, so that a diverging run is counted and never
 // credited to the wrong node.
 //
-// A Strategy (Cover, DFS, BFS or Random) orders the candidates. After
-// every execution, and every query the solver answers without one, the
-// caller gives it a Feedback (Strategy.Update, after KLEE's
-// Searcher::update): the new candidates, the hit counts and the new
-// coverage, from which a strategy such as Cover keeps what its order
-// needs. Neither the tree nor the strategies are safe for concurrent use:
-// the coordinator owns them and serialises the results of its workers.
+// A Strategy orders the candidates (New and Names list them: Cover, the
+// default; DFS, BFS and Random; CREST's RandomBranch and UniformRandom,
+// SAGE's Generational, the LIME tester's Priority, and the directed CFDS
+// and CGS, which read a Static graph of the program). After every
+// execution, and every query the solver answers without one, the caller
+// gives it a Feedback (Strategy.Update, after KLEE's Searcher::update):
+// the new candidates, the path as the tree holds it (Outcome.Leaf), the
+// hit counts and the new coverage, from which a strategy keeps what its
+// order needs. The strategies that follow one execution's path find its
+// candidates on its nodes (Node.Candidate). Neither the tree nor the
+// strategies are safe for concurrent use: the coordinator owns them and
+// serialises the results of its workers.
 package explore
 
 import (
@@ -83,6 +88,7 @@ type Node struct {
 	side   bool // the outcome of parent that leads here
 	child  [2]*Node
 	state  [2]State
+	cand   *Candidate // the side Record opened when it made the node, nil if none
 }
 
 func index(side bool) int {
@@ -100,6 +106,28 @@ func (n *Node) Child(side bool) *Node { return n.child[index(side)] }
 
 // State returns the state of side.
 func (n *Node) State(side bool) State { return n.state[index(side)] }
+
+// Side returns the outcome of the parent that leads to n (false for the
+// root).
+func (n *Node) Side() bool { return n.side }
+
+// Candidate returns the candidate Record opened for the side the
+// execution that made n did not take, nil if that side folded to false.
+// Strategies that walk a path (random-branch, cfds, ...) find its
+// candidates this way; the candidate may have left Open since.
+func (n *Node) Candidate() *Candidate { return n.cand }
+
+// Path returns the nodes from the root down to n, root first.
+func (n *Node) Path() []*Node {
+	if n == nil {
+		return nil
+	}
+	p := make([]*Node, n.Depth+1)
+	for m := n; m != nil; m = m.parent {
+		p[m.Depth] = m
+	}
+	return p
+}
 
 // A Candidate is an Open side of a node that no execution has taken yet.
 type Candidate struct {
@@ -163,6 +191,10 @@ type Outcome struct {
 	InconsistentAt int
 	// Truncated reports that the path was longer than MaxDepth.
 	Truncated bool
+	// Leaf is the node of the last branch Record walked through (nil for
+	// a path without symbolic branches): Leaf.Path() is the path as the
+	// tree holds it.
+	Leaf *Node
 }
 
 // Stats summarises a Tree. The side counts are of node sides in each state.
@@ -290,13 +322,14 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 				if bits == nil {
 					bits = pack(path[:n])
 				}
-				out.NewCandidates = append(out.NewCandidates, &Candidate{
+				nd.cand = &Candidate{
 					Node:   nd,
 					Side:   other,
 					Base:   input,
 					Expect: Prediction{prefix: bits, n: d + 1, last: other},
 					tree:   t,
-				})
+				}
+				out.NewCandidates = append(out.NewCandidates, nd.cand)
 			}
 		case nd.Site != br.Site:
 			t.inconsistencies++
@@ -312,6 +345,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			out.Reached = true
 		}
 		parent = nd
+		out.Leaf = nd
 	}
 
 	if origin != nil {

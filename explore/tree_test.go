@@ -407,3 +407,40 @@ func TestPrediction(t *testing.T) {
 		t.Error("zero Prediction is not empty")
 	}
 }
+
+// TestLeafAndPath checks that Record reports the last node it walked
+// through, whose Path is the recorded path, and that each new node keeps
+// the candidate it opened.
+func TestLeafAndPath(t *testing.T) {
+	b := sym.NewBuilder()
+	tr := NewTree(b, Options{})
+	first := tr.Record(path(b, "1t 2f 3t"), sym.Env{}, nil)
+	again := tr.Record(path(b, "1t 2f 4t"), sym.Env{}, nil) // inconsistent at depth 2
+	for _, tt := range []struct {
+		name  string
+		out   Outcome
+		sites []uint32
+		sides []bool
+	}{
+		{"new path", first, []uint32{1, 2, 3}, []bool{false, true, false}},
+		{"cut where inconsistent", again, []uint32{1, 2}, []bool{false, true}},
+	} {
+		var got []uint32
+		var sides []bool
+		for _, n := range tt.out.Leaf.Path() {
+			got = append(got, n.Site)
+			sides = append(sides, n.Side())
+		}
+		if !slices.Equal(got, tt.sites) || !slices.Equal(sides, tt.sides) {
+			t.Errorf("%s: leaf path %v %v, want %v %v", tt.name, got, sides, tt.sites, tt.sides)
+		}
+	}
+	for _, c := range first.NewCandidates {
+		if c.Node.Candidate() != c {
+			t.Errorf("node of %s keeps %v", c, c.Node.Candidate())
+		}
+	}
+	if out := tr.Record(nil, sym.Env{}, nil); out.Leaf != nil {
+		t.Errorf("empty path: leaf %v", out.Leaf)
+	}
+}

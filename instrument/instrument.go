@@ -87,6 +87,20 @@ func (e Exports) Merge(o Exports) Exports {
 	return Exports{twins: m}
 }
 
+// Without returns e without the twins of the functions drop reports: the
+// methods a copy of a standard package leaves to the original's type
+// (build.AsCopy), which other packages must then call as they are.
+// e is not changed.
+func (e Exports) Without(drop func(*types.Func) bool) Exports {
+	m := make(map[*types.Func]*twinInfo, len(e.twins))
+	for fn, t := range e.twins {
+		if !drop(fn) {
+			m[fn] = t
+		}
+	}
+	return Exports{twins: m}
+}
+
 // Param describes a parameter of the entry function.
 type Param struct {
 	Name string

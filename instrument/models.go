@@ -131,12 +131,14 @@ var models = map[string]model{
 
 // libModels are the packages whose models take the library function
 // itself as their first argument (after the site) and call it for the
-// concrete result. The runtime must not import these packages: gocolic
-// instruments strings and bytes in place, above the runtime
-// (build/floor.go), and a model that imported its package would make an
-// import cycle; internal/bytealg and internal/stringslite, where their
-// searches end, only standard packages may import.
-var libModels = map[string]bool{"strings": true, "bytes": true, "internal/bytealg": true, "internal/stringslite": true}
+// concrete result. The runtime must not import strings and bytes:
+// gocolic instruments them in place, above the runtime (build/floor.go),
+// and a model that imported its package would make an import cycle;
+// internal/bytealg and internal/stringslite, where their searches end,
+// only standard packages may import. strconv and unicode, floor packages
+// gocolic instruments as copies (build/stdcopy.go), hand what they leave
+// concrete to the copy's twin of the function.
+var libModels = map[string]bool{"strings": true, "bytes": true, "internal/bytealg": true, "internal/stringslite": true, "strconv": true, "unicode": true}
 
 // modelTwin returns the twin description of fn's model, or nil when fn is
 // not modelled.

@@ -34,6 +34,20 @@ func inRange(x *sym.Expr, lo, hi uint64) *sym.Expr {
 // concrete result c elsewhere.
 func boolShadow(dom, t *sym.Expr, c bool) *sym.Expr { return st.b.Ite(dom, t, st.b.Bool(c)) }
 
+// libTwin returns the twin, of type T, of lib, the library function a
+// model was handed, when lib is a function of an instrumented package
+// (an instrumented copy of a floor package, build/stdcopy.go) and this
+// goroutine tracks: a model calls it where it would otherwise leave the
+// result concrete.
+func libTwin[T, F any](lib F) (T, bool) {
+	var zero T
+	if len(twinsByPC) == 0 || !tracking() {
+		return zero, false
+	}
+	tw, ok := twinsByPC[funcPC(lib)].(T)
+	return tw, ok
+}
+
 // intShadow is boolShadow for an integer result of width t.Width.
 func intShadow(dom, t *sym.Expr, c uint64) *sym.Expr {
 	return st.b.Ite(dom, t, st.b.Const(c, t.Width))

@@ -1,5 +1,9 @@
 // This file models strconv: Atoi and ParseInt, which read a decimal
 // number, and Itoa and its kin, which render one as a string aggregate.
+// Each is given the library function it stands for (instrument/models.go,
+// libModels); where the model would leave the result concrete (another
+// base, a longer string) and the library is an instrumented copy
+// (build/stdcopy.go), the copy's twin computes it instead.
 
 package rt
 
@@ -79,7 +83,12 @@ const maxParseLen = 10
 
 // StrconvAtoi models strconv.Atoi; site is its error check. The model is
 // exact for strings of up to maxParseLen bytes.
-func StrconvAtoi(site uint32, s V[string]) (int, error, *sym.Expr) {
+func StrconvAtoi(site uint32, lib func(string) (int, error), s V[string]) (int, error, *sym.Expr) {
+	if s.S != nil && len(s.C) > maxParseLen {
+		if tw, ok := libTwin[func(V[string]) (int, error, *sym.Expr)](lib); ok {
+			return tw(s)
+		}
+	}
 	r, err := strconv.Atoi(s.C)
 	if s.S == nil || !tracking() {
 		return r, err, nil
@@ -102,8 +111,20 @@ func parseIntLen(bitSize int) int {
 }
 
 // StrconvParseInt models strconv.ParseInt for a concrete base 10 and bit
-// size; site is its error check. Other bases run concretely.
-func StrconvParseInt(site uint32, s V[string], base, bitSize V[int]) (int64, error, *sym.Expr) {
+// size; site is its error check. Other bases run concretely, or in the
+// instrumented copy.
+func StrconvParseInt(site uint32, lib func(string, int, int) (int64, error), s V[string], base, bitSize V[int]) (int64, error, *sym.Expr) {
+	exact := base.S == nil && bitSize.S == nil && base.C == 10 && len(s.C) <= parseIntLen(bitSize.C)
+	switch bitSize.C {
+	case 0, 8, 16, 32, 64:
+	default:
+		exact = false
+	}
+	if s.S != nil && !exact {
+		if tw, ok := libTwin[func(V[string], V[int], V[int]) (int64, error, *sym.Expr)](lib); ok {
+			return tw(s, base, bitSize)
+		}
+	}
 	r, err := strconv.ParseInt(s.C, base.C, bitSize.C)
 	if s.S == nil || base.S != nil || bitSize.S != nil || base.C != 10 || !tracking() {
 		return r, err, nil
@@ -239,7 +260,7 @@ func formatDecimal(x *sym.Expr, signed bool) *sym.Expr {
 }
 
 // StrconvItoa models strconv.Itoa, exactly.
-func StrconvItoa(i V[int]) (string, *sym.Expr) {
+func StrconvItoa(lib func(int) string, i V[int]) (string, *sym.Expr) {
 	r := strconv.Itoa(i.C)
 	if i.S == nil || !tracking() {
 		return r, nil
@@ -248,8 +269,13 @@ func StrconvItoa(i V[int]) (string, *sym.Expr) {
 }
 
 // StrconvFormatInt models strconv.FormatInt for a concrete base 10,
-// exactly; other bases run concretely.
-func StrconvFormatInt(i V[int64], base V[int]) (string, *sym.Expr) {
+// exactly; other bases run concretely, or in the instrumented copy.
+func StrconvFormatInt(lib func(int64, int) string, i V[int64], base V[int]) (string, *sym.Expr) {
+	if (i.S != nil || base.S != nil) && (base.S != nil || base.C != 10) {
+		if tw, ok := libTwin[func(V[int64], V[int]) (string, *sym.Expr)](lib); ok {
+			return tw(i, base)
+		}
+	}
 	r := strconv.FormatInt(i.C, base.C)
 	if i.S == nil || base.S != nil || base.C != 10 || !tracking() {
 		return r, nil
@@ -258,8 +284,13 @@ func StrconvFormatInt(i V[int64], base V[int]) (string, *sym.Expr) {
 }
 
 // StrconvFormatUint models strconv.FormatUint for a concrete base 10,
-// exactly; other bases run concretely.
-func StrconvFormatUint(i V[uint64], base V[int]) (string, *sym.Expr) {
+// exactly; other bases run concretely, or in the instrumented copy.
+func StrconvFormatUint(lib func(uint64, int) string, i V[uint64], base V[int]) (string, *sym.Expr) {
+	if (i.S != nil || base.S != nil) && (base.S != nil || base.C != 10) {
+		if tw, ok := libTwin[func(V[uint64], V[int]) (string, *sym.Expr)](lib); ok {
+			return tw(i, base)
+		}
+	}
 	r := strconv.FormatUint(i.C, base.C)
 	if i.S == nil || base.S != nil || base.C != 10 || !tracking() {
 		return r, nil

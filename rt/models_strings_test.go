@@ -57,13 +57,13 @@ func TestFormatModels(t *testing.T) {
 		model func(x V[uint64]) (string, *sym.Expr)
 	}{
 		{"strconv.Itoa", intSize, func(x uint64) string { return strconv.Itoa(int(sym.SignExtend(x, intSize))) },
-			func(x V[uint64]) (string, *sym.Expr) { return StrconvItoa(V[int]{C: int(x.C), S: x.S}) }},
+			func(x V[uint64]) (string, *sym.Expr) { return StrconvItoa(strconv.Itoa, V[int]{C: int(x.C), S: x.S}) }},
 		{"strconv.FormatInt 10", 64, func(x uint64) string { return strconv.FormatInt(int64(x), 10) },
 			func(x V[uint64]) (string, *sym.Expr) {
-				return StrconvFormatInt(V[int64]{C: int64(x.C), S: x.S}, V[int]{C: 10})
+				return StrconvFormatInt(strconv.FormatInt, V[int64]{C: int64(x.C), S: x.S}, V[int]{C: 10})
 			}},
 		{"strconv.FormatUint 10", 64, func(x uint64) string { return strconv.FormatUint(x, 10) },
-			func(x V[uint64]) (string, *sym.Expr) { return StrconvFormatUint(x, V[int]{C: 10}) }},
+			func(x V[uint64]) (string, *sym.Expr) { return StrconvFormatUint(strconv.FormatUint, x, V[int]{C: 10}) }},
 	}
 	r := rand.New(rand.NewPCG(19, 20))
 	for _, tc := range tests {
@@ -93,10 +93,10 @@ func TestFormatModelsOtherBases(t *testing.T) {
 	own(t)
 	x := st.b.Var(1, 64)
 	for _, base := range []int{2, 16, 36} {
-		if r, s := StrconvFormatInt(V[int64]{C: -300, S: x}, V[int]{C: base}); s != nil || r != strconv.FormatInt(-300, base) {
+		if r, s := StrconvFormatInt(strconv.FormatInt, V[int64]{C: -300, S: x}, V[int]{C: base}); s != nil || r != strconv.FormatInt(-300, base) {
 			t.Errorf("FormatInt base %d: (%q, %v)", base, r, s)
 		}
-		if r, s := StrconvFormatUint(V[uint64]{C: 300, S: x}, V[int]{C: base}); s != nil || r != strconv.FormatUint(300, base) {
+		if r, s := StrconvFormatUint(strconv.FormatUint, V[uint64]{C: 300, S: x}, V[int]{C: base}); s != nil || r != strconv.FormatUint(300, base) {
 			t.Errorf("FormatUint base %d: (%q, %v)", base, r, s)
 		}
 	}

@@ -227,7 +227,7 @@ func TestParseModels(t *testing.T) {
 	}{
 		{"strconv.Atoi", maxParseLen, func(s string) (uint64, bool) { n, err := strconv.Atoi(s); return uint64(n), err == nil },
 			func(site uint32, s V[string]) (uint64, bool, *sym.Expr) {
-				n, err, sh := StrconvAtoi(site, s)
+				n, err, sh := StrconvAtoi(site, strconv.Atoi, s)
 				return uint64(n), err == nil, sh
 			}},
 		{"strconv.ParseInt 10 64", maxParseLen, func(s string) (uint64, bool) {
@@ -282,7 +282,7 @@ func TestParseModels(t *testing.T) {
 
 func parseIntModel(bitSize int) func(site uint32, s V[string]) (uint64, bool, *sym.Expr) {
 	return func(site uint32, s V[string]) (uint64, bool, *sym.Expr) {
-		n, err, sh := StrconvParseInt(site, s, V[int]{C: 10}, V[int]{C: bitSize})
+		n, err, sh := StrconvParseInt(site, strconv.ParseInt, s, V[int]{C: 10}, V[int]{C: bitSize})
 		return uint64(n), err == nil, sh
 	}
 }
@@ -294,11 +294,11 @@ func TestRuneModels(t *testing.T) {
 		model func(r V[rune]) (uint64, *sym.Expr)
 		ascii bool // exact only on ASCII
 	}{
-		{"unicode.IsDigit", func(r rune) uint64 { return b2u(unicode.IsDigit(r)) }, runeB(UnicodeIsDigit), true},
-		{"unicode.IsLetter", func(r rune) uint64 { return b2u(unicode.IsLetter(r)) }, runeB(UnicodeIsLetter), true},
-		{"unicode.IsUpper", func(r rune) uint64 { return b2u(unicode.IsUpper(r)) }, runeB(UnicodeIsUpper), true},
-		{"unicode.IsLower", func(r rune) uint64 { return b2u(unicode.IsLower(r)) }, runeB(UnicodeIsLower), true},
-		{"unicode.IsSpace", func(r rune) uint64 { return b2u(unicode.IsSpace(r)) }, runeB(UnicodeIsSpace), true},
+		{"unicode.IsDigit", func(r rune) uint64 { return b2u(unicode.IsDigit(r)) }, runeB(unicode.IsDigit, UnicodeIsDigit), true},
+		{"unicode.IsLetter", func(r rune) uint64 { return b2u(unicode.IsLetter(r)) }, runeB(unicode.IsLetter, UnicodeIsLetter), true},
+		{"unicode.IsUpper", func(r rune) uint64 { return b2u(unicode.IsUpper(r)) }, runeB(unicode.IsUpper, UnicodeIsUpper), true},
+		{"unicode.IsLower", func(r rune) uint64 { return b2u(unicode.IsLower(r)) }, runeB(unicode.IsLower, UnicodeIsLower), true},
+		{"unicode.IsSpace", func(r rune) uint64 { return b2u(unicode.IsSpace(r)) }, runeB(unicode.IsSpace, UnicodeIsSpace), true},
 		{"utf8.RuneLen", func(r rune) uint64 { return uint64(utf8.RuneLen(r)) },
 			func(r V[rune]) (uint64, *sym.Expr) { n, s := Utf8RuneLen(r); return uint64(n), s }, false},
 	}
@@ -339,8 +339,8 @@ func TestRuneModels(t *testing.T) {
 	}
 }
 
-func runeB(f func(V[rune]) (bool, *sym.Expr)) func(V[rune]) (uint64, *sym.Expr) {
-	return func(r V[rune]) (uint64, *sym.Expr) { c, s := f(r); return b2u(c), s }
+func runeB(lib func(rune) bool, f func(func(rune) bool, V[rune]) (bool, *sym.Expr)) func(V[rune]) (uint64, *sym.Expr) {
+	return func(r V[rune]) (uint64, *sym.Expr) { c, s := f(lib, r); return b2u(c), s }
 }
 
 func TestDecodeRuneModels(t *testing.T) {

@@ -30,7 +30,11 @@ const (
 // by the same names.
 func (c *Config) Flags(cmd Command) *flag.FlagSet {
 	fs := flag.NewFlagSet(string(cmd), flag.ContinueOnError)
-	c.bind(fs, cmd, DefaultConfig())
+	d := DefaultConfig()
+	if cmd == CmdLearn {
+		d.Runs, d.Budget = LearnRuns, LearnBudget
+	}
+	c.bind(fs, cmd, d)
 	return fs
 }
 
@@ -58,24 +62,43 @@ func (c *Config) Settings(cmd Command) map[string]any {
 func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	*c = d
 	// The exploration (coordinator.Options).
-	fs.DurationVar(&c.Budget, "budget", d.Budget, "wall-clock budget of the exploration (0: 10s unless -runs is set)")
-	fs.IntVar(&c.Runs, "runs", d.Runs, "stop after this many executions (0: no limit)")
-	fs.IntVar(&c.Workers, "workers", d.Workers, "worker processes running the target (0: number of CPUs)")
-	fs.IntVar(&c.Solvers, "solvers", d.Solvers, "goroutines solving queries, each with a solver stack of its own (0: half of -workers, at least one; with one, -workers 1 and -seed make a run deterministic)")
-	if cmd != CmdUpdate {
-		fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
+	if cmd == CmdLearn {
+		// A learning is many runs: -budget bounds all of them, -runs
+		// each, and each run has one worker.
+		fs.DurationVar(&c.Budget, "budget", d.Budget, "wall-clock budget of the whole learning; when it runs out, the best weights found so far are written (0: none)")
+		fs.IntVar(&c.Runs, "runs", d.Runs, "executions of each learning run (the paper's 4000)")
+		fs.IntVar(&c.Workers, "workers", d.Workers, "learning runs at once, each with one worker process and one solver (0: number of CPUs)")
+	} else {
+		fs.DurationVar(&c.Budget, "budget", d.Budget, "wall-clock budget of the exploration (0: 10s unless -runs is set)")
+		fs.IntVar(&c.Runs, "runs", d.Runs, "stop after this many executions (0: no limit)")
+		fs.IntVar(&c.Workers, "workers", d.Workers, "worker processes running the target (0: number of CPUs)")
+		fs.IntVar(&c.Solvers, "solvers", d.Solvers, "goroutines solving queries, each with a solver stack of its own (0: half of -workers, at least one; with one, -workers 1 and -seed make a run deterministic)")
+		if cmd != CmdUpdate {
+			fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
+		}
+		fs.Float64Var(&c.RandomShare, "random-share", d.RandomShare, "fraction of the priority strategy's choices made at random instead of by priority (0 to 1)")
+		fs.StringVar(&c.Heuristic, "heuristic", d.Heuristic, "weight file of -strategy learned (written by gocolic learn)")
+		fs.StringVar(&c.Lanes, "lanes", d.Lanes, "search lanes: concolic (symbolic execution and solving), mutate (mutation of kept inputs at close to native speed: a fuzzer) or both")
 	}
-	fs.StringVar(&c.Lanes, "lanes", d.Lanes, "search lanes: concolic (symbolic execution and solving), mutate (mutation of kept inputs at close to native speed: a fuzzer) or both")
 	if cmd != CmdUpdate {
 		fs.Int64Var(&c.Seed, "seed", d.Seed, "seed of the random choices, for reproducible runs")
 		fs.IntVar(&c.MaxDepth, "depth", d.MaxDepth, "bound on the symbolic branches explored along one path (0: none)")
 	}
 	fs.DurationVar(&c.Timeout, "timeout", d.Timeout, "time limit of one execution")
 	fs.IntVar(&c.MemLimitMB, "memlimit", d.MemLimitMB, "resident memory limit of a worker in MiB (0: none)")
-	fs.IntVar(&c.MaxBugs, "maxbugs", d.MaxBugs, "stop once this many distinct bugs are found (0: no limit)")
-	fs.DurationVar(&c.MinimizeTime, "minimizetime", d.MinimizeTime, "time spent minimising each failing input, and once more all kept cases together, after the exploration (0: keep inputs as found)")
+	if cmd != CmdLearn {
+		fs.IntVar(&c.MaxBugs, "maxbugs", d.MaxBugs, "stop once this many distinct bugs are found (0: no limit)")
+		fs.DurationVar(&c.MinimizeTime, "minimizetime", d.MinimizeTime, "time spent minimising each failing input, and once more all kept cases together, after the exploration (0: keep inputs as found)")
+	}
 	fs.BoolVar(&c.Backoff, "backoff", d.Backoff, "ask less and less often about a branch outcome whose queries keep failing (unsat or unknown)")
 	fs.BoolVar(&c.Optimistic, "optimistic", d.Optimistic, "when a path condition fails at a branch outcome no run has taken, solve its last condition alone and run the input")
+	if cmd == CmdLearn {
+		// The learner (learn.Config).
+		fs.IntVar(&c.Learn.Samples, "samples", d.Learn.Samples, "weight vectors drawn and run once per round (find; the paper: 1000)")
+		fs.IntVar(&c.Learn.Top, "top", d.Learn.Top, "best vectors of a round run again (check; at least 2; the paper: 10)")
+		fs.IntVar(&c.Learn.Checks, "checks", d.Learn.Checks, "runs of each checked vector, from other seeds (the paper: 10)")
+		fs.IntVar(&c.Learn.Rounds, "rounds", d.Learn.Rounds, "at most this many rounds; a round that does not improve on the last ends the learning")
+	}
 
 	// The solver stack (stack.Options).
 	fs.StringVar(&c.Solver.Mode, "solver", d.Solver.Mode, "solver: z3 (calls of uninstrumented functions stay concrete), walk (concolic walk, Z3 for the linear part) or auto (Z3, then the walk for what it cannot model or on timeout)")
@@ -94,28 +117,32 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	if cmd != CmdUpdate {
 		fs.IntVar(&c.MaxLen, "maxlen", d.MaxLen, maxLen)
 	}
-	if cmd == CmdTest {
+	if cmd != CmdFuzz && cmd != CmdUpdate {
 		fs.IntVar(&c.MaxElems, "maxelems", d.MaxElems, "maximum length of slice, map and variadic inputs")
 	}
 	fs.Var(listValue{&c.Impure, true}, "impure", "comma-separated packages or functions (path.Func) whose calls stay concrete, never opaque terms (repeatable)")
-	fs.BoolVar(&c.Stdlib, "stdlib", d.Stdlib, "instrument the standard packages the target reaches (strings, bytes, bufio, regexp, encoding/..., net/url, ...) in place, so that values stay symbolic through them; the few the runtime is built on (strconv, unicode, fmt, ...) keep their models")
+	fs.BoolVar(&c.Stdlib, "stdlib", d.Stdlib, "instrument the standard packages the target reaches (strings, bytes, bufio, regexp, encoding/..., net/url, ...) in place, and strconv, unicode, unicode/utf8 and path, which the runtime is built on, as copies, so that values stay symbolic through them; the rest of what the runtime is built on (fmt, math, ...) keeps its models")
 	fs.Var(listValue{&c.Instrument, true}, "instrument", "comma-separated go package patterns (./..., example.com/dep/...) whose packages the target imports are instrumented too, so that values stay symbolic in calls into them; dependencies are copied, never written (repeatable; default: the target package only)")
 
 	// Outputs.
-	fs.StringVar(&c.JSON, "json", d.JSON, "write the machine-readable report to this file")
-	fs.StringVar(&c.RunDir, "rundir", d.RunDir, "keep the run in this directory (report.json, timeline.csv, cover.out) for gocolic report")
+	if cmd != CmdLearn {
+		fs.StringVar(&c.JSON, "json", d.JSON, "write the machine-readable report to this file")
+		fs.StringVar(&c.RunDir, "rundir", d.RunDir, "keep the run in this directory (report.json, timeline.csv, cover.out) for gocolic report")
+	}
 	fs.BoolVar(&c.KeepWork, "work", d.KeepWork, "print and keep the work directory (overlay and worker binary)")
-	if cmd != CmdUpdate {
+	if cmd == CmdTest || cmd == CmdFuzz {
 		fs.BoolVar(&c.NoState, "nostate", d.NoState, "do not write the suite's state (testdata/gocolic/<func>.state.json), which gocolic update reads")
 	}
 	switch cmd {
+	case CmdUpdate:
+		fs.BoolVar(&c.Check, "check", d.Check, "rewrite nothing; exit 1 if the suite is out of date (a kept test's results changed, tests were added or dropped), for CI")
+	case CmdLearn:
+		fs.StringVar(&c.WeightsOut, "o", d.WeightsOut, "the weight file to write, for gocolic test|fuzz -strategy learned -heuristic FILE")
 	case CmdTest:
 		fs.StringVar(&c.Out, "o", d.Out, "directory for the generated test file (default: the package's directory)")
 		fs.StringVar(&c.CoverProfile, "coverprofile", d.CoverProfile, "write a coverage profile of the generated tests, for go tool cover")
 		fs.BoolVar(&c.NoTests, "notests", d.NoTests, "do not write the generated test file")
 		fs.Var(listValue{&c.Replay, false}, "replay", "run the inputs of a go test fuzz v1 corpus directory and report their coverage, exploring nothing (repeatable)")
-	case CmdUpdate:
-		fs.BoolVar(&c.Check, "check", d.Check, "rewrite nothing; exit 1 if the suite is out of date (a kept test's results changed, tests were added or dropped), for CI")
 	case CmdFuzz:
 		fs.BoolVar(&c.NoTests, "nocorpus", d.NoTests, "do not write corpus entries (with -with-fuzzer, also drop the failures the fuzzer wrote)")
 		fs.BoolVar(&c.FuzzCache, "fuzzcache", d.FuzzCache, "also take the entries go test -fuzz keeps in its cache as seeds")

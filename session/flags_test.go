@@ -42,6 +42,10 @@ func TestSettings(t *testing.T) {
 			}},
 		{CmdTest, []string{"-walktabu", "5", "-replay", "x,y"}, map[string]any{"walktabu": 5, "replay": "x,y"}},
 		{CmdFuzz, []string{"-with-fuzzer", "-nocorpus"}, map[string]any{"with-fuzzer": true, "nocorpus": true}},
+		{CmdTest, []string{"-strategy", "learned", "-heuristic", "h.json"}, map[string]any{"strategy": "learned", "heuristic": "h.json"}},
+		{CmdLearn, nil, map[string]any{"runs": LearnRuns, "budget": "1h0m0s", "samples": 20, "top": 3, "checks": 3, "rounds": 19, "o": ""}},
+		{CmdLearn, []string{"-samples", "4", "-top", "2", "-checks", "1", "-rounds", "2", "-o", "h.json"},
+			map[string]any{"samples": 4, "top": 2, "checks": 1, "rounds": 2, "o": "h.json"}},
 	}
 	for _, tt := range tests {
 		var c Config

@@ -36,48 +36,11 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	if cfg.WithFuzzer && cfg.Budget == 0 {
 		return nil, errors.New("-with-fuzzer needs a time budget (-budget), which the fuzzer shares")
 	}
-	pkg, err := load.LoadTest(cfg.Dir, cfg.Package, cfg.Func)
+	t, seeds, dir, err := fuzzTarget(&cfg)
 	if err != nil {
 		return nil, err
 	}
-	// Support packages: the package under test of an external test
-	// package (p for p_test), so that the fuzz function's calls into it
-	// keep their arguments symbolic, and what -instrument names.
-	t, err := instrumentTarget(cfg, pkg, instrument.Config{
-		FuzzTarget: cfg.Func,
-		Impure:     cfg.Impure,
-	})
-	if err != nil {
-		return nil, err
-	}
-	if pkg.Under != nil {
-		// Paths and commands name the package under test, whose
-		// directory and go test run both.
-		pkg = &load.Package{Package: pkg.Under, ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath, GoVersion: pkg.GoVersion}
-	}
-	t.pkg, t.fuzz = pkg, true
-	tgt := newEntry(pkg, t.ins, cfg)
-	tgt.Stdlib = t.sup.std
-	t.entry = tgt
-	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
-	var seeds []sym.Env
-	if cfg.update {
-		saved, err := readSaved(&cfg, tgt.PkgDir, CmdFuzz)
-		if err != nil {
-			return nil, err
-		}
-		if t.upd, seeds, err = startUpdate(&cfg, t, saved); err != nil {
-			return nil, err
-		}
-	} else {
-		var maxLen int
-		seeds, maxLen, err = fuzzSeeds(cfg, tgt, t.ins.Seeds, dir)
-		if err != nil {
-			return nil, err
-		}
-		cfg.MaxLen, tgt.maxLen = maxLen, maxLen
-		fmt.Fprintf(cfg.Stderr, "gocolic: %d seed inputs\n", len(seeds))
-	}
+	pkg, tgt := t.pkg, t.entry
 	var hy *hybrid
 	if cfg.WithFuzzer {
 		parallel := max(1, cfg.Workers/2)
@@ -129,6 +92,52 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		}))
 	}
 	return out, errors.Join(errs...)
+}
+
+// fuzzTarget loads and instruments the package of fuzz target
+// cfg.Func, and returns it with its seed inputs and its corpus directory;
+// it sets cfg.MaxLen to the bound the seeds are laid out with.
+func fuzzTarget(cfg *Config) (*target, []sym.Env, string, error) {
+	pkg, err := load.LoadTest(cfg.Dir, cfg.Package, cfg.Func)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	// Support packages: the package under test of an external test
+	// package (p for p_test), so that the fuzz function's calls into it
+	// keep their arguments symbolic, and what -instrument names.
+	t, err := instrumentTarget(*cfg, pkg, instrument.Config{
+		FuzzTarget: cfg.Func,
+		Impure:     cfg.Impure,
+	})
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if pkg.Under != nil {
+		// Paths and commands name the package under test, whose
+		// directory and go test run both.
+		t.tests = append(t.tests, pkg.Package)
+		pkg = &load.Package{Package: pkg.Under, ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath, GoVersion: pkg.GoVersion}
+	}
+	t.pkg, t.fuzz = pkg, true
+	tgt := newEntry(pkg, t.ins, *cfg)
+	tgt.Stdlib = t.sup.std
+	t.entry = tgt
+	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
+	if cfg.update {
+		// The saved inputs are the seeds.
+		if t.upd, err = readSaved(cfg, tgt.PkgDir, CmdFuzz); err != nil {
+			return nil, nil, "", err
+		}
+		seeds, err := startUpdate(cfg, t)
+		return t, seeds, dir, err
+	}
+	seeds, maxLen, err := fuzzSeeds(*cfg, tgt, t.ins.Seeds, dir)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	cfg.MaxLen, tgt.maxLen = maxLen, maxLen
+	fmt.Fprintf(cfg.Stderr, "gocolic: %d seed inputs\n", len(seeds))
+	return t, seeds, dir, nil
 }
 
 // fuzzSeeds returns the first inputs: the f.Add calls whose arguments

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/learn"
 	"github.com/gocolic/gocolic/solver/stack"
 )
 
@@ -56,6 +57,10 @@ type Config struct {
 	// Replay lists directories of go test fuzz v1 files: their inputs are
 	// run and measured, and nothing is explored or written but the report.
 	Replay []string
+	// Learn sizes gocolic learn's rounds; WeightsOut is the weight file
+	// it writes.
+	Learn      learn.Config
+	WeightsOut string
 	// NoState does not write the suite's state (testdata/gocolic), which
 	// gocolic update reads.
 	NoState bool
@@ -77,6 +82,7 @@ func DefaultConfig() Config {
 		Solver:   stack.DefaultOptions(),
 		MaxElems: instrument.DefaultMaxElems,
 		Stdlib:   true,
+		Learn:    learn.DefaultConfig(),
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/gocolic/gocolic/build"
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/emit"
+	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/mutate"
@@ -29,6 +30,7 @@ import (
 	"github.com/gocolic/gocolic/solver/stack"
 	"github.com/gocolic/gocolic/state"
 	"github.com/gocolic/gocolic/sym"
+	"golang.org/x/tools/go/packages"
 )
 
 // Outcome is what a Test run produced.
@@ -55,8 +57,8 @@ type Entry struct {
 	Pinned  []bool
 	IsError []bool
 	Sites   []sites.Site
-	// Stdlib lists the standard packages instrumented in place (-stdlib),
-	// whose sites are marked Std in Sites.
+	// Stdlib lists the standard packages instrumented (-stdlib), in place
+	// or as copies, whose sites are marked Std in Sites.
 	Stdlib []string
 	// Method is the method's name when the function under test is one:
 	// Params[0] is then its receiver, and Func names Type_Method.
@@ -76,31 +78,14 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	pkg, err := load.Load(cfg.Dir, cfg.Package)
+	t, err := testTargetOf(&cfg)
 	if err != nil {
 		return nil, err
 	}
-	var saved *state.State
-	if cfg.update {
-		// The saved settings shape the inputs: they come before the rewrite.
-		if saved, err = readSaved(&cfg, filepath.Dir(pkg.CompiledGoFiles[0]), CmdTest); err != nil {
-			return nil, err
-		}
-	}
-	t, err := instrumentTarget(cfg, pkg, instrument.Config{
-		Entry:    cfg.Func,
-		Impure:   cfg.Impure,
-		MaxElems: cfg.MaxElems,
-	})
-	if err != nil {
-		return nil, err
-	}
-	tgt := newEntry(pkg, t.ins, cfg)
-	tgt.Stdlib = t.sup.std
-	t.entry = tgt
+	pkg, tgt := t.pkg, t.entry
 	var seeds []sym.Env
-	if cfg.update {
-		if t.upd, seeds, err = startUpdate(&cfg, t, saved); err != nil {
+	if t.upd != nil {
+		if seeds, err = startUpdate(&cfg, t); err != nil {
 			return nil, err
 		}
 	}
@@ -159,6 +144,37 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	return out, errors.Join(errs...)
 }
 
+// testTarget loads and instruments the package of the function under
+// test.
+func testTarget(cfg Config) (*target, error) { return testTargetOf(&cfg) }
+
+// testTargetOf is testTarget; for an update, cfg takes the saved suite's
+// settings, which shape the inputs, before the rewrite (readSaved).
+func testTargetOf(cfg *Config) (*target, error) {
+	pkg, err := load.Load(cfg.Dir, cfg.Package)
+	if err != nil {
+		return nil, err
+	}
+	var upd *updating
+	if cfg.update {
+		if upd, err = readSaved(cfg, filepath.Dir(pkg.CompiledGoFiles[0]), CmdTest); err != nil {
+			return nil, err
+		}
+	}
+	t, err := instrumentTarget(*cfg, pkg, instrument.Config{
+		Entry:    cfg.Func,
+		Impure:   cfg.Impure,
+		MaxElems: cfg.MaxElems,
+	})
+	if err != nil {
+		return nil, err
+	}
+	t.entry = newEntry(pkg, t.ins, *cfg)
+	t.entry.Stdlib = t.sup.std
+	t.upd = upd
+	return t, nil
+}
+
 func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
 	t := &Entry{
 		PkgPath: pkg.PkgPath, PkgName: pkg.Name, PkgDir: filepath.Dir(pkg.CompiledGoFiles[0]),
@@ -186,7 +202,11 @@ type target struct {
 	added map[string][]byte  // files the rewrite adds (the entry file)
 	sup   *support           // the support packages instrumented with it
 	entry *Entry
-	fuzz  bool // the worker is the package's test binary running a fuzz target
+	fuzz  bool              // the worker is the package's test binary running a fuzz target
+	icfg  instrument.Config // the target's rewrite, for a second one without copies
+	// tests is the external test package of a fuzz target, whose syntax
+	// holds the sites of the fuzz body, when pkg is the package under test.
+	tests []*packages.Package
 	// funcs are the fingerprints of the package's functions (state), upd
 	// the saved suite of an update run.
 	funcs map[string]string
@@ -196,7 +216,13 @@ type target struct {
 // instrumentTarget instruments pkg with c and the support packages cfg
 // asks for, merging their rewrites into one.
 func instrumentTarget(cfg Config, pkg *load.Package, c instrument.Config) (*target, error) {
-	sup, err := instrumentSupport(cfg, pkg)
+	return instrumentWith(cfg, pkg, c, true)
+}
+
+// instrumentWith is instrumentTarget, with the floor packages among the
+// standard ones instrumented as copies or not (stdlib.go).
+func instrumentWith(cfg Config, pkg *load.Package, c instrument.Config, copies bool) (*target, error) {
+	sup, err := instrumentSupport(cfg, pkg, copies)
 	if err != nil {
 		return nil, err
 	}
@@ -205,8 +231,10 @@ func instrumentTarget(cfg Config, pkg *load.Package, c instrument.Config) (*targ
 		return nil, err
 	}
 	added := ins.Added()
-	sup.merge(ins, added)
-	return &target{pkg: pkg, ins: ins, added: added, sup: sup, funcs: state.Fingerprints(pkg.Syntax)}, nil
+	if err := sup.merge(ins, added); err != nil {
+		return nil, err
+	}
+	return &target{pkg: pkg, ins: ins, added: added, sup: sup, icfg: c, funcs: state.Fingerprints(pkg.Syntax)}, nil
 }
 
 // entryTypes lists the types the generated test file writes for params
@@ -277,29 +305,17 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		}
 		cleanup()
 	}
-	// One stack per goroutine of the solver pool, made and released by
-	// the coordinator; their chains stay for the report's layer counts.
-	var chains []solver.Solver
-	floats := floatVars(t.entry.rt, cfg.MaxLen)
-	newSolver := func() (solver.Solver, func(), error) {
-		// Each stack's walk has a seed of its own, the first the run's.
-		st, err := stack.New(cfg.Solver, stack.Env{Eval: eval, Floats: floats, Seed: uint64(cfg.Seed) + uint64(len(chains))})
-		if err != nil {
-			return nil, nil, err
-		}
-		chains = append(chains, st.Solver)
-		return st, st.Close, nil
+	static, staticErr := staticGraph(cfg, t)
+	dcfg, chains := runConfig(cfg, t, bin, args, eval, seeds)
+	dcfg.Progress, dcfg.Static = cfg.Stderr, static
+	if cfg.Strategy == "learned" {
+		dcfg.Props = siteProps(t, cfg.Func)
 	}
-	dcfg := coordinator.Config{
-		Options: cfg.Options,
-		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
-		NewSolver: newSolver, Progress: cfg.Stderr, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
-		Dict: mutate.NewDict(0),
-		// The suite's state needs every path's input; an update also
-		// the saved suite's word on every candidate.
-		Paths: t.upd != nil || cfg.keepsState(),
-	}
+	// The suite's state needs every path's input; an update also the
+	// saved suite's word on every candidate, by the sites of the build.
+	dcfg.Paths = t.upd != nil || cfg.keepsState()
 	if t.upd != nil {
+		t.upd.hash = newPathHasher(t.ins.Sites)
 		dcfg.Prior = t.upd.prior
 	}
 	c := t.ins.Consts
@@ -327,10 +343,48 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		closeAll()
 		return nil, fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
+	rep.AddInternal(staticErr)
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
-	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chains: chains, close: closeAll}, runErr
+	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chains: *chains, close: closeAll}, runErr
+}
+
+// runConfig returns the coordinator's configuration of a run of the
+// worker bin on t with the options of cfg, from seeds, and where the
+// solver stacks the run makes are kept: one stack per goroutine of the
+// solver pool, made and released by the coordinator; their chains stay
+// for the report's layer counts.
+func runConfig(cfg Config, t *target, bin string, args []string, eval *coordinator.Evaluator, seeds []sym.Env) (coordinator.Config, *[]solver.Solver) {
+	chains := new([]solver.Solver)
+	floats := floatVars(t.entry.rt, cfg.MaxLen)
+	newSolver := func() (solver.Solver, func(), error) {
+		// Each stack's walk has a seed of its own, the first the run's.
+		st, err := stack.New(cfg.Solver, stack.Env{Eval: eval, Floats: floats, Seed: uint64(cfg.Seed) + uint64(len(*chains))})
+		if err != nil {
+			return nil, nil, err
+		}
+		*chains = append(*chains, st.Solver)
+		return st, st.Close, nil
+	}
+	return coordinator.Config{
+		Options: cfg.Options,
+		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
+		NewSolver: newSolver, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
+		Dict: mutate.NewDict(0),
+	}, chains
+}
+
+// siteProps returns the static properties of the target's branch
+// sites, which the learned strategy's features read.
+func siteProps(t *target, entry string) map[uint32]explore.SiteProps {
+	out := map[uint32]explore.SiteProps{}
+	for _, p := range append([]*packages.Package{t.pkg.Package}, t.tests...) {
+		for id, st := range explore.SitePropsOf(explore.Source{Fset: p.Fset, Files: p.Syntax, Info: p.TypesInfo, Pkg: p.Types}, t.ins.Sites, entry) {
+			out[id] |= st
+		}
+	}
+	return out
 }
 
 // buildWorker says what is instrumented and builds the worker binary in
@@ -340,7 +394,7 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 	// itself.)
 	also := slices.DeleteFunc(slices.Clone(t.sup.paths), func(p string) bool { return p == t.pkg.PkgPath || slices.Contains(t.sup.std, p) })
 	if len(t.sup.std) > 0 {
-		fmt.Fprintf(cfg.Stderr, "gocolic: standard packages instrumented in place: %s\n", strings.Join(t.sup.std, ", "))
+		fmt.Fprintf(cfg.Stderr, "gocolic: standard packages instrumented: %s\n", t.sup.stdList())
 	}
 	for _, f := range t.sup.stdFailed {
 		fmt.Fprintf(cfg.Stderr, "gocolic: not instrumented (its model or concrete calls stand): %s\n", f)
@@ -358,13 +412,32 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		}
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", t.pkg.PkgPath, branchSites)
-	bin, err := build.Worker(build.Spec{
-		ModuleDir: t.pkg.ModuleDir, ModulePath: t.pkg.ModulePath,
-		PkgPath: t.pkg.PkgPath, PkgName: t.pkg.Name,
-		Files: t.ins.Files, Added: t.added,
-		WorkDir: work, Test: t.fuzz,
-		Deps: t.sup.deps, GoVersion: t.pkg.GoVersion,
-	})
+	spec := func() build.Spec {
+		return build.Spec{
+			ModuleDir: t.pkg.ModuleDir, ModulePath: t.pkg.ModulePath,
+			PkgPath: t.pkg.PkgPath, PkgName: t.pkg.Name,
+			Files: t.ins.Files, Added: t.added,
+			WorkDir: work, Test: t.fuzz,
+			Deps: t.sup.deps, GoVersion: t.pkg.GoVersion,
+		}
+	}
+	bin, err := build.Worker(spec())
+	var berr *build.Error
+	if errors.As(err, &berr) && len(t.sup.copies) > 0 {
+		// A copy's type that is not an alias of the original's
+		// (unicode.SpecialCase) may meet code that was not
+		// redirected; the run goes on with the originals.
+		fmt.Fprintf(cfg.Stderr, "gocolic: the worker does not build with the instrumented copies of %s; building without them:\n%s\n", copyPaths(t.sup.copies), firstLines(berr.Output, 5))
+		t2, err2 := instrumentWith(cfg, t.pkg, t.icfg, false)
+		if err2 != nil {
+			return "", nil, err2
+		}
+		// The target's rewrite differs only in its sites, which
+		// no longer follow the copies'.
+		t.ins, t.added, t.sup = t2.ins, t2.added, t2.sup
+		t.entry.Sites, t.entry.Stdlib = t.ins.Sites, t.sup.std
+		bin, err = build.Worker(spec())
+	}
 	if err != nil {
 		return "", nil, err
 	}
@@ -375,6 +448,24 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		args = []string{"-test.run=^" + cfg.Func + "$", "-test.timeout=0"}
 	}
 	return bin, args, nil
+}
+
+// copyPaths lists the original paths of copies.
+func copyPaths(copies []build.Copy) string {
+	paths := make([]string, len(copies))
+	for i, c := range copies {
+		paths[i] = c.Path
+	}
+	return strings.Join(paths, ", ")
+}
+
+// firstLines returns the first n lines of s.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // floatVars returns the input variables that hold floats, with their

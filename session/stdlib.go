@@ -1,10 +1,13 @@
-// This file chooses the standard packages a run instruments in place
-// (-stdlib): those the target reaches, above the runtime's floor, that
-// the rewrite can take. They are support packages like those of
-// -instrument, rewritten first (a standard package imports no other), so
-// that every other package calls their twins; their files are laid over
+// This file chooses the standard packages a run instruments (-stdlib):
+// those the target reaches, above the runtime's floor, that the rewrite
+// can take, and the floor packages gocolic copies (build.Copyable). They
+// are support packages like those of -instrument, rewritten first (a
+// standard package imports no other), so that every other package calls
+// their twins. The files of a package above the floor are laid over
 // $GOROOT's by the overlay, so types keep their identity and methods are
-// instrumented for every caller.
+// instrumented for every caller; a floor package becomes an instrumented
+// copy under build.CopyPrefix, which every other instrumented file
+// imports instead (build/stdcopy.go).
 
 package session
 
@@ -27,15 +30,18 @@ var stdSkip = []string{"testing", "flag", "log", "os", "net", "crypto", "runtime
 // parsers real code calls on its inputs.
 var stdAllow = map[string]bool{"net/url": true, "net/netip": true}
 
-// stdCandidate reports whether the standard package q may be instrumented
-// in place: above the floor, not skipped, without assembly, C or cgo
-// (the overlay replaces Go files only, and assembly would keep declaring
-// the original functions).
+// stdCandidate reports whether the standard package q may be
+// instrumented, in place or as a copy: above the floor or copyable, not
+// skipped, without assembly, C or cgo (the overlay replaces Go files
+// only, and assembly would keep declaring the original functions; nor
+// can the assembler run in a copy's directory, which only the overlay
+// has).
 func stdCandidate(q *packages.Package) bool {
-	if build.InFloor(q.PkgPath) || len(q.OtherFiles) > 0 || len(q.GoFiles) != len(q.CompiledGoFiles) || linknamed(q) {
+	copied := build.Copyable(q.PkgPath)
+	if build.InFloor(q.PkgPath) && !copied || len(q.OtherFiles) > 0 || len(q.GoFiles) != len(q.CompiledGoFiles) || linknamed(q) {
 		return false
 	}
-	if stdAllow[q.PkgPath] {
+	if stdAllow[q.PkgPath] || copied {
 		return true
 	}
 	for _, s := range stdSkip {
@@ -47,12 +53,15 @@ func stdCandidate(q *packages.Package) bool {
 }
 
 // stdPackages returns the standard packages of pkg's graph to instrument
-// with cfg, in dependency order.
-func stdPackages(cfg Config, pkg *load.Package) []*packages.Package {
+// with cfg, in dependency order; floor packages, as copies, only if
+// copies is set.
+func stdPackages(cfg Config, pkg *load.Package, copies bool) []*packages.Package {
 	if !cfg.Stdlib {
 		return nil
 	}
-	return pkg.Standard(stdCandidate)
+	return pkg.Standard(func(q *packages.Package) bool {
+		return stdCandidate(q) && (copies || !build.Copyable(q.PkgPath))
+	})
 }
 
 // linknamed reports whether a file of q has a //go:linkname directive: the

@@ -9,8 +9,9 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// TestStdCandidate checks which standard packages may be instrumented in
-// place: above the runtime's floor, not skipped, without assembly or cgo.
+// TestStdCandidate checks which standard packages may be instrumented:
+// above the runtime's floor or copied, not skipped, without assembly or
+// cgo.
 func TestStdCandidate(t *testing.T) {
 	for _, tc := range []struct {
 		pkg  *packages.Package
@@ -18,7 +19,11 @@ func TestStdCandidate(t *testing.T) {
 	}{
 		{&packages.Package{PkgPath: "strings"}, true},
 		{&packages.Package{PkgPath: "encoding/hex"}, true},
-		{&packages.Package{PkgPath: "strconv"}, false},          // floor
+		{&packages.Package{PkgPath: "strconv"}, true},           // floor, copied
+		{&packages.Package{PkgPath: "internal/strconv"}, true},  // floor, copied
+		{&packages.Package{PkgPath: "unicode/utf8"}, true},      // floor, copied
+		{&packages.Package{PkgPath: "fmt"}, false},              // floor
+		{&packages.Package{PkgPath: "math/bits"}, false},        // floor, not copied
 		{&packages.Package{PkgPath: "internal/bytealg"}, false}, // floor
 		{&packages.Package{PkgPath: "testing"}, false},          // skipped
 		{&packages.Package{PkgPath: "crypto/sha256"}, false},    // skipped

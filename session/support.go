@@ -9,7 +9,10 @@ package session
 import (
 	"cmp"
 	"fmt"
+	"go/types"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/gocolic/gocolic/build"
 	"github.com/gocolic/gocolic/guard"
@@ -29,16 +32,21 @@ type support struct {
 	files map[string][]byte
 	added map[string][]byte // entry files
 	deps  []build.Dep
-	paths []string // import paths, in the order rewritten
+	paths []string            // import paths, in the order rewritten
+	pkgs  []*packages.Package // the packages of paths
 	// std are the standard packages among paths (stdlib.go); stdFailed
 	// those the rewrite refused, with why, which stay uninstrumented.
 	std       []string
 	stdFailed []string
+	// copies are the floor packages among std, instrumented as copies
+	// (build/stdcopy.go).
+	copies []build.Copy
 }
 
 // instrumentSupport rewrites the support packages of pkg: those the
-// patterns match (cfg.Instrument) and pkg.Under.
-func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
+// patterns match (cfg.Instrument), pkg.Under, and the standard packages
+// (stdlib.go), floor packages among them as copies if copies is set.
+func instrumentSupport(cfg Config, pkg *load.Package, copies bool) (*support, error) {
 	pkgs, err := pkg.Support(cfg.Dir, cfg.Instrument)
 	if err != nil {
 		return nil, err
@@ -68,7 +76,7 @@ func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
 	}
 	sort.Slice(s.deps, func(i, j int) bool { return s.deps[i].Path < s.deps[j].Path })
 	// Standard packages first: they import no other package of the run.
-	for _, q := range stdPackages(cfg, pkg) {
+	for _, q := range stdPackages(cfg, pkg, copies) {
 		n := len(s.sites)
 		if err := guard.Do("instrument", func() error { return s.add(q, cfg.Impure) }); err != nil {
 			s.stdFailed = append(s.stdFailed, fmt.Sprintf("%s: %v", q.PkgPath, err))
@@ -78,6 +86,9 @@ func instrumentSupport(cfg Config, pkg *load.Package) (*support, error) {
 			s.sites[i].Std = true
 		}
 		s.std = append(s.std, q.PkgPath)
+		if build.Copyable(q.PkgPath) {
+			s.addCopy(q)
+		}
 	}
 	for _, q := range pkgs {
 		if err := s.add(q, cfg.Impure); err != nil {
@@ -105,7 +116,41 @@ func (s *support) add(q *packages.Package, impure []string) error {
 		s.added[path] = src
 	}
 	s.paths = append(s.paths, q.PkgPath)
+	s.pkgs = append(s.pkgs, q)
 	return nil
+}
+
+// addCopy notes that q, just rewritten, is laid as a copy: the methods of
+// the types the copy aliases stay the original's, so other packages call
+// them as they are rather than through twins the copy does not have.
+func (s *support) addCopy(q *packages.Package) {
+	c := build.Copy{Path: q.PkgPath, Dir: filepath.Dir(q.CompiledGoFiles[0]), Aliases: build.Aliases(q.Types, q.TypesInfo)}
+	s.copies = append(s.copies, c)
+	s.exports = s.exports.Without(func(fn *types.Func) bool {
+		sig, ok := fn.Type().(*types.Signature)
+		if !ok || sig.Recv() == nil || fn.Pkg() != q.Types {
+			return false
+		}
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		return ok && c.Aliases[n.Obj().Name()]
+	})
+}
+
+// stdList lists the instrumented standard packages for a message, the
+// copied ones marked.
+func (s *support) stdList() string {
+	names := make([]string, len(s.std))
+	for i, p := range s.std {
+		names[i] = p
+		if build.Copyable(p) {
+			names[i] += " (copy)"
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // config completes the target's instrument.Config: sites after the
@@ -118,10 +163,12 @@ func (s *support) config(c instrument.Config) instrument.Config {
 }
 
 // merge adds the support packages to the target's rewrite: their sites
-// first, their files, and their entry files to added.
-func (s *support) merge(ins *instrument.Result, added map[string][]byte) {
+// first, their files, and their entry files to added. The files of
+// copied floor packages move to their copies (added), and every other
+// rewritten file imports the copies instead of the originals.
+func (s *support) merge(ins *instrument.Result, added map[string][]byte) error {
 	if len(s.paths) == 0 {
-		return
+		return nil
 	}
 	ins.Sites = append(append([]sites.Site(nil), s.sites...), ins.Sites...)
 	for path, src := range s.files {
@@ -130,4 +177,51 @@ func (s *support) merge(ins *instrument.Result, added map[string][]byte) {
 	for path, src := range s.added {
 		added[path] = src
 	}
+	if len(s.copies) == 0 {
+		return nil
+	}
+	copied := map[string]bool{}
+	for _, c := range s.copies {
+		copied[c.Path] = true
+	}
+	copies := map[string][]byte{}
+	for _, c := range s.copies {
+		files := map[string][]byte{}
+		for _, m := range []map[string][]byte{ins.Files, added} {
+			for path, src := range m {
+				if filepath.Dir(path) != c.Dir {
+					continue
+				}
+				delete(m, path)
+				// The goroutine identity is assembly, which the go
+				// command cannot assemble in a directory only the
+				// overlay has; the other instrumented packages give it.
+				if !strings.HasPrefix(filepath.Base(path), instrument.GFile) {
+					files[path] = src
+				}
+			}
+		}
+		out, err := build.AsCopy(c, files, copied)
+		if err != nil {
+			return err
+		}
+		for path, src := range out {
+			copies[path] = src
+		}
+	}
+	for _, m := range []map[string][]byte{ins.Files, added} {
+		for path, src := range m {
+			if strings.HasSuffix(path, ".go") {
+				b, err := build.Redirect(src, copied)
+				if err != nil {
+					return fmt.Errorf("importing the copies of standard packages in %s: %w", path, err)
+				}
+				m[path] = b
+			}
+		}
+	}
+	for path, src := range copies {
+		added[path] = src
+	}
+	return nil
 }

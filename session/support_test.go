@@ -37,7 +37,7 @@ func TestInstrumentSupport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sup, err := instrumentSupport(Config{Dir: dir, Instrument: []string{"./..."}}, pkg)
+	sup, err := instrumentSupport(Config{Dir: dir, Instrument: []string{"./..."}}, pkg, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,9 @@ func TestInstrumentSupport(t *testing.T) {
 		t.Fatal(err)
 	}
 	added := ins.Added()
-	sup.merge(ins, added)
+	if err := sup.merge(ins, added); err != nil {
+		t.Fatal(err)
+	}
 
 	// Sites: c's, then b's, then a's, numbered without a gap.
 	var order []string
@@ -102,7 +104,7 @@ func TestInstrumentSupportNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sup, err := instrumentSupport(Config{Dir: dir}, pkg)
+	sup, err := instrumentSupport(Config{Dir: dir}, pkg, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ type updating struct {
 
 // readSaved reads the saved state of cfg.Func in the package directory
 // pkgDir and takes from it the settings that fix the path space.
-func readSaved(cfg *Config, pkgDir string, cmd Command) (*state.State, error) {
+func readSaved(cfg *Config, pkgDir string, cmd Command) (*updating, error) {
 	old, err := state.Read(state.Path(pkgDir, funcFileName(cfg.Func)))
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func readSaved(cfg *Config, pkgDir string, cmd Command) (*state.State, error) {
 	}
 	cfg.Strategy, cfg.MaxDepth, cfg.Seed = old.Strategy, old.MaxDepth, old.Seed
 	cfg.MaxLen, cfg.MaxElems = old.MaxLen, old.MaxElems
-	return old, nil
+	return &updating{old: old, check: cfg.Check}, nil
 }
 
 // funcFileName is the name outputs give the function fn: Type_Method for
@@ -75,12 +75,13 @@ func funcFileName(fn string) string {
 	return strings.Trim(typ, "(*)") + "_" + method
 }
 
-// startUpdate checks that the saved inputs of old still fit the function
-// of t and returns them as the run's seeds.
-func startUpdate(cfg *Config, t *target, old *state.State) (*updating, []sym.Env, error) {
+// startUpdate checks that the saved inputs of t's update still fit its
+// function and returns them as the run's seeds.
+func startUpdate(cfg *Config, t *target) ([]sym.Env, error) {
+	u, old := t.upd, t.upd.old
 	t.entry.maxLen = old.MaxLen
 	if got := stateParams(t.entry); !slices.Equal(got, old.Params) {
-		return nil, nil, fmt.Errorf("the inputs of %s changed since its suite was saved (%s, now %s): run gocolic %s again",
+		return nil, fmt.Errorf("the inputs of %s changed since its suite was saved (%s, now %s): run gocolic %s again",
 			t.entry.Func, strings.Join(old.Params, " "), strings.Join(got, " "), old.Command)
 	}
 	var err error
@@ -88,15 +89,16 @@ func startUpdate(cfg *Config, t *target, old *state.State) (*updating, []sym.Env
 	var paths [][]state.Step
 	for i, in := range old.Inputs {
 		if seeds[i], err = stateEnv(in.Values, t.entry); err != nil {
-			return nil, nil, fmt.Errorf("saved input %d of %s: %w", i+1, t.entry.Func, err)
+			return nil, fmt.Errorf("saved input %d of %s: %w", i+1, t.entry.Func, err)
 		}
 		if in.Path != nil {
 			paths = append(paths, in.Path)
 		}
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: updating the suite of %s: %d saved inputs (strategy %s, depth %d)\n", t.entry.Func, len(seeds), cfg.Strategy, cfg.MaxDepth)
-	u := &updating{old: old, sides: state.SavedSides(paths), hash: newPathHasher(t.ins.Sites), check: cfg.Check}
-	return u, seeds, nil
+	// The path hasher follows the sites of the build (exploreTarget).
+	u.sides = state.SavedSides(paths)
+	return seeds, nil
 }
 
 // prior judges a candidate by the saved suite (coordinator.Config.Prior).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -51,6 +52,10 @@ func TestCommandFlags(t *testing.T) {
 		{session.CmdFuzz, fuzzUsage, []string{"-maxelems", "3"}, false},
 		{session.CmdFuzz, fuzzUsage, []string{"-coverprofile", "c.out"}, false},
 		{session.CmdFuzz, fuzzUsage, []string{"-replay", "d"}, false},
+		{session.CmdTest, testUsage, []string{"-strategy", "learned", "-heuristic", "h.json"}, true},
+		{session.CmdLearn, learnUsage, []string{"-samples", "4", "-top", "2", "-checks", "1", "-rounds", "2", "-o", "h.json"}, true},
+		{session.CmdLearn, learnUsage, []string{"-strategy", "dfs"}, false},
+		{session.CmdLearn, learnUsage, []string{"-json", "r.json"}, false},
 	}
 	for _, tt := range tests {
 		var out strings.Builder
@@ -61,6 +66,28 @@ func TestCommandFlags(t *testing.T) {
 		}
 		if !tt.ok && !strings.Contains(out.String(), "usage: gocolic "+string(tt.cmd)+" ") {
 			t.Errorf("%s %v: usage message does not name the command:\n%s", tt.cmd, tt.args, out.String())
+		}
+	}
+}
+
+// TestLearnArgs checks that gocolic learn takes flags after its
+// arguments too (the -o of its usage line), and refuses a bad command
+// line before loading anything.
+func TestLearnArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"./p"}, "usage: gocolic learn"},
+		{[]string{"./p", "F"}, "no weight file given (-o FILE)"},
+		{[]string{"./p", "F", "-o", "h.json", "-top", "1"}, "-top 1 must be at least 2"},
+		{[]string{"-top", "9", "./p", "F", "-o", "h.json", "-samples", "4"}, "-top 9 must be at least 2 (refinement draws around the two best) and at most -samples 4"},
+	}
+	for _, tt := range tests {
+		var out strings.Builder
+		code := run(context.Background(), append([]string{"learn"}, tt.args...), &out)
+		if code != 2 || !strings.Contains(out.String(), tt.want) {
+			t.Errorf("learn %v: exit %d, output %q, want 2 and %q", tt.args, code, out.String(), tt.want)
 		}
 	}
 }

@@ -7,7 +7,8 @@
 //
 //	gocolic test [flags] <package> <Func>
 //	gocolic fuzz [flags] <package> <FuzzXxx>
-//	gocolic update [flags] <package> <Func|FuzzXxx>
+//	gocolic update [flags] <package> [Func|FuzzXxx]
+//	gocolic learn [flags] <package> <Func|FuzzXxx> -o heuristic.json
 //	gocolic report [flags] <rundir>...
 //
 // Run `gocolic help <command>` for the flags.
@@ -41,7 +42,7 @@ type command struct {
 	run   func(ctx context.Context, args []string, stderr io.Writer) int
 }
 
-var commands = []*command{cmdTest, cmdFuzz, cmdUpdate, cmdReport}
+var commands = []*command{cmdTest, cmdFuzz, cmdUpdate, cmdLearn, cmdReport}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -1,0 +1,58 @@
+package cfa
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/load"
+	"github.com/gocolic/gocolic/sites"
+	"golang.org/x/tools/go/packages"
+)
+
+// benchPackage loads and instruments a package of the module for the
+// benchmarks.
+func benchPackage(b *testing.B, rel string) (*packages.Package, []sites.Site) {
+	b.Helper()
+	pkg, err := load.Load(filepath.Join(root(), rel), ".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := instrument.Package(pkg.Package, instrument.Config{RuntimePath: build.RuntimePath, Support: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return pkg.Package, res.Sites
+}
+
+// BenchmarkBuild measures what a run of cfds or cgs pays before it
+// starts: the SSA form, the map, the call graph and the branch graph of
+// gocolic's own instrument package (about 1,750 condition sites).
+func BenchmarkBuild(b *testing.B) {
+	p, table := benchPackage(b, "instrument")
+	for b.Loop() {
+		if _, err := Build([]*packages.Package{p}, table); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDistance measures the recomputation of the distances after
+// new coverage, which the first Distance after a Cover pays, on the same
+// package.
+func BenchmarkDistance(b *testing.B) {
+	p, table := benchPackage(b, "instrument")
+	g, err := Build([]*packages.Package{p}, table)
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		s := table[i%len(table)]
+		i++
+		g.Cover(sites.Coverage{s.ID: 1})
+		g.dirty = true // as if the coverage were new each time
+		g.Distance(s.ID, true)
+	}
+}

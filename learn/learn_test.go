@@ -1,0 +1,150 @@
+package learn
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+	"testing"
+)
+
+// TestRefine checks the refinement rule: per feature, the range a new
+// weight is drawn from follows the signs of the two best.
+func TestRefine(t *testing.T) {
+	w1 := []float64{3, -2, 4, 0, -7}
+	w2 := []float64{5, -6, -1, 2, -0.5}
+	want := [][2]float64{
+		{3, Bound},      // both positive: from the smaller up
+		{-Bound, -2},    // both negative: up to the larger
+		{-Bound, Bound}, // mixed signs: anywhere
+		{-Bound, Bound}, // a zero is not positive
+		{-Bound, -0.5},
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	lo := make([]float64, len(w1))
+	hi := make([]float64, len(w1))
+	for i := range lo {
+		lo[i], hi[i] = Bound, -Bound
+	}
+	for range 2000 {
+		w := Refine(w1, w2, r)
+		for i, x := range w {
+			if x < want[i][0] || x > want[i][1] {
+				t.Fatalf("feature %d: %g outside [%g, %g]", i, x, want[i][0], want[i][1])
+			}
+			lo[i], hi[i] = min(lo[i], x), max(hi[i], x)
+		}
+	}
+	// The draws fill their range: within 5% of each end.
+	for i := range want {
+		span := want[i][1] - want[i][0]
+		if lo[i] > want[i][0]+0.05*span || hi[i] < want[i][1]-0.05*span {
+			t.Errorf("feature %d: draws span [%g, %g], want about [%g, %g]", i, lo[i], hi[i], want[i][0], want[i][1])
+		}
+	}
+}
+
+// fake is a program whose coverage grows with weight 0 and shrinks with
+// weight 1, plus a little noise from the seed.
+func fake(_ context.Context, theta []float64, seed int64) (Score, error) {
+	return Score{Covered: int(100+5*theta[0]-3*theta[1]) + int(uint64(seed)%3), Execs: 10}, nil
+}
+
+func TestLearnImproves(t *testing.T) {
+	cfg := Config{Samples: 12, Top: 3, Checks: 2, Rounds: 6, Parallel: 1, Seed: 7}
+	res, err := Learn(context.Background(), cfg, 4, fake, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Theta[0] < 5 || res.Theta[1] > -3 {
+		t.Errorf("learned %v, want weight 0 high and weight 1 low", res.Theta)
+	}
+	if res.Rounds < 2 || res.Partial || !res.Checked {
+		t.Errorf("rounds %d, partial %t, checked %t", res.Rounds, res.Partial, res.Checked)
+	}
+	if per := cfg.Samples + cfg.Top*cfg.Checks; res.Runs%per != 0 || res.Runs < 2*per || res.Execs != 10*res.Runs {
+		t.Errorf("%d runs, %d executions: want whole rounds of %d runs of 10", res.Runs, res.Execs, per)
+	}
+	// The same seed learns the same weights, however many run at once.
+	cfg.Parallel = 3
+	again, err := Learn(context.Background(), cfg, 4, fake, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(again.Theta, res.Theta) || again.Score != res.Score {
+		t.Errorf("seed 7 learned %v (%g), then %v (%g) in parallel", res.Theta, res.Score, again.Theta, again.Score)
+	}
+	cfg.Seed = 8
+	other, _ := Learn(context.Background(), cfg, 4, fake, nil)
+	if slices.Equal(other.Theta, res.Theta) {
+		t.Error("seeds 7 and 8 learned the same weights")
+	}
+}
+
+// TestLearnPartial checks that a learning cut short returns the best
+// weights found so far and says so.
+func TestLearnPartial(t *testing.T) {
+	tests := []struct {
+		name    string
+		after   int64 // runs before the cut
+		checked bool  // the weights were checked
+	}{
+		{"during the first find", 5, false},
+		{"during the first check", 14, false},
+		{"in the second round", 20, true},
+	}
+	for _, tt := range tests {
+		ctx, cancel := context.WithCancel(context.Background())
+		var n atomic.Int64
+		run := func(ctx context.Context, theta []float64, seed int64) (Score, error) {
+			if n.Add(1) == tt.after {
+				cancel()
+			}
+			return fake(ctx, theta, seed)
+		}
+		res, err := Learn(ctx, Config{Samples: 10, Top: 2, Checks: 2, Rounds: 5, Parallel: 1, Seed: 1}, 4, run, nil)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !res.Partial || len(res.Theta) != 4 || res.Score < 90 || res.Checked != tt.checked {
+			t.Errorf("%s: partial %t, weights %v, score %g, checked %t", tt.name, res.Partial, res.Theta, res.Score, res.Checked)
+		}
+		if res.Runs != int(tt.after) {
+			t.Errorf("%s: %d runs, want %d: none after the cut", tt.name, res.Runs, tt.after)
+		}
+	}
+}
+
+// TestLearnFailures checks that a failing run costs only itself, and
+// that a learning whose runs all fail is an error.
+func TestLearnFailures(t *testing.T) {
+	var n atomic.Int64
+	some := func(ctx context.Context, theta []float64, seed int64) (Score, error) {
+		if n.Add(1)%4 == 0 {
+			return Score{}, errors.New("worker died")
+		}
+		return fake(ctx, theta, seed)
+	}
+	res, err := Learn(context.Background(), Config{Samples: 8, Top: 2, Checks: 2, Rounds: 3, Parallel: 1}, 4, some, nil)
+	if err != nil || res.Failed == 0 {
+		t.Errorf("some failures: %v, %d failed", err, res.Failed)
+	}
+	all := func(context.Context, []float64, int64) (Score, error) { return Score{}, errors.New("worker died") }
+	if _, err := Learn(context.Background(), Config{Samples: 8, Top: 2, Checks: 2, Rounds: 3, Parallel: 1}, 4, all, nil); err == nil {
+		t.Error("all runs failed, and Learn succeeded")
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	c := Config{}
+	if err := c.Validate(); err != nil || c != DefaultConfig() {
+		t.Errorf("zero config: %+v, %v", c, err)
+	}
+	for _, bad := range []Config{{Samples: 4, Top: 5}, {Top: 1}, {Checks: -1}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v validated", bad)
+		}
+	}
+}
