@@ -285,3 +285,39 @@ func TestUpdateSettles(t *testing.T) {
 		t.Errorf("update explored %d sides in %d ranges, want the side y == 8 alone", u.Sides, u.Ranges)
 	}
 }
+
+// TestUpdateContinues: a suite saved by a run that was cut short (cover,
+// -runs 3, not exhausted) keeps every saved test on unchanged code, and
+// the update goes on exploring what the saved run had not tried until it
+// has all six paths of mid; -nostate writes no state.
+func TestUpdateContinues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"mid/mid.go": midV1})
+	test := append([]string{"test", "-strategy", "cover", "-seed", "1", "-minimizetime", "0"}, dfsFlags...)
+	if res := run(t, dir, 2*time.Minute, gocolic, append(test, "-nostate", "./mid", "Mid")...); res.code != 0 {
+		t.Fatalf("gocolic test -nostate exited %d:\n%s", res.code, res.stderr)
+	}
+	if _, err := os.Stat(state.Path(filepath.Join(dir, "mid"), "Mid")); err == nil {
+		t.Error("gocolic test -nostate wrote a state")
+	}
+	if res := run(t, dir, 2*time.Minute, gocolic, append(test, "-runs", "3", "./mid", "Mid")...); res.code != 0 {
+		t.Fatalf("gocolic test exited %d:\n%s", res.code, res.stderr)
+	}
+	saved := stateOf(t, dir)
+	if saved.Exhausted || len(saved.Inputs) != 3 {
+		t.Fatalf("saved run: %d inputs, exhausted %t; want 3, not exhausted", len(saved.Inputs), saved.Exhausted)
+	}
+	update := append([]string{"update", "-json", "update.json"}, dfsFlags...)
+	if res := run(t, dir, 2*time.Minute, gocolic, append(update, "./mid", "Mid")...); res.code != 0 {
+		t.Fatalf("gocolic update exited %d:\n%s", res.code, res.stderr)
+	}
+	u := readReport(t, filepath.Join(dir, "update.json")).Update
+	if u == nil || u.Kept != 3 || u.Dropped != 0 || u.Added != 3 || u.Settled != 0 {
+		t.Errorf("update %+v: want the 3 saved tests kept, the 3 other paths added, nothing settled", u)
+	}
+	if st := stateOf(t, dir); len(st.Inputs) != 6 || !st.Exhausted {
+		t.Errorf("updated suite: %d inputs, exhausted %t; want mid's 6 paths, exhausted", len(st.Inputs), st.Exhausted)
+	}
+}
