@@ -177,6 +177,16 @@ func TestUpdateCheck(t *testing.T) {
 		t.Errorf("a comment counted as a change:\n%s", res.stderr)
 	}
 
+	// An update that changes nothing leaves the state as it was, though
+	// its run cost something else.
+	update := append([]string{"update"}, dfsFlags...)
+	if res := run(t, dir, 2*time.Minute, gocolic, append(update, "./mid", "Mid")...); res.code != 0 {
+		t.Fatalf("gocolic update exited %d:\n%s", res.code, res.stderr)
+	}
+	if read(stateFile) != savedState {
+		t.Error("an update that changed nothing rewrote the state")
+	}
+
 	// One result changes, no path does.
 	writeMid(t, dir, midV3)
 	res := run(t, dir, 2*time.Minute, gocolic, check...)
@@ -191,7 +201,6 @@ func TestUpdateCheck(t *testing.T) {
 	}
 
 	// Without -check the suite is rewritten, and is then up to date.
-	update := append([]string{"update"}, dfsFlags...)
 	if res := run(t, dir, 2*time.Minute, gocolic, append(update, "./mid", "Mid")...); res.code != 0 {
 		t.Fatalf("gocolic update exited %d:\n%s", res.code, res.stderr)
 	}

@@ -126,3 +126,28 @@ func TestSiteKeys(t *testing.T) {
 		t.Error("distinct sites share a key")
 	}
 }
+
+// TestSameSuite: states that differ only in what their runs cost hold the
+// same suite; another result or input does not.
+func TestSameSuite(t *testing.T) {
+	base := func() *state.State {
+		return &state.State{Version: state.Version, Func: "F", Target: "F", Package: "p", Params: []string{"int64"},
+			Inputs: []state.Input{{Values: []string{"int64(1)"}, Results: []string{"2"}}}, Spent: state.Spent{Executions: 1, Queries: 2, ElapsedMS: 3}}
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*state.State)
+		same   bool
+	}{
+		{"cost", func(s *state.State) { s.Spent = state.Spent{Executions: 9, Queries: 9, ElapsedMS: 9} }, true},
+		{"result", func(s *state.State) { s.Inputs[0].Results[0] = "3" }, false},
+		{"input", func(s *state.State) { s.Inputs[0].Values[0] = "int64(2)" }, false},
+		{"exhausted", func(s *state.State) { s.Exhausted = true }, false},
+	} {
+		b := base()
+		tc.change(b)
+		if got := sameSuite(base(), b); got != tc.same {
+			t.Errorf("%s: sameSuite = %t, want %t", tc.name, got, tc.same)
+		}
+	}
+}
