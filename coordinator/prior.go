@@ -29,6 +29,9 @@ const (
 	// PriorLater: as PriorSettled, but the saved run had not finished:
 	// the candidate is explored once the changed ranges are.
 	PriorLater
+	// PriorSkip: as PriorLater, but the run only checks the saved suite
+	// (update -check): the candidate is left open, never explored.
+	PriorSkip
 )
 
 // PathInput is one input of a distinct path (Config.Paths).
@@ -70,6 +73,7 @@ func (d *coordinator) judge(cs []*explore.Candidate) []*explore.Candidate {
 		case PriorLater:
 			d.later = append(d.later, c)
 			d.rep.Update.Later++
+		case PriorSkip:
 		default:
 			d.changed = append(d.changed, c)
 			now = append(now, c)

@@ -42,6 +42,7 @@ func TestRunPrior(t *testing.T) {
 		{PriorSettled, 0, helperBranches, 0, 0},
 		{PriorLater, helperBranches, 0, helperBranches, 0},
 		{PriorExplore, helperBranches, 0, 0, helperBranches},
+		{PriorSkip, 0, 0, 0, 0},
 	} {
 		s := &unsatSolver{}
 		cfg := runConfig(t, s, modeBranches, modeBranches+1)

@@ -318,6 +318,12 @@ func TestUpdateContinues(t *testing.T) {
 	if saved.Exhausted || len(saved.Inputs) != 3 {
 		t.Fatalf("saved run: %d inputs, exhausted %t; want 3, not exhausted", len(saved.Inputs), saved.Exhausted)
 	}
+	// The code did not change: -check does not count the paths the saved
+	// run had not tried as changes.
+	check := append([]string{"update", "-check"}, dfsFlags...)
+	if res := run(t, dir, 2*time.Minute, gocolic, append(check, "./mid", "Mid")...); res.code != 0 {
+		t.Errorf("gocolic update -check on unchanged code exited %d:\n%s", res.code, res.stderr)
+	}
 	update := append([]string{"update", "-json", "update.json"}, dfsFlags...)
 	if res := run(t, dir, 2*time.Minute, gocolic, append(update, "./mid", "Mid")...); res.code != 0 {
 		t.Fatalf("gocolic update exited %d:\n%s", res.code, res.stderr)

@@ -110,6 +110,9 @@ func (u *updating) prior(c *explore.Candidate) coordinator.Prior {
 		return coordinator.PriorExplore
 	case u.old.Exhausted:
 		return coordinator.PriorSettled
+	case u.check:
+		// What the saved run had not tried yet is no change of the code.
+		return coordinator.PriorSkip
 	}
 	return coordinator.PriorLater
 }
