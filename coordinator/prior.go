@@ -37,14 +37,45 @@ const (
 // PathInput is one input of a distinct path (Config.Paths).
 type PathInput struct {
 	Input sym.Env
-	// Path is the execution's path up to MaxDepth.
-	Path    []explore.Branch
+	// last is the tree's node of the path's last branch, taken the path's
+	// way there, and n the path's length: the path itself is the tree's,
+	// not a copy (a long run keeps many long paths).
+	last    *explore.Node
+	taken   bool
+	n       int
 	Results []rt.Result
 	// Failure is "kind: message" when the execution failed.
 	Failure string
 	// Seed is the index of the seed (Config.Seeds) it came from, -1 for
 	// an input the run found. Seeds are kept even on a path kept before.
 	Seed int
+}
+
+// NewPathInput returns the PathInput of an execution on input env whose
+// path tree recorded: its path is the tree's nodes, as far as the tree
+// recorded it (Tree.Record stops where a path contradicts the tree).
+func NewPathInput(tree *explore.Tree, env sym.Env, path []explore.Branch, results []rt.Result, seed int) PathInput {
+	pi := PathInput{Input: env, Results: results, Seed: seed}
+	for nd := tree.Root(); pi.n < len(path) && nd != nil && nd.Site == path[pi.n].Site; nd = nd.Child(path[pi.n-1].Taken) {
+		pi.last, pi.taken = nd, path[pi.n].Taken
+		pi.n++
+	}
+	return pi
+}
+
+// Path returns the input's path up to MaxDepth, as the tree holds it:
+// each branch with the condition of the execution that made its node.
+func (p PathInput) Path() []explore.Branch {
+	path := make([]explore.Branch, p.n)
+	child, taken := (*explore.Node)(nil), p.taken
+	for m, i := p.last, p.n-1; i >= 0; m, i = m.Parent(), i-1 {
+		if child != nil {
+			taken = m.Child(true) == child
+		}
+		path[i] = explore.Branch{Site: m.Site, Taken: taken, Cond: m.Cond}
+		child = m
+	}
+	return path
 }
 
 // Position returns the directions from the root of c's tree to c's node,
@@ -141,7 +172,7 @@ func (d *coordinator) keepPath(j job, path []explore.Branch, resp *rt.Response) 
 		return
 	}
 	d.pathKeys[key] = true
-	pi := PathInput{Input: j.env, Path: path, Results: resp.Results, Seed: j.seed - 1}
+	pi := NewPathInput(d.tree, j.env, path, resp.Results, j.seed-1)
 	switch resp.Status {
 	case rt.StatusPanic:
 		pi.Failure = "panic: " + resp.Panic

@@ -61,7 +61,7 @@ func TestRunPrior(t *testing.T) {
 		if u.Unrun != 0 {
 			t.Errorf("prior %d: %d seeds unrun", tc.prior, u.Unrun)
 		}
-		if len(rep.Suite) != 2 || rep.Suite[0].Seed != 0 || rep.Suite[1].Seed != 1 || len(rep.Suite[0].Path) != helperBranches {
+		if len(rep.Suite) != 2 || rep.Suite[0].Seed != 0 || rep.Suite[1].Seed != 1 || len(rep.Suite[0].Path()) != helperBranches {
 			t.Errorf("prior %d: suite %+v, want both seeds on their one path", tc.prior, rep.Suite)
 		}
 	}
@@ -82,21 +82,38 @@ func TestKeepPathDepth(t *testing.T) {
 		}
 		return p
 	}
-	d := &coordinator{cfg: Config{Paths: true, Options: Options{MaxDepth: 2}}, rep: &Report{}}
+	d := &coordinator{cfg: Config{Paths: true, Options: Options{MaxDepth: 2}}, rep: &Report{}, tree: explore.NewTree(b, explore.Options{MaxDepth: 2})}
 	resp := &rt.Response{}
-	d.keepPath(job{env: sym.Env{0: 1}}, path(true, false, true), resp)
-	d.keepPath(job{env: sym.Env{0: 2}}, path(true, false, false), resp) // the same up to depth 2
-	d.keepPath(job{env: sym.Env{0: 3}, seed: 1}, path(true, false), resp)
-	d.keepPath(job{env: sym.Env{0: 4}}, path(false), resp)
+	keep := func(j job, p []explore.Branch) {
+		d.tree.Record(p, j.env, nil)
+		d.keepPath(j, p, resp)
+	}
+	keep(job{env: sym.Env{0: 1}}, path(true, false, true))
+	keep(job{env: sym.Env{0: 2}}, path(true, false, false)) // the same up to depth 2
+	keep(job{env: sym.Env{0: 3}, seed: 1}, path(true, false))
+	keep(job{env: sym.Env{0: 4}}, path(false))
 	var got []uint64
 	for _, p := range d.rep.Suite {
 		got = append(got, p.Input[0])
-		if len(p.Path) > 2 {
-			t.Errorf("input %d kept with %d branches, more than MaxDepth", p.Input[0], len(p.Path))
+		if len(p.Path()) > 2 {
+			t.Errorf("input %d kept with %d branches, more than MaxDepth", p.Input[0], len(p.Path()))
 		}
 	}
 	if want := []uint64{1, 3, 4}; !slices.Equal(got, want) {
 		t.Errorf("kept inputs %v, want %v", got, want)
+	}
+	// Each path is the tree's, cut at MaxDepth.
+	for i, want := range [][]bool{{true, false}, {true, false}, {false}} {
+		var dirs []bool
+		for k, br := range d.rep.Suite[i].Path() {
+			dirs = append(dirs, br.Taken)
+			if br.Site != uint32(k) || br.Cond != c {
+				t.Errorf("input %d, branch %d: site %d, condition %v", i, k, br.Site, br.Cond)
+			}
+		}
+		if !slices.Equal(dirs, want) {
+			t.Errorf("input %d: path %v, want %v", i, dirs, want)
+		}
 	}
 }
 

@@ -279,7 +279,7 @@ func newState(cmd Command, cfg Config, t *target, rep *coordinator.Report, reps 
 		Spent: state.Spent{Executions: rep.Execs, Queries: queries(rep), ElapsedMS: rep.Elapsed.Milliseconds()},
 	}
 	for _, p := range reps {
-		st.Inputs = append(st.Inputs, state.Input{Values: stateValues(p.Input, e), Path: h.steps(p.Path), Results: stateResults(p)})
+		st.Inputs = append(st.Inputs, state.Input{Values: stateValues(p.Input, e), Path: h.steps(p.Path()), Results: stateResults(p)})
 	}
 	// Inputs that crash the worker leave no path; they are kept to be
 	// run again.
@@ -347,8 +347,8 @@ func (u *updating) diff(st *state.State, rep *coordinator.Report, reps []coordin
 			continue
 		}
 		up.Kept++
-		dirs := make([]bool, len(p.Path))
-		for k, br := range p.Path {
+		dirs := make([]bool, len(now.Path))
+		for k, br := range now.Path {
 			dirs[k] = br.Taken
 		}
 		valid = append(valid, dirs)
@@ -471,7 +471,7 @@ func (u *updating) represent(all []coordinator.PathInput, h *pathHasher) []coord
 	at := map[string]int{}
 	var out []coordinator.PathInput
 	for _, p := range all {
-		dirs := directions(h.steps(p.Path))
+		dirs := directions(h.steps(p.Path()))
 		i, ok := at[dirs]
 		switch {
 		case !ok:

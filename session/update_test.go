@@ -73,11 +73,16 @@ func TestUpdateDiff(t *testing.T) {
 		{Values: stateValues(in(7), e), Path: h.steps(pFF), Results: []string{"3"}},
 	}}
 	u := &updating{old: old}
+	tree := explore.NewTree(b, explore.Options{})
+	kept := func(v int64, path []explore.Branch, lit string, seed int) coordinator.PathInput {
+		tree.Record(path, in(v), nil)
+		return coordinator.NewPathInput(tree, in(v), path, res(lit), seed)
+	}
 	rep := &coordinator.Report{Queries: map[string]int{"sat": 1}, Execs: 4, Suite: []coordinator.PathInput{
-		{Input: in(-1), Path: pT, Results: res("1"), Seed: 0},
-		{Input: in(5), Path: pFF, Results: res("3"), Seed: 1}, // moved: x == 5 no longer holds for 5
-		{Input: in(7), Path: pFF, Results: res("4"), Seed: 2}, // kept, result changed
-		{Input: in(9), Path: pFT, Results: res("2"), Seed: -1},
+		kept(-1, pT, "1", 0),
+		kept(5, pFF, "3", 1), // moved: x == 5 no longer holds for 5
+		kept(7, pFF, "4", 2), // kept, result changed
+		kept(9, pFT, "2", -1),
 	}}
 	reps := u.represent(rep.Suite, h)
 	if got := []int{reps[0].Seed, reps[1].Seed, reps[2].Seed}; len(reps) != 3 || !slices.Equal(got, []int{0, 2, -1}) {
