@@ -77,6 +77,13 @@ type Config struct {
 	// Props holds the static properties of the branch sites
 	// (explore.SitePropsOf), which the learned strategy's features read.
 	Props map[uint32]explore.SiteProps
+	// Paths makes the run keep one input for each distinct path up to
+	// MaxDepth (Report.Suite), the state of the suite (prior.go).
+	Paths bool
+	// Prior, if not nil, judges every candidate an execution opens by a
+	// saved suite (gocolic update, prior.go); the solver is then asked
+	// nothing until every seed has run.
+	Prior func(c *explore.Candidate) Prior
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -172,6 +179,11 @@ type Report struct {
 	// InternalErrors are the failures of gocolic's own code the run
 	// survived or ended with (internal.go).
 	InternalErrors []*InternalError
+	// Suite holds one input per distinct path, in the order the paths
+	// were first taken (Config.Paths).
+	Suite []PathInput
+	// Update is what Config.Prior decided.
+	Update UpdateStats
 }
 
 // LaneStats counts what each lane did and what they handed each other.
@@ -201,6 +213,8 @@ type job struct {
 	// later: the input was traced before, its path set aside (lane.go),
 	// and now joins the tree.
 	later bool
+	// seed is 1 + the index of the seed the input is, 0 for others.
+	seed int
 }
 
 type outcome struct {
@@ -281,6 +295,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err == nil && !d.cfg.NoSolve {
 		d.reduce() // a replay reports the corpus as it is
 	}
+	d.rep.Update.Unrun = d.seedsLeft
 	d.rep.Tree = d.tree.Stats()
 	d.rep.Paths = d.rep.Tree.Paths
 	d.rep.Divergences = d.rep.Tree.Divergences
@@ -336,6 +351,12 @@ type coordinator struct {
 	aside     []job             // inputs of the mutation lane whose paths wait for the tree (lane.go)
 	dry       bool              // the strategy had no candidate when last asked
 	barren    int               // path queries answered since the concolic lane last covered something
+	// The update run's (prior.go): seeds not yet taken in, candidates of
+	// changed ranges, candidates put off, and the paths kept.
+	seedsLeft int
+	changed   []*explore.Candidate
+	later     []*explore.Candidate
+	pathKeys  map[[16]byte]bool
 }
 
 // domain builds the constraints every input satisfies: lengths of strings
@@ -367,8 +388,11 @@ func (d *coordinator) loop(ctx context.Context) error {
 		go d.workerLoop(wctx, jobs, results, startErr)
 	}
 	var queue []job
-	for _, s := range d.cfg.Seeds {
-		queue = append(queue, job{env: s})
+	for i, s := range d.cfg.Seeds {
+		queue = append(queue, job{env: s, seed: i + 1})
+	}
+	if d.cfg.Prior != nil {
+		d.seedsLeft = len(d.cfg.Seeds)
 	}
 	if len(queue) == 0 {
 		queue = []job{{env: d.seedInput()}}
@@ -655,6 +679,7 @@ func (d *coordinator) process(o outcome) {
 	}
 	d.rep.Execs++
 	d.rep.Lanes.ConcolicExecs++
+	defer d.seedDone(o.job)
 	if c := o.job.optimistic; c != nil {
 		delete(d.optOut, outcomeOf(c))
 	}
@@ -697,6 +722,8 @@ func (d *coordinator) process(o outcome) {
 		d.setAside(o.job) // its coverage counts now, its path later
 	} else {
 		out = d.tree.Record(path, o.job.env, o.job.origin)
+		out.NewCandidates = d.judge(out.NewCandidates)
+		d.keepPath(o.job, path, resp)
 	}
 	divergedAt := -1
 	if out.Diverged {

@@ -421,7 +421,7 @@ func front(queue []job) {
 // batches using the worker time the answers leave.
 func (d *coordinator) solving() bool {
 	switch {
-	case d.cfg.NoSolve:
+	case d.cfg.NoSolve, d.seedsLeft > 0: // an update runs every saved input first
 		return false
 	case d.lane == nil:
 		return true

@@ -48,6 +48,9 @@ func (d *coordinator) nextRequest() (request, bool) {
 		return r, true
 	}
 	c, ok := d.strat.Next()
+	if !ok && d.releaseLater() {
+		c, ok = d.strat.Next()
+	}
 	if !ok {
 		return request{}, false
 	}

@@ -88,6 +88,9 @@ type Report struct {
 	// Hybrid counts the exchanges with go test -fuzz (gocolic fuzz
 	// -with-fuzzer); nil for other runs.
 	Hybrid *HybridStats `json:"hybrid,omitempty"`
+	// Update is what gocolic update did to the saved suite; nil for
+	// other runs.
+	Update *Update `json:"update,omitempty"`
 	// InternalErrors are the failures of gocolic's own code that the run
 	// survived or ended with (a panic in the solver chain costs its query,
 	// one in an output costs that output), each with the stack that
@@ -328,4 +331,49 @@ type Lanes struct {
 	// Seeded the concolic lane's inputs given to the mutation lane.
 	Traced int `json:"traced"`
 	Seeded int `json:"seeded"`
+}
+
+// Update is the account of one gocolic update: what became of the saved
+// suite's tests (one per explored path), the ranges explored again, and
+// what the update spent against what the saved run had.
+type Update struct {
+	// Kept counts the saved paths the new version still has, Dropped
+	// those it no longer has, Added the new version's paths the saved
+	// suite had not.
+	Kept    int `json:"kept"`
+	Dropped int `json:"dropped"`
+	Added   int `json:"added"`
+	// Changed lists the kept tests whose results changed: the same input
+	// on the same path now gives other results.
+	Changed []ResultChange `json:"results_changed"`
+	// Ranges counts the ranges of changed paths explored again (seed
+	// 003), Sides the untaken branch sides in them given to the solver's
+	// search, Settled the sides the saved run had refuted, left unasked.
+	Ranges  int `json:"ranges"`
+	Sides   int `json:"sides"`
+	Settled int `json:"settled"`
+	// FuncsChanged names the functions whose fingerprint (normalised
+	// syntax) changed, was added or was removed since the saved run.
+	FuncsChanged []string `json:"funcs_changed"`
+	// Checked says the update ran with -check: nothing was rewritten.
+	Checked bool `json:"checked"`
+	// This run and the saved run's cost.
+	Executions int   `json:"executions"`
+	Queries    int   `json:"queries"`
+	ElapsedMS  int64 `json:"elapsed_ms"`
+	Saved      Spent `json:"saved"`
+}
+
+// ResultChange is one kept test whose results changed.
+type ResultChange struct {
+	Call string   `json:"call"`
+	Old  []string `json:"old"`
+	New  []string `json:"new"`
+}
+
+// Spent is what a run cost.
+type Spent struct {
+	Executions int   `json:"executions"`
+	Queries    int   `json:"queries"`
+	ElapsedMS  int64 `json:"elapsed_ms"`
 }

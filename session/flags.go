@@ -19,6 +19,9 @@ type Command string
 const (
 	CmdTest Command = "test"
 	CmdFuzz Command = "fuzz"
+	// CmdUpdate brings a saved suite up to date (Update); the strategy,
+	// seed, depth and length bounds are the saved suite's.
+	CmdUpdate Command = "update"
 )
 
 // Flags sets c to DefaultConfig and returns the flag set of command cmd,
@@ -70,13 +73,17 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 		fs.IntVar(&c.Runs, "runs", d.Runs, "stop after this many executions (0: no limit)")
 		fs.IntVar(&c.Workers, "workers", d.Workers, "worker processes running the target (0: number of CPUs)")
 		fs.IntVar(&c.Solvers, "solvers", d.Solvers, "goroutines solving queries, each with a solver stack of its own (0: half of -workers, at least one; with one, -workers 1 and -seed make a run deterministic)")
-		fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
+		if cmd != CmdUpdate {
+			fs.StringVar(&c.Strategy, "strategy", d.Strategy, fmt.Sprintf("search strategy: %v", explore.Names()))
+		}
 		fs.Float64Var(&c.RandomShare, "random-share", d.RandomShare, "fraction of the priority strategy's choices made at random instead of by priority (0 to 1)")
 		fs.StringVar(&c.Heuristic, "heuristic", d.Heuristic, "weight file of -strategy learned (written by gocolic learn)")
 		fs.StringVar(&c.Lanes, "lanes", d.Lanes, "search lanes: concolic (symbolic execution and solving), mutate (mutation of kept inputs at close to native speed: a fuzzer) or both")
 	}
-	fs.Int64Var(&c.Seed, "seed", d.Seed, "seed of the random choices, for reproducible runs")
-	fs.IntVar(&c.MaxDepth, "depth", d.MaxDepth, "bound on the symbolic branches explored along one path (0: none)")
+	if cmd != CmdUpdate {
+		fs.Int64Var(&c.Seed, "seed", d.Seed, "seed of the random choices, for reproducible runs")
+		fs.IntVar(&c.MaxDepth, "depth", d.MaxDepth, "bound on the symbolic branches explored along one path (0: none)")
+	}
 	fs.DurationVar(&c.Timeout, "timeout", d.Timeout, "time limit of one execution")
 	fs.IntVar(&c.MemLimitMB, "memlimit", d.MemLimitMB, "resident memory limit of a worker in MiB (0: none)")
 	if cmd != CmdLearn {
@@ -107,8 +114,10 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	if cmd == CmdFuzz {
 		maxLen = "maximum length of string and []byte inputs (0: 32, raised to the longest seed up to 1024; at most 4096)"
 	}
-	fs.IntVar(&c.MaxLen, "maxlen", d.MaxLen, maxLen)
-	if cmd != CmdFuzz {
+	if cmd != CmdUpdate {
+		fs.IntVar(&c.MaxLen, "maxlen", d.MaxLen, maxLen)
+	}
+	if cmd != CmdFuzz && cmd != CmdUpdate {
 		fs.IntVar(&c.MaxElems, "maxelems", d.MaxElems, "maximum length of slice, map and variadic inputs")
 	}
 	fs.Var(listValue{&c.Impure, true}, "impure", "comma-separated packages or functions (path.Func) whose calls stay concrete, never opaque terms (repeatable)")
@@ -121,7 +130,12 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 		fs.StringVar(&c.RunDir, "rundir", d.RunDir, "keep the run in this directory (report.json, timeline.csv, cover.out) for gocolic report")
 	}
 	fs.BoolVar(&c.KeepWork, "work", d.KeepWork, "print and keep the work directory (overlay and worker binary)")
+	if cmd == CmdTest || cmd == CmdFuzz {
+		fs.BoolVar(&c.NoState, "nostate", d.NoState, "do not write the suite's state (testdata/gocolic/<func>.state.json), which gocolic update reads")
+	}
 	switch cmd {
+	case CmdUpdate:
+		fs.BoolVar(&c.Check, "check", d.Check, "rewrite nothing; exit 1 if the suite is out of date (a kept test's results changed, tests were added or dropped), for CI")
 	case CmdLearn:
 		fs.StringVar(&c.WeightsOut, "o", d.WeightsOut, "the weight file to write, for gocolic test|fuzz -strategy learned -heuristic FILE")
 	case CmdTest:

@@ -65,7 +65,7 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 		st := hy.Stats()
 		out.Hybrid = &st
 	}
-	if !cfg.NoTests {
+	if finishState(cfg, CmdFuzz, t, out, &errs) && !cfg.NoTests {
 		var n int
 		errs = append(errs, guarded(out.Report, "corpus", func() (err error) {
 			n, err = writeCorpus(dir, tgt, out.Report)
@@ -123,6 +123,14 @@ func fuzzTarget(cfg *Config) (*target, []sym.Env, string, error) {
 	tgt.Stdlib = t.sup.std
 	t.entry = tgt
 	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
+	if cfg.update {
+		// The saved inputs are the seeds.
+		if t.upd, err = readSaved(cfg, tgt.PkgDir, CmdFuzz); err != nil {
+			return nil, nil, "", err
+		}
+		seeds, err := startUpdate(cfg, t)
+		return t, seeds, dir, err
+	}
 	seeds, maxLen, err := fuzzSeeds(*cfg, tgt, t.ins.Seeds, dir)
 	if err != nil {
 		return nil, nil, "", err
@@ -359,25 +367,32 @@ func entryEnv(e []corpus.Value, t *Entry, maxLen int) (sym.Env, error) {
 func entryOf(env sym.Env, t *Entry) []corpus.Value {
 	var vs []corpus.Value
 	for i, a := range rt.DecodeInput(t.rt, t.maxLen, env) {
-		p := t.rt[i]
-		v := corpus.Value{Type: t.corpusType(i)}
-		switch p.Kind {
-		case rt.ParamInt:
-			if p.Signed {
-				v.Int = sym.SignExtend(a.Bits, p.Width)
-			} else {
-				v.Uint = a.Bits
-			}
-		case rt.ParamBool:
-			v.Bool = a.Bits == 1
-		case rt.ParamFloat:
-			v.Float = a.Bits
-		default:
-			v.Bytes = a.Bytes
-		}
+		v := leafValue(t.rt[i], a)
+		v.Type = t.corpusType(i)
 		vs = append(vs, v)
 	}
 	return vs
+}
+
+// leafValue returns the value a of the runtime input p as a corpus value,
+// without its type.
+func leafValue(p rt.Param, a rt.Arg) corpus.Value {
+	var v corpus.Value
+	switch p.Kind {
+	case rt.ParamInt:
+		if p.Signed {
+			v.Int = sym.SignExtend(a.Bits, p.Width)
+		} else {
+			v.Uint = a.Bits
+		}
+	case rt.ParamBool:
+		v.Bool = a.Bits == 1
+	case rt.ParamFloat:
+		v.Float = a.Bits
+	default:
+		v.Bytes = a.Bytes
+	}
+	return v
 }
 
 // corpusFile returns the corpus file of an input and its name, which is

@@ -61,7 +61,15 @@ type Config struct {
 	// it writes.
 	Learn      learn.Config
 	WeightsOut string
-	Stderr     io.Writer
+	// NoState does not write the suite's state (testdata/gocolic), which
+	// gocolic update reads.
+	NoState bool
+	// Check makes gocolic update rewrite nothing and fail when the suite
+	// is out of date (ErrChanged).
+	Check  bool
+	Stderr io.Writer
+
+	update bool // the run is gocolic update's (Update)
 
 	maxLenAuto bool // MaxLen was not given (Validate)
 }

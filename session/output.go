@@ -233,6 +233,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	j.Solver = solverJSON(t, rep, chains)
 	j.ExecNS = rep.ExecTime.Nanoseconds()
 	j.Hybrid = out.Hybrid
+	j.Update = out.Update
 	j.Cases = [][]string{}
 	for _, c := range rep.Cases {
 		j.Cases = append(j.Cases, t.Args(c.Input))

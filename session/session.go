@@ -28,6 +28,7 @@ import (
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/solver/stack"
+	"github.com/gocolic/gocolic/state"
 	"github.com/gocolic/gocolic/sym"
 	"golang.org/x/tools/go/packages"
 )
@@ -40,6 +41,8 @@ type Outcome struct {
 	Profile  string
 	// Hybrid counts the exchanges with go test -fuzz (-with-fuzzer).
 	Hybrid *report.HybridStats
+	// Update is what gocolic update did to the saved suite.
+	Update *report.Update
 }
 
 // Entry is the function under test as the outputs see it.
@@ -75,12 +78,17 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	t, err := testTarget(cfg)
+	t, err := testTargetOf(&cfg)
 	if err != nil {
 		return nil, err
 	}
 	pkg, tgt := t.pkg, t.entry
 	var seeds []sym.Env
+	if t.upd != nil {
+		if seeds, err = startUpdate(&cfg, t); err != nil {
+			return nil, err
+		}
+	}
 	if len(cfg.Replay) > 0 {
 		cfg.NoTests = true
 		if tgt.Method != "" || slices.ContainsFunc(tgt.Params, func(p instrument.Param) bool { return p.Shape != nil }) {
@@ -99,8 +107,9 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	defer r.close()
 	errs := []error{err}
 	out := r.out
+	write := finishState(cfg, CmdTest, t, out, &errs)
 	// Whatever happened, write what was found.
-	if !cfg.NoTests {
+	if !cfg.NoTests && write {
 		var path string
 		errs = append(errs, guarded(out.Report, "emit", func() (err error) {
 			path, err = writeTests(cfg, tgt, out.Report)
@@ -137,12 +146,22 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 
 // testTarget loads and instruments the package of the function under
 // test.
-func testTarget(cfg Config) (*target, error) {
+func testTarget(cfg Config) (*target, error) { return testTargetOf(&cfg) }
+
+// testTargetOf is testTarget; for an update, cfg takes the saved suite's
+// settings, which shape the inputs, before the rewrite (readSaved).
+func testTargetOf(cfg *Config) (*target, error) {
 	pkg, err := load.Load(cfg.Dir, cfg.Package)
 	if err != nil {
 		return nil, err
 	}
-	t, err := instrumentTarget(cfg, pkg, instrument.Config{
+	var upd *updating
+	if cfg.update {
+		if upd, err = readSaved(cfg, filepath.Dir(pkg.CompiledGoFiles[0]), CmdTest); err != nil {
+			return nil, err
+		}
+	}
+	t, err := instrumentTarget(*cfg, pkg, instrument.Config{
 		Entry:    cfg.Func,
 		Impure:   cfg.Impure,
 		MaxElems: cfg.MaxElems,
@@ -150,8 +169,9 @@ func testTarget(cfg Config) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.entry = newEntry(pkg, t.ins, cfg)
+	t.entry = newEntry(pkg, t.ins, *cfg)
 	t.entry.Stdlib = t.sup.std
+	t.upd = upd
 	return t, nil
 }
 
@@ -164,9 +184,7 @@ func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
 	if ins.Recv != nil {
 		t.Method = ins.Method
 		t.Params = append([]instrument.Param{*ins.Recv}, ins.Params...)
-		// Type.Method and (*Type).Method name tests and files as Type_Method.
-		typ, _, _ := strings.Cut(cfg.Func, ".")
-		t.Func = strings.Trim(typ, "(*)") + "_" + ins.Method
+		t.Func = funcFileName(cfg.Func)
 	}
 	t.names = emit.NewTypeNames(pkg.Types, entryTypes(t.Params, ins.Results)...)
 	t.Imports = t.names.Imports()
@@ -189,6 +207,10 @@ type target struct {
 	// tests is the external test package of a fuzz target, whose syntax
 	// holds the sites of the fuzz body, when pkg is the package under test.
 	tests []*packages.Package
+	// funcs are the fingerprints of the package's functions (state), upd
+	// the saved suite of an update run.
+	funcs map[string]string
+	upd   *updating
 }
 
 // instrumentTarget instruments pkg with c and the support packages cfg
@@ -212,7 +234,7 @@ func instrumentWith(cfg Config, pkg *load.Package, c instrument.Config, copies b
 	if err := sup.merge(ins, added); err != nil {
 		return nil, err
 	}
-	return &target{pkg: pkg, ins: ins, added: added, sup: sup, icfg: c}, nil
+	return &target{pkg: pkg, ins: ins, added: added, sup: sup, icfg: c, funcs: state.Fingerprints(pkg.Syntax)}, nil
 }
 
 // entryTypes lists the types the generated test file writes for params
@@ -288,6 +310,13 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	dcfg.Progress, dcfg.Static = cfg.Stderr, static
 	if cfg.Strategy == "learned" {
 		dcfg.Props = siteProps(t, cfg.Func)
+	}
+	// The suite's state needs every path's input; an update also the
+	// saved suite's word on every candidate, by the sites of the build.
+	dcfg.Paths = t.upd != nil || cfg.keepsState()
+	if t.upd != nil {
+		t.upd.hash = newPathHasher(t.ins.Sites)
+		dcfg.Prior = t.upd.prior
 	}
 	c := t.ins.Consts
 	dcfg.Dict.AddConsts(c.Ints, c.Strings, c.Floats)

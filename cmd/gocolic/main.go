@@ -7,6 +7,7 @@
 //
 //	gocolic test [flags] <package> <Func>
 //	gocolic fuzz [flags] <package> <FuzzXxx>
+//	gocolic update [flags] <package> [Func|FuzzXxx]
 //	gocolic learn [flags] <package> <Func|FuzzXxx> -o heuristic.json
 //	gocolic report [flags] <rundir>...
 //
@@ -41,7 +42,7 @@ type command struct {
 	run   func(ctx context.Context, args []string, stderr io.Writer) int
 }
 
-var commands = []*command{cmdTest, cmdFuzz, cmdLearn, cmdReport}
+var commands = []*command{cmdTest, cmdFuzz, cmdUpdate, cmdLearn, cmdReport}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -86,13 +87,14 @@ func usage(w io.Writer) {
 
 // exitCode maps an error to the process's exit status: 2 for problems with
 // the user's input (a package that does not build, an unknown function,
-// an unsupported parameter), 1 for failures of gocolic itself.
+// an unsupported parameter), 1 for failures of gocolic itself and for a
+// suite that gocolic update -check finds out of date.
 func exitCode(err error) int {
 	var be *build.Error
 	if errors.As(err, &be) {
 		return 1
 	}
-	if errors.Is(err, session.ErrRun) {
+	if errors.Is(err, session.ErrRun) || errors.Is(err, session.ErrChanged) {
 		return 1
 	}
 	return 2

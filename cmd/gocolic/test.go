@@ -62,6 +62,12 @@ func runExplore(ctx context.Context, fs *flag.FlagSet, cfg *session.Config, args
 		return 2
 	}
 	cfg.Package, cfg.Func = fs.Arg(0), fs.Arg(1)
+	return runOne(ctx, cfg, stderr, run)
+}
+
+// runOne runs one exploration of cfg's function and prints its outcome.
+func runOne(ctx context.Context, cfg *session.Config, stderr io.Writer,
+	run func(context.Context, session.Config) (*session.Outcome, error)) int {
 	cfg.Stderr = stderr
 	cfg.Dir, _ = os.Getwd()
 	out, err := run(ctx, *cfg)
