@@ -350,6 +350,7 @@ type coordinator struct {
 	traceLane []job             // inputs the mutation lane kept, for the concolic lane to trace
 	aside     []job             // inputs of the mutation lane whose paths wait for the tree (lane.go)
 	dry       bool              // the strategy had no candidate when last asked
+	lockstep  bool              // one worker and one solver: events in an order no timing changes (lane.go)
 	barren    int               // path queries answered since the concolic lane last covered something
 	// The update run's (prior.go): seeds not yet taken in, candidates of
 	// changed ranges, candidates put off, and the paths kept.
@@ -421,6 +422,10 @@ func (d *coordinator) loop(ctx context.Context) error {
 	}
 	d.pool = p
 	defer p.close()
+	d.lockstep = d.cfg.Workers == 1 && p.size == 1
+	if d.lane != nil {
+		d.lane.fixed = d.lockstep
+	}
 	// Queries being solved count as inputs to come: room bounds them
 	// with the queued inputs, as the queue alone was bounded when one
 	// goroutine solved.
@@ -431,8 +436,9 @@ func (d *coordinator) loop(ctx context.Context) error {
 		budgetLeft := d.cfg.Runs == 0 || d.rep.Execs+inflight < d.cfg.Runs
 		// Keep the pool busy while workers are. A pool of one is waited
 		// for, answer by answer, so that the order of events does not
-		// depend on timing; not with the mutation lane, whose batch sizes
-		// follow timings anyway and whose batches use the wait.
+		// depend on timing: with one worker also beside the mutation
+		// lane (lockstep), whose batch then runs during the wait; with
+		// more workers the mutation lane's batches use the wait instead.
 		// Batches do not count: they only fill workers the concolic
 		// lane leaves idle.
 		for waiting := concolicJobs(queue); d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() &&
@@ -444,7 +450,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 			}
 			d.dry = false
 			p.send(r)
-			if p.size == 1 && d.lane == nil {
+			if p.size == 1 && (d.lane == nil || d.lockstep) {
 				a, ok := d.await(budgetCtx)
 				if !ok {
 					break // stuck past the budget: the loop stops the run
@@ -488,8 +494,14 @@ func (d *coordinator) loop(ctx context.Context) error {
 		}
 		var send chan job
 		var next job
-		if d.rep.Stopped == "" && len(queue) > 0 && budgetLeft {
-			front(queue)
+		if d.rep.Stopped == "" && len(queue) > 0 && budgetLeft && (!d.lockstep || inflight == 0) {
+			// In lockstep a job goes out only after the last one's
+			// outcome was taken in, in the order queued, so that the
+			// lanes alternate (laneJobs); otherwise the concolic lane's
+			// inputs go first.
+			if !d.lockstep {
+				front(queue)
+			}
 			send, next = jobs, queue[0]
 		}
 		select {

@@ -73,6 +73,9 @@ type lane struct {
 	Seeded int
 	// quiet counts the batches since the lane last kept an input.
 	quiet int
+	// fixed sizes batches by counts alone, not by their timings, so
+	// that a run of one worker is the same every time (lockstep).
+	fixed bool
 }
 
 // newLane returns the lane of a run, its corpus the seeds (or the zero
@@ -244,6 +247,8 @@ func (l *lane) resize(resp *rt.BatchResponse, crashed bool) {
 	switch {
 	case crashed:
 		l.size = max(1, l.size/2)
+	case l.fixed:
+		l.size = min(maxBatch, 2*l.size)
 	case resp != nil && len(resp.Results) > 0 && resp.Nanos > 0:
 		per := time.Duration(resp.Nanos) / time.Duration(len(resp.Results))
 		want := int(l.timeout / 10 / max(per, time.Microsecond))
@@ -336,11 +341,20 @@ func (lw *laneWorker) replace() error {
 // mutation lane has every worker the concolic lane leaves, all of them
 // once the solver runs dry, and a run with it ends at its budget, never
 // because the concolic search is exhausted.
+//
+// With one worker and one solver (lockstep), the loop waits for each
+// answer while the worker runs a batch: one batch may wait in the queue
+// behind the concolic lane's inputs, and "beside a busy solver" means
+// while the solver still has candidates, so that what runs depends on
+// counts, never on timings.
 func (d *coordinator) laneJobs(queue []job, inflight int, solving bool) []job {
 	queue = append(queue, d.traceLane...)
 	d.traceLane = d.traceLane[:0]
-	if len(queue) > 0 || d.lane.dry() {
+	if d.lane.dry() || len(queue) > 0 && (!d.lockstep || hasBatch(queue)) {
 		return queue
+	}
+	if d.lockstep {
+		solving = !d.dry
 	}
 	if solving && d.lane.quiet >= quietBatches && d.barren < barrenQueries {
 		// The concolic lane yields and the mutation lane does not:
@@ -400,6 +414,11 @@ func concolicJobs(queue []job) int {
 		}
 	}
 	return n
+}
+
+// hasBatch reports whether the queue holds a batch.
+func hasBatch(queue []job) bool {
+	return len(queue) > concolicJobs(queue)
 }
 
 // front moves the first job of the queue that is not a batch to its head:

@@ -407,3 +407,43 @@ func TestPoolStuckSolver(t *testing.T) {
 		})
 	}
 }
+
+// TestRunDeterministicBothLanes runs the branches mode with both lanes,
+// one worker and a pool of one, three times for a number of executions:
+// in lockstep the lanes alternate by counts, so the runs ask the same
+// queries in the same order, run the same batches and end alike.
+func TestRunDeterministicBothLanes(t *testing.T) {
+	type outcome struct {
+		log                           []string
+		execs, paths, muts, batchKept int
+		covered                       string
+	}
+	run := func() outcome {
+		var mu sync.Mutex
+		var log []string
+		s := enumSolver{mu: &mu, log: &log}
+		cfg := runConfig(t, nil, modeBranches)
+		cfg.Seed, cfg.Lanes, cfg.Runs, cfg.Workers = 3, LanesBoth, 600, 1
+		cfg.Solvers, cfg.NewSolver = 1, func() (solver.Solver, func(), error) { return s, nil, nil }
+		rep := runDriver(t, context.Background(), cfg)
+		if rep.Lanes.MutationExecs == 0 || rep.Lanes.ConcolicExecs < 2 {
+			t.Errorf("lanes %+v: the run did not alternate them", rep.Lanes)
+		}
+		return outcome{log: log, execs: rep.Execs, paths: rep.Paths, muts: rep.Lanes.MutationExecs,
+			covered: fmt.Sprint(rep.Covered), batchKept: rep.Lanes.MutationKept}
+	}
+	first := run()
+	if len(first.log) == 0 {
+		t.Fatal("no queries: the test does not exercise the concolic lane")
+	}
+	for i := range 2 {
+		got := run()
+		if !slices.Equal(got.log, first.log) {
+			t.Errorf("run %d: %d queries, differing from the first run's %d", i+2, len(got.log), len(first.log))
+		}
+		if got.execs != first.execs || got.paths != first.paths || got.muts != first.muts || got.covered != first.covered || got.batchKept != first.batchKept {
+			t.Errorf("run %d: %d executions, %d paths, %d in batches, %d kept by batches; first run %d, %d, %d, %d", i+2,
+				got.execs, got.paths, got.muts, got.batchKept, first.execs, first.paths, first.muts, first.batchKept)
+		}
+	}
+}
