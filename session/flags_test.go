@@ -31,7 +31,7 @@ func TestSettings(t *testing.T) {
 		{CmdTest, nil, map[string]any{
 			"budget": "0s", "strategy": "cover", "solver": "auto", "solver-timeout": "2s", "timeout": "1s",
 			"walktabu": -1, "walkbisect": true, "maxelems": DefaultConfig().MaxElems, "instrument": "", "seed": int64(0),
-			"lanes": "concolic",
+			"lanes": "both",
 		}},
 		{CmdFuzz, []string{"-lanes", "both"}, map[string]any{"lanes": "both"}},
 		{CmdTest, []string{"-solver", "walk", "-solver-timeout", "300ms", "-depth", "7", "-walksteps", "9",
