@@ -6,9 +6,6 @@
 package coordinator
 
 import (
-	"encoding/binary"
-	"hash/fnv"
-
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/solver"
@@ -153,18 +150,7 @@ func (d *coordinator) keepPath(j job, path []explore.Branch, resp *rt.Response) 
 	if n := d.cfg.MaxDepth; n > 0 && len(path) > n {
 		path = path[:n]
 	}
-	h := fnv.New128a()
-	var rec [5]byte
-	for _, br := range path {
-		binary.LittleEndian.PutUint32(rec[:4], br.Site)
-		rec[4] = 0
-		if br.Taken {
-			rec[4] = 1
-		}
-		h.Write(rec[:])
-	}
-	var key [16]byte
-	h.Sum(key[:0])
+	key := explore.PathKey(path)
 	if d.pathKeys == nil {
 		d.pathKeys = map[[16]byte]bool{}
 	}

@@ -378,9 +378,9 @@ func constFalse(cond *sym.Expr, side bool) bool {
 	return cond.Kind == sym.KTrue
 }
 
-// addPath notes the (site, outcome) sequence of path and reports whether
-// it is new.
-func (t *Tree) addPath(path []Branch) bool {
+// PathKey returns a hash of the (site, outcome) sequence of path: two
+// executions took the same path when their keys are equal.
+func PathKey(path []Branch) [16]byte {
 	h := fnv.New128a()
 	var rec [5]byte
 	for _, br := range path {
@@ -393,6 +393,13 @@ func (t *Tree) addPath(path []Branch) bool {
 	}
 	var key [16]byte
 	h.Sum(key[:0])
+	return key
+}
+
+// addPath notes the (site, outcome) sequence of path and reports whether
+// it is new.
+func (t *Tree) addPath(path []Branch) bool {
+	key := PathKey(path)
 	if _, ok := t.paths[key]; ok {
 		return false
 	}
