@@ -198,7 +198,7 @@ func run(ctx context.Context, o options) error {
 	m := meta{
 		Budget: o.budget.String(), Workers: o.workers, Runs: o.runs,
 		GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU(),
-		Commit: commit(ctx, root),
+		Commit: harness.Commit(ctx, root),
 	}
 	total := len(targets) * o.runs * len(configs)
 	done := 0
@@ -324,20 +324,6 @@ func copyFiles(files []string, dir string) error {
 		}
 	}
 	return nil
-}
-
-// commit returns the repository's commit, with "+dirty" when the work
-// tree has changes, or "" when git cannot tell.
-func commit(ctx context.Context, root string) string {
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	c := strings.TrimSpace(string(out))
-	if st, err := exec.CommandContext(ctx, "git", "-C", root, "status", "--porcelain").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
-		c += "+dirty"
-	}
-	return c
 }
 
 // rawOutput is the -json file: the run's settings and every run's record.

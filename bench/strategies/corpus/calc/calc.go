@@ -543,13 +543,15 @@ func Eval(src string) int64 {
 	}
 	if len(e.vars) >= 2 && last == 1000 {
 		if e.calls > 0 {
-			panic("calc: thousand from a call with two variables") // planted: thousand from a call with two variables
+			// planted: thousand from a call with two variables
+			panic("calc: thousand from a call with two variables")
 		}
 		return -2
 	}
 	if last < 0 && e.vars["k"] > 3 {
 		table := []int64{1, 2, 3, 4}
-		return table[e.vars["k"]] // planted: index out of range
+		// planted: index out of range
+		return table[e.vars["k"]]
 	}
 	return last
 }

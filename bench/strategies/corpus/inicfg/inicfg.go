@@ -474,7 +474,8 @@ func check(s *server) int {
 		if len(s.ratio) == 3 && s.ratio[0] > s.ratio[1] && s.ratio[1] > s.ratio[2] {
 			score++
 			if s.workers > 0 && s.ratio[2]%s.workers == 0 && s.logLevel == 5 {
-				panic("inicfg: descending ratios misassigned") // planted: descending ratios misassigned
+				// planted: descending ratios misassigned
+				panic("inicfg: descending ratios misassigned")
 			}
 		}
 	}
@@ -482,7 +483,8 @@ func check(s *server) int {
 		return -4
 	}
 	if s.host != "" && s.host[0] == '\t' {
-		var workersPerPort = s.port / (s.workers - 2) // planted: integer divide by zero
+		// planted: integer divide by zero
+		var workersPerPort = s.port / (s.workers - 2)
 		_ = workersPerPort
 		score++
 	}

@@ -7,6 +7,8 @@
 // Its deep goals need a whole session of several valid commands in order.
 package smtp
 
+//strategies:flags -maxlen 96
+
 type state int
 
 const (
@@ -429,7 +431,8 @@ func (s *session) finish() {
 		if hasPrefixFold(line[:end], "SUBJECT:") {
 			hasSubject = true
 			if end > 8 && line[8] == '!' && s.authed && len(s.rcpts) == 2 {
-				panic("smtp: urgent mail to two recipients") // planted: urgent mail to two recipients
+				// planted: urgent mail to two recipients
+				panic("smtp: urgent mail to two recipients")
 			}
 		}
 		i += end + 1
@@ -441,7 +444,8 @@ func (s *session) finish() {
 	s.delivered += len(s.rcpts)
 	if s.delivered > maxRcpts && s.resets == 0 {
 		// The counter wraps into the recipient table.
-		_ = s.rcpts[s.delivered] // planted: index out of range
+		// planted: index out of range
+		_ = s.rcpts[s.delivered]
 	}
 	s.from, s.rcpts = "", nil
 	s.reply(250)

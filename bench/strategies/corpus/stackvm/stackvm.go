@@ -264,7 +264,8 @@ func (m *machine) arith(op byte) error {
 		if op == opDiv {
 			r = int64(a) / int64(b)
 		} else {
-			r = int64(a % b) // planted: integer divide by zero
+			// planted: integer divide by zero
+			r = int64(a % b)
 		}
 	case opAnd:
 		r = int64(a & b)
@@ -349,7 +350,8 @@ func (m *machine) syscall(n int) error {
 			return &vmError{"debug needs trace", m.pc}
 		}
 		if m.counts[opCall] > 0 && m.counts[opSys] > 2 && m.out != nil && m.out[len(m.out)-1] == 0x5a5a {
-			panic("stackvm: debug dump of a live frame") // planted: debug dump of a live frame
+			// planted: debug dump of a live frame
+			panic("stackvm: debug dump of a live frame")
 		}
 	default:
 		if m.flags&flagStrict != 0 {
@@ -496,7 +498,8 @@ func (m *machine) step() error {
 		if addr < 0 || addr >= memSize {
 			if m.version == 3 && addr == memSize && op == opStore {
 				// Version 3 maps one guard word past the end.
-				m.mem[addr] = 0 // planted: index out of range
+				// planted: index out of range
+				m.mem[addr] = 0
 			}
 			return &vmError{"memory access out of range", m.pc}
 		}
@@ -601,7 +604,8 @@ func Run(p []byte) int {
 	switch {
 	case r.exit == 42 && len(r.out) == 2 && r.out[0] == r.out[1]:
 		if r.steps > 12 {
-			panic("stackvm: twin outputs after a long run") // planted: twin outputs after a long run
+			// planted: twin outputs after a long run
+			panic("stackvm: twin outputs after a long run")
 		}
 		return 3
 	case r.exit < 0 && r.exit%7 == 0:

@@ -27,6 +27,8 @@ const (
 	tContainer = 0x04
 	tKV        = 0x05
 	tAlarm     = 0x06
+	tGeo       = 0x07
+	tWindow    = 0x08
 	tEnd       = 0x7F
 )
 
@@ -52,6 +54,14 @@ type header struct {
 	length  int
 }
 
+// geo is a position fix in fixed point: microdegrees, altitude in
+// decimetres.
+type geo struct {
+	lat, lon int32
+	alt      int16
+	quality  byte
+}
+
 type reading struct {
 	sensor byte
 	unit   byte
@@ -65,6 +75,9 @@ type packet struct {
 	stamps    []uint32
 	kv        map[byte]uint16
 	alarms    int
+	fixes     []geo
+	window    [2]uint16
+	hasWindow bool
 	records   int
 	depthSeen int
 	ended     bool
@@ -203,6 +216,73 @@ func (p *packet) timestamp(v []byte, off int) error {
 	return nil
 }
 
+// geoFix decodes a position: latitude and longitude as big-endian int32
+// microdegrees, altitude as int16 decimetres, one quality byte.
+func (p *packet) geoFix(v []byte, off int) error {
+	if len(v) != 11 {
+		return &decodeError{off, "position has 11 bytes"}
+	}
+	g := geo{
+		lat:     int32(be32(v[0:4])),
+		lon:     int32(be32(v[4:8])),
+		alt:     int16(be16(v[8:10])),
+		quality: v[10],
+	}
+	if g.lat < -90_000_000 || g.lat > 90_000_000 {
+		return &decodeError{off, "latitude out of range"}
+	}
+	if g.lon < -180_000_000 || g.lon > 180_000_000 {
+		return &decodeError{off, "longitude out of range"}
+	}
+	if g.alt < -4000 {
+		return &decodeError{off + 8, "altitude below the sea floor"}
+	}
+	switch {
+	case g.quality == 0:
+		return &decodeError{off + 10, "no fix"}
+	case g.quality > 5:
+		return &decodeError{off + 10, "unknown fix quality"}
+	case g.quality == 1 && g.alt != 0:
+		return &decodeError{off + 10, "a 2D fix has no altitude"}
+	}
+	if n := len(p.fixes); n > 0 {
+		prev := p.fixes[n-1]
+		dlat, dlon := g.lat-prev.lat, g.lon-prev.lon
+		if dlat < 0 {
+			dlat = -dlat
+		}
+		if dlon < 0 {
+			dlon = -dlon
+		}
+		if dlat > 1_000_000 || dlon > 1_000_000 {
+			return &decodeError{off, "position jumped"}
+		}
+	}
+	p.fixes = append(p.fixes, g)
+	return nil
+}
+
+// seqWindow reads the acknowledgement window: the oldest and newest
+// sequence numbers the sender still holds, which may wrap around.
+func (p *packet) seqWindow(v []byte, off int) error {
+	if len(v) != 4 {
+		return &decodeError{off, "window has 4 bytes"}
+	}
+	if p.hasWindow {
+		return &decodeError{off, "second window"}
+	}
+	lo, hi := be16(v[0:2]), be16(v[2:4])
+	if hi-lo > 64 {
+		return &decodeError{off, "window too wide"}
+	}
+	if seq := p.hdr.seq; seq-lo > hi-lo {
+		return &decodeError{off, "sequence outside its own window"}
+	}
+	p.window = [2]uint16{lo, hi}
+	p.hasWindow = true
+	return nil
+}
+
 func (p *packet) keyValues(v []byte, off int) error {
 	if len(v)%3 != 0 {
 		return &decodeError{off, "key-value block of triples"}
@@ -264,6 +344,10 @@ func (p *packet) decodeRecords(b []byte, base, depth int) error {
 			err = p.decodeRecords(v, base+i+2, depth+1)
 		case tKV:
 			err = p.keyValues(v, base+i+2)
+		case tGeo:
+			err = p.geoFix(v, base+i+2)
+		case tWindow:
+			err = p.seqWindow(v, base+i+2)
 		case tAlarm:
 			if n != 1 {
 				return &decodeError{base + i, "alarm has one byte"}
@@ -359,14 +443,24 @@ func assess(p *packet) int {
 			// The key says how many readings follow in the next packet;
 			// the reserve is computed with the packet's own count.
 			reserve := make([]int, v)
-			reserve[len(p.readings)-1] = 1 // planted: index out of range
+			// planted: index out of range
+			reserve[len(p.readings)-1] = 1
+		}
+	}
+	if len(p.fixes) >= 2 {
+		class |= 16
+		if p.hasWindow && p.window[0] > p.window[1] && p.fixes[0].quality == 5 {
+			// planted: wrapped window with a precise fix
+			panic("tlv: wrapped window with a precise fix")
 		}
 	}
 	if len(p.labels) > 0 && p.labels[0] == "boot" && p.hdr.seq != 1 {
-		panic("tlv: boot label outside the first packet") // planted: boot label outside the first packet
+		// planted: boot label outside the first packet
+		panic("tlv: boot label outside the first packet")
 	}
 	if p.alarms >= 9 && p.hdr.flags&fTest == 0 && p.depthSeen == maxDepth {
-		panic("tlv: alarm storm in a deep container") // planted: alarm storm in a deep container
+		// planted: alarm storm in a deep container
+		panic("tlv: alarm storm in a deep container")
 	}
 	return class
 }
