@@ -2,8 +2,8 @@
 // (bench/strategies): a decoder of a binary telemetry packet. A packet is
 // a fixed header (sync word, version, flags, sequence number, payload
 // length), a payload of type-length-value records, some of them nested
-// containers, and a trailer with a Fletcher-16 checksum over header and
-// payload. Records are checked by type (readings with units and ranges,
+// containers, and a trailer with a Fletcher-16 checksum (sums modulo 256) over
+// header and payload. Records are checked by type (readings with units and ranges,
 // text labels, timestamps that must increase, a key-value block) and the
 // packet as a whole is checked for consistency. Its deep goals need a
 // packet whose checksum matches and whose records agree with each other.
@@ -89,13 +89,15 @@ func be32(b []byte) uint32 {
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }
 
+// fletcher16 is Fletcher's checksum with both sums modulo 256 (the
+// variant of small sensors, which cannot afford the division).
 func fletcher16(b []byte) uint16 {
-	var s1, s2 uint16
+	var s1, s2 uint8
 	for _, c := range b {
-		s1 = (s1 + uint16(c)) % 255
-		s2 = (s2 + s1) % 255
+		s1 += c
+		s2 += s1
 	}
-	return s2<<8 | s1
+	return uint16(s2)<<8 | uint16(s1)
 }
 
 // parseHeader fills h from the first bytes of b.
