@@ -2,11 +2,12 @@
 // (bench/strategies): a decoder of a binary telemetry packet. A packet is
 // a fixed header (sync word, version, flags, sequence number, payload
 // length), a payload of type-length-value records, some of them nested
-// containers, and a trailer with a Fletcher-16 checksum (sums modulo 256) over
-// header and payload. Records are checked by type (readings with units and ranges,
-// text labels, timestamps that must increase, a key-value block) and the
-// packet as a whole is checked for consistency. Its deep goals need a
-// packet whose checksum matches and whose records agree with each other.
+// containers, and a trailer with a Fletcher-16 checksum (sums modulo 256)
+// over header and payload. Records are checked by type (readings with
+// units and ranges, text labels, timestamps that must increase, a
+// key-value block, position fixes, a sequence window) and the packet as a
+// whole is checked for consistency. Its deep goals need a packet whose
+// checksum matches and whose records agree with each other.
 package tlv
 
 const (
