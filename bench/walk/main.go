@@ -156,7 +156,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	known, err := corpusNames(filepath.Join(root, corpusDir))
+	known, err := harness.CorpusNames(filepath.Join(root, corpusDir))
 	if err != nil {
 		return err
 	}
@@ -164,9 +164,9 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return fmt.Errorf("-targets: %w", err)
 	}
-	var targets []*target
+	var targets []*harness.Target
 	for _, n := range names {
-		t, err := loadTarget(filepath.Join(root, corpusDir, n))
+		t, err := harness.LoadTarget(filepath.Join(root, corpusDir, n))
 		if err != nil {
 			return err
 		}
@@ -198,7 +198,7 @@ func run(ctx context.Context, o options) error {
 	m := meta{
 		Budget: o.budget.String(), Workers: o.workers, Runs: o.runs,
 		GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU(),
-		Commit: commit(ctx, root),
+		Commit: harness.Commit(ctx, root),
 	}
 	total := len(targets) * o.runs * len(configs)
 	done := 0
@@ -256,7 +256,7 @@ loop:
 // setUp copies the targets into a module of their own in the workspace,
 // builds gocolic there and checks that it has every flag the selected
 // configurations use.
-func setUp(ctx context.Context, root string, rn *runner, targets []*target, configs []config) error {
+func setUp(ctx context.Context, root string, rn *runner, targets []*harness.Target, configs []config) error {
 	for _, d := range []string{rn.module, rn.reports, rn.logs} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return fmt.Errorf("creating the workspace: %w", err)
@@ -280,7 +280,7 @@ func setUp(ctx context.Context, root string, rn *runner, targets []*target, conf
 	for _, c := range configs {
 		flags = append(flags, c.Flags...)
 	}
-	flags = append(flags, rn.args(&target{Name: "x", Func: "X"}, config{}, 1, "r.json")...)
+	flags = append(flags, rn.args(&harness.Target{Name: "x", Func: "X"}, config{}, 1, "r.json")...)
 	if missing := missingFlags(string(out), flags); len(missing) > 0 {
 		return fmt.Errorf("gocolic test has no %s flag (see gocolic test -h): this gocolic cannot run the benchmark", strings.Join(missing, ", "))
 	}
@@ -326,26 +326,12 @@ func copyFiles(files []string, dir string) error {
 	return nil
 }
 
-// commit returns the repository's commit, with "+dirty" when the work
-// tree has changes, or "" when git cannot tell.
-func commit(ctx context.Context, root string) string {
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	c := strings.TrimSpace(string(out))
-	if st, err := exec.CommandContext(ctx, "git", "-C", root, "status", "--porcelain").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
-		c += "+dirty"
-	}
-	return c
-}
-
 // rawOutput is the -json file: the run's settings and every run's record.
 type rawOutput struct {
-	Meta    meta        `json:"meta"`
-	Targets []*target   `json:"targets"`
-	Configs []config    `json:"configs"`
-	Runs    []runRecord `json:"runs"`
+	Meta    meta              `json:"meta"`
+	Targets []*harness.Target `json:"targets"`
+	Configs []config          `json:"configs"`
+	Runs    []runRecord       `json:"runs"`
 }
 
 // writeRaw writes every run's record to path, workspace paths replaced by

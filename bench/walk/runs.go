@@ -7,9 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gocolic/gocolic/bench/internal/harness"
@@ -73,24 +71,6 @@ type runRecord struct {
 // ok reports whether the run counts in the statistics.
 func (r *runRecord) ok() bool { return r.Error == "" }
 
-// failure says why a run failed, or returns "" for a good run. gocolic
-// exits with 0 when its run completed, bugs found or not (bugs have no
-// exit status of their own), with 2 for bad input (a target that does not
-// build, an unknown flag such as a -solver gocolic does not have yet) and
-// with 1 when it failed itself; so any other status than 0 is a failure,
-// and so is a run that left no readable report.
-func failure(exitCode int, timedOut bool, reportErr error) string {
-	switch {
-	case timedOut:
-		return "killed at the time limit"
-	case exitCode != 0:
-		return fmt.Sprintf("exit status %d", exitCode)
-	case reportErr != nil:
-		return "no usable JSON report: " + reportErr.Error()
-	}
-	return ""
-}
-
 // fill copies a report's measurements into the record.
 func (r *runRecord) fill(rep *report.Report) {
 	r.Covered, r.Total = rep.Branches.Covered, rep.Branches.Total
@@ -114,7 +94,7 @@ type runner struct {
 
 // args returns the command line of one run: the configuration's flags,
 // then the ones every run gets.
-func (rn *runner) args(t *target, c config, seed int64, jsonPath string) []string {
+func (rn *runner) args(t *harness.Target, c config, seed int64, jsonPath string) []string {
 	args := []string{"test"}
 	args = append(args, c.Flags...)
 	args = append(args,
@@ -130,7 +110,7 @@ func (rn *runner) args(t *target, c config, seed int64, jsonPath string) []strin
 // run runs gocolic once on t in configuration c with the given run index
 // (1-based, also the seed) and returns its record; a failure is recorded
 // in the record, never dropped.
-func (rn *runner) run(ctx context.Context, t *target, c config, run int) runRecord {
+func (rn *runner) run(ctx context.Context, t *harness.Target, c config, run int) runRecord {
 	seed := int64(run)
 	base := fmt.Sprintf("%s.%s.%d", t.Name, c.Name, run)
 	jsonPath := filepath.Join(rn.reports, base+".json")
@@ -158,37 +138,11 @@ func (rn *runner) run(ctx context.Context, t *target, c config, run int) runReco
 	if rep != nil {
 		rec.fill(rep)
 	}
-	rec.Error = failure(rec.ExitCode, res.TimedOut, err)
+	rec.Error = harness.RunFailure(rec.ExitCode, res.TimedOut, err)
 	if rec.Error != "" && rec.ExitCode > 0 {
-		if msg := lastMessage(res.Output); msg != "" {
+		if msg := harness.LastMessage(res.Output); msg != "" {
 			rec.Error += ": " + msg
 		}
 	}
 	return rec
-}
-
-// gocolicMsgRE matches gocolic's own error line.
-var gocolicMsgRE = regexp.MustCompile(`(?m)^gocolic: (.*)$`)
-
-// lastMessage returns the last error line gocolic printed ("gocolic: …"
-// that is not a status or summary line), or else the first non-empty line
-// of its output (the flag package's complaint about an unknown flag comes
-// first, before the usage).
-func lastMessage(out []byte) string {
-	var last string
-	for _, m := range gocolicMsgRE.FindAllStringSubmatch(string(out), -1) {
-		if strings.HasPrefix(m[1], "elapsed:") || strings.Contains(m[1], " executions, ") {
-			continue
-		}
-		last = m[1]
-	}
-	if last != "" {
-		return strings.TrimSpace(last)
-	}
-	for _, l := range strings.Split(string(out), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocolic/gocolic/bench/internal/harness"
 	"github.com/gocolic/gocolic/report"
 )
 
@@ -91,50 +91,9 @@ func TestLastIncrease(t *testing.T) {
 	}
 }
 
-func TestFailure(t *testing.T) {
-	tests := []struct {
-		name      string
-		code      int
-		timedOut  bool
-		reportErr error
-		want      string
-	}{
-		{"completed", 0, false, nil, ""},
-		{"completed without report", 0, false, errors.New("open r.json: no such file"), "no usable JSON report: open r.json: no such file"},
-		{"gocolic failed", 1, false, nil, "exit status 1"},
-		{"bad input", 2, false, errors.New("missing"), "exit status 2"},
-		{"killed", -1, true, errors.New("missing"), "killed at the time limit"},
-	}
-	for _, tt := range tests {
-		if got := failure(tt.code, tt.timedOut, tt.reportErr); got != tt.want {
-			t.Errorf("%s: failure = %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
-
-func TestLastMessage(t *testing.T) {
-	tests := []struct {
-		name, out, want string
-	}{
-		{"unknown flag", "flag provided but not defined: -solver\nusage: gocolic test [flags] <package> <Func>\n\nFlags:\n  -budget duration\n", "flag provided but not defined: -solver"},
-		{
-			"error after status lines",
-			"gocolic: elapsed: 1s, execs: 3 (3/sec), paths: 3, branches: 2/4 (50.0%), bugs: 0, solver: 9%\ngocolic: 3 executions, 3 paths, branches 2/4, 0 bugs, stopped: error\ngocolic: solver: z3 crashed\n",
-			"solver: z3 crashed",
-		},
-		{"only status lines", "gocolic: elapsed: 1s, execs: 3 (3/sec)\n\n  something else\n", "gocolic: elapsed: 1s, execs: 3 (3/sec)"},
-		{"nothing", "", ""},
-	}
-	for _, tt := range tests {
-		if got := lastMessage([]byte(tt.out)); got != tt.want {
-			t.Errorf("%s: lastMessage = %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
-
 func TestRunnerArgs(t *testing.T) {
 	rn := &runner{budget: 5 * time.Second, workers: 1}
-	tg := &target{Name: "blind", Func: "Solve"}
+	tg := &harness.Target{Name: "blind", Func: "Solve"}
 	tests := []struct {
 		config string
 		seed   int64
@@ -257,7 +216,7 @@ func TestRunnerRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := rn.run(context.Background(), &target{Name: "blind", Func: "Solve"}, cs[0], 3)
+			got := rn.run(context.Background(), &harness.Target{Name: "blind", Func: "Solve"}, cs[0], 3)
 			if got.Target != "blind" || got.Config != "walk" || got.Run != 3 || got.Seed != 3 || got.Args[0] != "gocolic" || got.Args[1] != "test" {
 				t.Errorf("identity of the record: %+v", got)
 			}

@@ -14,14 +14,14 @@ const alpha = 0.05
 
 // results are the runs of a benchmark, by target and configuration.
 type results struct {
-	targets []*target
+	targets []*harness.Target
 	configs []config // the selected ones, in the order of allConfigs
 	runs    int      // runs asked for per target and configuration
 	recs    map[string][]runRecord
 }
 
 // newResults returns empty results for the given targets and configurations.
-func newResults(targets []*target, configs []config, runs int) *results {
+func newResults(targets []*harness.Target, configs []config, runs int) *results {
 	return &results{targets: targets, configs: configs, runs: runs, recs: map[string][]runRecord{}}
 }
 

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gocolic/gocolic/bench/internal/harness"
 )
 
 // fixture returns results for two programs, a (30 lines, 20 branch
@@ -16,7 +18,7 @@ func fixture(t *testing.T) *results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := newResults([]*target{{Name: "a", Func: "A", LOC: 30}, {Name: "b", Func: "B", LOC: 20}}, cs, 3)
+	res := newResults([]*harness.Target{{Name: "a", Func: "A", LOC: 30}, {Name: "b", Func: "B", LOC: 20}}, cs, 3)
 	type run struct {
 		covered       int
 		last, elapsed int64

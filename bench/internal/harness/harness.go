@@ -381,3 +381,17 @@ func goFiles(dir string, tests bool) ([]string, error) {
 	}
 	return out, nil
 }
+
+// Commit returns the repository's commit, with "+dirty" when the work
+// tree has changes, or "" when git cannot tell.
+func Commit(ctx context.Context, root string) string {
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	c := strings.TrimSpace(string(out))
+	if st, err := exec.CommandContext(ctx, "git", "-C", root, "status", "--porcelain").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		c += "+dirty"
+	}
+	return c
+}

@@ -1,4 +1,4 @@
-package main
+package harness
 
 import (
 	"fmt"
@@ -12,8 +12,10 @@ import (
 	"strings"
 )
 
-// target is one package of the corpus.
-type target struct {
+// Target is one package of a benchmark corpus: a directory holding one
+// package with a single exported entry function (bench/walk/corpus,
+// bench/strategies/corpus).
+type Target struct {
 	Name string `json:"name"` // directory and package name
 	Func string `json:"func"` // the exported entry function
 	LOC  int    `json:"loc"`  // non-blank, non-comment lines of its Go files
@@ -22,8 +24,8 @@ type target struct {
 	Files []string `json:"-"`
 }
 
-// corpusNames lists the package directories of the corpus, sorted.
-func corpusNames(corpus string) ([]string, error) {
+// CorpusNames lists the package directories of the corpus, sorted.
+func CorpusNames(corpus string) ([]string, error) {
 	entries, err := os.ReadDir(corpus)
 	if err != nil {
 		return nil, fmt.Errorf("reading the corpus directory: %w", err)
@@ -41,11 +43,11 @@ func corpusNames(corpus string) ([]string, error) {
 	return names, nil
 }
 
-// loadTarget reads the corpus package in dir: its Go files, its single
+// LoadTarget reads the corpus package in dir: its Go files, its single
 // exported top-level function and its size in lines of code.
-func loadTarget(dir string) (*target, error) {
+func LoadTarget(dir string) (*Target, error) {
 	name := filepath.Base(dir)
-	t := &target{Name: name}
+	t := &Target{Name: name}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("corpus package %s: %w", name, err)
@@ -74,7 +76,7 @@ func loadTarget(dir string) (*target, error) {
 				exported = append(exported, fd.Name.Name)
 			}
 		}
-		loc, err := countLOC(src)
+		loc, err := CountLOC(src)
 		if err != nil {
 			return nil, fmt.Errorf("corpus package %s: counting lines of %s: %w", name, n, err)
 		}
@@ -92,11 +94,11 @@ func loadTarget(dir string) (*target, error) {
 	return t, nil
 }
 
-// countLOC counts the lines of Go source src that hold at least one token
+// CountLOC counts the lines of Go source src that hold at least one token
 // other than a comment: blank lines and lines holding only comments are
 // not counted. A token spanning several lines (a raw string) counts every
 // line it spans.
-func countLOC(src []byte) (int, error) {
+func CountLOC(src []byte) (int, error) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", fset.Base(), len(src))
 	var s scanner.Scanner

@@ -1,8 +1,6 @@
-package main
+package harness
 
 import (
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,17 +24,17 @@ func TestCountLOC(t *testing.T) {
 		{"body", "package p\n\nfunc f(x int) int {\n\t// comment\n\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n", 7},
 	}
 	for _, tt := range tests {
-		got, err := countLOC([]byte(tt.src))
+		got, err := CountLOC([]byte(tt.src))
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
 		if got != tt.want {
-			t.Errorf("%s: countLOC = %d, want %d", tt.name, got, tt.want)
+			t.Errorf("%s: CountLOC = %d, want %d", tt.name, got, tt.want)
 		}
 	}
-	if _, err := countLOC([]byte("package p\nvar s = \"open\n")); err == nil {
-		t.Errorf("countLOC of an unterminated string: no error")
+	if _, err := CountLOC([]byte("package p\nvar s = \"open\n")); err == nil {
+		t.Errorf("CountLOC of an unterminated string: no error")
 	}
 }
 
@@ -95,7 +93,7 @@ func TestLoadTarget(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := loadTarget(dir)
+		got, err := LoadTarget(dir)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.wantErr)
@@ -108,36 +106,6 @@ func TestLoadTarget(t *testing.T) {
 		}
 		if got.Func != tt.fn || got.LOC != tt.loc || len(got.Files) != 2 {
 			t.Errorf("%s: func %s, LOC %d, %d files; want %s, %d, 2", tt.name, got.Func, got.LOC, len(got.Files), tt.fn, tt.loc)
-		}
-	}
-}
-
-// TestCorpus checks the benchmark's own corpus: every package loads, has
-// one entry function, stays small, and says in its package comment which
-// constraint class it stands for.
-func TestCorpus(t *testing.T) {
-	names, err := corpusNames("corpus")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(names) < 11 {
-		t.Errorf("%d corpus packages, want at least 11", len(names))
-	}
-	for _, n := range names {
-		tg, err := loadTarget(filepath.Join("corpus", n))
-		if err != nil {
-			t.Error(err)
-			continue
-		}
-		if tg.LOC > 120 {
-			t.Errorf("%s: %d lines of code, want at most 120", n, tg.LOC)
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), tg.Files[0], nil, parser.ParseComments|parser.PackageClauseOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Doc == nil || !strings.Contains(f.Doc.Text(), "constraint class") {
-			t.Errorf("%s: the package comment does not name its constraint class", n)
 		}
 	}
 }

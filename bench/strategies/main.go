@@ -1,0 +1,367 @@
+// Command strategies compares gocolic's search strategies (-strategy) on a
+// corpus of larger programs, as seed 001 (Cha, Hong, Lee, Oh) compares
+// hand-made search heuristics with a learned one.
+//
+// Usage, from the repository root:
+//
+//	go run ./bench/strategies [-programs stackvm,tlv] [-strategies cover,dfs] [-runs 20] [-execs 4000 [-cap 15m] | -budget 60s]
+//	    [-heuristic-dir DIR | -learn [-learn-budget 1h]] [-out FILE] [-json FILE] [-keep]
+//
+// The corpus is bench/strategies/corpus: one package per directory, each
+// with a single exported entry function, 400 to 900 lines of code with
+// planted bugs. A package may ask for extra gocolic flags with a line
+// "//strategies:flags -maxlen 96" in one of its files. The harness copies
+// the corpus into a temporary module, builds gocolic there once, and runs,
+// one at a time, for every program, seed k and strategy S:
+//
+//	gocolic test -strategy S -runs E -budget C -seed k -workers 1 -notests -minimizetime 0 -json FILE <program flags> ./NAME Func
+//
+// (-budget D instead of -runs E -budget C with -budget). The cap C (-cap)
+// only bounds a run that would otherwise hang: a Z3 query can ignore its
+// own timeout, and only the end of the run's budget interrupts it; the
+// tables count the runs the cap stopped. The strategies are every
+// name of explore.Names() but learned, and learned too when a weight file
+// is given for the program: DIR/NAME.json with -heuristic-dir, or the one
+// -learn writes. -learn first runs, per program,
+//
+//	gocolic learn -seed 1 -runs E -budget L -o FILE <program flags> ./NAME Func
+//
+// (the issue's protocol: learn on seed 1), and then evaluates every
+// strategy on seeds 2 … runs+1, so that no strategy is measured on the
+// learning's seed.
+//
+// From each run's JSON report it takes the branch coverage of the target
+// package (outcomes covered of branches.total) and prints Markdown: per
+// program and strategy the average and maximum coverage, and the Wilcoxon
+// signed-rank test, paired by seed, of each strategy against the best
+// hand-made one (the highest average coverage among all but learned); and
+// an overview of averages with the best per program. -json writes every
+// run's record. A run that fails (gocolic exits with a status other than
+// 0, or leaves no report) is listed and left out of the statistics; the
+// command then exits with status 1.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/explore"
+)
+
+// corpusDir is the corpus, relative to the repository root.
+const corpusDir = "bench/strategies/corpus"
+
+// learned is the name of the learned strategy, which needs a weight file.
+const learned = "learned"
+
+// options are the command's flags.
+type options struct {
+	programs, strategies string
+	runs, execs          int
+	budget, cap          time.Duration
+	heuristicDir         string
+	learn                bool
+	learnBudget          time.Duration
+	out, jsonOut         string
+	keep                 bool
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.programs, "programs", "", "comma-separated programs of "+corpusDir+" to run (default: all)")
+	flag.StringVar(&o.strategies, "strategies", "", "comma-separated strategies to run (default: all of "+strings.Join(explore.Names(), ", ")+"; learned only with -heuristic-dir or -learn)")
+	flag.IntVar(&o.runs, "runs", 20, "runs per program and strategy, one per seed (1 … runs; with -learn 2 … runs+1)")
+	flag.IntVar(&o.execs, "execs", 4000, "executions per run (gocolic's -runs); ignored with -budget")
+	flag.DurationVar(&o.budget, "budget", 0, "wall-clock budget per run (gocolic's -budget) instead of a number of executions")
+	flag.DurationVar(&o.cap, "cap", 15*time.Minute, "with -execs: wall-clock bound of a run (gocolic's -budget beside -runs; 0: none); the tables count the runs it stopped")
+	flag.StringVar(&o.heuristicDir, "heuristic-dir", "", "directory of weight files NAME.json for -strategy learned, one per program")
+	flag.BoolVar(&o.learn, "learn", false, "run gocolic learn on each program with seed 1 first, then evaluate on the other seeds")
+	flag.DurationVar(&o.learnBudget, "learn-budget", time.Hour, "gocolic learn's -budget per program")
+	flag.StringVar(&o.out, "out", "", "also write the Markdown report to this file")
+	flag.StringVar(&o.jsonOut, "json", "", "write every run's record (raw data) to this JSON file")
+	flag.BoolVar(&o.keep, "keep", false, "keep the temporary workspace (corpus copy, reports, weight files, logs) and print its path")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench/strategies [flags]\n\nRuns gocolic with each search strategy on the programs of "+corpusDir+"\nand prints Markdown tables of branch coverage with Wilcoxon signed-rank tests.\n\nFlags:")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if err := o.check(); err != nil || flag.NArg() != 0 {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "strategies:", err)
+		}
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, o); err != nil {
+		fmt.Fprintln(os.Stderr, "strategies:", err)
+		os.Exit(1)
+	}
+}
+
+// check validates the flags' values and combinations.
+func (o *options) check() error {
+	switch {
+	case o.runs < 1:
+		return errors.New("-runs must be at least 1")
+	case o.budget == 0 && o.execs < 1:
+		return errors.New("-execs must be at least 1")
+	case o.budget < 0:
+		return errors.New("-budget must be positive")
+	case o.cap < 0:
+		return errors.New("-cap must not be negative")
+	case o.learn && o.heuristicDir != "":
+		return errors.New("-learn and -heuristic-dir exclude each other")
+	case o.learn && o.learnBudget <= 0:
+		return errors.New("-learn-budget must be positive")
+	}
+	return nil
+}
+
+// seeds returns the seeds every strategy runs with: 1 … runs, or
+// 2 … runs+1 after learning on seed 1.
+func (o *options) seeds() []int64 {
+	first := int64(1)
+	if o.learn {
+		first = 2
+	}
+	var s []int64
+	for k := 0; k < o.runs; k++ {
+		s = append(s, first+int64(k))
+	}
+	return s
+}
+
+// selectStrategies parses -strategies. learned is known only when weight
+// files come with it; it is then part of the default selection.
+func selectStrategies(list string, withLearned bool) ([]string, error) {
+	var known []string
+	for _, n := range explore.Names() {
+		if n != learned || withLearned {
+			known = append(known, n)
+		}
+	}
+	if !withLearned && slices.Contains(strings.Split(list, ","), learned) {
+		return nil, errors.New("-strategies: learned needs -heuristic-dir or -learn")
+	}
+	names, err := harness.SelectNames(list, known, known)
+	if err != nil {
+		return nil, fmt.Errorf("-strategies: %w", err)
+	}
+	return names, nil
+}
+
+func run(ctx context.Context, o options) error {
+	root, err := harness.RepoRoot()
+	if err != nil {
+		return err
+	}
+	withLearned := o.learn || o.heuristicDir != ""
+	strategies, err := selectStrategies(o.strategies, withLearned)
+	if err != nil {
+		return err
+	}
+	known, err := harness.CorpusNames(filepath.Join(root, corpusDir))
+	if err != nil {
+		return err
+	}
+	names, err := harness.SelectNames(o.programs, known, known)
+	if err != nil {
+		return fmt.Errorf("-programs: %w", err)
+	}
+	var programs []*program
+	for _, n := range names {
+		p, err := loadProgram(filepath.Join(root, corpusDir, n))
+		if err != nil {
+			return err
+		}
+		programs = append(programs, p)
+	}
+	if o.heuristicDir != "" && slices.Contains(strategies, learned) {
+		for _, p := range programs {
+			f, err := filepath.Abs(filepath.Join(o.heuristicDir, p.Name+".json"))
+			if err != nil {
+				return err
+			}
+			if _, err := os.Stat(f); err != nil {
+				return fmt.Errorf("-heuristic-dir: no weight file for %s: %w", p.Name, err)
+			}
+			p.Heuristic = f
+		}
+	}
+
+	dir, err := os.MkdirTemp("", "gocolic-strategies-")
+	if err != nil {
+		return fmt.Errorf("creating the workspace: %w", err)
+	}
+	if o.keep {
+		fmt.Fprintf(os.Stderr, "strategies: workspace kept in %s\n", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	rn := &runner{
+		bin:     filepath.Join(dir, "bin", "gocolic"),
+		module:  filepath.Join(dir, "mod"),
+		reports: filepath.Join(dir, "reports"),
+		logs:    filepath.Join(dir, "logs"),
+		weights: filepath.Join(dir, "weights"),
+		execs:   o.execs,
+		budget:  o.budget,
+		cap:     o.cap,
+	}
+	if err := rn.setUp(ctx, root, programs); err != nil {
+		return err
+	}
+
+	m := meta{
+		Execs: o.execs, Budget: durationString(o.budget), Runs: o.runs, Seeds: o.seeds(),
+		Learn: o.learn, LearnBudget: durationString(o.learnBudget),
+		GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU(),
+		Commit: harness.Commit(ctx, root),
+	}
+	if o.budget > 0 {
+		m.Execs = 0
+	} else {
+		m.Cap = durationString(o.cap)
+	}
+	if !o.learn {
+		m.LearnBudget = ""
+	}
+	res := newResults(programs, strategies, o.seeds())
+	if o.learn && slices.Contains(strategies, learned) {
+		for _, p := range programs {
+			if ctx.Err() != nil {
+				break
+			}
+			fmt.Fprintf(os.Stderr, "strategies: learning %s (budget %v)\n", p.Name, o.learnBudget)
+			lr := rn.learn(ctx, p, o.learnBudget)
+			res.learns = append(res.learns, lr)
+			if lr.Error != "" {
+				fmt.Fprintf(os.Stderr, "strategies: learning %s FAILED: %s\n", p.Name, lr.Error)
+				continue
+			}
+			p.Heuristic = lr.Weights
+			fmt.Fprintf(os.Stderr, "strategies: learned %s in %.0fs\n", p.Name, float64(lr.WallMS)/1000)
+		}
+	}
+
+	total := len(programs) * o.runs * len(strategies)
+	done := 0
+loop:
+	for _, p := range programs {
+		for _, seed := range o.seeds() {
+			for _, s := range strategies {
+				if ctx.Err() != nil {
+					m.Interrupted = true
+					break loop
+				}
+				var rec runRecord
+				if s == learned && p.Heuristic == "" {
+					rec = runRecord{Program: p.Name, Strategy: s, Seed: seed, ExitCode: -1, Error: "no weight file (learning failed)"}
+				} else {
+					rec = rn.run(ctx, p, s, seed)
+				}
+				if ctx.Err() != nil {
+					m.Interrupted = true
+					break loop
+				}
+				res.add(rec)
+				done++
+				status := fmt.Sprintf("%d/%d (%.1f%%), %d executions, %.1fs", rec.Covered, rec.Total, rec.CoveragePct, rec.Executions, float64(rec.WallMS)/1000)
+				if !rec.ok() {
+					status = "FAILED: " + rec.Error
+				}
+				fmt.Fprintf(os.Stderr, "strategies: [%d/%d] %s %s seed %d: %s\n", done, total, p.Name, s, seed, status)
+			}
+		}
+	}
+
+	md, err := res.markdown(m)
+	if err != nil {
+		return err
+	}
+	md = strings.ReplaceAll(md, dir, "$TMP")
+	fmt.Print(md)
+	if o.out != "" {
+		if err := os.WriteFile(o.out, []byte(md), 0o644); err != nil {
+			return fmt.Errorf("writing -out: %w", err)
+		}
+	}
+	if o.jsonOut != "" {
+		if err := writeRaw(o.jsonOut, dir, m, res); err != nil {
+			return err
+		}
+	}
+	switch {
+	case m.Interrupted:
+		return ctx.Err()
+	case res.failed() > 0:
+		return fmt.Errorf("%d of %d runs failed; see \"Failed runs\"", res.failed(), done)
+	}
+	return nil
+}
+
+func durationString(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return d.String()
+}
+
+// rawOutput is the -json file: the settings, the learnings and every
+// run's record.
+type rawOutput struct {
+	Meta     meta          `json:"meta"`
+	Programs []*program    `json:"programs"`
+	Learns   []learnRecord `json:"learns,omitempty"`
+	Runs     []runRecord   `json:"runs"`
+}
+
+// writeRaw writes every record to path, workspace paths replaced by $TMP.
+func writeRaw(path, dir string, m meta, res *results) error {
+	raw := rawOutput{Meta: m, Programs: res.programs, Runs: []runRecord{}}
+	for _, l := range res.learns {
+		l.Args = replaceAll(l.Args, dir)
+		l.Weights = strings.ReplaceAll(l.Weights, dir, "$TMP")
+		l.Error = strings.ReplaceAll(l.Error, dir, "$TMP")
+		raw.Learns = append(raw.Learns, l)
+	}
+	for _, p := range res.programs {
+		for _, s := range res.strategies {
+			for _, rec := range res.recs[recKey(p.Name, s)] {
+				rec.Args = replaceAll(rec.Args, dir)
+				rec.Error = strings.ReplaceAll(rec.Error, dir, "$TMP")
+				raw.Runs = append(raw.Runs, rec)
+			}
+		}
+	}
+	data, err := json.MarshalIndent(raw, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding -json: %w", err)
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing -json: %w", err)
+	}
+	return nil
+}
+
+// replaceAll returns a copy of args with dir replaced by $TMP.
+func replaceAll(args []string, dir string) []string {
+	out := slices.Clone(args)
+	for i, a := range out {
+		out[i] = strings.ReplaceAll(a, dir, "$TMP")
+	}
+	return out
+}

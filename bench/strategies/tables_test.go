@@ -1,0 +1,154 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gocolic/gocolic/bench/internal/harness"
+)
+
+// fixture returns results of two programs, three strategies and five
+// seeds (distinct differences between strategies, so that the tests are
+// exact): on "vm" dfs is best and cover loses on every seed, on "ini" cover
+// is best and learned beats it on every seed; one run of "ini" with dfs
+// failed.
+func fixture() *results {
+	progs := []*program{
+		{Target: &harness.Target{Name: "vm", Func: "Run", LOC: 500}},
+		{Target: &harness.Target{Name: "ini", Func: "Load", LOC: 450}},
+	}
+	seeds := []int64{1, 2, 3, 4, 5}
+	r := newResults(progs, []string{"cover", "dfs", learned}, seeds)
+	add := func(prog, strat string, covered []int, total int) {
+		for i, c := range covered {
+			r.add(runRecord{Program: prog, Strategy: strat, Seed: seeds[i], Covered: c, Total: total,
+				CoveragePct: 100 * float64(c) / float64(total), Executions: 4000, Bugs: i % 2})
+		}
+	}
+	add("vm", "cover", []int{50, 52, 54, 56, 58}, 200)
+	add("vm", "dfs", []int{60, 61, 62, 63, 64}, 200)
+	add("vm", learned, []int{60, 62, 61, 64, 63}, 200)
+	add("ini", "cover", []int{100, 100, 101, 102, 100}, 300)
+	add("ini", "dfs", []int{90, 92, 94, 96}, 300)
+	r.add(runRecord{Program: "ini", Strategy: "dfs", Seed: 5, ExitCode: 1, Error: "exit status 1: a | b"})
+	add("ini", learned, []int{110, 112, 114, 116, 118}, 300)
+	return r
+}
+
+func TestBest(t *testing.T) {
+	r := fixture()
+	tests := []struct{ program, want string }{
+		{"vm", "dfs"},
+		{"ini", "cover"}, // learned is higher, but not hand-made
+		{"none", ""},
+	}
+	for _, tt := range tests {
+		if got := r.best(tt.program); got != tt.want {
+			t.Errorf("best(%s) = %q, want %q", tt.program, got, tt.want)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	r := fixture()
+	tests := []struct {
+		name, program, strategy, best, want string
+	}{
+		{"the best itself", "vm", "dfs", "dfs", "best"},
+		// Five pairs, all below, distinct differences: exact p = 2/32.
+		{"below on every seed", "vm", "cover", "dfs", "− p=0.062 (n=5)"},
+		// learned vs dfs on vm: differences 0,1,-1,1,-1 → 4 non-zero, tied.
+		{"no difference overall", "vm", learned, "dfs", "= p=1 (n=4)"},
+		// dfs failed on seed 5: four pairs, all below; exact 2/16.
+		{"failed run left out of the pairs", "ini", "dfs", "cover", "− p=0.125 (n=4)"},
+		{"above on every seed", "ini", learned, "cover", "+ p=0.062 (n=5)"},
+	}
+	for _, tt := range tests {
+		if got := r.compare(tt.program, tt.strategy, tt.best); got != tt.want {
+			t.Errorf("%s: compare = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	r := fixture()
+	r.learns = []learnRecord{{Program: "vm", WallMS: 61000}, {Program: "ini", WallMS: 2000, Error: "exit status 1"}}
+	md, err := r.markdown(meta{Execs: 4000, Runs: 5, Seeds: []int64{1, 2, 3, 4, 5}, Learn: true, LearnBudget: "1h0m0s",
+		GoVersion: "go1.24", Platform: "linux/amd64", CPUs: 2, Commit: "abc123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"Each run: one worker, 4000 executions, seeds 1–5 (5 runs per program and strategy). go1.24, linux/amd64, 2 CPUs, commit abc123.",
+		"weights from `gocolic learn -seed 1` per program (budget 1h0m0s)",
+		"| program | outcomes | cover | dfs | learned |",
+		// vm: dfs is best and has the top average (31.0); learned ties at 31.0.
+		"| vm | 200 | 27.0 | **31.0**† | **31.0** |",
+		"| ini | 300 | 33.5† | 31.0 | **38.0** |",
+		"## vm (`Run`, 500 lines of code)",
+		"| strategy | runs | avg % | max % | max outcomes | avg executions | avg bugs | vs best (dfs) |",
+		"| cover | 5 | 27.0 | 29.0 | 58/200 | 4,000 | 0.4 | − p=0.062 (n=5) |",
+		"| dfs | 5 | 31.0 | 32.0 | 64/200 | 4,000 | 0.4 | best |",
+		"| dfs | 4 (1 failed) | 31.0 | 32.0 | 96/300 | 4,000 | 0.5 | − p=0.125 (n=4) |",
+		"## Is the learned heuristic best?",
+		"| ini | 38.0 | cover | 33.5 | + p=0.062 (n=5) |",
+		"| vm | 61s | ok |",
+		"| ini | 2s | FAILED: exit status 1 |",
+		"## Failed runs",
+		`| ini | dfs | 5 | exit status 1: a \| b |`,
+	}
+	for _, w := range want {
+		if !strings.Contains(md, w) {
+			t.Errorf("markdown lacks %q; got:\n%s", w, md)
+		}
+	}
+}
+
+func TestMarkdownBudgetAndNoLearned(t *testing.T) {
+	r := fixture()
+	r.strategies = []string{"cover", "dfs"}
+	md, err := r.markdown(meta{Budget: "1m0s", Runs: 5, Seeds: []int64{1, 2, 3, 4, 5}, Interrupted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"one worker, 1m0s, seeds 1–5", "**Interrupted**"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("markdown lacks %q; got:\n%s", w, md)
+		}
+	}
+	for _, absent := range []string{"learned", "## Learning"} {
+		if strings.Contains(md, absent) {
+			t.Errorf("markdown has %q without the learned strategy; got:\n%s", absent, md)
+		}
+	}
+}
+
+func TestSignificantIsBold(t *testing.T) {
+	// Twelve seeds, b above a on every one: exact p = 2/4096.
+	seeds := []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+	r := newResults([]*program{{Target: &harness.Target{Name: "p"}}}, []string{"cover", "dfs"}, seeds)
+	for i, k := range seeds {
+		r.add(runRecord{Program: "p", Strategy: "cover", Seed: k, Covered: 10 + i, Total: 100, CoveragePct: float64(10 + i)})
+		r.add(runRecord{Program: "p", Strategy: "dfs", Seed: k, Covered: 30 + 2*i, Total: 100, CoveragePct: float64(30 + 2*i)})
+	}
+	if got, want := r.compare("p", "cover", "dfs"), "− p=**<0.001** (n=12)"; got != want {
+		t.Errorf("compare = %q, want %q", got, want)
+	}
+}
+
+func TestCappedRuns(t *testing.T) {
+	r := newResults([]*program{{Target: &harness.Target{Name: "p"}}}, []string{"cover"}, []int64{1, 2})
+	r.add(runRecord{Program: "p", Strategy: "cover", Seed: 1, Args: []string{"gocolic", "test", "-runs", "4000", "-budget", "15m0s"},
+		Covered: 10, Total: 100, CoveragePct: 10, Executions: 4000, Stopped: "runs"})
+	r.add(runRecord{Program: "p", Strategy: "cover", Seed: 2, Args: []string{"gocolic", "test", "-runs", "4000", "-budget", "15m0s"},
+		Covered: 12, Total: 100, CoveragePct: 12, Executions: 1234, Stopped: "budget"})
+	md, err := r.markdown(meta{Execs: 4000, Cap: "15m0s", Runs: 2, Seeds: []int64{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"4000 executions (at most 15m0s", "| cover | 2 (1 capped) | 11.0 | 12.0 | 12/100 | 2,617 |"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("markdown lacks %q; got:\n%s", w, md)
+		}
+	}
+}
