@@ -269,12 +269,6 @@ func checkIndex[T any, I Integer](site uint32, s []T, i V[I]) *sym.Expr {
 		return nil
 	}
 	idx := index64(i)
-	if w, signed := widthOf[I](); !signed && w < 64 && uint64(len(s)) >= 1<<w && lenShadow(site, s) == nil {
-		// Every value of I is in range (table[c] for a byte c and a
-		// 256-entry table): the check cannot fail, and its negation
-		// would only cost the solver a query.
-		return idx
-	}
 	boundsCheck(site, idx, lenTerm(site, s), in)
 	return idx
 }

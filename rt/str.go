@@ -65,16 +65,8 @@ func index64[I Integer](i V[I]) *sym.Expr {
 }
 
 // boundsCheck records the implicit branch "0 <= i < n" at site, as one
-// unsigned comparison; its false side panics. At a constant index that is
-// not negative it is the signed i < n, the very term of a loop condition
-// i < len(s) that guards the access, so that the negation of the check is
-// the negation of that condition, which the solver chain refutes without
-// asking Z3 (a length is never negative, so the two agree).
+// unsigned comparison; its false side panics.
 func boundsCheck(site uint32, i, n *sym.Expr, ok bool) {
-	if i.Kind == sym.KConst && int64(i.Val) >= 0 {
-		record(site, ok, st.b.Cmp(sym.KSLt, i, n))
-		return
-	}
 	record(site, ok, st.b.Cmp(sym.KULt, i, n))
 }
 

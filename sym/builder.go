@@ -344,14 +344,6 @@ func (b *Builder) Cmp(k Kind, x, y *Expr) *Expr {
 			return b.Cmp(KEq, inner, b.Const(y.Val, inner.Width))
 		}
 	}
-	// An unsigned order the bound of a side decides: zext(c8) < 256, the
-	// bounds check of a table lookup at a byte, always holds.
-	if y.Kind == KConst && (k == KULt && x.max < y.Val || k == KULe && x.max <= y.Val) {
-		return b.Bool(true)
-	}
-	if x.Kind == KConst && (k == KULt && y.max <= x.Val || k == KULe && y.max < x.Val) {
-		return b.Bool(false)
-	}
 	if e, ok := b.narrowCmp(k, x, y); ok {
 		return e
 	}

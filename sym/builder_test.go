@@ -411,35 +411,6 @@ func rules() []ruleCase {
 			return r.b.ZExt(r.b.SExt(r.x8, r.w), 64),
 				rawNode(KZExt, 64, rawNode(KSExt, r.w, r.x8)), nil
 		}},
-		{"zext(x8) <u 256", func(r *ruleVars) (*Expr, *Expr, *Expr) {
-			if !r.narrow {
-				return nil, nil, nil
-			}
-			return r.b.Cmp(KULt, r.b.ZExt(r.x8, r.w), r.b.Const(256, r.w)),
-				rawNode(KULt, 0, rawNode(KZExt, r.w, r.x8), r.rc(256)), r.b.Bool(true)
-		}},
-		{"zext(x8) >> 4 <=u 15", func(r *ruleVars) (*Expr, *Expr, *Expr) {
-			if !r.narrow {
-				return nil, nil, nil
-			}
-			sh := r.b.Shift(KLShr, r.b.ZExt(r.x8, r.w), r.b.Const(4, r.w))
-			raw := rawNode(KULe, 0, rawNode(KLShr, r.w, rawNode(KZExt, r.w, r.x8), r.rc(4)), r.rc(15))
-			return r.b.Cmp(KULe, sh, r.b.Const(15, r.w)), raw, r.b.Bool(true)
-		}},
-		{"255 <u zext(x8)", func(r *ruleVars) (*Expr, *Expr, *Expr) {
-			if !r.narrow {
-				return nil, nil, nil
-			}
-			return r.b.Cmp(KULt, r.b.Const(255, r.w), r.b.ZExt(r.x8, r.w)),
-				rawNode(KULt, 0, r.rc(255), rawNode(KZExt, r.w, r.x8)), r.b.Bool(false)
-		}},
-		{"zext(x8) <u 255 stays", func(r *ruleVars) (*Expr, *Expr, *Expr) {
-			if !r.narrow {
-				return nil, nil, nil
-			}
-			return r.b.Cmp(KULt, r.b.ZExt(r.x8, r.w), r.b.Const(255, r.w)),
-				rawNode(KULt, 0, rawNode(KZExt, r.w, r.x8), r.rc(255)), nil
-		}},
 		{"zext to the same width", func(r *ruleVars) (*Expr, *Expr, *Expr) {
 			return r.b.ZExt(r.x, r.w), r.x, r.x
 		}},

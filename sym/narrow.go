@@ -36,12 +36,6 @@ func upperBound(e *Expr) uint64 {
 			return lo
 		}
 	case KLShr:
-		if y := e.Args[1]; y.Kind == KConst {
-			if y.Val >= 64 {
-				return 0
-			}
-			return arg(0) >> y.Val
-		}
 		return arg(0)
 	case KUDiv:
 		if nonZeroConst(e.Args[1]) {
