@@ -172,7 +172,7 @@ func F(r rune) int {
 `,
 	})
 	js := filepath.Join(t.TempDir(), "s.json")
-	res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "10s", "-workers", "1", "-seed", "1", "-notests", "-json", js, "./s", "F")
+	res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "10s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-notests", "-json", js, "./s", "F")
 	if res.code != 0 {
 		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
 	}

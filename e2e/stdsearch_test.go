@@ -52,7 +52,7 @@ func TestStdlibSearchModels(t *testing.T) {
 			name := tc.fn + map[bool]string{true: " default", false: " stdlib off"}[stdlib]
 			t.Run(name, func(t *testing.T) {
 				js := filepath.Join(t.TempDir(), "s.json")
-				args := append([]string{"test", "-budget", "40s", "-workers", "1", "-seed", "1", "-maxbugs", "1", "-notests", "-json", js}, tc.extra...)
+				args := append([]string{"test", "-budget", "40s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-maxbugs", "1", "-notests", "-json", js}, tc.extra...)
 				if !stdlib {
 					args = append(args, "-stdlib=false")
 				}

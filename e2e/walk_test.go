@@ -12,6 +12,7 @@ import (
 const walkTargets = `package w
 
 import (
+	"fmt"
 	"hash/crc32"
 	"math"
 	"strconv"
@@ -68,9 +69,11 @@ func CRC(b []byte) {
 	}
 }
 
-// Quote is a pure function of another package the walk can run too.
+// Quote is a pure function of another package the walk can run too (fmt,
+// which gocolic's runtime is built on, is never instrumented; strconv is,
+// as a copy, since its calls are no longer opaque).
 func Quote(n int) {
-	if len(strconv.Quote(strconv.Itoa(n))) > 1 && strconv.IntSize == 64 && half(n) == 12345 {
+	if len(fmt.Sprintf("%q", fmt.Sprint(n))) > 1 && strconv.IntSize == 64 && half(n) == 12345 {
 		panic("found")
 	}
 }
