@@ -29,8 +29,8 @@ type fuzzQuery struct {
 // is and negated), the others
 // constraints, each negated if it is false at the point, so that the
 // point satisfies them. It reports false for a stream that does not
-// decode, has no boolean term, or has terms no solver takes (opaque
-// calls, string aggregates).
+// decode, has no boolean term, has terms no solver takes (opaque calls,
+// string aggregates), or gives a variable two widths.
 func decodeQuery(stream, point []byte) (fuzzQuery, bool) {
 	b := sym.NewBuilder()
 	dec := sym.NewDecoder(b)
@@ -62,6 +62,16 @@ func decodeQuery(stream, point []byte) (fuzzQuery, bool) {
 	}
 	if len(roots) == 0 {
 		return fuzzQuery{}, false
+	}
+	// A variable has one width in every query gocolic makes; a stream
+	// that gives one two widths is not a query (the solvers refuse it
+	// with an error).
+	widths := map[uint64]uint8{}
+	for _, v := range sym.Vars(nil, roots...) {
+		if w, ok := widths[v.Val]; ok && w != v.Width {
+			return fuzzQuery{}, false
+		}
+		widths[v.Val] = v.Width
 	}
 	env := make(sym.Env)
 	for _, v := range sym.Vars(nil, roots...) {
