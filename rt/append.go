@@ -177,6 +177,12 @@ func MakeBytes[T ~[]byte, I Integer](n V[I]) V[T] {
 	if n.S == nil || !tracking() {
 		return V[T]{C: b}
 	}
+	return zeroBytes(b, n)
+}
+
+// zeroBytes returns b, n zero bytes made by make, under an aggregate whose
+// length is n's term, which is not nil.
+func zeroBytes[T ~[]byte, I Integer](b T, n V[I]) V[T] {
 	_, signed := widthOf[I]()
 	zs := make([]*Expr, len(b))
 	for i := range zs {
@@ -199,12 +205,7 @@ func MakeBytesCap[T ~[]byte, I, J Integer](site uint32, n V[I], c V[J]) V[T] {
 	if n.S == nil {
 		return V[T]{C: b}
 	}
-	_, signed := widthOf[I]()
-	zs := make([]*Expr, len(b))
-	for i := range zs {
-		zs[i] = st.b.Const(0, 8)
-	}
-	return V[T]{C: b, S: st.b.String(st.b.Convert(n.S, 64, signed), zs)}
+	return zeroBytes(b, n)
 }
 
 // CopyBytes performs copy(dst, src) into a byte slice dst that is x or a

@@ -34,20 +34,17 @@ func FuncName(fd *ast.FuncDecl) string {
 		switch x := t.(type) {
 		case *ast.StarExpr:
 			t = x.X
-			continue
 		case *ast.IndexExpr:
 			t = x.X
-			continue
 		case *ast.IndexListExpr:
 			t = x.X
-			continue
 		case *ast.ParenExpr:
 			t = x.X
-			continue
 		case *ast.Ident:
 			return x.Name + "." + fd.Name.Name
+		default:
+			return fd.Name.Name
 		}
-		return fd.Name.Name
 	}
 }
 
