@@ -292,12 +292,8 @@ loop:
 	if err != nil {
 		return err
 	}
-	md = strings.ReplaceAll(md, dir, "$TMP")
-	fmt.Print(md)
-	if o.out != "" {
-		if err := os.WriteFile(o.out, []byte(md), 0o644); err != nil {
-			return fmt.Errorf("writing -out: %w", err)
-		}
+	if err := harness.Publish(md, dir, o.out); err != nil {
+		return err
 	}
 	if o.jsonOut != "" {
 		if err := writeRaw(o.jsonOut, dir, m, res); err != nil {

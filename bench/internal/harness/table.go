@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -126,4 +127,18 @@ func Rate(r float64) string {
 		out = append(out, c)
 	}
 	return string(out)
+}
+
+// Publish prints the Markdown md of a benchmark, with the workspace
+// directory dir written as $TMP so that the output names no machine, and
+// writes it to the file out too when out is not empty.
+func Publish(md, dir, out string) error {
+	md = strings.ReplaceAll(md, dir, "$TMP")
+	fmt.Print(md)
+	if out != "" {
+		if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
+			return fmt.Errorf("writing -out: %w", err)
+		}
+	}
+	return nil
 }

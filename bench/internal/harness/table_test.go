@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -132,5 +134,22 @@ func TestCellAndRate(t *testing.T) {
 		if got := Rate(r.in); got != r.want {
 			t.Errorf("Rate(%v) = %q, want %q", r.in, got, r.want)
 		}
+	}
+}
+
+// TestPublish checks that the file Publish writes names the workspace as
+// $TMP, never by its path.
+func TestPublish(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.md")
+	if err := Publish("log in "+dir+"/logs\n", dir, out); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "log in $TMP/logs\n" {
+		t.Errorf("wrote %q, want the workspace as $TMP", got)
 	}
 }
