@@ -188,13 +188,29 @@ func classify(r shared.Result) string {
 // runGocolic runs gocolic fuzz on h, moves the corpus it wrote into dir,
 // and reads its report.
 func runGocolic(ctx context.Context, mod, bin string, h harness, flags []string, limit time.Duration, dir string) gocolicRun {
-	var g gocolicRun
 	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
-	jsonPath := filepath.Join(dir, "gocolic.json")
+	g := runCommand(ctx, mod, bin, h, "fuzz", h.Fuzz, flags, limit, dir, "gocolic")
+	to := filepath.Join(dir, "corpus-gocolic")
+	n, err := moveDir(filepath.Join(mod, h.Dir, "testdata", "fuzz", h.Fuzz), to)
+	if err != nil && g.detail == "" {
+		g.detail = "moving its corpus: " + err.Error()
+	}
+	g.entries = n
+	g.corpus = []string{to}
+	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
+	return g
+}
+
+// runCommand runs gocolic cmd (test or fuzz) on fn of h, its log and
+// JSON report in dir under name, and classifies the run by its exit and
+// its report.
+func runCommand(ctx context.Context, mod, bin string, h harness, cmd, fn string, flags []string, limit time.Duration, dir, name string) gocolicRun {
+	var g gocolicRun
+	jsonPath := filepath.Join(dir, name+".json")
 	os.Remove(jsonPath)
-	args := append([]string{"fuzz"}, flags...)
-	args = append(args, "-json", jsonPath, "./"+h.Dir, h.Fuzz)
-	r := shared.RunEnv(ctx, limit, mod, filepath.Join(dir, "gocolic.log"), h.gocolicEnv(), bin, args...)
+	args := append([]string{cmd}, flags...)
+	args = append(args, "-json", jsonPath, "./"+h.Dir, fn)
+	r := shared.RunEnv(ctx, limit, mod, filepath.Join(dir, name+".log"), h.gocolicEnv(), bin, args...)
 	g.wall, g.exitCode = r.Wall, r.ExitCode
 	g.status = classify(r)
 	g.rep, g.repErr = readReport(jsonPath)
@@ -204,14 +220,6 @@ func runGocolic(ctx context.Context, mod, bin string, h harness, flags []string,
 	if g.status != "ok" {
 		g.detail = shared.Tail(r.Output, 15)
 	}
-	to := filepath.Join(dir, "corpus-gocolic")
-	n, err := moveDir(filepath.Join(mod, h.Dir, "testdata", "fuzz", h.Fuzz), to)
-	if err != nil && g.detail == "" {
-		g.detail = "moving its corpus: " + err.Error()
-	}
-	g.entries = n
-	g.corpus = []string{to}
-	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
 	return g
 }
 
@@ -231,25 +239,11 @@ func (g gocolicRun) findings() []finding {
 // no testdata), moves the test file it wrote into dir, and reads its
 // report. The run's corpus is that file.
 func runGocolicTest(ctx context.Context, mod, bin string, h harness, flags []string, limit time.Duration, dir string) gocolicRun {
-	var g gocolicRun
 	pkgDir := filepath.Join(mod, h.Dir)
 	generated := filepath.Join(pkgDir, emit.FileName(h.Check))
 	os.RemoveAll(filepath.Join(pkgDir, "testdata"))
 	os.Remove(generated)
-	jsonPath := filepath.Join(dir, "gocolic-test.json")
-	os.Remove(jsonPath)
-	args := append([]string{"test"}, flags...)
-	args = append(args, "-json", jsonPath, "./"+h.Dir, h.Check)
-	r := shared.RunEnv(ctx, limit, mod, filepath.Join(dir, "gocolic-test.log"), h.gocolicEnv(), bin, args...)
-	g.wall, g.exitCode = r.Wall, r.ExitCode
-	g.status = classify(r)
-	g.rep, g.repErr = readReport(jsonPath)
-	if g.status == "ok" && g.rep == nil {
-		g.status = "no report"
-	}
-	if g.status != "ok" {
-		g.detail = shared.Tail(r.Output, 15)
-	}
+	g := runCommand(ctx, mod, bin, h, "test", h.Check, flags, limit, dir, "gocolic-test")
 	if g.rep != nil {
 		g.entries = len(g.rep.Cases)
 	}
