@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/gocolic/gocolic/bench/internal/harness"
 )
 
 // exactMax is the largest sample size for which the exact distribution of
@@ -106,20 +108,7 @@ func mannWhitney(x, y []float64) (mwResult, error) {
 // exactP is the exact two-sided p-value of the statistic u for samples of
 // n1 and n2 values without ties: twice the smaller tail probability of u,
 // at most 1.
-func exactP(n1, n2, u int) float64 {
-	counts := uCounts(n1, n2)
-	var total, below, above float64
-	for k, c := range counts {
-		total += c
-		if k <= u {
-			below += c
-		}
-		if k >= u {
-			above += c
-		}
-	}
-	return math.Min(1, 2*math.Min(below, above)/total)
-}
+func exactP(n1, n2, u int) float64 { return harness.TwoSidedP(uCounts(n1, n2), u) }
 
 // uCounts returns, for u = 0 … n1·n2, the number of ways to split the
 // ranks 1 … n1+n2 into n1 for the first sample and n2 for the second such

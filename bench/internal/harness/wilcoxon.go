@@ -102,15 +102,19 @@ func SignedRank(x, y []float64) (SignedRankResult, error) {
 
 // exactSignedRankP is the exact two-sided p-value of W+ = w for n
 // non-zero differences without ties: twice the smaller tail, at most 1.
-func exactSignedRankP(n, w int) float64 {
-	counts := signedRankCounts(n)
+func exactSignedRankP(n, w int) float64 { return TwoSidedP(signedRankCounts(n), w) }
+
+// TwoSidedP is the exact two-sided p-value of the statistic value s under
+// a null distribution given by counts (counts[k] is how many outcomes
+// give k): twice the smaller tail probability of s, at most 1.
+func TwoSidedP(counts []float64, s int) float64 {
 	var total, below, above float64
 	for k, c := range counts {
 		total += c
-		if k <= w {
+		if k <= s {
 			below += c
 		}
-		if k >= w {
+		if k >= s {
 			above += c
 		}
 	}
