@@ -32,7 +32,8 @@
 // Errors. Z3's default error handler exits the process. Solver installs
 // none, so that a failing call only sets an error code, and turns that code
 // into a Go error. A failure while the frames are being changed resets the
-// Z3 solver, so one bad query does not poison the next.
+// Z3 solver, so one bad query does not poison the next; a memory-out, which
+// leaves the whole context unusable, replaces the context.
 //
 // Time limits. Options.Timeout becomes the Z3 solver parameter "timeout"
 // and bounds each check. A query whose context is done before the check is
@@ -85,7 +86,7 @@ type Options struct {
 	// bound. Z3 counts its memory per process, not per context, so the
 	// bound is shared by every Solver of the process and the last one made
 	// sets it. A check that would go past it stops with an error (the
-	// query is lost, the Solver is reset and stays usable): some float
+	// query is lost, the Solver gets a fresh context and stays usable): some float
 	// queries ignore both timeout and interrupt and would otherwise grow
 	// until the machine has no memory left.
 	MemoryLimit int
@@ -94,6 +95,7 @@ type Options struct {
 // Solver decides queries with Z3. It implements solver.Solver and
 // solver.Layer. The zero Solver is not usable; call New.
 type Solver struct {
+	opts   Options
 	ctx    C.Z3_context
 	z3s    C.Z3_solver
 	b      *builder
@@ -112,22 +114,46 @@ func New(opts Options) (*Solver, error) {
 	if opts.MemoryLimit > 0 {
 		setMemoryLimit(opts.MemoryLimit)
 	}
+	s := &Solver{opts: opts}
+	if err := s.open(); err != nil {
+		return nil, fmt.Errorf("z3: %w", err)
+	}
+	return s, nil
+}
+
+// open makes the Solver's context and Z3 solver from s.opts.
+func (s *Solver) open() error {
 	cfg := C.Z3_mk_config()
 	if cfg == nil {
-		return nil, errors.New("z3: cannot make a configuration")
+		return errors.New("cannot make a configuration")
 	}
 	ctx := C.Z3_mk_context_rc(cfg)
 	C.Z3_del_config(cfg)
 	if ctx == nil {
-		return nil, errors.New("z3: cannot make a context")
+		return errors.New("cannot make a context")
 	}
 	C.Z3_set_error_handler(ctx, nil)
-	s := &Solver{ctx: ctx, b: newBuilder(ctx)}
-	if err := s.init(opts); err != nil {
+	s.ctx, s.b, s.frames = ctx, newBuilder(ctx), nil
+	if err := s.init(s.opts); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("z3: %w", err)
+		return err
 	}
-	return s, nil
+	return nil
+}
+
+// reopen replaces a context Z3 left unusable by a fresh one with the same
+// options. A check that ran out of memory is such a case: Z3 unwinds it
+// with its terms and solver half freed, and the next call on that context
+// crashes the process (seen with a 32 MiB bound, TestMemoryLimit). The
+// old context is deleted without releasing its terms one by one, which
+// would touch the same half-freed state. If no fresh context can be made
+// the Solver is closed.
+func (s *Solver) reopen() {
+	C.Z3_del_context(s.ctx)
+	s.ctx, s.z3s, s.frames = nil, nil, nil
+	if err := s.open(); err != nil {
+		s.ctx = nil
+	}
 }
 
 func (s *Solver) init(opts Options) error {
@@ -174,6 +200,12 @@ func setMemoryLimit(mib int) {
 	defer C.free(unsafe.Pointer(name))
 	defer C.free(unsafe.Pointer(val))
 	C.Z3_global_param_set(name, val)
+}
+
+// allocatedMiB is Z3's estimate of the memory it holds across the
+// process, the figure MemoryLimit bounds.
+func allocatedMiB() int {
+	return int(C.Z3_get_estimated_alloc_size() >> 20)
 }
 
 // Close frees the Z3 context. Solve fails with ErrClosed afterwards; Close
@@ -233,21 +265,23 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 	}
 	goal, err := s.b.term(q.Goal)
 	if err != nil {
+		s.reopenIfOutOfMemory()
 		return solver.Result{}, fmt.Errorf("goal: %w", err)
 	}
 	asts := make([]C.Z3_ast, len(q.Constraints))
 	for i, c := range q.Constraints {
 		if asts[i], err = s.b.term(c); err != nil {
+			s.reopenIfOutOfMemory()
 			return solver.Result{}, fmt.Errorf("constraint %d: %w", i, err)
 		}
 	}
 	if err := s.assertPrefix(q.Constraints, asts); err != nil {
-		s.resetSolver()
+		s.recoverFrom()
 		return solver.Result{}, err
 	}
 
 	if err := s.pushAssert(goal); err != nil {
-		s.resetSolver()
+		s.recoverFrom()
 		return solver.Result{}, fmt.Errorf("goal: %w", err)
 	}
 	st, interrupted := s.check(ctx)
@@ -274,7 +308,9 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 		r.Status = solver.Unknown
 		// Timeouts and interrupts set no error code; anything else is a
 		// failure of Z3.
-		err = lastError(s.ctx, "checking")
+		if err = lastError(s.ctx, "checking"); err != nil && s.reopenIfOutOfMemory() {
+			return solver.Result{}, err
+		}
 	}
 	C.Z3_solver_pop(s.ctx, s.z3s, 1)
 	if perr := lastError(s.ctx, "popping the goal"); perr != nil {
@@ -318,6 +354,24 @@ func (s *Solver) pushAssert(t C.Z3_ast) error {
 	}
 	C.Z3_solver_assert(s.ctx, s.z3s, t)
 	return lastError(s.ctx, "asserting")
+}
+
+// reopenIfOutOfMemory gives the Solver a fresh context if the last Z3
+// call ran out of memory, and reports whether it did.
+func (s *Solver) reopenIfOutOfMemory() bool {
+	if C.Z3_get_error_code(s.ctx) != C.Z3_MEMOUT_FAIL {
+		return false
+	}
+	s.reopen()
+	return true
+}
+
+// recoverFrom puts the Solver back in a usable state after a Z3 call
+// failed: a fresh context after a memory-out, an emptied solver otherwise.
+func (s *Solver) recoverFrom() {
+	if !s.reopenIfOutOfMemory() {
+		s.resetSolver()
+	}
 }
 
 // resetSolver empties the Z3 solver after a failure left its frames in
