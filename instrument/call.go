@@ -235,9 +235,14 @@ func (ins *instrumenter) structuralCall(x *ast.CallExpr) ast.Expr {
 // nowhere a value could come back from (panic, print, println), for cap
 // (a shadow has no capacity's term, so the capacity drops nothing; a
 // decoder asks for it on every refill of its buffer) and for constant
-// calls (unsafe.Sizeof).
+// calls (unsafe.Sizeof), and for the testing package's methods that log
+// or stop a test (t.Log(string(b)) in a fuzz target), which return
+// nothing and keep nothing the target could read back.
 func (ins *instrumenter) dropCause(x *ast.CallExpr) (string, bool) {
 	if ins.isConst(x) {
+		return "", false
+	}
+	if ins.testingSink(x) {
 		return "", false
 	}
 	if tv, ok := ins.info.Types[x.Fun]; ok && tv.IsType() {
@@ -252,6 +257,24 @@ func (ins *instrumenter) dropCause(x *ast.CallExpr) (string, bool) {
 		}
 	}
 	return rtCauseCall, true
+}
+
+// testingSink reports whether x calls one of testingSinks, directly or
+// through testing.TB.
+func (ins *instrumenter) testingSink(x *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := ins.info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "testing" && testingSinks[fn.Name()]
+}
+
+// testingSinks are the methods of testing.T, B, F and TB whose
+// arguments only reach the test's log.
+var testingSinks = map[string]bool{
+	"Log": true, "Logf": true, "Error": true, "Errorf": true,
+	"Fatal": true, "Fatalf": true, "Skip": true, "Skipf": true,
 }
 
 // mayBeSymbolic reports whether e is a tracked value that may carry a

@@ -94,12 +94,18 @@ func (ins *instrumenter) concreteTwin(x *ast.CallExpr, t *twinInfo, fun ast.Expr
 	twinType := te.(*ast.FuncType)
 	var args []ast.Expr
 	site := int64(-1)
+	sink := ins.testingSink(x) // nothing to count
 	for i, f := range twinType.Params.List {
 		name := fmt.Sprintf("%s%d", argPrefix, i)
 		f.Names = []*ast.Ident{ast.NewIdent(name)}
 		var arg ast.Expr = ast.NewIdent(name)
 		if _, variadic := f.Type.(*ast.Ellipsis); !variadic && t.params[i] != notTracked {
 			f.Type = &ast.IndexExpr{X: rtSel(rtV), Index: f.Type}
+			if sink {
+				arg = &ast.SelectorExpr{X: arg, Sel: ast.NewIdent("C")}
+				args = append(args, arg)
+				continue
+			}
 			if site < 0 {
 				site = int64(ins.newSite(sites.Concrete, x))
 			}

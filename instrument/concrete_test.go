@@ -16,13 +16,15 @@ import (
 // (rt.Concrete): each tracked argument that may be symbolic, of a call
 // that takes no shadows or of a conversion the runtime does not model,
 // under the call's sites.Concrete site; never constants, variables without
-// shadows, or arguments of panic, print and cap.
+// shadows, or arguments of panic, print and cap, or of the testing
+// package's logging methods.
 func TestConcreteCalls(t *testing.T) {
 	src := `package u
 
 import (
 	"crypto/sha256"
 	"fmt"
+	"testing"
 )
 
 type P struct{ X int }
@@ -48,6 +50,13 @@ func g(x int, s string, b []byte, p *P) int {
 	}
 	c := cap(b) // a shadow has no capacity: nothing is dropped
 	return len(n) + len(r) + m + int(h[0]) + c
+}
+
+func logs(t *testing.T, tb testing.TB, x int, s string) {
+	t.Log(s) // the test's log only: nothing dropped
+	t.Logf("%d", x)
+	tb.Errorf("%s", s)
+	t.Setenv("K", s) // os.Getenv reads it back
 }
 `
 	_, res := rewrite(t, src, "F")
@@ -86,6 +95,7 @@ func g(x int, s string, b []byte, p *P) int {
 		"Call fmt.Sprint(y) _gcl.Mk(y, _gcl_s_y)",
 		"Conv []rune(s) _gcl.Mk(s, _gcl_s_s)",
 		"Conv any(x) _gcl.Mk(x, _gcl_s_x)",
+		"Call t.Setenv(\"K\", s) _gcl.Mk(s, _gcl_s_s)",
 	}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {

@@ -25,6 +25,8 @@ var modelCalls = map[string]string{
 	"StringsEqualFold":  `strings.EqualFold(s, "Go")`,
 	"StringsIndex":      `strings.Index(s, t) > 1`,
 	"StringsTrimSpace":  `strings.TrimSpace(s) == "x"`,
+	"StringsTrimPrefix": `strings.TrimPrefix(s, "a") == "x"`,
+	"StringsTrimSuffix": `strings.TrimSuffix(s, t) == "x"`,
 	"BytesHasPrefix":    `bytes.HasPrefix(b, b)`,
 	"BytesHasSuffix":    `bytes.HasSuffix(b, []byte("x"))`,
 	"BytesContains":     `bytes.Contains(b, b)`,
@@ -103,6 +105,8 @@ var modelCalls = map[string]string{
 
 // modelStmts are the calls with several results, as statements.
 var modelStmts = map[string]string{
+	"StringsCutPrefix":       "if r, ok := strings.CutPrefix(s, \"a\"); ok && r == \"x\" {\n\t\tk++\n\t}",
+	"StringsCutSuffix":       "if r, ok := strings.CutSuffix(s, t); ok && r == \"x\" {\n\t\tk++\n\t}",
 	"StrconvAtoi":            "if n, err := strconv.Atoi(s); err == nil && n == 7 {\n\t\tk++\n\t}",
 	"StrconvParseInt":        "if n, err := strconv.ParseInt(s, 10, 32); err == nil && n == 7 {\n\t\tk++\n\t}",
 	"Utf8DecodeRuneInString": "if c, size := utf8.DecodeRuneInString(s); c == 'é' && size == 2 {\n\t\tk++\n\t}",
@@ -339,6 +343,10 @@ var internalModels = map[string]string{
 	"internal/stringslite.HasPrefix":       "strings",
 	"internal/stringslite.HasSuffix":       "strings",
 	"internal/stringslite.Cut":             "strings",
+	"internal/stringslite.TrimPrefix":      "strings",
+	"internal/stringslite.TrimSuffix":      "strings",
+	"internal/stringslite.CutPrefix":       "strings",
+	"internal/stringslite.CutSuffix":       "strings",
 }
 
 // internalModel reports whether fn, a key of models, is of an internal

@@ -168,3 +168,62 @@ func StringsliteCut(lib func(string, string) (string, string, bool), s, sep V[st
 	sa = b.String(b.Sub(ls, lo), out)
 	return before, after, found, sb, sa, sf
 }
+
+// trimPrefix returns the terms of s with p cut from its front when s
+// starts with p (has), and of has.
+func trimPrefix(as, ap *sym.Expr) (rest, has *sym.Expr) {
+	b := st.b
+	has = hasPrefix(as, ap)
+	lo := b.Ite(has, aggLen(ap), k64(0))
+	var out []*sym.Expr
+	for k := range aggBytes(as) {
+		out = append(out, byteAt(as, b.Add(lo, k64(k)), -1))
+	}
+	return b.String(b.Sub(aggLen(as), lo), out), has
+}
+
+// trimSuffix returns the terms of s with p cut from its end when s ends
+// with p (has), and of has. The bytes stay s's: only the length shrinks.
+func trimSuffix(as, ap *sym.Expr) (rest, has *sym.Expr) {
+	b := st.b
+	has = hasSuffix(as, ap)
+	ls := aggLen(as)
+	return b.String(b.Ite(has, b.Sub(ls, aggLen(ap)), ls), aggBytes(as)), has
+}
+
+// cutModel is the shape of the four models below: lib's results and, when
+// either operand is symbolic, the terms cut builds.
+func cutModel(lib func(string, string) (string, bool), s, p V[string], cut func(as, ap *sym.Expr) (rest, has *sym.Expr)) (string, bool, *sym.Expr, *sym.Expr) {
+	rest, found := lib(s.C, p.C)
+	if s.S == nil && p.S == nil || !tracking() {
+		return rest, found, nil, nil
+	}
+	sr, sf := cut(agg(s), agg(p))
+	return rest, found, sr, sf
+}
+
+// StringsliteTrimPrefix models internal/stringslite.TrimPrefix, which
+// strings.TrimPrefix calls.
+func StringsliteTrimPrefix(lib func(string, string) string, s, prefix V[string]) (string, *sym.Expr) {
+	r, _, sr, _ := cutModel(func(s, p string) (string, bool) { return lib(s, p), false }, s, prefix, trimPrefix)
+	return r, sr
+}
+
+// StringsliteTrimSuffix models internal/stringslite.TrimSuffix, which
+// strings.TrimSuffix calls.
+func StringsliteTrimSuffix(lib func(string, string) string, s, suffix V[string]) (string, *sym.Expr) {
+	r, _, sr, _ := cutModel(func(s, p string) (string, bool) { return lib(s, p), false }, s, suffix, trimSuffix)
+	return r, sr
+}
+
+// StringsliteCutPrefix models internal/stringslite.CutPrefix, which
+// strings.CutPrefix calls.
+func StringsliteCutPrefix(lib func(string, string) (string, bool), s, prefix V[string]) (after string, found bool, sa, sf *sym.Expr) {
+	return cutModel(lib, s, prefix, trimPrefix)
+}
+
+// StringsliteCutSuffix models internal/stringslite.CutSuffix, which
+// strings.CutSuffix calls.
+func StringsliteCutSuffix(lib func(string, string) (string, bool), s, suffix V[string]) (before string, found bool, sb, sf *sym.Expr) {
+	return cutModel(lib, s, suffix, trimSuffix)
+}

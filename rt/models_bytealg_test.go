@@ -212,3 +212,62 @@ func TestStringsliteCut(t *testing.T) {
 		}
 	}
 }
+
+// TestStringsliteTrimCut checks the terms of the TrimPrefix, TrimSuffix,
+// CutPrefix and CutSuffix models against the strings functions at random
+// points, with both operands symbolic.
+func TestStringsliteTrimCut(t *testing.T) {
+	type model func(s, p V[string]) (string, bool, *sym.Expr, *sym.Expr)
+	trim := func(f func(func(string, string) string, V[string], V[string]) (string, *sym.Expr), lib func(string, string) string) model {
+		return func(s, p V[string]) (string, bool, *sym.Expr, *sym.Expr) {
+			r, sr := f(lib, s, p)
+			return r, false, sr, nil
+		}
+	}
+	cut := func(f func(func(string, string) (string, bool), V[string], V[string]) (string, bool, *sym.Expr, *sym.Expr), lib func(string, string) (string, bool)) model {
+		return func(s, p V[string]) (string, bool, *sym.Expr, *sym.Expr) { return f(lib, s, p) }
+	}
+	for _, tc := range []struct {
+		name  string
+		model model
+		want  func(s, p string) (string, bool)
+	}{
+		{"TrimPrefix", trim(StringsliteTrimPrefix, strings.TrimPrefix), func(s, p string) (string, bool) { return strings.TrimPrefix(s, p), false }},
+		{"TrimSuffix", trim(StringsliteTrimSuffix, strings.TrimSuffix), func(s, p string) (string, bool) { return strings.TrimSuffix(s, p), false }},
+		{"CutPrefix", cut(StringsliteCutPrefix, strings.CutPrefix), strings.CutPrefix},
+		{"CutSuffix", cut(StringsliteCutSuffix, strings.CutSuffix), strings.CutSuffix},
+		{"strings.TrimSuffix", trim(StringsTrimSuffix, strings.TrimSuffix), func(s, p string) (string, bool) { return strings.TrimSuffix(s, p), false }},
+		{"strings.CutPrefix", cut(StringsCutPrefix, strings.CutPrefix), strings.CutPrefix},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			own(t) // the subtest's goroutine is the one tracked
+			r := rand.New(rand.NewPCG(35, 36))
+			for range 10 {
+				reset(0)
+				sAgg, setS := newSymStringN(100, modelMaxLen)
+				pAgg, setP := newSymStringN(200, 3)
+				s0, p0 := randSearch(r, modelMaxLen), randSearch(r, 3)
+				r0, f0, sr, sf := tc.model(V[string]{C: s0, S: sAgg}, V[string]{C: p0, S: pAgg})
+				if wr, wf := tc.want(s0, p0); r0 != wr || f0 != wf {
+					t.Fatalf("%q, %q: concrete %q %v, want %q %v", s0, p0, r0, f0, wr, wf)
+				}
+				if sr == nil {
+					t.Fatalf("%q, %q: no term for the result", s0, p0)
+				}
+				for range 300 {
+					s, p := randSearch(r, modelMaxLen), randSearch(r, 3)
+					env := sym.Env{}
+					setS(env, s)
+					setP(env, p)
+					wr, wf := tc.want(s, p)
+					if gr := decodeAgg(sr, env); gr != wr {
+						t.Fatalf("built at %q, %q: result term at %q, %q = %q, want %q", s0, p0, s, p, gr, wr)
+					}
+					if sf != nil && (sym.Eval(sf, env) == 1) != wf {
+						t.Fatalf("built at %q, %q: found term at %q, %q = %v, want %v", s0, p0, s, p, !wf, wf)
+					}
+				}
+			}
+		})
+	}
+}

@@ -437,3 +437,23 @@ func StringsNewReader[R any](lib func(string) *R, s V[string]) *R {
 	}
 	return r
 }
+
+// StringsTrimPrefix models strings.TrimPrefix, as StringsliteTrimPrefix.
+func StringsTrimPrefix(lib func(string, string) string, s, prefix V[string]) (string, *sym.Expr) {
+	return StringsliteTrimPrefix(lib, s, prefix)
+}
+
+// StringsTrimSuffix models strings.TrimSuffix, as StringsliteTrimSuffix.
+func StringsTrimSuffix(lib func(string, string) string, s, suffix V[string]) (string, *sym.Expr) {
+	return StringsliteTrimSuffix(lib, s, suffix)
+}
+
+// StringsCutPrefix models strings.CutPrefix, as StringsliteCutPrefix.
+func StringsCutPrefix(lib func(string, string) (string, bool), s, prefix V[string]) (after string, found bool, sa, sf *sym.Expr) {
+	return StringsliteCutPrefix(lib, s, prefix)
+}
+
+// StringsCutSuffix models strings.CutSuffix, as StringsliteCutSuffix.
+func StringsCutSuffix(lib func(string, string) (string, bool), s, suffix V[string]) (before string, found bool, sb, sf *sym.Expr) {
+	return StringsliteCutSuffix(lib, s, suffix)
+}
