@@ -255,8 +255,21 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	d.strat = strat
-	if cfg.Backoff {
+	switch cfg.Backoff {
+	case BackoffAll:
 		d.backoff = explore.NewBackoff(strat, explore.DefaultBackoff())
+	case BackoffImplicit:
+		o := explore.DefaultBackoff()
+		implicit := map[uint32]bool{}
+		for _, s := range cfg.Sites {
+			if s.Kind == sites.Implicit {
+				implicit[s.ID] = true
+			}
+		}
+		o.Only = func(site uint32) bool { return implicit[site] }
+		d.backoff = explore.NewBackoff(strat, o)
+	}
+	if d.backoff != nil {
 		d.strat = d.backoff
 	}
 	d.offs = rt.Layout(cfg.Params, cfg.MaxLen)
@@ -329,7 +342,7 @@ type coordinator struct {
 	dec       *sym.Decoder
 	tree      *explore.Tree
 	strat     explore.Strategy
-	backoff   *explore.Backoff // strat, when Options.Backoff is set
+	backoff   *explore.Backoff // strat, unless Options.Backoff is off
 	rep       *Report
 	start     time.Time
 	offs      []int

@@ -43,9 +43,10 @@ type Options struct {
 	// MinimizeTime bounds the search for a smaller input of each finding
 	// once the exploration is over; 0 keeps the inputs as found.
 	MinimizeTime time.Duration
-	// Backoff asks less and less often about a branch outcome whose
-	// queries keep failing (explore.Backoff).
-	Backoff bool
+	// Backoff chooses the branch outcomes asked about less and less
+	// often as their queries keep failing (explore.Backoff): BackoffOff,
+	// BackoffImplicit or BackoffAll.
+	Backoff string
 	// Optimistic solves the goal of a failed query alone, without its
 	// path condition, and runs the input (optimistic.go).
 	Optimistic bool
@@ -64,10 +65,21 @@ func DefaultOptions() Options {
 		Timeout:      time.Second,
 		MemLimitMB:   2048,
 		MinimizeTime: 10 * time.Second,
-		Backoff:      false,     // measured: it kept a goal behind the instrumented strings.Fields out of reach (ARCHITECTURE.md, query policy)
+		Backoff:      BackoffImplicit, // measured: on all sites it kept a goal behind the instrumented strings.Fields out of reach; on implicit checks it cut the wasted queries of parsers (ARCHITECTURE.md, query policy)
 		Lanes:        LanesBoth, // measured: the mutation lane keeps real code from stopping exhausted (BENCHMARKS.md, lanes)
 	}
 }
+
+// The values of Options.Backoff.
+const (
+	BackoffOff = "off" // every outcome is asked as the strategy orders it
+	// BackoffImplicit backs off only the outcomes of the checks the
+	// language makes (index and slice bounds, zero divisors, shift
+	// counts: sites.Implicit), whose panicking side correct code keeps
+	// out of reach: most of a parser's unsatisfiable queries.
+	BackoffImplicit = "implicit"
+	BackoffAll      = "all" // every branch outcome
+)
 
 // DefaultBudget is the budget of a run that gives neither a budget nor a
 // number of runs.
@@ -119,6 +131,13 @@ func (o *Options) Validate() error {
 	}
 	if o.Lanes == "" {
 		o.Lanes = d.Lanes
+	}
+	switch o.Backoff {
+	case "":
+		o.Backoff = d.Backoff
+	case BackoffOff, BackoffImplicit, BackoffAll:
+	default:
+		return fmt.Errorf("-backoff %q: want off, implicit or all", o.Backoff)
 	}
 	if err := validLanes(o.Lanes); err != nil {
 		return err

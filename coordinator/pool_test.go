@@ -282,7 +282,7 @@ func TestRunDeterministicWithOneWorker(t *testing.T) {
 		var log []string
 		s := enumSolver{mu: &mu, log: &log}
 		cfg := runConfig(t, s, modeBranches)
-		cfg.Seed, cfg.Backoff, cfg.Optimistic = 3, true, true
+		cfg.Seed, cfg.Backoff, cfg.Optimistic = 3, BackoffAll, true
 		if pool {
 			cfg.Solver = nil
 			cfg.Solvers, cfg.NewSolver = 1, func() (solver.Solver, func(), error) { return s, nil, nil }

@@ -37,6 +37,9 @@ type BackoffOptions struct {
 	// MaxShift bounds the back-off: at most one candidate in 2^MaxShift
 	// passes.
 	MaxShift int
+	// Only, when not nil, limits the back-off to the outcomes of the
+	// sites it accepts; the others always pass.
+	Only func(site uint32) bool
 }
 
 // DefaultBackoff returns the options the coordinator uses.
@@ -55,7 +58,7 @@ func NewBackoff(inner Strategy, o BackoffOptions) *Backoff {
 
 // Update counts the failures of each outcome and passes fb on.
 func (b *Backoff) Update(fb Feedback) {
-	if c := fb.Origin; c != nil {
+	if c := fb.Origin; c != nil && (b.opts.Only == nil || b.opts.Only(c.Node.Site)) {
 		o := outcome(c.Node.Site, c.Side)
 		switch {
 		case fb.Event == Refuted || fb.Event == Unsolved:

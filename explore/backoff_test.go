@@ -112,3 +112,40 @@ func TestBackoffFailures(t *testing.T) {
 		t.Errorf("String %q, want the inner strategy's", s.String())
 	}
 }
+
+// TestBackoffOnly checks that BackoffOptions.Only limits the back-off to
+// the outcomes of the sites it accepts: failures elsewhere are not counted
+// and their candidates keep the inner order.
+func TestBackoffOnly(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		only func(uint32) bool
+		want []int
+	}{
+		{"site 7 backed off", func(s uint32) bool { return s == 7 }, []int{0, 1, 3, 5, 8, 9, 2, 4, 6, 7}},
+		{"site 7 left alone", func(s uint32) bool { return s == 8 }, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := sym.NewBuilder()
+			tr := NewTree(b, Options{})
+			s := NewBackoff(NewBFS(), BackoffOptions{Threshold: 2, MaxShift: 3, Only: tt.only})
+			offer(s, tr.Record(path(b, "7t 7t 7t 7t 7t 7t 7t 7t 8t 8t"), sym.Env{}, nil).NewCandidates...)
+			var got []int
+			for {
+				c, ok := s.Next()
+				if !ok {
+					break
+				}
+				got = append(got, c.Depth())
+				tr.Resolve(c, solver.Unsat)
+				s.Update(Feedback{Event: Refuted, Origin: c})
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("order %v, want %v", got, tt.want)
+			}
+			if f := s.Failures(7, false); (f > 0) != tt.only(7) {
+				t.Errorf("site 7 counted %d failures; only(7) = %v", f, tt.only(7))
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/solver/walk"
 )
@@ -90,7 +91,8 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 		fs.IntVar(&c.MaxBugs, "maxbugs", d.MaxBugs, "stop once this many distinct bugs are found (0: no limit)")
 		fs.DurationVar(&c.MinimizeTime, "minimizetime", d.MinimizeTime, "time spent minimising each failing input, and once more all kept cases together, after the exploration (0: keep inputs as found)")
 	}
-	fs.BoolVar(&c.Backoff, "backoff", d.Backoff, "ask less and less often about a branch outcome whose queries keep failing (unsat or unknown)")
+	c.Backoff = d.Backoff
+	fs.Var(backoffValue{&c.Backoff}, "backoff", "branch outcomes asked about less and less often as their queries keep failing (unsat or unknown): implicit (index, slice, division and shift checks), all, or off; -backoff alone means all")
 	fs.BoolVar(&c.Optimistic, "optimistic", d.Optimistic, "when a path condition fails at a branch outcome no run has taken, solve its last condition alone and run the input")
 	if cmd == CmdLearn {
 		// The learner (learn.Config).
@@ -206,6 +208,37 @@ func (t tabuValue) Set(v string) error {
 		return errors.New("want -1, 0 or a positive number")
 	}
 	t.p.NoTabu, t.p.Tabu = n == 0, max(n, 0)
+	return nil
+}
+
+// backoffValue is -backoff: off, implicit or all
+// (coordinator.Options.Backoff). It is also a boolean flag, as it was
+// before it had modes: -backoff and -backoff=true mean all,
+// -backoff=false off.
+type backoffValue struct{ p *string }
+
+func (b backoffValue) String() string {
+	if b.p == nil {
+		return ""
+	}
+	return *b.p
+}
+
+func (b backoffValue) Get() any { return b.String() }
+
+func (b backoffValue) IsBoolFlag() bool { return true }
+
+func (b backoffValue) Set(v string) error {
+	switch v {
+	case "true":
+		v = coordinator.BackoffAll
+	case "false":
+		v = coordinator.BackoffOff
+	case coordinator.BackoffOff, coordinator.BackoffImplicit, coordinator.BackoffAll:
+	default:
+		return errors.New("want off, implicit or all")
+	}
+	*b.p = v
 	return nil
 }
 

@@ -2,6 +2,7 @@ package session
 
 import (
 	"flag"
+	"io"
 	"reflect"
 	"testing"
 )
@@ -78,4 +79,34 @@ func countFlags(fs *flag.FlagSet) int {
 	n := 0
 	fs.VisitAll(func(*flag.Flag) { n++ })
 	return n
+}
+
+// TestBackoffFlag checks -backoff's modes and its boolean forms.
+func TestBackoffFlag(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+		bad  bool
+	}{
+		{nil, "implicit", false},
+		{[]string{"-backoff"}, "all", false},
+		{[]string{"-backoff=true"}, "all", false},
+		{[]string{"-backoff=false"}, "off", false},
+		{[]string{"-backoff=off"}, "off", false},
+		{[]string{"-backoff=all"}, "all", false},
+		{[]string{"-backoff=implicit"}, "implicit", false},
+		{[]string{"-backoff=sometimes"}, "", true},
+	} {
+		var c Config
+		fs := c.Flags(CmdTest)
+		fs.SetOutput(io.Discard)
+		err := fs.Parse(tt.args)
+		if (err != nil) != tt.bad {
+			t.Errorf("%v: error %v, want one: %v", tt.args, err, tt.bad)
+			continue
+		}
+		if !tt.bad && c.Backoff != tt.want {
+			t.Errorf("%v: Backoff %q, want %q", tt.args, c.Backoff, tt.want)
+		}
+	}
 }
