@@ -66,7 +66,7 @@ func DefaultOptions() Options {
 		MemLimitMB:   2048,
 		MinimizeTime: 10 * time.Second,
 		Backoff:      BackoffImplicit, // measured: on all sites it kept a goal behind the instrumented strings.Fields out of reach; on implicit checks it cut the wasted queries of parsers (ARCHITECTURE.md, query policy)
-		Lanes:        LanesBoth, // measured: the mutation lane keeps real code from stopping exhausted (BENCHMARKS.md, lanes)
+		Lanes:        LanesBoth,       // measured: the mutation lane keeps real code from stopping exhausted (BENCHMARKS.md, lanes)
 	}
 }
 
