@@ -24,6 +24,9 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 		if b, ok := ins.info.Uses[id].(*types.Builtin); ok && b.Name() == "len" && len(x.Args) == 1 {
 			return ins.vLen(x)
 		}
+		if c, ok := ins.vMinMax(x); ok {
+			return c, true
+		}
 	}
 	if c, ok := ins.appendBytes(x); ok {
 		return c, true
@@ -49,6 +52,36 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 		return c, true
 	}
 	return ins.mk(x), true
+}
+
+// vMinMax builds the V of min or max over integers, folded left to right
+// through rt.Min or rt.Max; it reports false for other calls and for
+// min and max of floats and strings, which stay concrete (CauseCall).
+func (ins *instrumenter) vMinMax(x *ast.CallExpr) (ast.Expr, bool) {
+	name := ins.builtin(x)
+	if name != "min" && name != "max" || ins.trackOfExpr(x) != trackInt {
+		return nil, false
+	}
+	fn := rtMin
+	if name == "max" {
+		fn = rtMax
+	}
+	var acc ast.Expr
+	for _, a := range x.Args {
+		if ins.trackOfExpr(a) != trackInt {
+			return nil, false
+		}
+		va, ok := ins.v(a)
+		if !ok {
+			return nil, false
+		}
+		if acc == nil {
+			acc = va
+		} else {
+			acc = rtCall(fn, acc, va)
+		}
+	}
+	return acc, acc != nil
 }
 
 // callTwin builds the call of twin t for the original call x, with V

@@ -38,7 +38,8 @@ func g(x int, s string, b []byte, p *P) int {
 	z := 5
 	_ = &z // no shadow
 	fmt.Println(x, 3, z)
-	m := min(x, 2)
+	m := min(x, 2) // integers: rt.Min, nothing dropped
+	_ = min(s, "a")
 	_ = fmt.Sprint(p.X)
 	y := 4
 	_ = fmt.Sprint(y)
@@ -88,7 +89,7 @@ func logs(t *testing.T, tb testing.TB, x int, s string) {
 	slices.Sort(got)
 	want := []string{
 		"Call fmt.Println(x, 3, z) _gcl.Mk(x, _gcl_s_x)",
-		"Call min(x, 2) _gcl.Mk(x, _gcl_s_x)",
+		"Call min(s, \"a\") _gcl.Mk(s, _gcl_s_s)",
 		"Call sha256.Sum256(b) _gcl.Mk(b, _gcl_s_b)",
 		"Call fmt.Sprint(p.X) _gcl.Load(" + siteNumber(res, "p.X") + ", &p.X)",
 		"Call fmt.Sprint(x) _gcl.Mk(x, _gcl_s_x)",

@@ -358,6 +358,8 @@ const (
 const (
 	// Add returns a + b.
 	rtAdd = "Add"
+	rtMin = "Min"
+	rtMax = "Max"
 	// And returns a & b.
 	rtAnd = "And"
 	// AndNot returns a &^ b.

@@ -18,8 +18,9 @@ const (
 	// shadows: a function of a package that is not instrumented (unless
 	// the call is modelled or opaque), a method of another package, a
 	// function value, an interface method, a wrapper of an instrumented
-	// function called where its twin cannot be, or a builtin (min, max,
-	// ...; append and copy on what rt/append.go does not track).
+	// function called where its twin cannot be, or a builtin (min and max
+	// of floats and strings, ...; append and copy on what rt/append.go
+	// does not track).
 	CauseCall Cause = iota
 	// CauseOpaque is an opaque call with a symbolic argument whose result
 	// stays concrete: opaque terms are off (-solver z3), or the function

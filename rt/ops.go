@@ -296,3 +296,22 @@ func eqBoolSym[T ~bool](a, b V[T]) V[bool] {
 
 // NeBool returns a != b on booleans.
 func NeBool[T ~bool](a, b V[T]) V[bool] { return Not(EqBool(a, b)) }
+
+// Min returns min(a, b) for integers: b where b < a, a otherwise, which is
+// the builtin's result whichever operand it picks among equal values.
+func Min[T Integer](a, b V[T]) V[T] {
+	if a.S == nil && b.S == nil || !tracking() {
+		return V[T]{C: min(a.C, b.C)}
+	}
+	less := st.b.Cmp(signedKind[T](sym.KSLt, sym.KULt), term(b), term(a))
+	return V[T]{C: min(a.C, b.C), S: st.b.Ite(less, term(b), term(a))}
+}
+
+// Max returns max(a, b) for integers: b where a < b, a otherwise.
+func Max[T Integer](a, b V[T]) V[T] {
+	if a.S == nil && b.S == nil || !tracking() {
+		return V[T]{C: max(a.C, b.C)}
+	}
+	less := st.b.Cmp(signedKind[T](sym.KSLt, sym.KULt), term(a), term(b))
+	return V[T]{C: max(a.C, b.C), S: st.b.Ite(less, term(b), term(a))}
+}

@@ -1277,3 +1277,19 @@ func LitIfaceField(a int, s string) (int, string, int, bool) {
 }
 
 func (e litErr) Error() string { return e.msg }
+
+// MinMax takes min and max of integers of several widths and signs, with
+// constants and with more than two operands, and branches on them.
+func MinMax(a, b int64, s string) (int64, uint8, int8, int, string) {
+	m := min(a, b)
+	u := max(uint8(a), uint8(b), 7)
+	i := min(int8(b), int8(a), -3)
+	n := max(len(s)-3, 0)
+	if m == b && u > 200 {
+		n++
+	}
+	if min(a, 10) == 10 || max(b, -5) == -5 {
+		n += 10
+	}
+	return m, u, i, n, min(s, "b")
+}
