@@ -14,7 +14,7 @@
 // the corpus into a temporary module, builds gocolic there once, and runs,
 // one at a time, for every program, seed k and strategy S:
 //
-//	gocolic test -strategy S -runs E -budget C -seed k -workers 1 -notests -minimizetime 0 -json FILE <program flags> ./NAME Func
+//	gocolic test -strategy S -runs E -budget C -lanes concolic -seed k -workers 1 -notests -minimizetime 0 -json FILE <program flags> ./NAME Func
 //
 // (-budget D instead of -runs E -budget C with -budget). The cap C (-cap)
 // only bounds a run that would otherwise hang: a Z3 query can ignore its

@@ -181,7 +181,12 @@ func (rn *runner) args(p *program, strategy string, seed int64, jsonPath string)
 		args = append(args, "-heuristic", p.Heuristic)
 	}
 	args = append(args, rn.limitFlags()...)
+	// -lanes concolic: a strategy orders the concolic lane's candidates
+	// only, and with both lanes most of an execution budget goes to the
+	// mutation lane's batches (every strategy then covered the same);
+	// gocolic learn evaluates its samples the same way.
 	args = append(args,
+		"-lanes", "concolic",
 		"-seed", strconv.FormatInt(seed, 10),
 		"-workers", "1",
 		"-notests", "-minimizetime", "0",

@@ -20,19 +20,19 @@ func TestRunnerArgs(t *testing.T) {
 	}{
 		{
 			"fixed executions", runner{execs: 4000}, "cover",
-			"test -strategy cover -runs 4000 -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
+			"test -strategy cover -runs 4000 -lanes concolic -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
 		},
 		{
 			"fixed executions with a cap", runner{execs: 4000, cap: 15 * time.Minute}, "cover",
-			"test -strategy cover -runs 4000 -budget 15m0s -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
+			"test -strategy cover -runs 4000 -budget 15m0s -lanes concolic -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
 		},
 		{
 			"time budget, no cap", runner{execs: 4000, budget: time.Minute, cap: 15 * time.Minute}, "dfs",
-			"test -strategy dfs -budget 1m0s -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
+			"test -strategy dfs -budget 1m0s -lanes concolic -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
 		},
 		{
 			"learned gets its weight file", runner{execs: 300}, learned,
-			"test -strategy learned -heuristic w/smtp.json -runs 300 -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
+			"test -strategy learned -heuristic w/smtp.json -runs 300 -lanes concolic -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
 		},
 	}
 	for _, tt := range tests {
