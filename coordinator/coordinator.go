@@ -39,11 +39,20 @@ type Config struct {
 	MaxLen int // bound on the length of string and []byte inputs
 	// NewSolver makes one solver stack for a goroutine of the solver
 	// pool, and the function that releases it; Run calls it Solvers
-	// times, from the goroutine that called Run, and releases every
-	// stack before it returns. Without NewSolver, Solver is the one
+	// times, and once more for each solver the watchdog replaces, from
+	// the goroutine that called Run, and releases every stack before it
+	// returns, but those of abandoned queries, released when they end. Without NewSolver, Solver is the one
 	// stack of a pool of one.
 	NewSolver func() (solver.Solver, func(), error)
 	Solver    solver.Solver
+	// SolveBound is the longest a query of these solvers takes when
+	// they keep their own time limits (stack.Options.Bound). A query
+	// that runs well past it is abandoned with its goroutine, and the
+	// goroutine replaced from NewSolver (pool.go's watchdog); 0 turns
+	// the watchdog off. A watchdog that fires depends on timing, so it
+	// breaks the sameness of -workers 1 -seed N runs, which is kept in
+	// every run where no query is stuck.
+	SolveBound time.Duration
 	// Seeds are the first inputs; without any, the run starts from zero
 	// values and empty strings.
 	Seeds []sym.Env
@@ -143,11 +152,14 @@ type Report struct {
 	// SolverTime is the time the pool's goroutines spent solving,
 	// together: with several, it can exceed Elapsed.
 	SolverTime time.Duration
-	Queries    map[string]int // path queries: sat, unsat, unknown, error
+	Queries    map[string]int // path queries: sat, unsat, unknown, error, stuck
 	// SiteQueries counts the path queries per branch site (queries.go).
 	SiteQueries map[uint32]*SiteQueries
 	// Optimistic counts the optimistic queries (queries.go).
 	Optimistic OptimisticStats
+	// Stuck counts the queries the pool's watchdog gave up on, and what
+	// became of their solvers (pool.go).
+	Stuck StuckStats
 	// Deferred counts the candidates the back-off put aside
 	// (explore.Backoff).
 	Deferred  int
@@ -465,10 +477,12 @@ func (d *coordinator) loop(ctx context.Context) error {
 			p.send(r)
 			if p.size == 1 && (d.lane == nil || d.lockstep) {
 				a, ok := d.await(budgetCtx)
+				if !ok && budgetCtx.Err() == nil {
+					continue // given up by the watchdog: the next query
+				}
 				if !ok {
 					break // stuck past the budget: the loop stops the run
 				}
-				p.took(a)
 				if j, ok := d.take(a); ok {
 					queue = append(queue, j)
 				}
@@ -495,6 +509,11 @@ func (d *coordinator) loop(ctx context.Context) error {
 			case inject != nil:
 				// Wait for inputs from elsewhere until the budget ends.
 				d.rep.Exhausted = true
+			case p.live() == 0:
+				// Every solver is stuck in a query the watchdog gave
+				// up on, and none could be replaced: the search is
+				// not exhausted, it cannot go on.
+				stop("solver stuck")
 			default:
 				d.rep.Exhausted = true
 				stop("exhausted")
@@ -522,10 +541,14 @@ func (d *coordinator) loop(ctx context.Context) error {
 			queue = queue[1:]
 			inflight++
 		case a := <-p.answers:
-			p.took(a)
+			if !d.accept(a) {
+				break // late: its query was given up
+			}
 			if j, ok := d.take(a); ok && d.rep.Stopped == "" {
 				queue = append(queue, j)
 			}
+		case <-p.watch():
+			d.unstick()
 		case o := <-results:
 			inflight--
 			if o.err != nil {
@@ -568,20 +591,37 @@ func (d *coordinator) loop(ctx context.Context) error {
 	}
 }
 
-// await waits for the answer of a pool of one; once ctx has ended, at most
-// shutdownGrace longer (pool.close).
+// await waits for the answer of a pool of one, and accepts it; once ctx
+// has ended, at most shutdownGrace longer (pool.close). It returns false
+// without an answer then, or when the watchdog gave the query up
+// (unstick). Late answers of abandoned queries are dropped on the way.
 func (d *coordinator) await(ctx context.Context) (answer, bool) {
-	select {
-	case a := <-d.pool.answers:
-		return a, true
-	case <-ctx.Done():
+	p := d.pool
+	for ctx.Err() == nil {
+		select {
+		case a := <-p.answers:
+			if d.accept(a) {
+				return a, true
+			}
+		case <-p.watch():
+			d.unstick()
+			if p.busy == 0 {
+				return answer{}, false
+			}
+		case <-ctx.Done():
+		}
 	}
-	select {
-	case a := <-d.pool.answers:
-		return a, true
-	case <-time.After(shutdownGrace):
-		d.pool.stuck = true
-		return answer{}, false
+	grace := time.After(shutdownGrace)
+	for {
+		select {
+		case a := <-p.answers:
+			if d.accept(a) {
+				return a, true
+			}
+		case <-grace:
+			p.stuck = true
+			return answer{}, false
+		}
 	}
 }
 
@@ -596,8 +636,9 @@ func (d *coordinator) drain() {
 	for p.busy > 0 && !p.stuck {
 		select {
 		case a := <-p.answers:
-			p.took(a)
-			d.take(a)
+			if d.accept(a) {
+				d.take(a)
+			}
 		case <-grace:
 			p.stuck = true // a query ignores its interruption (pool.close)
 		}

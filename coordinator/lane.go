@@ -354,7 +354,7 @@ func (d *coordinator) laneJobs(queue []job, inflight int, solving bool) []job {
 		return queue
 	}
 	if d.lockstep {
-		solving = !d.dry
+		solving = !d.dry && d.pool.live() > 0
 	}
 	if solving && d.lane.quiet >= quietBatches && d.barren < barrenQueries {
 		// The concolic lane yields and the mutation lane does not:

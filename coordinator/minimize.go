@@ -431,6 +431,11 @@ func (d *coordinator) minimize(ctx context.Context) error {
 	m := &minimizer{d: d}
 	defer m.close()
 	d.minSolver = d.cfg.Solver
+	if d.pool != nil && d.pool.holdsGiven() {
+		// A query of the pool, given up or stuck at the budget's end,
+		// may still be using it: a stack is not safe for concurrent use.
+		d.minSolver = nil
+	}
 	if d.minSolver == nil && d.cfg.NewSolver != nil {
 		// The pool's stacks are released with the pool: the minimiser
 		// makes one of its own; without it, bytes are not made readable.

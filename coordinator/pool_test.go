@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -335,7 +336,7 @@ func TestPoolAffinity(t *testing.T) {
 	send := func(cs ...*sym.Expr) { p.send(request{q: solver.Query{Constraints: cs, Goal: p1}}) }
 	take := func() int {
 		a := <-p.answers
-		p.took(a)
+		p.accept(a)
 		return a.by
 	}
 	// Both idle, nothing solved: the first. Then 0 is busy: the other.
@@ -445,5 +446,160 @@ func TestRunDeterministicBothLanes(t *testing.T) {
 			t.Errorf("run %d: %d executions, %d paths, %d in batches, %d kept by batches; first run %d, %d, %d, %d", i+2,
 				got.execs, got.paths, got.muts, got.batchKept, first.execs, first.paths, first.muts, first.batchKept)
 		}
+	}
+}
+
+// hangs decides which queries of a test's solvers hang, and frees them
+// at the end of the test.
+type hangs struct {
+	// hang picks the queries that hang by their number, from 1, over
+	// every solver.
+	hang    func(n int64) bool
+	asked   atomic.Int64
+	release chan struct{}
+	once    sync.Once
+	// returned is closed when the first hung query returns.
+	returned     chan struct{}
+	returnedOnce sync.Once
+	// waitLate makes the queries asked once the hung ones are freed
+	// wait until one has returned, so that its late answer reaches the
+	// loop while others are still being solved.
+	waitLate bool
+}
+
+func newHangs(hang func(n int64) bool) *hangs {
+	return &hangs{hang: hang, release: make(chan struct{}), returned: make(chan struct{})}
+}
+
+// free lets the hung queries return.
+func (h *hangs) free() { h.once.Do(func() { close(h.release) }) }
+
+// hangingSolver answers the queries h picks only once h is freed,
+// ignoring its context, as a Z3 query that honours neither its timeout
+// nor Z3_interrupt; its answer is satisfiable. It answers the others
+// unsatisfiable after a millisecond.
+type hangingSolver struct{ h *hangs }
+
+func (s hangingSolver) Solve(ctx context.Context, q solver.Query) (solver.Result, error) {
+	if !s.h.hang(s.h.asked.Add(1)) {
+		select {
+		case <-s.h.release:
+			if s.h.waitLate {
+				<-s.h.returned
+			}
+		default:
+		}
+		select {
+		case <-time.After(time.Millisecond):
+		case <-ctx.Done():
+			return solver.Result{}, ctx.Err()
+		}
+		return solver.Result{Status: solver.Unsat}, nil
+	}
+	<-s.h.release
+	s.h.returnedOnce.Do(func() { close(s.h.returned) })
+	return solver.Result{Status: solver.Sat, Model: input(modeBranches + 1)}, nil
+}
+
+// waitReleased waits, a few seconds at most, until every solver st made
+// was released, so that no goroutine of the test outlives it.
+func waitReleased(t *testing.T, st *stacks) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for made, released := st.counts(); released != made && time.Now().Before(deadline); made, released = st.counts() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if made, released := st.counts(); released != made {
+		t.Errorf("%d solvers made, %d released once their queries ended", made, released)
+	}
+}
+
+// TestPoolWatchdog runs the branches mode (64 queries) with solvers that
+// ignore their interrupt on some queries, and a watchdog bound of 10 ms
+// (so a query is given up after a second). The stuck query is counted
+// stuck, at its site and as unknown in the tree; a new solver takes the
+// place of the abandoned one while the run keeps answering the others; a
+// late answer is dropped, not applied; the abandoned goroutines stay
+// within the cap, past which the run goes on without solving and says
+// why; and every solver is released once its query ends.
+func TestPoolWatchdog(t *testing.T) {
+	tests := []struct {
+		name     string
+		solvers  int
+		given    bool // Config.Solver, no NewSolver
+		lanes    string
+		hang     func(n int64) bool
+		freeLate bool // free the hung query while the run goes on
+		stopped  string
+		stuck    int // queries given up
+		replaced int
+		dead     int
+		why      string // in Stuck.Why
+	}{
+		{name: "one solver, replaced", solvers: 1, hang: func(n int64) bool { return n == 1 }, stopped: "exhausted", stuck: 1, replaced: 1},
+		{name: "two solvers, the other answers", solvers: 2, hang: func(n int64) bool { return n == 1 }, stopped: "exhausted", stuck: 1, replaced: 1},
+		{name: "late answer dropped", solvers: 1, hang: func(n int64) bool { return n == 1 }, freeLate: true, stopped: "exhausted", stuck: 1, replaced: 1},
+		{name: "cap", solvers: 1, hang: func(int64) bool { return true }, stopped: "solver stuck", stuck: 2, replaced: 1, dead: 1, why: "2×-solvers"},
+		{name: "given solver", solvers: 1, given: true, hang: func(n int64) bool { return n == 1 }, stopped: "solver stuck", stuck: 1, dead: 1, why: "given"},
+		{name: "given solver, mutation lane goes on", solvers: 1, given: true, lanes: LanesBoth, hang: func(n int64) bool { return n == 1 }, stopped: "budget", stuck: 1, dead: 1, why: "given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHangs(tt.hang)
+			h.waitLate = tt.freeLate
+			defer h.free()
+			st := &stacks{make: func(i int) solver.Solver {
+				if tt.freeLate && i == tt.solvers {
+					h.free() // the replacement: the stuck query was given up
+				}
+				return hangingSolver{h: h}
+			}}
+			cfg := runConfig(t, nil, modeBranches)
+			cfg.Solvers, cfg.NewSolver, cfg.SolveBound, cfg.Lanes = tt.solvers, st.newSolver, 10*time.Millisecond, tt.lanes
+			if tt.given {
+				cfg.Solver, cfg.NewSolver = hangingSolver{h: h}, nil
+			}
+			if tt.lanes != "" {
+				// The lane's inputs hang or eat memory in some modes.
+				cfg.Budget, cfg.Timeout, cfg.MemLimitMB = 2*time.Second, 300*time.Millisecond, 128
+			}
+			rep := runDriver(t, context.Background(), cfg)
+			h.free()
+			if rep.Stopped != tt.stopped {
+				t.Errorf("stopped %q, want %q", rep.Stopped, tt.stopped)
+			}
+			s := rep.Stuck
+			if s.Queries != tt.stuck || rep.Queries["stuck"] != tt.stuck || s.Replaced != tt.replaced || s.Dead != tt.dead {
+				t.Errorf("stuck %+v, queries %v; want %d stuck, %d replaced, %d dead", s, rep.Queries, tt.stuck, tt.replaced, tt.dead)
+			}
+			if !strings.Contains(s.Why, tt.why) || tt.why == "" && s.Why != "" {
+				t.Errorf("why %q, want %q", s.Why, tt.why)
+			}
+			if made, _ := st.counts(); !tt.given && made != tt.solvers+tt.replaced {
+				t.Errorf("%d solvers made, want %d and %d replacing", made, tt.solvers, tt.replaced)
+			}
+			stuckAt := 0
+			for _, q := range rep.SiteQueries {
+				if q.Stuck > 0 && q.Unknown != q.Stuck {
+					t.Errorf("site queries %+v: a stuck query is not unknown", *q)
+				}
+				stuckAt += q.Stuck
+			}
+			if stuckAt != tt.stuck || rep.Tree.Failed != tt.stuck {
+				t.Errorf("%d stuck at sites, %d failed sides in the tree; want %d", stuckAt, rep.Tree.Failed, tt.stuck)
+			}
+			if tt.stopped == "exhausted" && (rep.Queries["unsat"] != 64-tt.stuck || rep.Tree.Infeasible != 64-tt.stuck) {
+				t.Errorf("queries %v, tree %+v: the other queries were not all answered", rep.Queries, rep.Tree)
+			}
+			// The hung query's answer is sat: applied, it would count,
+			// and resolve its side satisfiable.
+			if tt.freeLate && (s.Late != 1 || rep.Queries["sat"] != 0) {
+				t.Errorf("late %d, queries %v; want the late answer dropped", s.Late, rep.Queries)
+			}
+			if tt.lanes == LanesBoth && rep.Lanes.MutationExecs == 0 {
+				t.Errorf("lanes %+v: the mutation lane did not go on", rep.Lanes)
+			}
+			waitReleased(t, st)
+		})
 	}
 }

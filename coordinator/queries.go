@@ -20,8 +20,31 @@ type SiteQueries struct {
 	Queries int
 	Sat     int
 	Unsat   int
-	Unknown int // unknown, or an error of the solver
-	Time    time.Duration
+	Unknown int // unknown, or an error of the solver, or stuck
+	// Stuck counts the queries the watchdog gave up on (pool.go), among
+	// the Unknown.
+	Stuck int
+	Time  time.Duration
+}
+
+// StuckStats counts the queries the solver pool's watchdog gave up on:
+// they ran past the solver's own time limit and a grace, ignoring their
+// interrupt, and were abandoned with the goroutine solving them.
+type StuckStats struct {
+	// Queries counts the queries given up (path queries among them also
+	// count as unknown, at their site).
+	Queries int
+	// Replaced counts the goroutines, with new solvers, started in the
+	// place of abandoned ones.
+	Replaced int
+	// Late counts the abandoned queries that ended after all; their
+	// answers were dropped.
+	Late int
+	// Dead is the most slots of the pool without a solver at once: the
+	// run solved on fewer goroutines than it had for a while (0: never),
+	// for the reason Why gives.
+	Dead int
+	Why  string
 }
 
 // Failed returns the queries that led to no execution.
@@ -61,10 +84,14 @@ func (d *coordinator) nextRequest() (request, bool) {
 
 // take takes in the pool's answer a: it counts it, resolves a path query
 // in the tree (telling the strategy when no execution follows) and
-// returns the job of a satisfiable query.
+// returns the job of a satisfiable query. A stuck query (pool.abandon)
+// is an unknown one, counted apart.
 func (d *coordinator) take(a answer) (job, bool) {
 	d.rep.SolverTime += a.took
 	st := a.res.Status
+	if a.stuck {
+		d.rep.Stuck.Queries++
+	}
 	if a.err != nil {
 		d.internal(a.err, "the query counts as unknown")
 		st = solver.Unknown
@@ -87,6 +114,9 @@ func (d *coordinator) take(a answer) (job, bool) {
 	d.barren++
 	site.Time += a.took
 	switch {
+	case a.stuck:
+		d.rep.Queries["stuck"]++
+		site.Stuck++
 	case a.err != nil:
 		d.rep.Queries["error"]++
 	default:

@@ -200,6 +200,25 @@ type Solver struct {
 	Optimistic Optimistic `json:"optimistic"`
 	// Deferred counts the candidates the back-off put aside.
 	Deferred int `json:"deferred"`
+	// Stuck counts the queries the solver pool's watchdog gave up on;
+	// nil in reports that predate it.
+	Stuck *Stuck `json:"stuck,omitempty"`
+}
+
+// Stuck counts the queries that ran past the solver's time limit and a
+// grace, ignoring their interrupt, and were given up with the goroutine
+// solving them (counted unknown too), and what became of their solvers.
+type Stuck struct {
+	Queries int `json:"queries"`
+	// Replaced counts the solvers made to take an abandoned one's place.
+	Replaced int `json:"replaced"`
+	// Late counts the abandoned queries that ended after all, their
+	// answers dropped.
+	Late int `json:"late"`
+	// Dead is the most solvers the run was without at once, for the
+	// reason Why gives; 0 when every abandoned solver was replaced.
+	Dead int    `json:"dead"`
+	Why  string `json:"why,omitempty"`
 }
 
 // SolverSite counts the queries asked to flip the branches of one site.
@@ -212,6 +231,7 @@ type SolverSite struct {
 	Sat     int    `json:"sat"`
 	Unsat   int    `json:"unsat"`
 	Unknown int    `json:"unknown"` // unknown or failed
+	Stuck   int    `json:"stuck"`   // given up by the watchdog, among Unknown
 	TimeMS  int64  `json:"time_ms"`
 }
 

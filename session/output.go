@@ -143,10 +143,13 @@ func concretisedJSON(t *Entry, rep *coordinator.Report) *report.Concretised {
 // the solver pool, all built alike: each layer's counts are summed over
 // them, layer by layer.
 func solverJSON(t *Entry, rep *coordinator.Report, chains []solver.Solver) report.Solver {
-	j := report.Solver{Sat: rep.Queries["sat"], Unsat: rep.Queries["unsat"], Unknown: rep.Queries["unknown"] + rep.Queries["error"], TimeMS: rep.SolverTime.Milliseconds(),
+	j := report.Solver{Sat: rep.Queries["sat"], Unsat: rep.Queries["unsat"], Unknown: rep.Queries["unknown"] + rep.Queries["error"] + rep.Queries["stuck"], TimeMS: rep.SolverTime.Milliseconds(),
 		Optimistic: report.Optimistic{Queries: rep.Optimistic.Queries, Sat: rep.Optimistic.Sat, Reached: rep.Optimistic.Reached},
 		Deferred:   rep.Deferred, Sites: []report.SolverSite{}}
 	j.Queries = j.Sat + j.Unsat + j.Unknown
+	if s := rep.Stuck; s.Queries > 0 {
+		j.Stuck = &report.Stuck{Queries: s.Queries, Replaced: s.Replaced, Late: s.Late, Dead: s.Dead, Why: s.Why}
+	}
 	for _, chain := range chains {
 		for i, l := range solver.Layers(chain) {
 			st := l.Stats()
@@ -162,7 +165,7 @@ func solverJSON(t *Entry, rep *coordinator.Report, chains []solver.Solver) repor
 		}
 	}
 	for _, s := range QuerySites(t, rep) {
-		js := report.SolverSite{ID: s.ID, Func: s.Func, Cond: s.Cond, Queries: s.Queries, Sat: s.Sat, Unsat: s.Unsat, Unknown: s.Unknown, TimeMS: s.Time.Milliseconds()}
+		js := report.SolverSite{ID: s.ID, Func: s.Func, Cond: s.Cond, Queries: s.Queries, Sat: s.Sat, Unsat: s.Unsat, Unknown: s.Unknown, Stuck: s.Stuck, TimeMS: s.Time.Milliseconds()}
 		if s.File != "" {
 			js.Pos = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col)
 		}

@@ -68,7 +68,8 @@ func TestQuerySites(t *testing.T) {
 
 // TestSolverJSON checks the report's solver object of a run with a pool
 // of two stacks: each layer's counts summed over both, the per-site
-// counts with their positions, the optimistic and back-off counts.
+// counts with their positions, the optimistic and back-off counts, and
+// the stuck queries (unknown too).
 func TestSolverJSON(t *testing.T) {
 	b := sym.NewBuilder()
 	x := b.Var(0, 8)
@@ -85,8 +86,9 @@ func TestSolverJSON(t *testing.T) {
 	}
 	tgt := &Entry{Sites: []sites.Site{{ID: 0, Kind: sites.Cond, Pos: token.Position{Filename: "p.go", Line: 3, Column: 5}, Func: "F", Text: "x == 1"}}}
 	rep := &coordinator.Report{
-		Queries:     map[string]int{"unsat": 3, "error": 1},
-		SiteQueries: map[uint32]*coordinator.SiteQueries{0: {Queries: 4, Unsat: 3, Unknown: 1, Time: 7 * time.Millisecond}},
+		Queries:     map[string]int{"unsat": 3, "error": 1, "stuck": 1},
+		SiteQueries: map[uint32]*coordinator.SiteQueries{0: {Queries: 5, Unsat: 3, Unknown: 2, Stuck: 1, Time: 7 * time.Millisecond}},
+		Stuck:       coordinator.StuckStats{Queries: 1, Replaced: 1, Late: 1},
 		Optimistic:  coordinator.OptimisticStats{Queries: 2, Sat: 1, Reached: 1},
 		Deferred:    5,
 	}
@@ -95,10 +97,13 @@ func TestSolverJSON(t *testing.T) {
 	if len(j.Layers) != 1 || j.Layers[0].Name != "cache" || j.Layers[0].Queries != 3 || j.Layers[0].Unsat != 3 {
 		t.Errorf("layers %+v, want the cache's, with 3 unsat queries", j.Layers)
 	}
-	if j.Queries != 4 || j.Unsat != 3 || j.Unknown != 1 {
-		t.Errorf("queries %d, unsat %d, unknown %d; want 4, 3, 1", j.Queries, j.Unsat, j.Unknown)
+	if j.Queries != 5 || j.Unsat != 3 || j.Unknown != 2 {
+		t.Errorf("queries %d, unsat %d, unknown %d; want 5, 3, 2", j.Queries, j.Unsat, j.Unknown)
 	}
-	wantSite := report.SolverSite{ID: 0, Pos: "p.go:3:5", Func: "F", Cond: "x == 1", Queries: 4, Unsat: 3, Unknown: 1, TimeMS: 7}
+	if j.Stuck == nil || *j.Stuck != (report.Stuck{Queries: 1, Replaced: 1, Late: 1}) {
+		t.Errorf("stuck %+v, want 1 query, 1 replaced, 1 late", j.Stuck)
+	}
+	wantSite := report.SolverSite{ID: 0, Pos: "p.go:3:5", Func: "F", Cond: "x == 1", Queries: 5, Unsat: 3, Unknown: 2, Stuck: 1, TimeMS: 7}
 	if len(j.Sites) != 1 || j.Sites[0] != wantSite {
 		t.Errorf("sites %+v, want %+v", j.Sites, wantSite)
 	}

@@ -370,7 +370,7 @@ func runConfig(cfg Config, t *target, bin string, args []string, eval *coordinat
 	return coordinator.Config{
 		Options: cfg.Options,
 		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
-		NewSolver: newSolver, Seeds: seeds, Opaque: cfg.Solver.Opaque(),
+		NewSolver: newSolver, SolveBound: cfg.Solver.Bound(), Seeds: seeds, Opaque: cfg.Solver.Opaque(),
 		Dict: mutate.NewDict(0),
 	}, chains
 }

@@ -65,7 +65,8 @@ func TestConcretisedSummary(t *testing.T) {
 }
 
 // TestWastedSummary checks the lines the summary gives the failed
-// queries: the totals and the sites with most failures, at most three.
+// queries: the stuck ones given up, with their sites and lost solvers;
+// the totals and the sites with most failures, at most three.
 func TestWastedSummary(t *testing.T) {
 	sites := []sites.Site{
 		{ID: 0, Kind: sites.Cond, Pos: token.Position{Filename: "/m/p/p.go", Line: 4}, Text: "x > 2"},
@@ -75,6 +76,7 @@ func TestWastedSummary(t *testing.T) {
 		name    string
 		queries map[string]int
 		sites   map[uint32]*coordinator.SiteQueries
+		stuck   coordinator.StuckStats
 		want    []string
 	}{
 		{name: "nothing failed", queries: map[string]int{"sat": 3}, sites: map[uint32]*coordinator.SiteQueries{0: {Queries: 3, Sat: 3}}},
@@ -94,10 +96,25 @@ func TestWastedSummary(t *testing.T) {
 				"  (unknown place): 1 of 1 failed, 0s\n",
 			},
 		},
+		{
+			name:    "stuck queries",
+			queries: map[string]int{"sat": 1, "stuck": 2},
+			sites: map[uint32]*coordinator.SiteQueries{
+				0: {Queries: 1, Sat: 1},
+				1: {Queries: 2, Unknown: 2, Stuck: 2, Time: 3 * time.Second},
+			},
+			stuck: coordinator.StuckStats{Queries: 2, Replaced: 1, Dead: 1, Why: "no more"},
+			want: []string{
+				"gocolic: solver: 2 queries ignored -solver-timeout and their interrupt and were given up (counted unknown); 1 solvers replaced; up to 1 solvers lost: no more\n",
+				"  stuck at p/p.go:9 y == x: 2\n",
+				"gocolic: solver: 3 queries, 0 unsat, 2 unknown; most failed at:\n",
+				"  p/p.go:9 y == x: 2 of 2 failed, 3s\n",
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := &coordinator.Report{Queries: tt.queries, SiteQueries: tt.sites}
+			rep := &coordinator.Report{Queries: tt.queries, SiteQueries: tt.sites, Stuck: tt.stuck}
 			var buf bytes.Buffer
 			wasted(&buf, &session.Outcome{Report: rep, Entry: &session.Entry{Sites: sites}}, "/m")
 			if got := buf.String(); got != strings.Join(tt.want, "") {

@@ -107,8 +107,9 @@ const wastedTop = 3
 // (unsat or unknown) and the sites with most of them; nothing when none
 // failed.
 func wasted(w io.Writer, out *session.Outcome, dir string) {
+	stuck(w, out, dir)
 	q := out.Report.Queries
-	unsat, unknown := q["unsat"], q["unknown"]+q["error"]
+	unsat, unknown := q["unsat"], q["unknown"]+q["error"]+q["stuck"]
 	if unsat+unknown == 0 {
 		return
 	}
@@ -123,6 +124,25 @@ func wasted(w io.Writer, out *session.Outcome, dir string) {
 			place = fmt.Sprintf("%s:%d %s", relTo(dir, s.File), s.Line, s.Cond)
 		}
 		fmt.Fprintf(w, "  %s: %d of %d failed, %s\n", place, s.Failed(), s.Queries, s.Time.Round(time.Millisecond))
+	}
+}
+
+// stuck prints the queries the solver pool's watchdog gave up on, where
+// they were asked and what became of their solvers; nothing when none.
+func stuck(w io.Writer, out *session.Outcome, dir string) {
+	s := out.Report.Stuck
+	if s.Queries == 0 {
+		return
+	}
+	fmt.Fprintf(w, "gocolic: solver: %d queries ignored -solver-timeout and their interrupt and were given up (counted unknown); %d solvers replaced", s.Queries, s.Replaced)
+	if s.Dead > 0 {
+		fmt.Fprintf(w, "; up to %d solvers lost: %s", s.Dead, s.Why)
+	}
+	fmt.Fprintln(w)
+	for _, q := range session.QuerySites(out.Entry, out.Report) {
+		if q.Stuck > 0 && q.File != "" {
+			fmt.Fprintf(w, "  stuck at %s:%d %s: %d\n", relTo(dir, q.File), q.Line, q.Cond, q.Stuck)
+		}
 	}
 }
 

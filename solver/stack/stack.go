@@ -89,6 +89,26 @@ func (o *Options) Validate() error {
 	return nil
 }
 
+// Bound returns the longest one query of a stack takes when every layer
+// keeps its own time limit: Timeout in mode z3; the walk's timeout in
+// mode walk, whose calls of Z3 share it; in mode auto, Z3's whole Timeout
+// on a linear query that it leaves undecided and then the walk's. A query
+// that runs well past it ignores its interrupt (the coordinator's
+// watchdog gives it up). o must have been validated.
+func (o Options) Bound() time.Duration {
+	w := o.Walk.Timeout
+	if w == 0 {
+		w = o.Timeout
+	}
+	switch o.Mode {
+	case ModeWalk:
+		return w
+	case ModeAuto:
+		return o.Timeout + w
+	}
+	return o.Timeout
+}
+
 // Opaque says whether the workers should shadow calls of uninstrumented
 // functions with opaque terms, which only the walk can solve.
 func (o Options) Opaque() bool { return o.Mode != ModeZ3 }

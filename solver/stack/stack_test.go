@@ -37,6 +37,33 @@ func TestOptionsValidate(t *testing.T) {
 	}
 }
 
+// TestBound checks the longest query of each mode: the one timeout of Z3
+// or of the walk, and in auto Z3's then the walk's.
+func TestBound(t *testing.T) {
+	tests := []struct {
+		mode string
+		walk time.Duration // the walk's own timeout; 0: the stack's
+		want time.Duration
+	}{
+		{mode: ModeZ3, want: 2 * time.Second},
+		{mode: ModeZ3, walk: time.Second, want: 2 * time.Second},
+		{mode: ModeWalk, want: 2 * time.Second},
+		{mode: ModeWalk, walk: time.Second, want: time.Second},
+		{mode: ModeAuto, want: 4 * time.Second},
+		{mode: ModeAuto, walk: time.Second, want: 3 * time.Second},
+	}
+	for _, tt := range tests {
+		o := Options{Mode: tt.mode, Timeout: 2 * time.Second}
+		o.Walk.Timeout = tt.walk
+		if err := o.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if got := o.Bound(); got != tt.want {
+			t.Errorf("%s, walk timeout %v: bound %v, want %v", tt.mode, tt.walk, got, tt.want)
+		}
+	}
+}
+
 // TestNew checks that every mode builds a stack that solves a query and
 // names its core, and that only z3 keeps calls concrete.
 func TestNew(t *testing.T) {
