@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gocolic/gocolic/build"
 	"github.com/gocolic/gocolic/coordinator"
@@ -347,25 +348,73 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
-	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chains: *chains, close: closeAll}, runErr
+	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chains: chains.released(), close: closeAll}, runErr
+}
+
+// stacks are the solver stacks of a run's pool, kept for the report's
+// layer counts. A stack's counts are read only once the goroutine that
+// used it has released it: the pool's watchdog may abandon a goroutine
+// whose query ignores its interrupt, and that goroutine goes on writing
+// its stack's counts after the run.
+type stacks struct {
+	mu  sync.Mutex
+	all []*pooled
+}
+
+type pooled struct {
+	s        solver.Solver
+	released bool
+}
+
+// add records s and returns the function that releases it with close.
+func (k *stacks) add(s solver.Solver, close func()) func() {
+	p := &pooled{s: s}
+	k.mu.Lock()
+	k.all = append(k.all, p)
+	k.mu.Unlock()
+	return func() {
+		close()
+		k.mu.Lock()
+		p.released = true
+		k.mu.Unlock()
+	}
+}
+
+// len returns the number of stacks made so far.
+func (k *stacks) len() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.all)
+}
+
+// released returns the stacks released so far, in the order they were
+// made.
+func (k *stacks) released() []solver.Solver {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out []solver.Solver
+	for _, p := range k.all {
+		if p.released {
+			out = append(out, p.s)
+		}
+	}
+	return out
 }
 
 // runConfig returns the coordinator's configuration of a run of the
 // worker bin on t with the options of cfg, from seeds, and where the
 // solver stacks the run makes are kept: one stack per goroutine of the
-// solver pool, made and released by the coordinator; their chains stay
-// for the report's layer counts.
-func runConfig(cfg Config, t *target, bin string, args []string, eval *coordinator.Evaluator, seeds []sym.Env) (coordinator.Config, *[]solver.Solver) {
-	chains := new([]solver.Solver)
+// solver pool, made and released by the coordinator.
+func runConfig(cfg Config, t *target, bin string, args []string, eval *coordinator.Evaluator, seeds []sym.Env) (coordinator.Config, *stacks) {
+	chains := &stacks{}
 	floats := floatVars(t.entry.rt, cfg.MaxLen)
 	newSolver := func() (solver.Solver, func(), error) {
 		// Each stack's walk has a seed of its own, the first the run's.
-		st, err := stack.New(cfg.Solver, stack.Env{Eval: eval, Floats: floats, Seed: uint64(cfg.Seed) + uint64(len(*chains))})
+		st, err := stack.New(cfg.Solver, stack.Env{Eval: eval, Floats: floats, Seed: uint64(cfg.Seed) + uint64(chains.len())})
 		if err != nil {
 			return nil, nil, err
 		}
-		*chains = append(*chains, st.Solver)
-		return st, st.Close, nil
+		return st, chains.add(st.Solver, st.Close), nil
 	}
 	return coordinator.Config{
 		Options: cfg.Options,

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocolic/gocolic/solver"
+
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/instrument"
@@ -503,4 +505,22 @@ func TestWriteJSON(t *testing.T) {
 
 func positionAt(file string, line, col int) token.Position {
 	return token.Position{Filename: file, Line: line, Column: col}
+}
+
+// TestStacksReleased checks that the report reads the counts of released
+// solver stacks only: a stack whose goroutine the pool abandoned may still
+// be solving.
+func TestStacksReleased(t *testing.T) {
+	var k stacks
+	a, b := solver.Solver(nil), solver.Solver(nil)
+	closed := 0
+	relA := k.add(a, func() { closed++ })
+	_ = k.add(b, func() { closed++ })
+	if k.len() != 2 || len(k.released()) != 0 {
+		t.Fatalf("before any release: %d stacks, %d released; want 2 and 0", k.len(), len(k.released()))
+	}
+	relA()
+	if got := k.released(); len(got) != 1 || closed != 1 {
+		t.Errorf("after one release: %d released, %d closed; want 1 and 1", len(got), closed)
+	}
 }
