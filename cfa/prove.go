@@ -74,17 +74,24 @@ import (
 )
 
 // Unreachable returns the condition outcomes of the graph's packages that
-// no execution from entry can take, by site; nil when entry is nil or is
-// not a function of the graph.
-func (g *Graph) Unreachable(entry *types.Func) []sites.Outcome {
-	if entry == nil {
+// no execution can take, by site, when executions start at the entries:
+// the first is the function under test (or the fuzz target), whose
+// package no code outside the graph imports; the others are more starts
+// of that package (the functions a test binary's main calls). Nil when
+// there is no entry or one is not a function of the graph.
+func (g *Graph) Unreachable(entries ...*types.Func) []sites.Outcome {
+	if len(entries) == 0 {
 		return nil
 	}
-	start := g.Prog.FuncValue(entry)
-	if start == nil || len(start.Blocks) == 0 {
-		return nil
+	var starts []*ssa.Function
+	for _, e := range entries {
+		f := g.fnOf(e)
+		if f == nil {
+			return nil
+		}
+		starts = append(starts, f)
 	}
-	reached := g.reach(start, entry.Pkg())
+	reached := g.reach(starts, entries[0].Pkg())
 	var out []sites.Outcome
 	for _, id := range g.mapped {
 		br := g.branches[id]
@@ -100,9 +107,23 @@ func (g *Graph) Unreachable(entry *types.Func) []sites.Outcome {
 	return out
 }
 
-// reach returns the functions that may run in an execution of start,
-// whose package is closed (see the file's comment).
-func (g *Graph) reach(start *ssa.Function, closed *types.Package) map[*ssa.Function]bool {
+// fnOf returns the function of the graph that declares f, nil if none
+// does.
+func (g *Graph) fnOf(f *types.Func) *ssa.Function {
+	if f == nil {
+		return nil
+	}
+	for _, fn := range g.funcs {
+		if fn.Object() == f {
+			return fn
+		}
+	}
+	return nil
+}
+
+// reach returns the functions that may run in an execution that starts
+// at starts, whose package is closed (see the file's comment).
+func (g *Graph) reach(starts []*ssa.Function, closed *types.Package) map[*ssa.Function]bool {
 	ours := map[*ssa.Function]bool{}
 	byObj := map[types.Object]*ssa.Function{}
 	byID := map[string][]*ssa.Function{} // methods, by types.Func.Id
@@ -123,7 +144,9 @@ func (g *Graph) reach(start *ssa.Function, closed *types.Package) map[*ssa.Funct
 			work = append(work, f)
 		}
 	}
-	push(start)
+	for _, f := range starts {
+		push(f)
+	}
 	for _, f := range g.roots(closed) {
 		push(f)
 	}
