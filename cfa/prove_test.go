@@ -3,10 +3,16 @@ package cfa
 import (
 	"fmt"
 	"go/types"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/gocolic/gocolic/build"
+	"github.com/gocolic/gocolic/instrument"
+	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/sites"
+	"golang.org/x/tools/go/packages"
 )
 
 const proveSrc = `package p
@@ -134,8 +140,54 @@ L:
 	}
 }
 
+type Box[E any] struct{ v E }
+
+func (b Box[E]) get(n int) int {
+	if n > 17 {
+		return 1
+	}
+	return 0
+}
+
+func (t T) viaValue(n int) {
+	if n > 18 {
+		mark(13)
+	}
+}
+
+func (t T) viaExpr(n int) {
+	if n > 19 {
+		mark(14)
+	}
+}
+
+type inner struct{}
+
+func (inner) area() int {
+	for i := 0; i < 20; i++ {
+		mark(15)
+	}
+	return 0
+}
+
+type outer struct{ inner }
+
+var hook = func(n int) {
+	if n > 21 {
+		mark(16)
+	}
+}
+
 func Entry(x int) {
 	t := T{x}
+	_ = Box[int]{}.get(x)
+	f := t.viaValue
+	f(x)
+	g := T.viaExpr
+	g(t, x)
+	var o shape = outer{}
+	_ = o
+	hook(x)
 	reflect.ValueOf(t).MethodByName("By" + "Reflection").Call(nil)
 	fmt.Println(t)
 	var s shape = t
@@ -189,8 +241,16 @@ func TestUnreachable(t *testing.T) {
 		{"x > 14", true},  // after a panic
 		{"x > 15", false}, // after a goto's label
 		{"x > 16", false},
+		{"n > 17", false}, // a method of a generic type
+		{"n > 18", false}, // a method value
+		{"n > 19", false}, // a method expression
+		{"i < 20", false}, // promoted from an embedded field, through an interface
+		{"n > 21", false}, // a package variable's func literal
 	} {
 		s := siteAt(t, table, tt.cond)
+		if !tt.want && g.Branch(s.ID) == nil {
+			t.Errorf("%s: unmapped, so unclaimed whatever reaches it", tt.cond)
+		}
 		switch n := claimed[s.ID]; {
 		case tt.want && n != 2:
 			t.Errorf("%s: %d outcomes claimed unreachable, want both", tt.cond, n)
@@ -286,6 +346,102 @@ func TestChecks(t *testing.T) {
 			t.Errorf("%s: unmapped", tt.text)
 		case !br.Check || br.Panics != tt.panics || fmt.Sprintf("%T", br.Block.Instrs[br.index]) != tt.want:
 			t.Errorf("%s: check %t, panics %t, at %T; want true, %t, %s", tt.text, br.Check, br.Panics, br.Block.Instrs[br.index], tt.panics, tt.want)
+		}
+	}
+}
+
+// TestUnreachableOpen checks the roots a package of the graph other than
+// the entry's has: its exported functions (a package outside the graph
+// may call them), and a function another package pulls by
+// //go:linkname.
+func TestUnreachableOpen(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod": "module m\n\ngo 1.22\n",
+		"p/p.go": `package p
+
+import "m/q"
+
+func secret(x int) {
+	if x > 1 {
+		println(1)
+	}
+}
+
+func unused(x int) {
+	if x > 2 {
+		println(2)
+	}
+}
+
+func Entry(x int) { q.Used(x) }
+`,
+		"q/q.go": `package q
+
+import _ "unsafe"
+
+//go:linkname pulled m/p.secret
+func pulled(x int)
+
+func Used(x int) {
+	if x > 3 {
+		println(3)
+	}
+}
+
+func Exported(x int) {
+	if x > 4 {
+		println(4)
+	}
+}
+
+func unexported(x int) {
+	if x > 5 {
+		println(5)
+	}
+}
+`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir}, "./p", "./q")
+	if err != nil || len(pkgs) != 2 {
+		t.Fatalf("loading: %d packages, %v", len(pkgs), err)
+	}
+	var table []sites.Site
+	for _, p := range pkgs {
+		res, err := instrument.Package(p, instrument.Config{RuntimePath: build.RuntimePath, Support: true, SiteBase: uint32(len(table))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		table = append(table, res.Sites...)
+	}
+	g, err := Build(pkgs, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entry *types.Func
+	for _, p := range pkgs {
+		if f, ok := p.Types.Scope().Lookup("Entry").(*types.Func); ok {
+			entry = f
+		}
+	}
+	claimed := map[uint32]bool{}
+	for _, o := range g.Unreachable(entry) {
+		claimed[o.Site()] = true
+	}
+	for cond, want := range map[string]bool{"x > 1": false, "x > 2": true, "x > 3": false, "x > 4": false, "x > 5": true} {
+		s := siteAt(t, table, cond)
+		if g.Branch(s.ID) == nil {
+			t.Errorf("%s: unmapped", cond)
+		}
+		if claimed[s.ID] != want {
+			t.Errorf("%s: claimed %t, want %t", cond, claimed[s.ID], want)
 		}
 	}
 }
