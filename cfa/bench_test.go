@@ -1,6 +1,7 @@
 package cfa
 
 import (
+	"go/types"
 	"path/filepath"
 	"testing"
 
@@ -54,5 +55,22 @@ func BenchmarkDistance(b *testing.B) {
 		g.Cover(sites.Coverage{s.ID: 1})
 		g.dirty = true // as if the coverage were new each time
 		g.Distance(s.ID, true)
+	}
+}
+
+// BenchmarkUnreachable measures the proof (roots, the walk of the call
+// graph, dead code) on the same package, from its Package function.
+func BenchmarkUnreachable(b *testing.B) {
+	p, table := benchPackage(b, "instrument")
+	g, err := Build([]*packages.Package{p}, table)
+	if err != nil {
+		b.Fatal(err)
+	}
+	entry, _ := p.Types.Scope().Lookup("Package").(*types.Func)
+	if entry == nil {
+		b.Fatal("no function Package")
+	}
+	for b.Loop() {
+		g.Unreachable(entry)
 	}
 }

@@ -15,19 +15,29 @@
 // compared with the tag by an == whose position is the value's; a type
 // switch case tests its type at the clause's `case` keyword. What matches
 // nothing, or more than one If, is reported in Unmapped with the reason,
-// never guessed: implicit checks (bounds, division, shifts, which go/ssa
-// does not branch on), and range loops that assign no variable (a range
-// loop's test has no position in SSA form; the loop is found by the key
-// or value its body assigns first). Two kinds of sites decide no If: the
-// last operand of && or || in a value context (Branch.Joined) and a
-// comma-ok type assertion (Branch.Point).
+// never guessed: range loops that assign no variable (a range loop's
+// test has no position in SSA form; the loop is found by the key or value
+// its body assigns first), code go/ssa dropped as unreachable, and the
+// implicit checks that no single instruction makes. Three kinds of sites
+// decide no If: the last operand of && or || in a value context
+// (Branch.Joined), a comma-ok type assertion (Branch.Point), and an
+// implicit check (Branch.Check: an index or slice bound, a division, a
+// shift, an assertion without comma-ok), which go/ssa does not branch on
+// but maps to the one instruction that panics (check.go). gocolic has no
+// sites for nil dereferences.
+//
+// Unreachable (prove.go) proves which condition outcomes no execution
+// from a run's entry can take, by the call graph and by dead code
+// (dead.go); the argument for its soundness is written there.
 package cfa
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/packages"
@@ -59,13 +69,24 @@ type Branch struct {
 	// tests the type inside Block without branching, and both outcomes
 	// go on in Block after the test (True and False are nil).
 	Point bool
-	index int // the instruction of Block that decides the site
+	// Check marks an implicit check (check.go): the instruction at
+	// index panics on one outcome, Panics (true for a division or
+	// shift, false for a bound or an assertion), and goes on in Block
+	// on the other (True and False are nil).
+	Check, Panics bool
+	index         int // the instruction of Block that decides the site
 }
 
 // Unmapped is a branch site with no If of its own, and why.
 type Unmapped struct {
 	Site uint32
 	Why  string
+	// Dead says that the syntax proves the site's code unreachable
+	// (dead.go): it follows a statement that always leaves its
+	// statement list, with no label in between, and go/ssa built no
+	// block for it. Such a site is the one unmapped site that Unreachable
+	// may claim.
+	Dead bool
 }
 
 // Graph is the control-flow automaton of a set of packages. It is not
@@ -73,10 +94,13 @@ type Unmapped struct {
 type Graph struct {
 	Prog     *ssa.Program
 	branches map[uint32]*Branch
-	mapped   []uint32 // the keys of branches, in the order of the table
+	mapped   []uint32 // the keys of branches, in increasing order
 	unmapped []Unmapped
 	funcs    []*ssa.Function // the functions with bodies of the packages
+	pkgs     []*packages.Package
+	ssaPkgs  []*ssa.Package
 	goal     map[uint32]bool // sites whose uncovered outcomes Distance aims at
+	conds    map[uint32]bool // the condition sites of the table outside the standard packages
 
 	// The branch graph: nodes are the heads and tails of blocks (a call
 	// leaves from the head, the block's branch or successors from the
@@ -114,16 +138,20 @@ func Build(pkgs []*packages.Package, table []sites.Site) (*Graph, error) {
 		}
 	}
 	prog.Build()
-	g := &Graph{Prog: prog, branches: map[uint32]*Branch{}, goal: map[uint32]bool{},
+	g := &Graph{Prog: prog, branches: map[uint32]*Branch{}, goal: map[uint32]bool{}, conds: map[uint32]bool{},
 		head: map[*ssa.BasicBlock]int{}, outcome: map[uint32]int{}, before: map[uint32][]int{}, covered: sites.Coverage{}, dirty: true}
-	syn := newSyntax()
+	syn := newSyntax(prog.Fset)
 	for i, p := range pkgs {
 		g.collect(ssaPkgs[i], p)
 		for _, f := range p.Syntax {
 			syn.add(f, p.TypesInfo)
 		}
 	}
+	g.pkgs, g.ssaPkgs = pkgs, ssaPkgs
 	g.mapSites(table, syn)
+	g.mapChecks(table, syn, g.instrAt())
+	slices.Sort(g.mapped)
+	slices.SortFunc(g.unmapped, func(a, b Unmapped) int { return cmp.Compare(a.Site, b.Site) })
 	g.link()
 	return g, nil
 }
@@ -165,6 +193,9 @@ type span struct {
 // values of tagged switches, the clauses of type switches, and the range
 // loops by their key and value variables.
 type syntax struct {
+	fset       *token.FileSet
+	checks     map[span]check                // expressions that make implicit checks (check.go)
+	dead       map[span]bool                 // statements after one that always leaves their list (dead.go)
 	caseValue  map[token.Pos]ast.Expr        // by position
 	typeClause map[token.Pos]*ast.CaseClause // by the position of its `case`
 	info       map[*ast.CaseClause]*types.Info
@@ -172,13 +203,19 @@ type syntax struct {
 	assert     map[token.Pos]*ast.TypeAssertExpr // by the position of its (
 }
 
-func newSyntax() *syntax {
-	return &syntax{caseValue: map[token.Pos]ast.Expr{}, typeClause: map[token.Pos]*ast.CaseClause{},
+func newSyntax(fset *token.FileSet) *syntax {
+	return &syntax{fset: fset, checks: map[span]check{}, dead: map[span]bool{}, caseValue: map[token.Pos]ast.Expr{}, typeClause: map[token.Pos]*ast.CaseClause{},
 		info: map[*ast.CaseClause]*types.Info{}, rangeVar: map[token.Pos]*ast.RangeStmt{}, assert: map[token.Pos]*ast.TypeAssertExpr{}}
 }
 
 func (s *syntax) add(f *ast.File, info *types.Info) {
+	sp := func(n ast.Node) span {
+		p, q := s.fset.Position(n.Pos()), s.fset.Position(n.End())
+		return span{p.Filename, p.Offset, q.Offset}
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
+		s.addCheck(n, sp)
+		s.addDead(n, info, sp)
 		switch x := n.(type) {
 		case *ast.TypeAssertExpr:
 			if x.Type != nil {
@@ -278,8 +315,11 @@ func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
 		}
 	}
 	for _, s := range table {
-		if !s.IsBranch() {
-			continue
+		if s.Kind == sites.Cond && !s.Std {
+			g.conds[s.ID] = true
+		}
+		if !s.IsBranch() || s.Kind == sites.Implicit && !s.Std {
+			continue // implicit checks: mapChecks
 		}
 		bs := found[s.ID]
 		if len(bs) == 0 {
@@ -302,9 +342,11 @@ func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
 				g.goal[s.ID] = true
 			}
 		case len(bs) > 1:
-			g.unmapped = append(g.unmapped, Unmapped{s.ID, fmt.Sprintf("%d If instructions decide it", len(bs))})
+			g.unmapped = append(g.unmapped, Unmapped{Site: s.ID, Why: fmt.Sprintf("%d If instructions decide it", len(bs))})
+		case syn.isDead(s):
+			g.unmapped = append(g.unmapped, Unmapped{Site: s.ID, Why: "dead code: after a return, panic, goto, break or continue of its statement list (go/ssa drops it)", Dead: true})
 		default:
-			g.unmapped = append(g.unmapped, Unmapped{s.ID, whyUnmapped(s)})
+			g.unmapped = append(g.unmapped, Unmapped{Site: s.ID, Why: whyUnmapped(s)})
 		}
 	}
 }
@@ -319,7 +361,7 @@ func whyUnmapped(s sites.Site) string {
 	case s.Kind == sites.Implicit:
 		return "implicit check: SSA form does not branch on it"
 	}
-	return "no instruction of the SSA form decides it (code go/ssa found unreachable?)"
+	return "no instruction of the SSA form decides it"
 }
 
 // lastRef returns the last DebugRef of b that names v: the source
@@ -396,8 +438,8 @@ func (s *syntax) ranged(body *ssa.BasicBlock) *ast.RangeStmt {
 // Branch returns where site is in SSA form, nil if it is unmapped.
 func (g *Graph) Branch(site uint32) *Branch { return g.branches[site] }
 
-// Unmapped returns the branch sites with no If of their own, in the order
-// of the table.
+// Unmapped returns the branch sites with no If (or, for an implicit
+// check, instruction) of their own, by site.
 func (g *Graph) Unmapped() []Unmapped { return g.unmapped }
 
 // Dominates reports whether d and b are mapped sites of one function and

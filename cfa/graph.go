@@ -13,7 +13,9 @@ import (
 
 // link builds the branch graph. A block's head leads to its tail, through
 // both outcomes of each comma-ok type assertion of the block in turn (at
-// cost 1 into each), and to the entry of every function its calls may
+// cost 1 into each) and the outcome of each implicit check that does not
+// panic (at cost 0; the one that panics, at cost 1, leads nowhere), and
+// to the entry of every function its calls may
 // reach (by class hierarchy analysis, among the functions of the
 // packages); its tail leads to both
 // outcomes of its site, at cost 1, or, if its If is no site's, to its
@@ -39,7 +41,7 @@ func (g *Graph) link() {
 		g.outcome[id] = g.nodes
 		g.nodes += 2
 		br := g.branches[id]
-		if br.Point {
+		if br.Point || br.Check {
 			points[br.Block] = append(points[br.Block], br)
 			continue
 		}
@@ -57,11 +59,22 @@ func (g *Graph) link() {
 			slices.SortFunc(ps, func(x, y *Branch) int { return x.index - y.index })
 			for _, p := range ps {
 				o := g.outcome[p.Site]
+				g.before[p.Site] = from
+				if p.Check {
+					// The panic leaves; passing the check enters no
+					// branch a search must choose, so that distances
+					// between conditions stay what they were.
+					for _, n := range from {
+						add(n, o+side(p.Panics), 1)
+						add(n, o+side(!p.Panics), 0)
+					}
+					from = []int{o + side(!p.Panics)}
+					continue
+				}
 				for _, n := range from {
 					add(n, o, 1)
 					add(n, o+1, 1)
 				}
-				g.before[p.Site] = from
 				from = []int{o, o + 1}
 			}
 			for _, n := range from {
@@ -78,7 +91,7 @@ func (g *Graph) link() {
 		}
 	}
 	for _, id := range g.mapped {
-		if br := g.branches[id]; !br.Point {
+		if br := g.branches[id]; !br.Point && !br.Check {
 			add(g.outcome[id], g.head[br.False], 0)
 			add(g.outcome[id]+1, g.head[br.True], 0)
 		}
@@ -230,7 +243,7 @@ func (g *Graph) reached(dist []int32) map[uint32]int {
 		for _, b := range br.Also {
 			d = min(d, dist[g.head[b]+1])
 		}
-		if br.Point {
+		if br.Point || br.Check {
 			d = Far
 			for _, n := range g.before[id] {
 				d = min(d, dist[n])

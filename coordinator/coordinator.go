@@ -93,6 +93,9 @@ type Config struct {
 	// saved suite (gocolic update, prior.go); the solver is then asked
 	// nothing until every seed has run.
 	Prior func(c *explore.Candidate) Prior
+	// Unreachable are the branch outcomes proved unreachable before the
+	// run (claims.go); an execution that covers one refutes them all.
+	Unreachable []Claim
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -196,6 +199,9 @@ type Report struct {
 	Suite []PathInput
 	// Update is what Config.Prior decided.
 	Update UpdateStats
+	// Unreachable are the claims of Config.Unreachable that stand at the
+	// end: all of them, or none once an execution refuted one (claims.go).
+	Unreachable []Claim
 }
 
 // LaneStats counts what each lane did and what they handed each other.
@@ -295,6 +301,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			d.condSites++
 		}
 	}
+	d.claims(cfg.Unreachable)
 	// A panic of the loop (or of a worker's exchange) ends the run, not
 	// the process: what was found so far is returned and written.
 	err = guard.Do("coordinator", func() error { return d.loop(ctx) })
@@ -364,6 +371,7 @@ type coordinator struct {
 	rng       *rand.Rand
 	condSites int
 	covered   int
+	claimed   map[sites.Outcome]Claim // the standing claims of Config.Unreachable (claims.go)
 	lastShow  time.Time
 	pool      *pool
 	minSolver solver.Solver     // the minimiser's (minimize.go)
@@ -811,6 +819,7 @@ func (d *coordinator) process(o outcome) {
 	for _, f := range fresh {
 		site, side := f>>1, f&1 == 1
 		if d.rep.Covered.Add(site, side) {
+			d.refute(sites.Outcome(f), o.job.env)
 			first = append(first, sites.Outcome(f))
 			if fb.Fresh == nil {
 				fb.Fresh = sites.Coverage{}
@@ -974,8 +983,12 @@ func (d *coordinator) progress(final bool) {
 	if total > 0 {
 		pct = 100 * float64(d.covered) / float64(total)
 	}
-	fmt.Fprintf(d.cfg.Progress, "gocolic: elapsed: %s, execs: %d (%.0f/sec), paths: %d, branches: %d/%d (%.1f%%), bugs: %d, solver: %.0f%%\n",
-		el.Round(time.Second), d.rep.Execs, rate, d.tree.Stats().Paths, d.covered, total, pct, len(d.rep.Findings), share)
+	reach := ""
+	if n := len(d.claimed); n > 0 {
+		reach = fmt.Sprintf(" (%d/%d reachable)", d.covered, total-n)
+	}
+	fmt.Fprintf(d.cfg.Progress, "gocolic: elapsed: %s, execs: %d (%.0f/sec), paths: %d, branches: %d/%d (%.1f%%)%s, bugs: %d, solver: %.0f%%\n",
+		el.Round(time.Second), d.rep.Execs, rate, d.tree.Stats().Paths, d.covered, total, pct, reach, len(d.rep.Findings), share)
 }
 
 // SortedFindings returns the findings in order of discovery.

@@ -19,7 +19,8 @@ import (
 // run: a panic that guard recovered.
 type InternalError struct {
 	// Where names the part that failed: "solver", "coordinator",
-	// "worker", "minimize", or a part of the session that writes outputs.
+	// "worker", "minimize", "prove" (a refuted unreachability claim), or
+	// a part of the session that writes outputs.
 	Where   string
 	Message string
 	// Stack locates the panic; the first occurrence's is kept.
@@ -36,15 +37,21 @@ func (r *Report) AddInternal(err error) (recorded, isNew bool) {
 	if g == nil {
 		return false, false
 	}
-	msg := fmt.Sprint(g.Value)
+	return true, r.addInternal(g.Where, fmt.Sprint(g.Value), g.Stack)
+}
+
+// addInternal records a failure of gocolic's own code, once per place and
+// message, and reports whether it is new. A failure that is no panic
+// (a refuted claim, claims.go) gives in stack what locates it.
+func (r *Report) addInternal(where, msg, stack string) bool {
 	for _, ie := range r.InternalErrors {
-		if ie.Where == g.Where && ie.Message == msg {
+		if ie.Where == where && ie.Message == msg {
 			ie.Count++
-			return true, false
+			return false
 		}
 	}
-	r.InternalErrors = append(r.InternalErrors, &InternalError{Where: g.Where, Message: msg, Stack: g.Stack, Count: 1})
-	return true, true
+	r.InternalErrors = append(r.InternalErrors, &InternalError{Where: where, Message: msg, Stack: stack, Count: 1})
+	return true
 }
 
 // solveGuarded asks s about q. A panic anywhere in the chain is an error

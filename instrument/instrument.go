@@ -133,6 +133,9 @@ type Result struct {
 	// one per scalar, string or []byte parameter, and one per leaf (or
 	// length, or pointer choice) of a composite one.
 	RTParams []rt.Param
+	// Func is the entry function, or the fuzz target FuzzXxx; nil for a
+	// Support rewrite.
+	Func *types.Func
 	// Recv is the receiver when the entry is a method.
 	Recv *Param
 	// Method is the entry's name when it is a method (Recv is set).
@@ -222,6 +225,10 @@ func Package(pkg *packages.Package, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Sites = ins.sites
+	res.Func = entry
+	if ins.fuzz != nil {
+		res.Func, _ = ins.info.Defs[ins.fuzz.decl.Name].(*types.Func)
+	}
 	res.Consts = collectConsts(pkg)
 	for name := range ins.opaque {
 		res.Opaque = append(res.Opaque, name)

@@ -370,6 +370,14 @@ func metrics(runs []*Run, labels []string) []metric {
 			frac := float64(b.Covered) / float64(b.Total)
 			return cell{Text: fmt.Sprintf("%s / %s (%.1f%%)", commas(b.Covered), commas(b.Total), 100*frac), Bar: frac}
 		}),
+		row("of the reachable", func(r *Run) cell {
+			b, n := r.Report.Branches, r.Report.Reachable()
+			if n <= 0 {
+				return text("")
+			}
+			frac := float64(b.Covered) / float64(n)
+			return cell{Text: fmt.Sprintf("%s / %s (%.1f%%), %s proved unreachable", commas(b.Covered), commas(n), 100*frac, commas(len(r.Report.Unreachable))), Bar: frac}
+		}),
 		row("executions", func(r *Run) cell { return text(commas(r.Report.Executions)) }),
 		row("execs/s", func(r *Run) cell { return text(commas(int(r.Report.ExecsPerSec + 0.5))) }),
 		row("paths", func(r *Run) cell { return text(commas(r.Report.Paths)) }),

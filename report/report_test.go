@@ -367,6 +367,25 @@ func TestFindings(t *testing.T) {
 	}
 }
 
+// TestReachableRow checks the summary's coverage of the reachable
+// outcomes: the total without those proved unreachable, next to the
+// plain coverage, for a run with claims and one without.
+func TestReachableRow(t *testing.T) {
+	claimed := Report{Branches: Branches{Covered: 6, Total: 10}, Unreachable: make([]Unreachable, 2)}
+	plain := Report{Branches: Branches{Covered: 6, Total: 10}}
+	page := html.UnescapeString(render(t, []*Run{run("a", "cover", claimed), run("b", "dfs", plain)}, Options{}))
+	for _, want := range []string{
+		"6 / 10 (60.0%)",
+		"of the reachable",
+		"6 / 8 (75.0%), 2 proved unreachable",
+		"6 / 10 (60.0%), 0 proved unreachable",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
 // TestConcretised checks the summary rows and the section of a run whose
 // report counts concretisations, next to one whose report predates them.
 func TestConcretised(t *testing.T) {

@@ -39,6 +39,12 @@ type Report struct {
 	ExecsPerSec float64  `json:"execs_per_sec"`
 	Paths       int      `json:"paths"` // distinct paths executed
 	Branches    Branches `json:"branches"`
+	// Unreachable lists the outcomes of Branches proved unreachable
+	// (-prove), which the coverage of the reachable outcomes leaves out
+	// of its total (Reachable); empty when none was proved, or when an
+	// execution refuted a claim, which drops them all (internal_errors
+	// then says so).
+	Unreachable []Unreachable `json:"unreachable"`
 	// Stdlib is what the run instrumented of the standard library
 	// (-stdlib); Branches counts none of it. Nil when nothing was.
 	Stdlib *Stdlib `json:"stdlib,omitempty"`
@@ -164,6 +170,24 @@ type Site struct {
 	True  bool   `json:"true"`
 	False bool   `json:"false"`
 }
+
+// Unreachable is a branch outcome no execution of the run can take, and
+// what proved it.
+type Unreachable struct {
+	ID      uint32 `json:"id"` // the site, as in Branches.Sites
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Func    string `json:"func"`
+	Cond    string `json:"cond"`
+	Outcome bool   `json:"outcome"` // the condition's value on that side
+	// By names the proof: "cfg" for stage 0, the control-flow and call
+	// graphs before the run.
+	By string `json:"by"`
+}
+
+// Reachable returns the branch outcomes not proved unreachable: the
+// total of the coverage of the reachable, Branches.Covered out of it.
+func (r *Report) Reachable() int { return r.Branches.Total - len(r.Unreachable) }
 
 // Bug is one distinct finding of a run.
 type Bug struct {

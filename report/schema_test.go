@@ -40,7 +40,8 @@ func TestSetting(t *testing.T) {
 func TestEncodeDecode(t *testing.T) {
 	in := &Report{
 		Tool: "gocolic", Command: "fuzz", Executions: 12,
-		Branches:    Branches{Covered: 1, Total: 2, Sites: []Site{{ID: 3, Pos: "p.go:1:2", Cond: "x > 0", True: true}}},
+		Branches:    Branches{Covered: 1, Total: 4, Sites: []Site{{ID: 3, Pos: "p.go:1:2", Cond: "x > 0", True: true}, {ID: 4, Pos: "p.go:9:2", Cond: "y > 0"}}},
+		Unreachable: []Unreachable{{ID: 4, File: "p.go", Line: 9, Cond: "y > 0", Outcome: true, By: "cfg"}, {ID: 4, File: "p.go", Line: 9, Cond: "y > 0", By: "cfg"}},
 		Bugs:        []Bug{{Kind: "panic", Message: "m", Inputs: map[string]string{"x": "1"}, Count: 2}},
 		Concretised: &Concretised{Events: 1, Causes: []Cause{{Cause: "call", Sites: []ConcreteSite{{Pos: "p.go:3"}}}}},
 		Timeline:    []Point{{MS: 5, Execs: 1, Covered: 1, Paths: 1, Findings: 0}},
@@ -67,6 +68,14 @@ func TestEncodeDecode(t *testing.T) {
 	}
 	if !reflect.DeepEqual(out, in) {
 		t.Errorf("decoded\n%+v\nwant\n%+v", out, in)
+	}
+	for _, want := range []string{`"unreachable": [`, `"outcome": true`, `"by": "cfg"`, `"file": "p.go"`, `"line": 9`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("encoding lacks %s:\n%s", want, text)
+		}
+	}
+	if n := out.Reachable(); n != 2 {
+		t.Errorf("Reachable() = %d, want 4 - 2", n)
 	}
 }
 

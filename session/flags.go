@@ -126,6 +126,10 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	fs.BoolVar(&c.Stdlib, "stdlib", d.Stdlib, "instrument the standard packages the target reaches (strings, bytes, bufio, regexp, encoding/..., net/url, ...) in place, and strconv, unicode, unicode/utf8 and path, which the runtime is built on, as copies, so that values stay symbolic through them; the rest of what the runtime is built on (fmt, math, ...) keeps its models")
 	fs.Var(listValue{&c.Instrument, true}, "instrument", "comma-separated go package patterns (./..., example.com/dep/...) whose packages the target imports are instrumented too, so that values stay symbolic in calls into them; dependencies are copied, never written (repeatable; default: the target package only)")
 
+	if cmd != CmdLearn {
+		fs.BoolVar(&c.Prove, "prove", d.Prove, "prove branch outcomes unreachable when no path of the control-flow and call graphs leads to them from the entry, and report coverage of the reachable outcomes beside coverage of all")
+	}
+
 	// Outputs.
 	if cmd != CmdLearn {
 		fs.StringVar(&c.JSON, "json", d.JSON, "write the machine-readable report to this file")

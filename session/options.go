@@ -43,6 +43,10 @@ type Config struct {
 	// the runtime's floor (build.InFloor), in place, as support packages
 	// (stdlib.go).
 	Stdlib bool
+	// Prove claims the branch outcomes no path of the control-flow and
+	// call graphs reaches from the entry unreachable (cfa.Unreachable),
+	// which the coverage of the reachable leaves out.
+	Prove bool
 
 	JSON         string // report path, "" for none
 	Out          string // directory of the generated test file; "" for the package's
@@ -82,6 +86,7 @@ func DefaultConfig() Config {
 		Solver:   stack.DefaultOptions(),
 		MaxElems: instrument.DefaultMaxElems,
 		Stdlib:   true,
+		Prove:    true,
 		Learn:    learn.DefaultConfig(),
 	}
 }

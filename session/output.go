@@ -4,9 +4,11 @@
 package session
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -174,6 +176,24 @@ func solverJSON(t *Entry, rep *coordinator.Report, chains []solver.Solver) repor
 	return j
 }
 
+// unreachableJSON lists the claims that stand at the end of the run, by
+// site and outcome.
+func unreachableJSON(t *Entry, rep *coordinator.Report) []report.Unreachable {
+	out := []report.Unreachable{}
+	byID := map[uint32]sites.Site{}
+	for _, s := range t.Sites {
+		byID[s.ID] = s
+	}
+	for _, c := range rep.Unreachable {
+		s := byID[c.Outcome.Site()]
+		out = append(out, report.Unreachable{ID: s.ID, File: s.Pos.Filename, Line: s.Pos.Line, Func: s.Func, Cond: s.Text, Outcome: c.Outcome.Taken(), By: c.By})
+	}
+	slices.SortFunc(out, func(a, b report.Unreachable) int {
+		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(btoi(a.Outcome), btoi(b.Outcome)))
+	})
+	return out
+}
+
 // writeJSON writes the JSON report (-json, and report.json of -rundir)
 // of a run to path.
 func writeJSON(path string, cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chains []solver.Solver, out *Outcome) error {
@@ -214,6 +234,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 			Func: s.Func, Cond: s.Text, True: rep.Covered.Has(s.ID, true), False: rep.Covered.Has(s.ID, false),
 		})
 	}
+	j.Unreachable = unreachableJSON(t, rep)
 	for i, f := range rep.SortedFindings() {
 		bug := report.Bug{Kind: f.Kind, Message: f.Message, Call: t.Call(f.Input), Count: f.Count,
 			FoundMS: f.Elapsed.Milliseconds(), Minimized: f.Minimized, Stack: f.Stack, Inputs: map[string]string{}}

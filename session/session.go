@@ -306,9 +306,9 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		}
 		cleanup()
 	}
-	static, staticErr := staticGraph(cfg, t)
+	static, claims, staticErr := staticFacts(cfg, t)
 	dcfg, chains := runConfig(cfg, t, bin, args, eval, seeds)
-	dcfg.Progress, dcfg.Static = cfg.Stderr, static
+	dcfg.Progress, dcfg.Static, dcfg.Unreachable = cfg.Stderr, static, claims
 	if cfg.Strategy == "learned" {
 		dcfg.Props = siteProps(t, cfg.Func)
 	}

@@ -1,14 +1,18 @@
-// This file builds the static graph the directed strategies read
-// (explore.UsesStatic): the control-flow automaton (cfa) of the
-// instrumented packages.
+// This file builds the static facts of a run from the control-flow
+// automaton (cfa) of the instrumented packages: the graph the directed
+// strategies read (explore.UsesStatic), and the branch outcomes it proves
+// unreachable (-prove).
 
 package session
 
 import (
 	"fmt"
+	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/gocolic/gocolic/cfa"
+	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/guard"
 	"github.com/gocolic/gocolic/sites"
@@ -22,23 +26,56 @@ import (
 // outcome Far, and the error is returned for the report (a panic of
 // go/ssa is a guard.Error).
 func staticGraph(cfg Config, t *target) (explore.Static, error) {
-	if !explore.UsesStatic(cfg.Strategy) {
-		return nil, nil
+	cfg.Prove = false
+	g, _, err := staticFacts(cfg, t)
+	return g, err
+}
+
+// staticFacts builds the graph when cfg's strategy reads one or cfg.Prove
+// asks for the proof, and returns it for the strategy (nil when the
+// strategy reads none) and the outcomes it proves unreachable from the
+// run's entry. A failure of either costs what it would have given, not
+// the run: the strategy finds every outcome Far, nothing is claimed, and
+// the error is returned for the report.
+func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, error) {
+	uses := explore.UsesStatic(cfg.Strategy)
+	if !uses && !cfg.Prove {
+		return nil, nil, nil
 	}
+	// The graph holds the target, its support packages but the standard
+	// ones, and a fuzz target's external test package.
 	pkgs := []*packages.Package{t.pkg.Package}
 	for _, q := range t.sup.pkgs {
 		if !slices.Contains(t.sup.std, q.PkgPath) && q.PkgPath != t.pkg.PkgPath {
 			pkgs = append(pkgs, q)
 		}
 	}
+	pkgs = append(pkgs, t.tests...)
 	var g *cfa.Graph
 	err := guard.Do("cfa", func() (err error) {
 		g, err = cfa.Build(pkgs, t.ins.Sites)
 		return err
 	})
 	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "gocolic: no control-flow graph (%v); -strategy %s runs without distances\n", err, cfg.Strategy)
-		return nil, err
+		if uses {
+			fmt.Fprintf(cfg.Stderr, "gocolic: no control-flow graph (%v); -strategy %s runs without distances\n", err, cfg.Strategy)
+		} else {
+			fmt.Fprintf(cfg.Stderr, "gocolic: no control-flow graph (%v); no branch outcome is proved unreachable\n", err)
+		}
+		return nil, nil, err
+	}
+	var claims []coordinator.Claim
+	if cfg.Prove {
+		err = guard.Do("prove", func() error {
+			for _, o := range g.Unreachable(entries(t)...) {
+				claims = append(claims, coordinator.Claim{Outcome: o, By: "cfg"})
+			}
+			return nil
+		})
+		if err != nil {
+			claims = nil
+			fmt.Fprintf(cfg.Stderr, "gocolic: proving outcomes unreachable failed (%v); none is claimed\n", err)
+		}
 	}
 	branches, unmapped := 0, 0
 	for _, s := range t.ins.Sites {
@@ -49,6 +86,51 @@ func staticGraph(cfg Config, t *target) (explore.Static, error) {
 			}
 		}
 	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: control-flow graph: %d of %d condition sites mapped\n", branches-unmapped, branches)
-	return g, nil
+	fmt.Fprintf(cfg.Stderr, "gocolic: control-flow graph: %d of %d condition sites mapped", branches-unmapped, branches)
+	if cfg.Prove {
+		fmt.Fprintf(cfg.Stderr, ", %d of %d outcomes proved unreachable (-prove=false counts them)", len(claims), 2*branches)
+	}
+	fmt.Fprintln(cfg.Stderr)
+	if !uses {
+		return nil, claims, err
+	}
+	return g, claims, err
+}
+
+// entries returns the functions a worker's executions start from, the
+// first the one whose package only the worker calls (cfa.Unreachable):
+// the entry, or the fuzz target and every function the test binary's
+// main may call (tests, benchmarks, examples, fuzz targets, TestMain).
+func entries(t *target) []*types.Func {
+	f := t.ins.Func
+	if f == nil {
+		return nil
+	}
+	own := f.Pkg() == t.pkg.Types
+	for _, q := range t.tests {
+		own = own || f.Pkg() == q.Types
+	}
+	if !own {
+		// A method promoted from an embedded type of another package:
+		// that package is not closed.
+		return nil
+	}
+	out := []*types.Func{f}
+	if !t.fuzz {
+		return out
+	}
+	scope := f.Pkg().Scope()
+	for _, name := range scope.Names() {
+		g, ok := scope.Lookup(name).(*types.Func)
+		if !ok || g == f {
+			continue
+		}
+		for _, prefix := range []string{"Test", "Benchmark", "Example", "Fuzz"} {
+			if strings.HasPrefix(name, prefix) {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out
 }

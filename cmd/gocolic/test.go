@@ -85,8 +85,12 @@ func runOne(ctx context.Context, cfg *session.Config, stderr io.Writer,
 func summary(w io.Writer, out *session.Outcome, dir string) {
 	rep := out.Report
 	cov, total := rep.Covered.CondOutcomes(out.Entry.Sites)
-	fmt.Fprintf(w, "gocolic: %d executions, %d paths, branches %d/%d, %d bugs, stopped: %s\n",
-		rep.Execs, rep.Paths, cov, total, len(rep.Findings), rep.Stopped)
+	reach := ""
+	if n := len(rep.Unreachable); n > 0 {
+		reach = fmt.Sprintf(" (%d/%d of the reachable, %d proved unreachable)", cov, total-n, n)
+	}
+	fmt.Fprintf(w, "gocolic: %d executions, %d paths, branches %d/%d%s, %d bugs, stopped: %s\n",
+		rep.Execs, rep.Paths, cov, total, reach, len(rep.Findings), rep.Stopped)
 	for _, f := range rep.SortedFindings() {
 		fmt.Fprintf(w, "  %s: %s\n    input: %s\n", f.Kind, f.Message, out.Entry.Call(f.Input))
 	}

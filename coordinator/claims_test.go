@@ -1,0 +1,59 @@
+package coordinator
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gocolic/gocolic/sites"
+	"github.com/gocolic/gocolic/solver"
+)
+
+// TestRefutedClaim injects claims that branch outcomes are unreachable
+// into a run of the helper worker, whose seed takes a branch at each of
+// the sites 0..63: a claim on an outcome the run covers is reported as an
+// internal failure, once, and every claim is dropped; claims on outcomes
+// nothing covers stand.
+func TestRefutedClaim(t *testing.T) {
+	far := []Claim{{sites.OutcomeOf(999, false), "cfg"}, {sites.OutcomeOf(999, true), "cfg"}}
+	for _, tt := range []struct {
+		name    string
+		claims  []Claim
+		refuted bool // a claimed outcome is covered
+	}{
+		{"no claims", nil, false},
+		{"standing claims", far, false},
+		{"a false claim", append([]Claim{{sites.OutcomeOf(0, false), "cfg"}, {sites.OutcomeOf(0, true), "cfg"}}, far...), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out syncBuffer
+			cfg := runConfig(t, answering(solver.Unsat), modeBranches)
+			cfg.NoSolve, cfg.Progress, cfg.Unreachable = true, &out, tt.claims
+			rep := runDriver(t, context.Background(), cfg)
+			if rep.Covered[0] == 0 {
+				t.Fatalf("the seed covered nothing at site 0: %v", rep.Covered)
+			}
+			var alarms []*InternalError
+			for _, ie := range rep.InternalErrors {
+				if ie.Where == "prove" {
+					alarms = append(alarms, ie)
+				}
+			}
+			if !tt.refuted {
+				if len(alarms) != 0 || len(rep.Unreachable) != len(tt.claims) {
+					t.Errorf("alarms %+v, %d claims standing; want none and %d", alarms, len(rep.Unreachable), len(tt.claims))
+				}
+				return
+			}
+			if len(alarms) != 1 || alarms[0].Count != 1 || !strings.Contains(alarms[0].Message, "of site 0") || !strings.Contains(alarms[0].Message, `"cfg" proved it unreachable`) {
+				t.Errorf("alarms %+v, want one that names site 0 and the proof", alarms)
+			}
+			if len(rep.Unreachable) != 0 {
+				t.Errorf("claims %v stand after one was refuted", rep.Unreachable)
+			}
+			if n := strings.Count(out.String(), "proved it unreachable"); n != 1 {
+				t.Errorf("said %d times, want once:\n%s", n, out.String())
+			}
+		})
+	}
+}
