@@ -291,10 +291,30 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		fmt.Fprintf(cfg.Stderr, "gocolic: work directory %s\n", work)
 		cleanup = func() {}
 	}
+	// The static facts (go/ssa of the instrumented packages) are built
+	// while the worker builds, on a copy of t: buildWorker replaces t's
+	// rewrite when it falls back to the originals of the copies, and the
+	// facts are then made again for the rewrite that runs.
+	type facts struct {
+		static explore.Static
+		claims []coordinator.Claim
+		err    error
+	}
+	factsc := make(chan facts, 1)
+	ins, tc := t.ins, *t
+	go func() {
+		var f facts
+		f.static, f.claims, f.err = staticFacts(cfg, &tc)
+		factsc <- f
+	}()
 	bin, args, err := buildWorker(cfg, t, work)
+	f := <-factsc
 	if err != nil {
 		cleanup()
 		return nil, err
+	}
+	if t.ins != ins {
+		f.static, f.claims, f.err = staticFacts(cfg, t)
 	}
 	var eval *coordinator.Evaluator
 	if cfg.Solver.Opaque() {
@@ -306,7 +326,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		}
 		cleanup()
 	}
-	static, claims, staticErr := staticFacts(cfg, t)
+	static, claims, staticErr := f.static, f.claims, f.err
 	dcfg, chains := runConfig(cfg, t, bin, args, eval, seeds)
 	dcfg.Progress, dcfg.Static, dcfg.Unreachable = cfg.Stderr, static, claims
 	if cfg.Strategy == "learned" {

@@ -88,7 +88,7 @@ func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, er
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: control-flow graph: %d of %d condition sites mapped", branches-unmapped, branches)
 	if cfg.Prove {
-		fmt.Fprintf(cfg.Stderr, ", %d of %d outcomes proved unreachable (-prove=false counts them)", len(claims), 2*branches)
+		fmt.Fprintf(cfg.Stderr, ", %d of %d outcomes proved unreachable", len(claims), 2*branches)
 	}
 	fmt.Fprintln(cfg.Stderr)
 	if !uses {
