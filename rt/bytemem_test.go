@@ -200,3 +200,59 @@ func TestUnsafeString(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyShortSource checks the bytes of a copy whose source is shorter
+// than the destination at this input but has a symbolic length: a longer
+// input copies more, so each byte past the copied ones is the source's
+// byte when the source reaches it and the old byte otherwise (the copied
+// ones are the source's), into a
+// local array (cells of its bytes) and into a shadowed variable (its
+// aggregate) alike.
+func TestCopyShortSource(t *testing.T) {
+	tests := []struct {
+		name string
+		copy func(in V[[]byte]) V[string] // copies in over "wxyz" and reads the string back
+	}{
+		{"into a local array", func(in V[[]byte]) V[string] {
+			w := [4]byte{'w', 'x', 'y', 'z'}
+			CopyBytesTo(1, w[:], in)
+			return StringOfBytes[string](V[[]byte]{C: w[:]})
+		}},
+		{"into a variable", func(in V[[]byte]) V[string] {
+			b := []byte("wxyz")
+			var sb *sym.Expr
+			CopyBytes(1, &sb, b, b, in)
+			return StringOfBytes[string](V[[]byte]{C: b, S: sb})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			reset(8)
+			// An input of length 1 whose aggregate has three byte
+			// variables, as an input keeps -maxlen of them.
+			bs := []*sym.Expr{st.b.Var(101, 8), st.b.Var(102, 8), st.b.Var(103, 8)}
+			in := V[[]byte]{C: []byte("a"), S: st.b.String(st.b.Var(100, 64), bs)}
+			s := tt.copy(in)
+			if s.C != "axyz" {
+				t.Fatalf("copied %q, want %q", s.C, "axyz")
+			}
+			if s.S == nil {
+				t.Fatal("the string has no term")
+			}
+			for _, c := range []struct {
+				n    uint64
+				want string
+			}{{1, "axyz"}, {2, "abyz"}, {3, "abcz"}} {
+				env := sym.Env{100: c.n, 101: 'a', 102: 'b', 103: 'c'}
+				var got []byte
+				for _, b := range aggBytes(s.S)[:sym.Eval(aggLen(s.S), env)] {
+					got = append(got, byte(sym.Eval(b, env)))
+				}
+				if string(got) != c.want {
+					t.Errorf("source of length %d: the term gives %q, want %q", c.n, got, c.want)
+				}
+			}
+		})
+	}
+}
