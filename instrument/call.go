@@ -27,6 +27,9 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 		if c, ok := ins.vMinMax(x); ok {
 			return c, true
 		}
+		if b, ok := ins.info.Uses[id].(*types.Builtin); ok && b.Name() == "cap" && len(x.Args) == 1 {
+			return ins.vCap(x)
+		}
 	}
 	if c, ok := ins.appendBytes(x); ok {
 		return c, true

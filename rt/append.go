@@ -192,15 +192,22 @@ func zeroBytes[T ~[]byte, I Integer](b T, n V[I]) V[T] {
 }
 
 // MakeBytesCap returns make(T, n, c) for a byte slice: n zero bytes under
-// an aggregate whose length is n's term. An aggregate has no capacity, so
-// a symbolic c is a concretisation (CauseCall at site).
+// an aggregate whose length is n's term, and c's term as the capacity's
+// shadow, which CapSlice reads. A capacity of zero has no backing array to
+// key it by, so a symbolic c of value 0 is a concretisation (CauseCall at
+// site).
 func MakeBytesCap[T ~[]byte, I, J Integer](site uint32, n V[I], c V[J]) V[T] {
 	b := make(T, n.C, c.C)
 	if n.S == nil && c.S == nil || !tracking() {
 		return V[T]{C: b}
 	}
 	if c.S != nil {
-		concretise(site, CauseCall)
+		if cap(b) == 0 {
+			concretise(site, CauseCall)
+		} else {
+			_, signed := widthOf[J]()
+			setCap(b, st.b.Convert(c.S, 64, signed))
+		}
 	}
 	if n.S == nil {
 		return V[T]{C: b}
