@@ -256,3 +256,41 @@ func TestCopyShortSource(t *testing.T) {
 		})
 	}
 }
+
+// TestCapSlice checks the capacity's shadow that make([]byte, n, c) keeps
+// for c: read by cap on the slice and its reslices from the start, not on
+// a slice that starts later, and counted as dropped for a capacity of
+// zero, which has no backing array to key it by.
+func TestCapSlice(t *testing.T) {
+	tests := []struct {
+		name    string
+		c       int
+		read    func(b []byte) []byte
+		want    bool // cap has c's term
+		dropped bool // a concretisation is counted
+	}{
+		{"the slice", 3, func(b []byte) []byte { return b }, true, false},
+		{"a reslice from the start", 3, func(b []byte) []byte { return b[:2] }, true, false},
+		{"a reslice from later", 3, func(b []byte) []byte { return b[1:2] }, false, false},
+		{"a capacity of zero", 0, func(b []byte) []byte { return b }, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			reset(8)
+			c := V[int]{C: tt.c, S: st.b.Var(7, 64)}
+			b := MakeBytesCap[[]byte](3, V[int]{C: 0}, c)
+			got := CapSlice(tt.read(b.C))
+			if got.C != cap(tt.read(b.C)) {
+				t.Fatalf("cap %d, want %d", got.C, cap(tt.read(b.C)))
+			}
+			if tt.want != (got.S == c.S) || !tt.want && got.S != nil {
+				t.Errorf("cap's shadow %v, want c's term: %v", got.S, tt.want)
+			}
+			conc := takeConcrete(nil)
+			if dropped := len(conc) == 1 && conc[0].Site == 3 && conc[0].Cause == CauseCall; dropped != tt.dropped || !tt.dropped && len(conc) != 0 {
+				t.Errorf("concretisations %+v, want one at site 3: %v", conc, tt.dropped)
+			}
+		})
+	}
+}

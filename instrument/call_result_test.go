@@ -1,0 +1,75 @@
+package instrument
+
+import (
+	"regexp"
+	"testing"
+)
+
+// TestStructResults checks the rewrite that hands a struct result's
+// shadows to the caller: each return of a struct result passes its place
+// (rt.PassResult) or clears the slot (rt.NoResult), a bare return passes
+// its named result, a return of another call of the package leaves the
+// slots to its callee, and each statement that stores such a result in a
+// place takes them (rt.TakeResult), in an if's init too, which becomes a
+// block; a parallel assignment to fields stores their shadows after it.
+func TestStructResults(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want []string // regular expressions the rewritten file matches
+		not  []string // regular expressions it must not match
+	}{
+		{"returned variable", `var x H
+	x.n = len(s)
+	return x`, []string{`return _gcl\.PassResult\(0, &x, x\)`}, nil},
+		{"returned literal", `return H{n: len(s)}`, []string{`return _gcl\.NoResult\(0, H\{`}, nil},
+		{"returned call of the package", `return parse(s)`, nil, []string{`_gcl\.NoResult\(0, _gcl_parse`, `_gcl\.PassResult\(0, _gcl_parse`}},
+		{"bare return of a named result", `h.n = len(s)
+	return`, []string{`_gcl\.PassResult\(0, &h, h\)\s+(//line .*\s+)?return`}, nil},
+		{"define from a call", `x := parse(s)
+	return x`, []string{`x := _gcl_parse\(.*\)\s+(//line .*\s+)?_gcl\.TakeResult\(0, &x\)`}, nil},
+		{"var from a call", `var x = parse(s)
+	return x`, []string{`_gcl\.TakeResult\(0, &x\)`}, nil},
+		{"if's init", `if x := parse(s); x.n > 2 {
+		return x
+	}
+	return H{}`, []string{`\{\s+(//line .*\s+)?x := _gcl_parse\(.*\)\s+(//line .*\s+)?_gcl\.TakeResult\(0, &x\)`}, nil},
+		{"second of two results", `_, x := two(s)
+	return x`, []string{`_gcl\.TakeResult\(1, &x\)`}, []string{`TakeResult\(0`}},
+		{"parallel assignment to fields", `var x H
+	x.n, x.m = len(s), len(s)+1
+	return x`, []string{`x\.n, x\.m, _gcl_s\d+, _gcl_s\d+ = _gcl\.Unpack2\(`, `_gcl\.Store\(_gcl\.Mk\(x\.m, _gcl_s\d+\), &x\.m\)`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `package u
+
+type H struct{ n, m int }
+
+func parse(s string) H { return H{n: len(s)} }
+
+func two(s string) (int, H) { return len(s), H{} }
+
+func F(s string) (h H) {
+	` + tt.body + `
+}
+`
+			pkg, res := rewrite(t, src, "F")
+			rw := recheck(t, res)
+			for _, err := range rw.errs {
+				t.Errorf("rewritten package: %v", err)
+			}
+			out := string(res.Files[pkg.CompiledGoFiles[0]])
+			for _, w := range tt.want {
+				if !regexp.MustCompile(w).MatchString(out) {
+					t.Errorf("rewritten file does not match %s:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.not {
+				if regexp.MustCompile(w).MatchString(out) {
+					t.Errorf("rewritten file matches %s:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
