@@ -6,7 +6,7 @@ import "testing"
 // forms real parsers use and that lost their terms without counting it:
 // a struct returned by value (also as one of several results, through a
 // named result and a function that returns another's result, in an if's
-// init), fields set by a parallel assignment, bytes copied into a local
+// init, and read as f(x).field), fields set by a parallel assignment, bytes copied into a local
 // array from an input shorter than it, and a buffer whose capacity make
 // was given from the input, compared by a grow-if-short check
 // (strconv.Quote's shape).
@@ -71,6 +71,12 @@ func Named(b []byte) {
 	}
 }
 
+func Field(b []byte) {
+	if forward(b).size == 60 {
+		panic("found")
+	}
+}
+
 func Array(b []byte) {
 	var w [4]byte
 	copy(w[:], b)
@@ -102,5 +108,5 @@ func TestCarriedTerms(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"ct/ct.go": carriedTargets})
-	expectPanics(t, dir, "./ct", []string{"Struct", "Fields", "Named", "Array", "Grow"})
+	expectPanics(t, dir, "./ct", []string{"Struct", "Fields", "Named", "Field", "Array", "Grow"})
 }

@@ -6,7 +6,12 @@
 
 package instrument
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/gocolic/gocolic/sites"
+)
 
 // passResults completes out, the rewrite of the return s, so that each
 // struct or array result with tracked leaves hands its shadows over: a
@@ -84,4 +89,38 @@ func (ins *instrumenter) takeResults(lhs []ast.Expr, rhs ast.Expr) []ast.Stmt {
 		out = append(out, &ast.ExprStmt{X: rtCall(rtTakeResult, intLit(i), addrOf(ins.lvalue(l)))})
 	}
 	return out
+}
+
+// resultField returns the V of f(x).field, a tracked field of the struct
+// result of a call of this package, which has no place of its own: the
+// load reads it from rt.Took(0, f(x)), a new place holding the result
+// with the shadows its callee handed over.
+func (ins *instrumenter) resultField(e ast.Expr) (ast.Expr, bool) {
+	x, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	sel, ok := ins.info.Selections[x]
+	if !ok || sel.Kind() != types.FieldVal || sel.Indirect() {
+		return nil, false
+	}
+	k := trackOf(ins.typeOf(x))
+	c, ok := ast.Unparen(x.X).(*ast.CallExpr)
+	if k == notTracked || !ok || ins.localCallee(c) == nil || !hasLeaves(ins.typeOf(c), 0) {
+		return nil, false
+	}
+	place := &ast.SelectorExpr{X: rtCall(rtTook, intLit(0), ins.cx(c)), Sel: ast.NewIdent(x.Sel.Name)}
+	return rtCall(memOp[k].load, siteLit(ins.newSite(sites.Concrete, e)), addrOf(place)), true
+}
+
+// dropResults wraps rhs, the rewrite of the call r stored by an init
+// statement of a for or switch (which no statement can follow to take
+// its result's shadows), in rt.DropResult, which counts them as dropped
+// (CauseAssign). Only a single struct result of a call of this package
+// is handed over, so only that is wrapped.
+func (ins *instrumenter) dropResults(lhs, r, rhs ast.Expr) ast.Expr {
+	if len(ins.takeResults([]ast.Expr{lhs}, r)) == 0 {
+		return rhs
+	}
+	return rtCall(rtDropResult, siteLit(ins.newSite(sites.Concrete, r)), intLit(0), rhs)
 }

@@ -11,7 +11,10 @@ import (
 // its named result, a return of another call of the package leaves the
 // slots to its callee, and each statement that stores such a result in a
 // place takes them (rt.TakeResult), in an if's init too, which becomes a
-// block; a parallel assignment to fields stores their shadows after it.
+// block; a field of a call's result is read from a place made for it
+// (rt.Took); a switch's init, which no statement can follow, counts them
+// as dropped (rt.DropResult); a parallel assignment to fields stores
+// their shadows after it.
 func TestStructResults(t *testing.T) {
 	tests := []struct {
 		name string
@@ -36,6 +39,15 @@ func TestStructResults(t *testing.T) {
 	return H{}`, []string{`\{\s+(//line .*\s+)?x := _gcl_parse\(.*\)\s+(//line .*\s+)?_gcl\.TakeResult\(0, &x\)`}, nil},
 		{"second of two results", `_, x := two(s)
 	return x`, []string{`_gcl\.TakeResult\(1, &x\)`}, []string{`TakeResult\(0`}},
+		{"field of a call's result", `if parse(s).n == 3 {
+		return H{}
+	}
+	return H{}`, []string{`_gcl\.Load\(\d+, &_gcl\.Took\(0, _gcl_parse\(.*\)\)\.n\)`}, nil},
+		{"switch's init", `switch x := parse(s); x.n {
+	case 3:
+		return x
+	}
+	return H{}`, []string{`switch x := _gcl\.DropResult\(\d+, 0, _gcl_parse\(`}, nil},
 		{"parallel assignment to fields", `var x H
 	x.n, x.m = len(s), len(s)+1
 	return x`, []string{`x\.n, x\.m, _gcl_s\d+, _gcl_s\d+ = _gcl\.Unpack2\(`, `_gcl\.Store\(_gcl\.Mk\(x\.m, _gcl_s\d+\), &x\.m\)`}, nil},

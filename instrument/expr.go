@@ -154,6 +154,9 @@ func (ins *instrumenter) v(e ast.Expr) (ast.Expr, bool) {
 		if k, ok := ins.memLoc(x); ok {
 			return ins.vMem(x, k), true
 		}
+		if r, ok := ins.resultField(x); ok {
+			return r, true
+		}
 	case *ast.SliceExpr:
 		return ins.vSlice(x)
 	}

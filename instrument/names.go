@@ -489,6 +489,12 @@ const (
 	// TakeResult installs at p the shadows of result i of the call that
 	// just returned (PassResult).
 	rtTakeResult = "TakeResult"
+	// Took returns a new place holding result i of the call that just
+	// returned, with the shadows its callee handed over.
+	rtTook = "Took"
+	// DropResult returns result i of the call that just returned, and counts
+	// the shadows its callee handed over as dropped.
+	rtDropResult = "DropResult"
 )
 
 // Declared in rt/state.go.

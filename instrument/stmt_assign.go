@@ -179,7 +179,11 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 			return out, nil
 		}
 	}
-	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs)}}}
+	nrhs := ins.cx(rhs)
+	if ctx != ctxBlock {
+		nrhs = ins.dropResults(lhs, rhs, nrhs)
+	}
+	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{nrhs}}}
 	if ctx == ctxBlock {
 		out = append(out, ins.copyMem(lhs, rhs)...)
 		out = append(out, ins.takeResults(s.Lhs, rhs)...)

@@ -317,6 +317,9 @@ func TestResultHandover(t *testing.T) {
 			TakeResult(0, dst)
 			return Load(0, &dst.X)
 		}, false},
+		{"a field of the result", func(src *memPoint) V[int32] {
+			return Load(0, &Took(0, PassResult(0, src, *src)).X)
+		}, true},
 		{"a place of another size", func(src *memPoint) V[int32] {
 			other := new(small)
 			PassResult(0, src, *src)
@@ -340,5 +343,25 @@ func TestResultHandover(t *testing.T) {
 				t.Errorf("field has the shadow %v, want none", got.S)
 			}
 		})
+	}
+}
+
+// TestDropResult checks that a struct result stored where its shadows
+// cannot be taken is counted as dropped when its callee's place had
+// cells, and not when it had none.
+func TestDropResult(t *testing.T) {
+	for _, cells := range []bool{true, false} {
+		own(t)
+		reset(0)
+		Store(V[int32]{C: 1, S: st.b.Var(0, 32)}, new(int32)) // cells exist
+		src := new(memPoint)
+		if cells {
+			Store(V[int32]{C: 7, S: st.b.Var(1, 32)}, &src.X)
+		}
+		DropResult(5, 0, PassResult(0, src, *src))
+		conc := takeConcrete(nil)
+		if got := len(conc) == 1 && conc[0].Site == 5 && conc[0].Cause == CauseAssign; got != cells || !cells && len(conc) != 0 {
+			t.Errorf("place with cells %v: concretisations %+v", cells, conc)
+		}
 	}
 }

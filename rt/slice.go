@@ -203,3 +203,48 @@ func TakeResult[T any](i int, p *T) {
 		copyMem(unsafe.Pointer(p), r.src, r.size)
 	}
 }
+
+// Took returns a new place holding v, result i of the call that just
+// returned, with the shadows its callee handed over: f(x).field is read
+// there, since a call's result has no place of its own.
+func Took[T any](i int, v T) *T {
+	p := new(T)
+	*p = v
+	TakeResult(i, p)
+	return p
+}
+
+// DropResult returns v, result i of the call that just returned, stored
+// where no statement can follow to take its shadows (an init statement of
+// a for or switch), and counts them as dropped at site (CauseAssign) when
+// the callee handed over a place with cells.
+func DropResult[T any](site uint32, i int, v T) T {
+	if i >= maxResults || !cells() {
+		return v
+	}
+	r := st.results[i]
+	st.results[i] = passed{}
+	if r.src != 0 && hasCells(r.src, r.size) {
+		concretise(site, CauseAssign)
+	}
+	return v
+}
+
+// hasCells reports whether a cell lies in [s, s+size), looking at
+// whichever is smaller, the cells or the addresses.
+func hasCells(s, size uintptr) bool {
+	if uintptr(len(st.mem)) < size {
+		for a := range st.mem {
+			if a >= s && a < s+size {
+				return true
+			}
+		}
+		return false
+	}
+	for a := s; a < s+size; a++ {
+		if _, ok := st.mem[a]; ok {
+			return true
+		}
+	}
+	return false
+}

@@ -55,5 +55,12 @@ func Results(a int64, s string, bs []byte) (rhdr, rhdr, int, string, int) {
 	if h.kind == 'a' && g.name != "" {
 		grow += 2
 	}
+	if rparse(s).size == 3 {
+		grow += 4
+	}
+	switch r := rforward(s); r.kind {
+	case 'a':
+		grow += 8
+	}
 	return h, g, n.size, string(w[:]) + string(buf), grow
 }
