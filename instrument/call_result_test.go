@@ -14,7 +14,8 @@ import (
 // block; a field of a call's result is read from a place made for it
 // (rt.Took); a switch's init, which no statement can follow, counts them
 // as dropped (rt.DropResult); a parallel assignment to fields stores
-// their shadows after it.
+// their shadows after it, or, where it cannot (more values than
+// rt.UnpackN takes, an init statement), counts them as dropped.
 func TestStructResults(t *testing.T) {
 	tests := []struct {
 		name string
@@ -51,6 +52,13 @@ func TestStructResults(t *testing.T) {
 		{"parallel assignment to fields", `var x H
 	x.n, x.m = len(s), len(s)+1
 	return x`, []string{`x\.n, x\.m, _gcl_s\d+, _gcl_s\d+ = _gcl\.Unpack2\(`, `_gcl\.Store\(_gcl\.Mk\(x\.m, _gcl_s\d+\), &x\.m\)`}, nil},
+		{"wide parallel assignment to fields", `var x [5]int
+	x[0], x[1], x[2], x[3], x[4] = len(s), len(s)+1, 0, 0, 0
+	return H{n: x[0]}`, []string{`x\[0\], x\[1\], x\[2\], x\[3\], x\[4\] = _gcl\.Concrete\(\d+, _gcl\.CauseAssign, _gcl\.LenString\(`}, nil},
+		{"parallel assignment to fields in an init", `var x H
+	for x.n, x.m = len(s), 1; x.m < 3; x.m++ {
+	}
+	return x`, []string{`for x\.n, x\.m = _gcl\.Concrete\(\d+, _gcl\.CauseAssign, _gcl\.LenString\(`}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -307,13 +307,29 @@ func (ins *instrumenter) assignParallel(s *ast.AssignStmt, ctx stmtCtx) ([]ast.S
 	n := &ast.AssignStmt{Tok: s.Tok}
 	for i := range s.Lhs {
 		n.Lhs = append(n.Lhs, ins.lvalue(s.Lhs[i]))
-		n.Rhs = append(n.Rhs, ins.cx(s.Rhs[i]))
+		n.Rhs = append(n.Rhs, ins.dropped(s.Lhs[i], s.Rhs[i]))
 	}
 	out := []ast.Stmt{n}
 	for _, l := range s.Lhs {
 		out = append(out, ins.invalidate(l, ctx)...)
 	}
 	return out, nil
+}
+
+// dropped returns the concrete value of rhs, assigned to l by a parallel
+// assignment that keeps no shadows: when l is a place in memory of a
+// tracked type (a field of a wide or init statement's assignment), rhs
+// goes through rt.Concrete, which counts its shadow as dropped
+// (CauseAssign), rather than being lost without a count.
+func (ins *instrumenter) dropped(l, rhs ast.Expr) ast.Expr {
+	if _, mem := ins.memLoc(l); !mem || isBlank(l) || !ins.mayBeSymbolic(rhs) {
+		return ins.cx(rhs)
+	}
+	ve, ok := ins.v(rhs)
+	if !ok {
+		return ins.cx(rhs)
+	}
+	return rtCall(rtConcrete, siteLit(ins.newSite(sites.Concrete, l)), rtSel(rtCauseAssign), ve)
 }
 
 // memResult reports whether l, assigned in a statement list, is a place
