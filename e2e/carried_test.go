@@ -6,10 +6,10 @@ import "testing"
 // forms real parsers use and that lost their terms without counting it:
 // a struct returned by value (also as one of several results, through a
 // named result and a function that returns another's result, in an if's
-// init, and read as f(x).field), fields set by a parallel assignment, bytes copied into a local
-// array from an input shorter than it, and a buffer whose capacity make
-// was given from the input, compared by a grow-if-short check
-// (strconv.Quote's shape).
+// init, read as f(x).field, and returned as a literal), fields set by a
+// parallel assignment, bytes copied into a local array from an input
+// shorter than it, and a buffer whose capacity make was given from the
+// input, compared by a grow-if-short check (strconv.Quote's shape).
 const carriedTargets = `package ct
 
 import "strconv"
@@ -77,6 +77,19 @@ func Field(b []byte) {
 	}
 }
 
+func literal(b []byte) (header, error) {
+	if len(b) < 2 {
+		return header{}, nil
+	}
+	return header{kind: b[0], size: int(b[1]) + 1}, nil
+}
+
+func Literal(b []byte) {
+	if h, _ := literal(b); h.kind == 'l' && h.size == 9 {
+		panic("found")
+	}
+}
+
 func Array(b []byte) {
 	var w [4]byte
 	copy(w[:], b)
@@ -108,5 +121,5 @@ func TestCarriedTerms(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"ct/ct.go": carriedTargets})
-	expectPanics(t, dir, "./ct", []string{"Struct", "Fields", "Named", "Field", "Array", "Grow"})
+	expectPanics(t, dir, "./ct", []string{"Struct", "Fields", "Named", "Field", "Literal", "Array", "Grow"})
 }

@@ -8,6 +8,7 @@ package instrument
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/gocolic/gocolic/sites"
@@ -123,4 +124,52 @@ func (ins *instrumenter) dropResults(lhs, r, rhs ast.Expr) ast.Expr {
 		return rhs
 	}
 	return rtCall(rtDropResult, siteLit(ins.newSite(sites.Concrete, r)), intLit(0), rhs)
+}
+
+// returnStructLit rewrites return T{...} of a struct or array literal with
+// symbolic parts, beside results that are constants (return T{...}, nil):
+// the literal is built into a temporary first, its tracked parts stored
+// at their places there (litParts, as for an assignment), and the
+// temporary returned with rt.PassResult, so that the caller takes them.
+// The other results are constants, so the order of evaluation is kept.
+func (ins *instrumenter) returnStructLit(s *ast.ReturnStmt) ([]ast.Stmt, bool) {
+	at := -1
+	var lit *ast.CompositeLit
+	for i, r := range s.Results {
+		if l, ok := ast.Unparen(r).(*ast.CompositeLit); ok && at < 0 && hasLeaves(ins.typeOf(r), 0) && ins.symbolicParts(l) {
+			at, lit = i, l
+			continue
+		}
+		if !ins.isConst(r) && !ins.info.Types[r].IsNil() {
+			return nil, false
+		}
+	}
+	t := ins.fn.twin
+	if lit == nil || t != nil && len(t.results) != len(s.Results) {
+		return nil, false
+	}
+	tmp := ins.newTemp("l")
+	var pre, post []ast.Stmt
+	nlit, ok := ins.litParts(lit, ast.NewIdent(tmp.Name), &pre, &post)
+	if !ok {
+		return nil, false
+	}
+	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{nlit}})
+	out = append(out, post...)
+	n := &ast.ReturnStmt{Return: s.Return}
+	for i, r := range s.Results {
+		if i == at {
+			n.Results = append(n.Results, rtCall(rtPassResult, intLit(i), addrOf(ast.NewIdent(tmp.Name)), ast.NewIdent(tmp.Name)))
+			continue
+		}
+		n.Results = append(n.Results, r)
+	}
+	if t != nil {
+		for _, k := range t.results {
+			if k != notTracked {
+				n.Results = append(n.Results, nilIdent()) // constants
+			}
+		}
+	}
+	return []ast.Stmt{&ast.BlockStmt{List: append(out, n)}}, true
 }

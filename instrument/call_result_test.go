@@ -26,7 +26,13 @@ func TestStructResults(t *testing.T) {
 		{"returned variable", `var x H
 	x.n = len(s)
 	return x`, []string{`return _gcl\.PassResult\(0, &x, x\)`}, nil},
-		{"returned literal", `return H{n: len(s)}`, []string{`return _gcl\.NoResult\(0, H\{`}, nil},
+		{"returned literal", `return H{n: 1}`, []string{`return _gcl\.NoResult\(0, H\{`}, nil},
+		{"returned literal with symbolic parts", `return H{n: len(s)}`, []string{`_gcl_l\d+ := H\{n: _gcl_t\d+\.C\}\s+(//line .*\s+)?_gcl\.Store\(_gcl_t\d+, &_gcl_l\d+\.n\)`, `return _gcl\.PassResult\(0, &_gcl_l\d+, _gcl_l\d+\)`}, nil},
+		{"second result a literal with symbolic parts", `_, x := two(s)
+	if x.n > 0 {
+		return H{}
+	}
+	return H{m: len(s) + 1, n: 2}`, []string{`return _gcl\.PassResult\(0, &_gcl_l\d+, _gcl_l\d+\)`}, nil},
 		{"returned call of the package", `return parse(s)`, nil, []string{`_gcl\.NoResult\(0, _gcl_parse`, `_gcl\.PassResult\(0, _gcl_parse`}},
 		{"bare return of a named result", `h.n = len(s)
 	return`, []string{`_gcl\.PassResult\(0, &h, h\)\s+(//line .*\s+)?return`}, nil},

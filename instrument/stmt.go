@@ -236,6 +236,9 @@ func (ins *instrumenter) hoistedIf(s *ast.IfStmt) *ast.BlockStmt {
 // struct or array result hands its place's shadows to the caller
 // (passResults).
 func (ins *instrumenter) returnStmt(s *ast.ReturnStmt) []ast.Stmt {
+	if out, ok := ins.returnStructLit(s); ok {
+		return out
+	}
 	return ins.passResults(s, ins.returnStmt1(s))
 }
 
