@@ -13,7 +13,8 @@ import (
 // place takes them (rt.TakeResult), in an if's init too, which becomes a
 // block; a field of a call's result is read from a place made for it
 // (rt.Took); a switch's init, which no statement can follow, counts them
-// as dropped (rt.DropResult); a parallel assignment to fields stores
+// as dropped (rt.DropResult), as are the parts of a literal that is not
+// stored in a place (rt.Concrete); a parallel assignment to fields stores
 // their shadows after it, or, where it cannot (more values than
 // rt.UnpackN takes, an init statement), counts them as dropped.
 func TestStructResults(t *testing.T) {
@@ -28,6 +29,7 @@ func TestStructResults(t *testing.T) {
 	return x`, []string{`return _gcl\.PassResult\(0, &x, x\)`}, nil},
 		{"returned literal", `return H{n: 1}`, []string{`return _gcl\.NoResult\(0, H\{`}, nil},
 		{"returned literal with symbolic parts", `return H{n: len(s)}`, []string{`_gcl_l\d+ := H\{n: _gcl_t\d+\.C\}\s+(//line .*\s+)?_gcl\.Store\(_gcl_t\d+, &_gcl_l\d+\.n\)`, `return _gcl\.PassResult\(0, &_gcl_l\d+, _gcl_l\d+\)`}, nil},
+		{"literal that is not stored", `return pass(H{n: len(s)})`, []string{`H\{n: _gcl\.Concrete\(\d+, _gcl\.CauseAssign, _gcl\.LenString\(`}, nil},
 		{"second result a literal with symbolic parts", `_, x := two(s)
 	if x.n > 0 {
 		return H{}
@@ -75,6 +77,8 @@ type H struct{ n, m int }
 func parse(s string) H { return H{n: len(s)} }
 
 func two(s string) (int, H) { return len(s), H{} }
+
+func pass(h H) H { return h }
 
 func F(s string) (h H) {
 	` + tt.body + `
