@@ -27,6 +27,9 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 		if c, ok := ins.vMinMax(x); ok {
 			return c, true
 		}
+		if b, ok := ins.info.Uses[id].(*types.Builtin); ok && b.Name() == "cap" && len(x.Args) == 1 {
+			return ins.vCap(x)
+		}
 	}
 	if c, ok := ins.appendBytes(x); ok {
 		return c, true
@@ -266,8 +269,9 @@ func (ins *instrumenter) structuralCall(x *ast.CallExpr) ast.Expr {
 // tracked arguments: a conversion the runtime does not model, or a call
 // that takes no shadows. It reports false for calls whose arguments go
 // nowhere a value could come back from (panic, print, println), for cap
-// (a shadow has no capacity's term, so the capacity drops nothing; a
-// decoder asks for it on every refill of its buffer) and for constant
+// (its argument's shadow is not its capacity's, which rt.CapSlice reads
+// where make recorded one, so the argument drops nothing; a decoder asks
+// for it on every refill of its buffer) and for constant
 // calls (unsafe.Sizeof), and for the testing package's methods that log
 // or stop a test (t.Log(string(b)) in a fuzz target), which return
 // nothing and keep nothing the target could read back.

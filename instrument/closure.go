@@ -189,7 +189,7 @@ func (ins *instrumenter) boundStmt(s *ast.AssignStmt) ([]ast.Stmt, bool) {
 func (ins *instrumenter) twinLit(fl *ast.FuncLit, t *twinInfo) *ast.FuncLit {
 	ft, prologue := ins.twinType(fl.Type, t)
 	saved := ins.fn
-	ins.fn = &funcCtx{twin: t, parent: saved}
+	ins.fn = &funcCtx{twin: t, results: fl.Type.Results, parent: saved}
 	body := ins.block(fl.Body)
 	ins.fn = saved
 	// A literal has no receiver: a declaration of its type alone gives

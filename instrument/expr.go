@@ -154,6 +154,9 @@ func (ins *instrumenter) v(e ast.Expr) (ast.Expr, bool) {
 		if k, ok := ins.memLoc(x); ok {
 			return ins.vMem(x, k), true
 		}
+		if r, ok := ins.resultField(x); ok {
+			return r, true
+		}
 	case *ast.SliceExpr:
 		return ins.vSlice(x)
 	}
@@ -350,10 +353,26 @@ func (ins *instrumenter) plainLit(x *ast.CompositeLit) ast.Expr {
 			if !isStruct {
 				key = ins.cx(key)
 			}
-			n.Elts[i] = &ast.KeyValueExpr{Key: key, Value: ins.cx(kv.Value)}
+			n.Elts[i] = &ast.KeyValueExpr{Key: key, Value: ins.cxElem(kv.Value)}
 			continue
 		}
-		n.Elts[i] = ins.cx(el)
+		n.Elts[i] = ins.cxElem(el)
 	}
 	return &n
+}
+
+// cxElem rewrites an element of a literal that keeps no shadows (a
+// literal that is not assigned to a place, or not one the rewrite
+// builds): a value that may be symbolic goes through rt.Concrete, which
+// counts its shadow as dropped (CauseAssign), rather than being lost
+// without a count.
+func (ins *instrumenter) cxElem(e ast.Expr) ast.Expr {
+	if _, nested := ast.Unparen(e).(*ast.CompositeLit); nested || !ins.mayBeSymbolic(e) {
+		return ins.cx(e)
+	}
+	ve, ok := ins.vArg(e)
+	if !ok {
+		return ins.cx(e)
+	}
+	return rtCall(rtConcrete, siteLit(ins.newSite(sites.Concrete, e)), rtSel(rtCauseAssign), ve)
 }

@@ -38,6 +38,17 @@ func (ins *instrumenter) vLen(x *ast.CallExpr) (ast.Expr, bool) {
 	return rtCall(name, a), true
 }
 
+// vCap returns the V of cap(a): of a slice, rt.CapSlice, whose shadow is
+// the capacity make was given; other capacities are concrete.
+func (ins *instrumenter) vCap(x *ast.CallExpr) (ast.Expr, bool) {
+	if t := ins.typeOf(x.Args[0]); t != nil {
+		if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+			return rtCall(rtCapSlice, ins.cx(x.Args[0])), true
+		}
+	}
+	return ins.mk(x), true
+}
+
 func (ins *instrumenter) vSlice(x *ast.SliceExpr) (ast.Expr, bool) {
 	k := ins.trackOfExpr(x.X)
 	if (k != trackString && k != trackBytes) || x.Slice3 {

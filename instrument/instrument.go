@@ -287,8 +287,9 @@ type instrumenter struct {
 
 // funcCtx describes the function whose body is being rewritten.
 type funcCtx struct {
-	twin   *twinInfo // nil unless rewriting a twin's body
-	parent *funcCtx
+	twin    *twinInfo      // nil unless rewriting a twin's body
+	results *ast.FieldList // the function's results, for a bare return's named ones
+	parent  *funcCtx
 }
 
 // newSite allocates a branch site for the node n.

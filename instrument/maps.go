@@ -312,9 +312,11 @@ func (ins *instrumenter) appendBytes(x *ast.CallExpr) (ast.Expr, bool) {
 	}
 	if x.Ellipsis.IsValid() {
 		k := ins.trackOfExpr(x.Args[1])
-		if k != trackString && k != trackBytes || ins.isConst(x.Args[1]) {
+		if k != trackString && k != trackBytes {
 			return nil, false
 		}
+		// A constant string too (append(buf, `\x`...)): the bytes
+		// before it keep their terms.
 		t, ok := ins.v(x.Args[1])
 		if !ok {
 			return nil, false
@@ -399,14 +401,19 @@ func (ins *instrumenter) copyRoot(dst ast.Expr) (*ast.Ident, types.Object) {
 }
 
 // makeBytes returns the V of make(T, n) or make(T, n, c) for a
-// byte-slice type T and a tracked length n: rt.MakeBytes gives the
-// aggregate n's term as its length; a capacity has no term (an aggregate
-// has none), so rt.MakeBytesCap counts a symbolic one as dropped.
+// byte-slice type T and a tracked length n or capacity c: rt.MakeBytes
+// gives the aggregate n's term as its length; rt.MakeBytesCap also keeps
+// c's term as the capacity's shadow (rt.CapSlice), which grow-if-short
+// code compares (strconv's appendQuotedWith: cap(buf)-len(buf) < len(s)).
 func (ins *instrumenter) makeBytes(x *ast.CallExpr) (ast.Expr, bool) {
 	if ins.builtin(x) != "make" || len(x.Args) < 2 || trackOf(ins.typeOf(x.Args[0])) != trackBytes {
 		return nil, false
 	}
-	if ins.isConst(x.Args[1]) || ins.trackOfExpr(x.Args[1]) != trackInt {
+	symbolic := func(e ast.Expr) bool { return !ins.isConst(e) && ins.trackOfExpr(e) == trackInt }
+	if !symbolic(x.Args[1]) && (len(x.Args) < 3 || !symbolic(x.Args[2])) {
+		return nil, false
+	}
+	if ins.trackOfExpr(x.Args[1]) != trackInt && !ins.isConst(x.Args[1]) {
 		return nil, false
 	}
 	n, ok := ins.v(x.Args[1])
@@ -414,7 +421,7 @@ func (ins *instrumenter) makeBytes(x *ast.CallExpr) (ast.Expr, bool) {
 		return nil, false
 	}
 	if len(x.Args) == 3 {
-		if ins.trackOfExpr(x.Args[2]) != trackInt {
+		if ins.trackOfExpr(x.Args[2]) != trackInt && !ins.isConst(x.Args[2]) {
 			return nil, false
 		}
 		c, ok := ins.v(x.Args[2])

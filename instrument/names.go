@@ -101,7 +101,7 @@ const (
 	// length is n's term.
 	rtMakeBytes = "MakeBytes"
 	// MakeBytesCap returns make(T, n, c) for a byte slice, whose
-	// aggregate's length is n's term; a symbolic c is counted as dropped.
+	// aggregate's length is n's term and whose capacity's shadow is c's.
 	rtMakeBytesCap = "MakeBytesCap"
 	// SliceOf returns the slice literal S{xs...} of scalars, with the
 	// elements' shadows in its cells (its length is a constant).
@@ -469,6 +469,8 @@ const (
 	// LenSlice returns len(s) with its shadow; site is where a stale length
 	// shadow is counted.
 	rtLenSlice = "LenSlice"
+	// CapSlice returns cap(s) with the shadow make recorded for it.
+	rtCapSlice = "CapSlice"
 	// MakeSlice returns make(S, n), and records n's shadow as the shadow of
 	// the slice's length.
 	rtMakeSlice = "MakeSlice"
@@ -479,6 +481,20 @@ const (
 	// Take installs, at the parameter p, the shadows of the argument its
 	// caller handed over with Pass: the oldest one of the same size.
 	rtTake = "Take"
+	// PassResult returns v, the value of *p, as result i, and hands p's
+	// shadows to the caller's place for it (TakeResult).
+	rtPassResult = "PassResult"
+	// NoResult returns v as result i, which hands no shadows over.
+	rtNoResult = "NoResult"
+	// TakeResult installs at p the shadows of result i of the call that
+	// just returned (PassResult).
+	rtTakeResult = "TakeResult"
+	// Took returns a new place holding result i of the call that just
+	// returned, with the shadows its callee handed over.
+	rtTook = "Took"
+	// DropResult returns result i of the call that just returned, and counts
+	// the shadows its callee handed over as dropped.
+	rtDropResult = "DropResult"
 )
 
 // Declared in rt/state.go.

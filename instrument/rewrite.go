@@ -182,7 +182,7 @@ func (ins *instrumenter) funcLit(fl *ast.FuncLit) *ast.FuncLit {
 		return ins.wrapperLit(fl, t, ins.twinLit(fl, t))
 	}
 	saved := ins.fn
-	ins.fn = &funcCtx{parent: saved}
+	ins.fn = &funcCtx{results: fl.Type.Results, parent: saved}
 	body := ins.block(fl.Body)
 	ins.fn = saved
 	return &ast.FuncLit{Type: fl.Type, Body: body}
@@ -198,7 +198,7 @@ func (ins *instrumenter) funcDecl(fd *ast.FuncDecl) []ast.Decl {
 	fn, _ := ins.info.Defs[fd.Name].(*types.Func)
 	t := ins.twins[fn]
 	if t == nil {
-		ins.fn = &funcCtx{}
+		ins.fn = &funcCtx{results: fd.Type.Results}
 		nd := *fd
 		nd.Doc = nil
 		nd.Body = ins.block(fd.Body)
@@ -244,7 +244,7 @@ func flatten(fl *ast.FieldList) []*ast.Field {
 // follows the ordinary results for each tracked result.
 func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
 	ft, prologue := ins.twinType(fd.Type, t)
-	ins.fn = &funcCtx{twin: t}
+	ins.fn = &funcCtx{twin: t, results: fd.Type.Results}
 	body := ins.block(fd.Body)
 	ins.fn = nil
 	body.List = append(append(prologue, ins.takes(fd)...), body.List...)

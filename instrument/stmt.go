@@ -191,11 +191,18 @@ func (ins *instrumenter) ifStmt(s *ast.IfStmt) *ast.IfStmt {
 // hoistInit reports whether the init statement of s is a multi-value
 // assignment from a call with a twin that assigns a tracked result to
 // something other than a shadowed variable (a field: if u.Scheme, rest,
-// err = getScheme(raw); err != nil): its shadow needs statements after
-// the assignment, which an init statement cannot have.
+// err = getScheme(raw); err != nil), or stores a struct result of a call
+// of this package (if h := parse(b); ...): its shadow needs statements
+// after the assignment, which an init statement cannot have.
 func (ins *instrumenter) hoistInit(s *ast.IfStmt) bool {
 	a, ok := s.Init.(*ast.AssignStmt)
-	if !ok || len(a.Rhs) != 1 || len(a.Lhs) < 2 {
+	if !ok || len(a.Rhs) != 1 {
+		return false
+	}
+	if _, op := opAssign[a.Tok]; !op && len(ins.takeResults(a.Lhs, a.Rhs[0])) > 0 {
+		return true // if h := parse(b); h.kind == 'k': rt.TakeResult follows
+	}
+	if len(a.Lhs) < 2 {
 		return false
 	}
 	t := ins.twinCall(a.Rhs[0])
@@ -225,8 +232,17 @@ func (ins *instrumenter) hoistedIf(s *ast.IfStmt) *ast.BlockStmt {
 	return &ast.BlockStmt{Lbrace: s.If, List: append(out, ins.ifStmt(&n)), Rbrace: s.End()}
 }
 
-// returnStmt rewrites a return; in a twin it adds the shadow results.
+// returnStmt rewrites a return; in a twin it adds the shadow results. A
+// struct or array result hands its place's shadows to the caller
+// (passResults).
 func (ins *instrumenter) returnStmt(s *ast.ReturnStmt) []ast.Stmt {
+	if out, ok := ins.returnStructLit(s); ok {
+		return out
+	}
+	return ins.passResults(s, ins.returnStmt1(s))
+}
+
+func (ins *instrumenter) returnStmt1(s *ast.ReturnStmt) []ast.Stmt {
 	t := ins.fn.twin
 	if out, ok := ins.returnLit(s); ok {
 		return out

@@ -179,9 +179,14 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 			return out, nil
 		}
 	}
-	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{ins.cx(rhs)}}}
+	nrhs := ins.cx(rhs)
+	if ctx != ctxBlock {
+		nrhs = ins.dropResults(lhs, rhs, nrhs)
+	}
+	out := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{nrhs}}}
 	if ctx == ctxBlock {
 		out = append(out, ins.copyMem(lhs, rhs)...)
+		out = append(out, ins.takeResults(s.Lhs, rhs)...)
 		if u := ins.unboxAssign(lhs, rhs); u != nil {
 			out = append(out, &ast.ExprStmt{X: u})
 		}
@@ -257,6 +262,8 @@ func (ins *instrumenter) assignParallel(s *ast.AssignStmt, ctx stmtCtx) ([]ast.S
 	for _, l := range s.Lhs {
 		if id, _ := ins.shadowedIdent(l); id != nil {
 			any = true
+		} else if ins.memResult(l, ctx) {
+			any = true
 		}
 	}
 	if any && len(s.Lhs) > len(rtUnpackN)-1 && ctx == ctxBlock {
@@ -267,6 +274,7 @@ func (ins *instrumenter) assignParallel(s *ast.AssignStmt, ctx stmtCtx) ([]ast.S
 	if any && len(s.Lhs) < len(rtUnpackN) {
 		var vals, shadows []ast.Expr
 		var defined []string
+		var pre, post []ast.Stmt
 		ok := true
 		for i, l := range s.Lhs {
 			ve, vok := ins.v(s.Rhs[i])
@@ -277,25 +285,62 @@ func (ins *instrumenter) assignParallel(s *ast.AssignStmt, ctx stmtCtx) ([]ast.S
 				if ins.defines(s, id) {
 					defined = append(defined, ins.shadowName(obj))
 				}
+			} else if ins.memResult(l, ctx) {
+				// A field or element (p.a, p.b = b[0], b[1]): its shadow
+				// goes through a temporary into the shadow memory after
+				// the assignment, as for a call's results.
+				tmp := ins.newTemp("s")
+				pre = append(pre, &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{
+					&ast.ValueSpec{Names: []*ast.Ident{tmp}, Type: &ast.StarExpr{X: rtSel(rtExpr)}}}}})
+				shadows = append(shadows, ast.NewIdent(tmp.Name))
+				post = append(post, ins.storeResult(s, i, tmp.Name))
 			} else {
 				shadows = append(shadows, ast.NewIdent("_"))
 			}
 		}
 		if ok {
 			lhs := append(append([]ast.Expr{}, s.Lhs...), shadows...)
-			return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{rtCall(rtUnpackN[len(vals)], vals...)}}}, defined
+			out := append(pre, &ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{rtCall(rtUnpackN[len(vals)], vals...)}})
+			return append(out, post...), defined
 		}
 	}
 	n := &ast.AssignStmt{Tok: s.Tok}
 	for i := range s.Lhs {
 		n.Lhs = append(n.Lhs, ins.lvalue(s.Lhs[i]))
-		n.Rhs = append(n.Rhs, ins.cx(s.Rhs[i]))
+		n.Rhs = append(n.Rhs, ins.dropped(s.Lhs[i], s.Rhs[i]))
 	}
 	out := []ast.Stmt{n}
 	for _, l := range s.Lhs {
 		out = append(out, ins.invalidate(l, ctx)...)
 	}
 	return out, nil
+}
+
+// dropped returns the concrete value of rhs, assigned to l by a parallel
+// assignment that keeps no shadows: when l is a place in memory of a
+// tracked type (a field of a wide or init statement's assignment), rhs
+// goes through rt.Concrete, which counts its shadow as dropped
+// (CauseAssign), rather than being lost without a count.
+func (ins *instrumenter) dropped(l, rhs ast.Expr) ast.Expr {
+	if _, mem := ins.memLoc(l); !mem || isBlank(l) || !ins.mayBeSymbolic(rhs) {
+		return ins.cx(rhs)
+	}
+	ve, ok := ins.v(rhs)
+	if !ok {
+		return ins.cx(rhs)
+	}
+	return rtCall(rtConcrete, siteLit(ins.newSite(sites.Concrete, l)), rtSel(rtCauseAssign), ve)
+}
+
+// memResult reports whether l, assigned in a statement list, is a place
+// in memory of a tracked type (a field, an element, a pointee) whose
+// shadow can be stored after the assignment (storeResult).
+func (ins *instrumenter) memResult(l ast.Expr, ctx stmtCtx) bool {
+	if ctx != ctxBlock || isBlank(l) {
+		return false
+	}
+	_, ok := ins.memLoc(l)
+	return ok
 }
 
 // assignWide rewrites a parallel assignment of more values than an
@@ -377,7 +422,11 @@ func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt
 				post = append(post, ins.storeResult(s, i, tmp.Name))
 			}
 			out := append(pre, &ast.AssignStmt{Lhs: lhs, Tok: s.Tok, Rhs: []ast.Expr{c}})
-			return append(out, post...), defined
+			out = append(out, post...)
+			if ctx == ctxBlock {
+				out = append(out, ins.takeResults(s.Lhs, rhs)...)
+			}
+			return out, defined
 		}
 	}
 	n := &ast.AssignStmt{Tok: s.Tok, Rhs: []ast.Expr{ins.cxMulti(rhs)}}
@@ -391,6 +440,7 @@ func (ins *instrumenter) assignMulti(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt
 	if u := ins.unboxAssign(s.Lhs[0], rhs); u != nil {
 		out = append(out, &ast.ExprStmt{X: u})
 	}
+	out = append(out, ins.takeResults(s.Lhs, rhs)...)
 	for _, l := range s.Lhs {
 		id, obj := ins.shadowedIdent(l)
 		if id == nil {
@@ -454,6 +504,18 @@ func (ins *instrumenter) declStmt(s *ast.DeclStmt) []ast.Stmt {
 				}
 			}
 			out = append(out, single(&n))
+			// var h = parse(b), var h, err = parse(b).
+			if len(vs.Values) == 1 {
+				var lhs []ast.Expr
+				for _, name := range vs.Names {
+					lhs = append(lhs, name)
+				}
+				out = append(out, ins.takeResults(lhs, vs.Values[0])...)
+			} else {
+				for i, v := range vs.Values {
+					out = append(out, ins.takeResults([]ast.Expr{vs.Names[i]}, v)...)
+				}
+			}
 			continue
 		}
 		// var x T = e becomes var x T; var shadow; x, shadow = Unpack(v(e)).

@@ -192,15 +192,22 @@ func zeroBytes[T ~[]byte, I Integer](b T, n V[I]) V[T] {
 }
 
 // MakeBytesCap returns make(T, n, c) for a byte slice: n zero bytes under
-// an aggregate whose length is n's term. An aggregate has no capacity, so
-// a symbolic c is a concretisation (CauseCall at site).
+// an aggregate whose length is n's term, and c's term as the capacity's
+// shadow, which CapSlice reads. A capacity of zero has no backing array to
+// key it by, so a symbolic c of value 0 is a concretisation (CauseCall at
+// site).
 func MakeBytesCap[T ~[]byte, I, J Integer](site uint32, n V[I], c V[J]) V[T] {
 	b := make(T, n.C, c.C)
 	if n.S == nil && c.S == nil || !tracking() {
 		return V[T]{C: b}
 	}
 	if c.S != nil {
-		concretise(site, CauseCall)
+		if cap(b) == 0 {
+			concretise(site, CauseCall)
+		} else {
+			_, signed := widthOf[J]()
+			setCap(b, st.b.Convert(c.S, 64, signed))
+		}
 	}
 	if n.S == nil {
 		return V[T]{C: b}
@@ -223,19 +230,31 @@ func CopyBytes[T ~[]byte, U ~string | ~[]byte](site uint32, sp **Expr, x T, dst 
 		return CopyBytesTo(site, dst, src)
 	}
 	sa := agg(src) // before the copy, which may overwrite src's bytes
-	n := copy(dst, src.C)
-	// The bytes' own cells, for other slices of the array (a field the
-	// variable was taken from, the caller's buffer).
-	setByteCells([]byte(dst), n, func(k int) *sym.Expr { return byteAt(sa, nil, k) })
-	if *sp == nil && len(x) > 0 && cap(x) > 0 {
-		*sp = agg(V[T]{C: x})
-	}
 	off := -1
 	if len(dst) > 0 && len(x) > 0 {
 		d := uintptr(unsafe.Pointer(unsafe.SliceData(dst))) - uintptr(unsafe.Pointer(unsafe.SliceData(x)))
 		if d < uintptr(cap(x)) {
 			off = int(d)
 		}
+	}
+	if *sp == nil && off >= 0 && cap(x) > 0 {
+		// Before the copy: the bytes it may write are rewritten below,
+		// and copyPlan reads the old ones.
+		*sp = agg(V[T]{C: x})
+	}
+	cp := copyPlan(sa, []byte(dst), func(k int) *sym.Expr {
+		if *sp != nil && off >= 0 && off+k < len(x) && off+k < len(aggBytes(*sp)) {
+			return aggBytes(*sp)[off+k]
+		}
+		return oldByte(&dst[k])
+	})
+	n := copy(dst, src.C)
+	m := max(n, len(cp.old))
+	// The bytes' own cells, for other slices of the array (a field the
+	// variable was taken from, the caller's buffer).
+	setByteCells([]byte(dst), m, func(k int) *sym.Expr { return cp.byte(sa, k, n) })
+	if *sp == nil && len(x) > 0 && cap(x) > 0 {
+		*sp = agg(V[T]{C: x})
 	}
 	var ls, ld *Expr
 	if src.S != nil {
@@ -244,14 +263,14 @@ func CopyBytes[T ~[]byte, U ~string | ~[]byte](site uint32, sp **Expr, x T, dst 
 	if *sp != nil && off == 0 && len(dst) == len(x) {
 		ld = aggLen(*sp)
 	}
-	if n > 0 && *sp != nil {
+	if m > 0 && *sp != nil {
 		// Bytes past len(x) are in their cells only, where a reslice of
 		// x up to its capacity finds them (sliceCap).
 		if off >= 0 {
 			a := *sp
 			bs := append([]*Expr(nil), aggBytes(a)...)
-			for k := 0; k < n && off+k < len(x) && off+k < len(bs); k++ {
-				t := byteAt(sa, nil, k)
+			for k := 0; k < m && off+k < len(x) && off+k < len(bs); k++ {
+				t := cp.byte(sa, k, n)
 				if t == nil {
 					t = st.b.Const(uint64(dst[k]), 8)
 				}

@@ -168,6 +168,10 @@ func CopyBytesTo[T ~[]byte, U ~string | ~[]byte](site uint32, dst T, src V[U]) V
 	if sa == nil {
 		sa = cellsOf(src.C) // before the copy, which may overwrite src's bytes
 	}
+	var cp copied
+	if sa != nil {
+		cp = copyPlan(sa, []byte(dst), func(k int) *sym.Expr { return oldByte(&dst[k]) })
+	}
 	n := copy(dst, src.C)
 	if sa == nil {
 		if bytesUsed.Load() {
@@ -175,13 +179,67 @@ func CopyBytesTo[T ~[]byte, U ~string | ~[]byte](site uint32, dst T, src V[U]) V
 		}
 		return V[int]{C: n}
 	}
-	setByteCells([]byte(dst), n, func(k int) *sym.Expr { return byteAt(sa, nil, k) })
+	setByteCells([]byte(dst), max(n, len(cp.old)), func(k int) *sym.Expr { return cp.byte(sa, k, n) })
 	ls := aggLen(sa)
 	if ls.Kind == sym.KConst {
 		return V[int]{C: n}
 	}
 	ld := st.b.Const(uint64(len(dst)), 64)
 	return V[int]{C: n, S: st.b.Ite(st.b.Cmp(sym.KULt, ld, ls), ld, ls)}
+}
+
+// copied is what a copy into a byte slice needs to give each destination
+// byte its term when the source's length is symbolic: a longer source
+// copies more, so a byte k past those this execution copied is the
+// source's byte k when k < len(src) and the old byte otherwise, for every
+// k the source's aggregate knows a byte of (an input keeps -maxlen of
+// them).
+type copied struct {
+	ls  *sym.Expr   // the source's length term; nil when it is a constant
+	old []*sym.Expr // the terms of the destination's bytes before the copy
+}
+
+// copyPlan returns the copied of a copy from the aggregate sa into dst,
+// before the copy overwrites dst; old(k) is the term of dst[k] then.
+func copyPlan(sa *sym.Expr, dst []byte, old func(k int) *sym.Expr) copied {
+	ls := aggLen(sa)
+	if ls.Kind == sym.KConst {
+		return copied{}
+	}
+	m := min(len(dst), len(aggBytes(sa)))
+	cp := copied{ls: ls, old: make([]*sym.Expr, m)}
+	for k := range cp.old {
+		cp.old[k] = old(k)
+	}
+	return cp
+}
+
+// byte returns the term of destination byte k after n bytes were copied
+// from the aggregate sa (nil: unknown).
+func (cp copied) byte(sa *sym.Expr, k, n int) *sym.Expr {
+	t := byteAt(sa, nil, k)
+	if k < n {
+		// Copied at this input: the source's byte, as before copies
+		// past n were tracked (a shorter source there is left to the
+		// branches on its length).
+		return t
+	}
+	if cp.ls == nil || k >= len(cp.old) {
+		return nil // not reached: a copy of a constant length sets n bytes
+	}
+	if t == nil {
+		return cp.old[k]
+	}
+	return st.b.Ite(st.b.Cmp(sym.KULt, st.b.Const(uint64(k), 64), cp.ls), t, cp.old[k])
+}
+
+// oldByte returns the term of the byte *p from its cell, or its value as a
+// constant.
+func oldByte(p *byte) *sym.Expr {
+	if t := byteTerm(p, 0); t != nil {
+		return t
+	}
+	return st.b.Const(uint64(*p), 8)
 }
 
 // StoreByteAt performs b[i] = x on a byte slice that is not a shadowed

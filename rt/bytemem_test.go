@@ -200,3 +200,97 @@ func TestUnsafeString(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyShortSource checks the bytes of a copy whose source is shorter
+// than the destination at this input but has a symbolic length: a longer
+// input copies more, so each byte past the copied ones is the source's
+// byte when the source reaches it and the old byte otherwise (the copied
+// ones are the source's), into a
+// local array (cells of its bytes) and into a shadowed variable (its
+// aggregate) alike.
+func TestCopyShortSource(t *testing.T) {
+	tests := []struct {
+		name string
+		copy func(in V[[]byte]) V[string] // copies in over "wxyz" and reads the string back
+	}{
+		{"into a local array", func(in V[[]byte]) V[string] {
+			w := [4]byte{'w', 'x', 'y', 'z'}
+			CopyBytesTo(1, w[:], in)
+			return StringOfBytes[string](V[[]byte]{C: w[:]})
+		}},
+		{"into a variable", func(in V[[]byte]) V[string] {
+			b := []byte("wxyz")
+			var sb *sym.Expr
+			CopyBytes(1, &sb, b, b, in)
+			return StringOfBytes[string](V[[]byte]{C: b, S: sb})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			reset(8)
+			// An input of length 1 whose aggregate has three byte
+			// variables, as an input keeps -maxlen of them.
+			bs := []*sym.Expr{st.b.Var(101, 8), st.b.Var(102, 8), st.b.Var(103, 8)}
+			in := V[[]byte]{C: []byte("a"), S: st.b.String(st.b.Var(100, 64), bs)}
+			s := tt.copy(in)
+			if s.C != "axyz" {
+				t.Fatalf("copied %q, want %q", s.C, "axyz")
+			}
+			if s.S == nil {
+				t.Fatal("the string has no term")
+			}
+			for _, c := range []struct {
+				n    uint64
+				want string
+			}{{1, "axyz"}, {2, "abyz"}, {3, "abcz"}} {
+				env := sym.Env{100: c.n, 101: 'a', 102: 'b', 103: 'c'}
+				var got []byte
+				for _, b := range aggBytes(s.S)[:sym.Eval(aggLen(s.S), env)] {
+					got = append(got, byte(sym.Eval(b, env)))
+				}
+				if string(got) != c.want {
+					t.Errorf("source of length %d: the term gives %q, want %q", c.n, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestCapSlice checks the capacity's shadow that make([]byte, n, c) keeps
+// for c: read by cap on the slice and its reslices from the start, not on
+// a slice that starts later, and counted as dropped for a capacity of
+// zero, which has no backing array to key it by.
+func TestCapSlice(t *testing.T) {
+	tests := []struct {
+		name    string
+		c       int
+		read    func(b []byte) []byte
+		want    bool // cap has c's term
+		dropped bool // a concretisation is counted
+	}{
+		{"the slice", 3, func(b []byte) []byte { return b }, true, false},
+		{"a reslice from the start", 3, func(b []byte) []byte { return b[:2] }, true, false},
+		{"a reslice from later", 3, func(b []byte) []byte { return b[1:2] }, false, false},
+		{"a capacity of zero", 0, func(b []byte) []byte { return b }, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			reset(8)
+			c := V[int]{C: tt.c, S: st.b.Var(7, 64)}
+			b := MakeBytesCap[[]byte](3, V[int]{C: 0}, c)
+			got := CapSlice(tt.read(b.C))
+			if got.C != cap(tt.read(b.C)) {
+				t.Fatalf("cap %d, want %d", got.C, cap(tt.read(b.C)))
+			}
+			if tt.want != (got.S == c.S) || !tt.want && got.S != nil {
+				t.Errorf("cap's shadow %v, want c's term: %v", got.S, tt.want)
+			}
+			conc := takeConcrete(nil)
+			if dropped := len(conc) == 1 && conc[0].Site == 3 && conc[0].Cause == CauseCall; dropped != tt.dropped || !tt.dropped && len(conc) != 0 {
+				t.Errorf("concretisations %+v, want one at site 3: %v", conc, tt.dropped)
+			}
+		})
+	}
+}

@@ -109,12 +109,22 @@ func TestConcretisations(t *testing.T) {
 			},
 		},
 		{
-			name: "symbolic capacity of a byte slice made with a symbolic length",
+			name: "symbolic capacity of a byte slice made with a symbolic length drops nothing",
 			run: func(x V[int]) {
-				if MakeBytesCap[[]byte](12, x, Add(x, V[int]{C: 16})).S == nil {
+				b := MakeBytesCap[[]byte](12, x, Add(x, V[int]{C: 16}))
+				if b.S == nil {
 					panic("the length lost its term")
 				}
+				if CapSlice(b.C).S == nil {
+					panic("the capacity lost its term")
+				}
 				MakeBytesCap[[]byte](12, x, V[int]{C: 64}) // a constant capacity drops nothing
+			},
+		},
+		{
+			name: "symbolic capacity of zero",
+			run: func(x V[int]) {
+				MakeBytesCap[[]byte](12, V[int]{C: 0}, Sub(x, V[int]{C: 7}))
 			},
 			want: []Concretised{{Site: 12, Cause: CauseCall, Count: 1, First: 0}},
 		},

@@ -278,3 +278,90 @@ func TestIsNil(t *testing.T) {
 		t.Errorf("a pointer that is no input: %v %v, want false and no shadow", v.C, v.S)
 	}
 }
+
+// TestResultHandover checks that a struct returned by value takes its
+// fields' shadows to the caller's place (PassResult, TakeResult), and
+// that a slot is taken once, cleared by NoResult, and never copied into
+// a place of another size.
+func TestResultHandover(t *testing.T) {
+	type small struct{ X int32 }
+	tests := []struct {
+		name string
+		run  func(src *memPoint) V[int32] // returns the caller's field
+		want bool                         // the field has x's term
+	}{
+		{"returned place", func(src *memPoint) V[int32] {
+			dst := new(memPoint)
+			*dst = PassResult(0, src, *src)
+			TakeResult(0, dst)
+			return Load(0, &dst.X)
+		}, true},
+		{"another position", func(src *memPoint) V[int32] {
+			dst := new(memPoint)
+			*dst = PassResult(1, src, *src)
+			TakeResult(0, dst)
+			return Load(0, &dst.X)
+		}, false},
+		{"taken once", func(src *memPoint) V[int32] {
+			dst, again := new(memPoint), new(memPoint)
+			*dst = PassResult(0, src, *src)
+			TakeResult(0, dst)
+			*again = *src
+			TakeResult(0, again)
+			return Load(0, &again.X)
+		}, false},
+		{"cleared by a result without a place", func(src *memPoint) V[int32] {
+			dst := new(memPoint)
+			PassResult(0, src, *src)
+			*dst = NoResult(0, *src)
+			TakeResult(0, dst)
+			return Load(0, &dst.X)
+		}, false},
+		{"a field of the result", func(src *memPoint) V[int32] {
+			return Load(0, &Took(0, PassResult(0, src, *src)).X)
+		}, true},
+		{"a place of another size", func(src *memPoint) V[int32] {
+			other := new(small)
+			PassResult(0, src, *src)
+			other.X = src.X
+			TakeResult(0, other)
+			return Load(0, &other.X)
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			reset(0)
+			x := st.b.Var(0, 32)
+			src := new(memPoint)
+			Store(V[int32]{C: 7, S: x}, &src.X)
+			got := tt.run(src)
+			if tt.want && (got.S != x || got.C != 7) {
+				t.Errorf("field %d with shadow %v, want 7 with %v", got.C, got.S, x)
+			}
+			if !tt.want && got.S != nil {
+				t.Errorf("field has the shadow %v, want none", got.S)
+			}
+		})
+	}
+}
+
+// TestDropResult checks that a struct result stored where its shadows
+// cannot be taken is counted as dropped when its callee's place had
+// cells, and not when it had none.
+func TestDropResult(t *testing.T) {
+	for _, cells := range []bool{true, false} {
+		own(t)
+		reset(0)
+		Store(V[int32]{C: 1, S: st.b.Var(0, 32)}, new(int32)) // cells exist
+		src := new(memPoint)
+		if cells {
+			Store(V[int32]{C: 7, S: st.b.Var(1, 32)}, &src.X)
+		}
+		DropResult(5, 0, PassResult(0, src, *src))
+		conc := takeConcrete(nil)
+		if got := len(conc) == 1 && conc[0].Site == 5 && conc[0].Cause == CauseAssign; got != cells || !cells && len(conc) != 0 {
+			t.Errorf("place with cells %v: concretisations %+v", cells, conc)
+		}
+	}
+}

@@ -33,6 +33,32 @@ func setLen[T any](s []T, n *sym.Expr) {
 	}
 }
 
+// setCap records the shadow of cap(s), made by make with a symbolic
+// capacity, keyed by s's backing array, which it pins; the caller has
+// checked that the goroutine tracks and that s has a backing array.
+func setCap[T any](s []T, c *sym.Expr) {
+	pin(unsafe.Pointer(unsafe.SliceData(s)))
+	st.caps[dataOf(s)] = lenCell{n: cap(s), s: c}
+	if !lensUsed.Load() {
+		lensUsed.Store(true)
+	}
+}
+
+// CapSlice returns cap(s) with its shadow: the one make recorded for s's
+// backing array, while s starts there with that capacity (s[:k] keeps it;
+// s[i:] starts elsewhere, and an append that moved the bytes made a new
+// array, whose capacity is the runtime's choice, a constant).
+func CapSlice[S ~[]T, T any](s S) V[int] {
+	if !lensUsed.Load() || !tracking() {
+		return V[int]{C: cap(s)}
+	}
+	c, ok := st.caps[dataOf(s)]
+	if !ok || c.n != cap(s) {
+		return V[int]{C: cap(s)}
+	}
+	return V[int]{C: cap(s), S: c.s}
+}
+
 // dataOf returns the address of s's backing array, 0 when it has none.
 func dataOf[T any](s []T) uintptr {
 	if cap(s) == 0 {
@@ -132,4 +158,93 @@ func Take[T any](p *T) {
 			return
 		}
 	}
+}
+
+// maxResults bounds the result positions whose shadows a callee hands to
+// its caller.
+const maxResults = 4
+
+// PassResult returns v, the value of *p, which the function is about to
+// return as its result i, and hands p's shadows to the caller, whose
+// statement copies the struct or array into its own place (TakeResult):
+// h := parse(b) with parse returning a struct whose fields carry terms.
+// One slot per result position rather than a queue, since the caller
+// takes it right after the call returns; every return of a function of
+// an instrumented package sets or clears the slot (NoResult), so a slot
+// left by an earlier call is never taken for this one, except after a
+// panic its callee recovered from, where a wrong match only copies cells
+// whose concrete check then fails at the first load.
+func PassResult[T any](i int, p *T, v T) T {
+	if i < maxResults && cells() {
+		st.results[i] = passed{src: uintptr(unsafe.Pointer(p)), size: unsafe.Sizeof(v)}
+	}
+	return v
+}
+
+// NoResult returns v, a result i whose shadows the function cannot hand
+// over (it has no place the caller could copy them from), and clears the
+// slot an earlier call left.
+func NoResult[T any](i int, v T) T {
+	if i < maxResults && cells() {
+		st.results[i] = passed{}
+	}
+	return v
+}
+
+// TakeResult installs at p, the place a call's result i was just stored
+// in, the shadows its callee handed over with PassResult.
+func TakeResult[T any](i int, p *T) {
+	if i >= maxResults || !cells() {
+		return
+	}
+	r := st.results[i]
+	st.results[i] = passed{}
+	if r.src != 0 && r.size == unsafe.Sizeof(*p) {
+		copyMem(unsafe.Pointer(p), r.src, r.size)
+	}
+}
+
+// Took returns a new place holding v, result i of the call that just
+// returned, with the shadows its callee handed over: f(x).field is read
+// there, since a call's result has no place of its own.
+func Took[T any](i int, v T) *T {
+	p := new(T)
+	*p = v
+	TakeResult(i, p)
+	return p
+}
+
+// DropResult returns v, result i of the call that just returned, stored
+// where no statement can follow to take its shadows (an init statement of
+// a for or switch), and counts them as dropped at site (CauseAssign) when
+// the callee handed over a place with cells.
+func DropResult[T any](site uint32, i int, v T) T {
+	if i >= maxResults || !cells() {
+		return v
+	}
+	r := st.results[i]
+	st.results[i] = passed{}
+	if r.src != 0 && hasCells(r.src, r.size) {
+		concretise(site, CauseAssign)
+	}
+	return v
+}
+
+// hasCells reports whether a cell lies in [s, s+size), looking at
+// whichever is smaller, the cells or the addresses.
+func hasCells(s, size uintptr) bool {
+	if uintptr(len(st.mem)) < size {
+		for a := range st.mem {
+			if a >= s && a < s+size {
+				return true
+			}
+		}
+		return false
+	}
+	for a := s; a < s+size; a++ {
+		if _, ok := st.mem[a]; ok {
+			return true
+		}
+	}
+	return false
 }

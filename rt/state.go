@@ -41,11 +41,13 @@ var st struct {
 	byteSeq   uint64                 // writes of bytes' cells so far, which order them against byte-slice cells (bytemem.go)
 	pins      []unsafe.Pointer       // what the cells of mem point into
 	lens      map[uintptr]lenCell    // shadows of slice lengths (slice.go)
+	caps      map[uintptr]lenCell    // shadows of capacities given to make (slice.go)
 	maps      map[uintptr]*mapShadow // logs of maps, by header (map.go)
 	objs      map[uintptr]ptrObj     // objects of pointer inputs, by address (alias.go)
 	nils      *sym.Expr              // "some pointer input is nil", nil when none is (alias.go)
 	readers   map[uintptr]readerCell // readers made from shadowed values (models_io.go)
 	passed    []passed               // struct arguments handed to a callee (slice.go)
+	results   [maxResults]passed     // struct results handed to the caller (slice.go)
 	iface     ifaceState             // interface inputs (iface.go)
 	conc      concTable              // concretisation events of this execution (concrete.go)
 }
@@ -54,6 +56,7 @@ func init() {
 	st.b = sym.NewBuilder()
 	st.mem = make(map[uintptr]cell)
 	st.lens = make(map[uintptr]lenCell)
+	st.caps = make(map[uintptr]lenCell)
 	st.maps = make(map[uintptr]*mapShadow)
 	st.objs = make(map[uintptr]ptrObj)
 	st.readers = make(map[uintptr]readerCell)
@@ -69,12 +72,14 @@ func reset(sites int) {
 	clear(st.pins)
 	st.pins = st.pins[:0]
 	clear(st.lens)
+	clear(st.caps)
 	clear(st.maps)
 	clear(st.objs)
 	clear(st.readers)
 	st.nils = nil
 	clearIfaces()
 	st.passed = st.passed[:0]
+	st.results = [maxResults]passed{}
 	clearConcrete()
 	memUsed.Store(false)
 	bytesUsed.Store(false)

@@ -32,7 +32,7 @@ var names = [...]string{
 	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
-	"CopyInto", "BuildBox", "MultiFields", "MinMax",
+	"CopyInto", "BuildBox", "MultiFields", "MinMax", "Results",
 }
 
 // N is the number of functions Run dispatches to.
@@ -305,6 +305,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		// results go straight into show's ...any.
 		m, u, i, n, r := MinMax(a, b, s)
 		return show(m, u, i, n, r)
+	case 125:
+		return show(Results(a, s, bs))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
