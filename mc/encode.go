@@ -1,0 +1,436 @@
+// Package mc is the model checker of abstraction-driven testing: it works
+// on the go/ssa form that cfa builds, with the concolic engine's own terms
+// (sym), so that the two engines share one semantics.
+//
+// This file is the path encoder. A path is a sequence of SSA blocks of one
+// function, each a successor of the one before; its formula says that an
+// execution goes through those blocks in that order. Integer and boolean
+// SSA values are bit-vector and boolean terms at their Go widths, built by
+// the same sym operations the runtime (rt/ops.go) uses for each operator,
+// so wraparound, signed division and the shift rules are Go's. What the
+// encoder does not follow (calls, loads from memory, floats, strings,
+// globals, values defined before the path starts) is havoc: a fresh
+// variable each time it is computed.
+package mc
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"runtime"
+
+	"github.com/gocolic/gocolic/sym"
+	"golang.org/x/tools/go/ssa"
+)
+
+// HavocBase is the number of the first havoc variable. Parameters are the
+// variables numbered by their position, so the two never meet.
+const HavocBase = 1 << 32
+
+// sizes gives int, uint and uintptr their width: the worker runs on the
+// machine gocolic runs on.
+var sizes = types.SizesFor("gc", runtime.GOARCH)
+
+// An Encoder builds path formulas of one function with one sym.Builder.
+// It is not safe for concurrent use.
+type Encoder struct {
+	B  *sym.Builder
+	Fn *ssa.Function
+	// params[i] is the variable of parameter i, nil when it is not an
+	// integer or a boolean.
+	params []*sym.Expr
+	next   uint64 // the next havoc variable
+}
+
+// NewEncoder returns an Encoder of fn's paths whose terms b makes.
+func NewEncoder(b *sym.Builder, fn *ssa.Function) *Encoder {
+	e := &Encoder{B: b, Fn: fn, next: HavocBase}
+	for i, p := range fn.Params {
+		if w, _, ok := scalar(p.Type()); ok {
+			e.params = append(e.params, b.Var(uint64(i), w))
+		} else {
+			e.params = append(e.params, nil)
+		}
+	}
+	return e
+}
+
+// Param returns the variable of the function's parameter i (receiver
+// first, as go/ssa numbers them): variable number i, at the parameter's
+// width (0 for a boolean). It is nil for a parameter of another type,
+// which the encoder treats as havoc wherever it is read. Relating it to
+// an execution's inputs is the caller's: equate it with the value the
+// input had.
+func (e *Encoder) Param(i int) *sym.Expr { return e.params[i] }
+
+// scalar reports whether t is an integer or boolean type the encoder
+// follows, with its width (0 for bool) and signedness.
+func scalar(t types.Type) (w uint8, signed, ok bool) {
+	bt, isBasic := t.Underlying().(*types.Basic)
+	if !isBasic {
+		return 0, false, false
+	}
+	info := bt.Info()
+	switch {
+	case info&types.IsBoolean != 0:
+		return 0, false, true
+	case info&types.IsInteger != 0 && info&types.IsUntyped == 0:
+		return uint8(sizes.Sizeof(bt) * 8), info&types.IsUnsigned == 0, true
+	}
+	return 0, false, false
+}
+
+// A Path is the formula of a path being built: Start, then Step to each
+// next block, and Exit at a return.
+type Path struct {
+	enc    *Encoder
+	Blocks []*ssa.BasicBlock
+	// Conds are the conjuncts of the formula: the guards of the edges
+	// taken and the conditions under which an instruction goes on instead
+	// of panicking (a non-zero divisor, a non-negative signed shift
+	// count). At[i] is the index in Blocks of the block whose edge or
+	// instruction gave Conds[i].
+	Conds []*sym.Expr
+	At    []int
+	// Havoc are the fresh variables the path made, in order.
+	Havoc []*sym.Expr
+	// Results are the terms of the returned values when the path ended
+	// with Exit (nil for a result the encoder does not follow).
+	Results []*sym.Expr
+
+	env  map[ssa.Value]*sym.Expr // the latest term of each value
+	done bool                    // the body of the last block is encoded
+}
+
+// Start begins a path at block b, whose phis (with no edge to choose
+// from) are havoc.
+func (e *Encoder) Start(b *ssa.BasicBlock) (*Path, error) {
+	if b.Parent() != e.Fn {
+		return nil, fmt.Errorf("mc: block %d is not in %s", b.Index, e.Fn)
+	}
+	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, env: map[ssa.Value]*sym.Expr{}}
+	for _, in := range b.Instrs {
+		if phi, ok := in.(*ssa.Phi); ok {
+			p.havoc(phi)
+		}
+	}
+	return p, nil
+}
+
+// Encode returns the formula of the path through blocks, which arrives at
+// the entry of the last block; if the last block returns, its body and
+// results are encoded too (Exit).
+func (e *Encoder) Encode(blocks []*ssa.BasicBlock) (*Path, error) {
+	if len(blocks) == 0 {
+		return nil, fmt.Errorf("mc: empty path in %s", e.Fn)
+	}
+	p, err := e.Start(blocks[0])
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range blocks[1:] {
+		if err := p.Step(b); err != nil {
+			return nil, err
+		}
+	}
+	if _, ok := p.last().Instrs[len(p.last().Instrs)-1].(*ssa.Return); ok {
+		if err := p.Exit(); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// Edge returns the formula of the edge from b to c: b's definitions, the
+// guard of the edge and c's phis for b.
+func (e *Encoder) Edge(b, c *ssa.BasicBlock) (*Path, error) {
+	p, err := e.Start(b)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.Step(c)
+}
+
+// Formula returns the conjunction of the path's conditions.
+func (p *Path) Formula() *sym.Expr {
+	f := p.enc.B.Bool(true)
+	for _, c := range p.Conds {
+		f = p.enc.B.And(f, c)
+	}
+	return f
+}
+
+// Value returns the current term of v on the path: the term of its latest
+// definition, a constant, a parameter's variable, or havoc for a value
+// the path has not defined. It is nil when v is not an integer or a
+// boolean.
+func (p *Path) Value(v ssa.Value) *sym.Expr {
+	if t, ok := p.env[v]; ok {
+		return t
+	}
+	w, signed, ok := scalar(v.Type())
+	if !ok {
+		return nil
+	}
+	switch v := v.(type) {
+	case *ssa.Const:
+		return p.constant(v, w, signed)
+	case *ssa.Parameter:
+		for i, q := range p.enc.Fn.Params {
+			if q == v {
+				p.env[v] = p.enc.params[i]
+				return p.enc.params[i]
+			}
+		}
+	}
+	// Defined before the path starts, a free variable or a global: one
+	// unknown value, the same at every use until the path defines it.
+	return p.havoc(v)
+}
+
+func (p *Path) constant(c *ssa.Const, w uint8, signed bool) *sym.Expr {
+	b := p.enc.B
+	if c.Value == nil { // the zero value
+		if w == 0 {
+			return b.Bool(false)
+		}
+		return b.Const(0, w)
+	}
+	if w == 0 {
+		return b.Bool(constant.BoolVal(c.Value))
+	}
+	if signed {
+		n, _ := constant.Int64Val(c.Value)
+		return b.Const(uint64(n)&sym.Mask(w), w)
+	}
+	n, _ := constant.Uint64Val(c.Value)
+	return b.Const(n, w)
+}
+
+// havoc gives v a fresh variable.
+func (p *Path) havoc(v ssa.Value) *sym.Expr {
+	w, _, ok := scalar(v.Type())
+	if !ok {
+		return nil
+	}
+	t := p.enc.B.Var(p.enc.next, w)
+	p.enc.next++
+	p.Havoc = append(p.Havoc, t)
+	p.env[v] = t
+	return t
+}
+
+func (p *Path) last() *ssa.BasicBlock { return p.Blocks[len(p.Blocks)-1] }
+
+func (p *Path) cond(c *sym.Expr) {
+	if c.Kind == sym.KTrue {
+		return
+	}
+	p.Conds = append(p.Conds, c)
+	p.At = append(p.At, len(p.Blocks)-1)
+}
+
+// Branch encodes the body of the last block, if not yet done, and returns
+// the term of the condition of its If, or nil when it ends otherwise.
+func (p *Path) Branch() *sym.Expr {
+	p.body()
+	if i, ok := p.last().Instrs[len(p.last().Instrs)-1].(*ssa.If); ok {
+		return p.Value(i.Cond)
+	}
+	return nil
+}
+
+// Step extends the path by c, a successor of its last block: the last
+// block's body, the guard of the edge (the If's condition or its
+// negation) and c's phis, assigned together from the values on the edge.
+func (p *Path) Step(c *ssa.BasicBlock) error {
+	b := p.last()
+	succ := -1
+	for i, s := range b.Succs {
+		if s == c {
+			succ = i
+		}
+	}
+	if succ < 0 {
+		return fmt.Errorf("mc: block %d of %s is not a successor of block %d", c.Index, p.enc.Fn, b.Index)
+	}
+	if cond := p.Branch(); cond != nil && b.Succs[0] != b.Succs[1] {
+		if succ == 0 {
+			p.cond(cond)
+		} else {
+			p.cond(p.enc.B.Not(cond))
+		}
+	}
+	pred := -1
+	for i, q := range c.Preds {
+		if q == b {
+			pred = i
+		}
+	}
+	// Phis read the values before any of them is assigned.
+	var phis []*ssa.Phi
+	var terms []*sym.Expr
+	for _, in := range c.Instrs {
+		phi, ok := in.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		phis = append(phis, phi)
+		terms = append(terms, p.Value(phi.Edges[pred]))
+	}
+	p.Blocks = append(p.Blocks, c)
+	p.done = false
+	for i, phi := range phis {
+		if terms[i] == nil {
+			p.havoc(phi)
+		} else {
+			p.env[phi] = terms[i]
+		}
+	}
+	return nil
+}
+
+// Exit encodes the body of the last block, which must end with a
+// return, and sets Results.
+func (p *Path) Exit() error {
+	ret, ok := p.last().Instrs[len(p.last().Instrs)-1].(*ssa.Return)
+	if !ok {
+		return fmt.Errorf("mc: block %d of %s does not return", p.last().Index, p.enc.Fn)
+	}
+	p.body()
+	p.Results = nil
+	for _, r := range ret.Results {
+		p.Results = append(p.Results, p.Value(r))
+	}
+	return nil
+}
+
+// body encodes the definitions of the last block, once per visit.
+func (p *Path) body() {
+	if p.done {
+		return
+	}
+	p.done = true
+	for _, in := range p.last().Instrs {
+		v, ok := in.(ssa.Value)
+		if !ok {
+			continue
+		}
+		if _, ok := v.(*ssa.Phi); ok {
+			continue
+		}
+		if _, _, ok := scalar(v.Type()); !ok {
+			continue
+		}
+		if t := p.define(v); t != nil {
+			p.env[v] = t
+		} else {
+			p.havoc(v)
+		}
+	}
+}
+
+// define returns the term of the definition v, or nil for havoc.
+func (p *Path) define(v ssa.Value) *sym.Expr {
+	b := p.enc.B
+	switch v := v.(type) {
+	case *ssa.BinOp:
+		return p.binOp(v)
+	case *ssa.UnOp:
+		x := p.Value(v.X)
+		if x == nil {
+			return nil
+		}
+		switch {
+		case v.Op == token.NOT && x.Width == 0:
+			return b.Not(x)
+		case v.Op == token.SUB && x.Width != 0:
+			return b.Neg(x)
+		case v.Op == token.XOR && x.Width != 0:
+			return b.Cpl(x)
+		}
+	case *ssa.Convert:
+		w, _, _ := scalar(v.Type())
+		fw, fromSigned, ok := scalar(v.X.Type())
+		if ok && fw != 0 && w != 0 {
+			return b.Convert(p.Value(v.X), w, fromSigned)
+		}
+	case *ssa.ChangeType:
+		return p.Value(v.X)
+	}
+	return nil
+}
+
+// binOp returns the term of an integer or boolean operation, as the
+// runtime's operator of the same name builds it (rt/ops.go).
+func (p *Path) binOp(v *ssa.BinOp) *sym.Expr {
+	b := p.enc.B
+	x, y := p.Value(v.X), p.Value(v.Y)
+	if x == nil || y == nil {
+		return nil // strings, floats, pointers: havoc
+	}
+	_, signed, _ := scalar(v.X.Type())
+	if x.Width == 0 || y.Width == 0 {
+		switch {
+		case x.Width != y.Width:
+			return nil
+		case v.Op == token.EQL:
+			return b.Eq(x, y)
+		case v.Op == token.NEQ:
+			return b.Not(b.Eq(x, y))
+		}
+		return nil
+	}
+	pick := func(s, u sym.Kind) sym.Kind {
+		if signed {
+			return s
+		}
+		return u
+	}
+	switch v.Op {
+	case token.ADD:
+		return b.Bin(sym.KAdd, x, y)
+	case token.SUB:
+		return b.Bin(sym.KSub, x, y)
+	case token.MUL:
+		return b.Bin(sym.KMul, x, y)
+	case token.AND:
+		return b.Bin(sym.KAnd, x, y)
+	case token.OR:
+		return b.Bin(sym.KOr, x, y)
+	case token.XOR:
+		return b.Bin(sym.KXor, x, y)
+	case token.AND_NOT:
+		return b.Bin(sym.KAnd, x, b.Cpl(y))
+	case token.QUO, token.REM:
+		// Past the division, the divisor was not zero (else it panicked).
+		p.cond(b.Not(b.Eq(y, b.Const(0, y.Width))))
+		if v.Op == token.QUO {
+			return b.Bin(pick(sym.KSDiv, sym.KUDiv), x, y)
+		}
+		return b.Bin(pick(sym.KSRem, sym.KURem), x, y)
+	case token.SHL, token.SHR:
+		// Past the shift, a signed count was not negative.
+		if _, countSigned, _ := scalar(v.Y.Type()); countSigned {
+			p.cond(b.Not(b.Cmp(sym.KSLt, y, b.Const(0, y.Width))))
+		}
+		if v.Op == token.SHL {
+			return b.Shift(sym.KShl, x, y)
+		}
+		return b.Shift(pick(sym.KAShr, sym.KLShr), x, y)
+	case token.EQL:
+		return b.Eq(x, y)
+	case token.NEQ:
+		return b.Not(b.Eq(x, y))
+	case token.LSS:
+		return b.Cmp(pick(sym.KSLt, sym.KULt), x, y)
+	case token.LEQ:
+		return b.Cmp(pick(sym.KSLe, sym.KULe), x, y)
+	case token.GTR:
+		return b.Cmp(pick(sym.KSLt, sym.KULt), y, x)
+	case token.GEQ:
+		return b.Cmp(pick(sym.KSLe, sym.KULe), y, x)
+	}
+	return nil
+}
