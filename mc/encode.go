@@ -64,6 +64,19 @@ func NewEncoder(b *sym.Builder, fn *ssa.Function) *Encoder {
 // input had.
 func (e *Encoder) Param(i int) *sym.Expr { return e.params[i] }
 
+// Bind makes v the term of parameter i, in place of variable number i:
+// gocolic's input variable of that parameter (rt.Layout numbers them),
+// so that the encoder's formulas and the runtime's terms speak of the same
+// inputs. v must have the parameter's width. Paths started before Bind
+// keep the old term.
+func (e *Encoder) Bind(i int, v *sym.Expr) error {
+	if e.params[i] == nil || v.Width != e.params[i].Width || v.IsBool() != e.params[i].IsBool() {
+		return fmt.Errorf("mc: parameter %d of %s cannot be bound to %v", i, e.Fn, v)
+	}
+	e.params[i] = v
+	return nil
+}
+
 // scalar reports whether t is an integer or boolean type the encoder
 // follows, with its width (0 for bool) and signedness.
 func scalar(t types.Type) (w uint8, signed, ok bool) {
