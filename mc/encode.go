@@ -30,7 +30,14 @@ const HavocBase = 1 << 32
 
 // sizes gives int, uint and uintptr their width: the worker runs on the
 // machine gocolic runs on.
-var sizes = types.SizesFor("gc", runtime.GOARCH)
+var sizes = sizesOf(runtime.GOARCH)
+
+func sizesOf(arch string) types.Sizes {
+	if s := types.SizesFor("gc", arch); s != nil {
+		return s
+	}
+	return types.SizesFor("gc", "amd64")
+}
 
 // An Encoder builds path formulas of one function with one sym.Builder.
 // It is not safe for concurrent use.
@@ -371,8 +378,44 @@ func (p *Path) define(v ssa.Value) *sym.Expr {
 		}
 	case *ssa.ChangeType:
 		return p.Value(v.X)
+	case *ssa.Call:
+		return p.minMax(v)
 	}
 	return nil
+}
+
+// minMax returns the term of the builtin min or max over integers, folded
+// left to right and built as rt.Min and rt.Max build it; nil for any
+// other call.
+func (p *Path) minMax(c *ssa.Call) *sym.Expr {
+	bi, ok := c.Call.Value.(*ssa.Builtin)
+	if !ok || bi.Name() != "min" && bi.Name() != "max" {
+		return nil
+	}
+	w, signed, _ := scalar(c.Type())
+	if w == 0 {
+		return nil
+	}
+	k := sym.KULt
+	if signed {
+		k = sym.KSLt
+	}
+	b := p.enc.B
+	var acc *sym.Expr
+	for _, a := range c.Call.Args {
+		x := p.Value(a)
+		switch {
+		case x == nil:
+			return nil
+		case acc == nil:
+			acc = x
+		case bi.Name() == "min":
+			acc = b.Ite(b.Cmp(k, x, acc), x, acc)
+		default:
+			acc = b.Ite(b.Cmp(k, acc, x), x, acc)
+		}
+	}
+	return acc
 }
 
 // binOp returns the term of an integer or boolean operation, as the

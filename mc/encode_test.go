@@ -167,6 +167,9 @@ func TestExecutedPathsSat(t *testing.T) {
 		{"Bools", prog.Bools, []any{true, false, 4}, ""},
 		{"Bools", prog.Bools, []any{false, false, -4}, ""},
 		{"Range", prog.Range, []any{6}, "TF"},
+		{"Clamp", prog.Clamp, []any{int16(-300), uint8(7), uint8(250)}, ""},
+		{"Clamp", prog.Clamp, []any{int16(255), uint8(0), uint8(9)}, ""},
+		{"Clamp", prog.Clamp, []any{int16(-1), uint8(250), uint8(255)}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

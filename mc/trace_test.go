@@ -32,7 +32,8 @@ var traceTargets = []struct {
 }{{
 	// Symbolic branches over wrapped, converted, divided and shifted
 	// inputs, an implicit division check, a loop with a symbolic and a
-	// concrete test, and a helper call (havoc to the encoder).
+	// concrete test, a helper call (havoc to the encoder), and the
+	// builtin min and max.
 	name: "Check",
 	src: `package p
 
@@ -52,6 +53,9 @@ func Check(x int8, y uint16, n int) int {
 	}
 	if uint8(x) > 200 || helper(y) {
 		r += 8
+	}
+	if min(int(x), n) > 3 || max(y, 7, uint16(n)) == 7 {
+		r += 16
 	}
 	return r
 }

@@ -165,3 +165,9 @@ func Range(x int) int {
 func Wide(x int8, n uint64) int8 {
 	return x >> n
 }
+
+// Clamp uses the builtin min and max on signed and unsigned values.
+func Clamp(x int16, lo, hi uint8) int16 {
+	u := max(uint8(x), lo, hi/2)
+	return min(x, int16(hi), -3) + int16(min(u, 200))
+}
