@@ -7,10 +7,14 @@
 // execution goes through those blocks in that order. Integer and boolean
 // SSA values are bit-vector and boolean terms at their Go widths, built by
 // the same sym operations the runtime (rt/ops.go) uses for each operator,
-// so wraparound, signed division and the shift rules are Go's. What the
-// encoder does not follow (calls, loads from memory, floats, strings,
-// globals, values defined before the path starts) is havoc: a fresh
-// variable each time it is computed.
+// so wraparound, signed division and the shift rules are Go's; a division
+// or a signed shift on the path adds the condition under which it does
+// not panic. What the encoder does not follow (calls other than the
+// builtin min and max, loads from memory, floats, strings, globals, values
+// defined before the path starts) is havoc: a fresh variable each time it
+// is computed. Implicit checks other than division and shift counts
+// (bounds, nil, assertions) add no condition, which only widens the set
+// of executions a formula admits.
 package mc
 
 import (
