@@ -302,7 +302,7 @@ func newState(cmd Command, cfg Config, t *target, rep *coordinator.Report, reps 
 		Version: state.Version, Command: string(cmd), Package: e.PkgPath, Func: e.Func, Target: cfg.Func,
 		Strategy: cfg.Strategy, MaxDepth: cfg.MaxDepth, Seed: cfg.Seed, MaxLen: e.maxLen, MaxElems: cfg.MaxElems,
 		Settings: savedSettings(cfg),
-		Params: stateParams(e), Exhausted: rep.Exhausted, Funcs: t.funcs, Inputs: []state.Input{},
+		Params:   stateParams(e), Exhausted: rep.Exhausted, Funcs: t.funcs, Inputs: []state.Input{},
 		Spent: state.Spent{Executions: rep.Execs, Queries: queries(rep), ElapsedMS: rep.Elapsed.Milliseconds()},
 	}
 	for _, p := range reps {

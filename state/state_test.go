@@ -14,7 +14,7 @@ func sample() *State {
 		Version: Version, Command: "test", Package: "example.com/mid", Func: "Mid", Target: "Mid",
 		Strategy: "dfs", MaxDepth: 50, Seed: 7, MaxLen: 32,
 		Settings: Settings{Stdlib: true, Instrument: []string{"./dep/..."}, Impure: []string{"os"}, Solver: "z3"},
-		Params: []string{"int64", "int64", "int64"}, Exhausted: true,
+		Params:   []string{"int64", "int64", "int64"}, Exhausted: true,
 		Funcs: map[string]string{"Mid": "0123456789abcdef", "T.M": "fedcba9876543210"},
 		Inputs: []Input{
 			{Values: []string{"int64(0)", "int64(1)", "int64(2)"},
