@@ -147,6 +147,10 @@ type measure struct {
 	Covered    int   `json:"covered"`
 	Total      int   `json:"total"`
 	Exhausted  bool  `json:"exhausted"`
+	// Divergences counts the executions that missed the path their input
+	// was solved for: what they reach depends on the inputs the solver
+	// chose, not on the search order.
+	Divergences int `json:"divergences"`
 }
 
 // record is one pair's outcome.
@@ -157,9 +161,14 @@ type record struct {
 	Full   measure        `json:"full"`
 	Update measure        `json:"update"`
 	Diff   *report.Update `json:"diff"`
-	Equal  bool           `json:"equal"` // the same paths, with the same conditions
-	Err    string         `json:"error,omitempty"`
-	paths  [2][]string    // full, update
+	// Equal says the two suites take the same paths (sites and
+	// directions), SameConds also with the same conditions' hashes: a
+	// condition over a value made concrete holds that value, so equal
+	// paths taken by other inputs can differ there.
+	Equal     bool        `json:"equal"`
+	SameConds bool        `json:"same_conditions"`
+	Err       string      `json:"error,omitempty"`
+	paths     [2][]string // full, update
 }
 
 func run(ctx context.Context, o options, names []string) error {
@@ -270,21 +279,22 @@ func measurePair(ctx context.Context, o options, w *harness.Workspace, root stri
 			return r
 		}
 		*s.out = measure{Queries: rep.Solver.Queries, Executions: rep.Executions, ElapsedMS: rep.ElapsedMS, WallMS: res.Wall.Milliseconds(),
-			Covered: rep.Branches.Covered, Total: rep.Branches.Total, Exhausted: rep.Exhausted}
+			Covered: rep.Branches.Covered, Total: rep.Branches.Total, Exhausted: rep.Exhausted, Divergences: rep.Divergences}
 		if s.name == "update" {
 			r.Diff = rep.Update
 		}
 	}
 	fn := funcFile(p.Func)
+	var conds [2][]string
 	for i, d := range []string{newDir, oldDir} {
 		st, err := state.Read(state.Path(filepath.Join(d, pkg), fn))
 		if err != nil {
 			r.Err = err.Error()
 			return r
 		}
-		r.paths[i] = pathsOf(st)
+		r.paths[i], conds[i] = pathsOf(st, false), pathsOf(st, true)
 	}
-	r.Equal = slices.Equal(r.paths[0], r.paths[1])
+	r.Equal, r.SameConds = slices.Equal(r.paths[0], r.paths[1]), slices.Equal(conds[0], conds[1])
 	return r
 }
 
@@ -367,13 +377,17 @@ func funcFile(fn string) string {
 	return strings.Trim(typ, "(*)") + "_" + method
 }
 
-// pathsOf returns the paths of a state, each its steps with their
-// conditions' hashes, sorted: the suite as a set of paths.
-func pathsOf(st *state.State) []string {
+// pathsOf returns the paths of a state, each its steps (site and
+// direction, and with conds the condition's hash), sorted: the suite as a
+// set of paths.
+func pathsOf(st *state.State, conds bool) []string {
 	var out []string
 	for _, in := range st.Inputs {
 		var steps []string
 		for _, s := range in.Path {
+			if !conds {
+				s.Cond = ""
+			}
 			steps = append(steps, s.String())
 		}
 		out = append(out, strings.Join(steps, ", "))

@@ -25,8 +25,14 @@ func markdown(recs []record, o options, commit, load string) (string, error) {
 		}
 		f, u := r.Full, r.Update
 		same := "yes"
-		if !r.Equal {
-			same = fmt.Sprintf("no (%d / %d paths)", len(r.paths[0]), len(r.paths[1]))
+		switch {
+		case !r.Equal:
+			same = fmt.Sprintf("no: %d / %d paths", len(r.paths[0]), len(r.paths[1]))
+		case !r.SameConds:
+			same = "yes (other conditions over values made concrete)"
+		}
+		if !r.Equal && f.Divergences+u.Divergences > 0 {
+			same += fmt.Sprintf("; divergent executions %d / %d", f.Divergences, u.Divergences)
 		}
 		if !f.Exhausted || !u.Exhausted {
 			same += " (cut by -cap)"
