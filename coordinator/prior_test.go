@@ -3,10 +3,14 @@ package coordinator
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/state"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -127,5 +131,112 @@ func TestRunPriorUnrun(t *testing.T) {
 	rep := runDriver(t, context.Background(), cfg)
 	if rep.Execs != 1 || rep.Update.Unrun != 2 {
 		t.Errorf("%d executions, %d seeds unrun; want 1, 2", rep.Execs, rep.Update.Unrun)
+	}
+}
+
+// rangeSolver answers every query of the helper's branches mode unsat.
+// The seeds 100 (no branch taken) and 1005 (branch 5 taken) cut the
+// candidates into two ranges of seed 003: those before 1005's path in the
+// fixed branch order (above branch 5, or under its taken side), and those
+// between the two paths (under branch 5's untaken side, from 100's path).
+// The first query blocks until a query of the other range was answered.
+type rangeSolver struct {
+	g        *gauge
+	mu       sync.Mutex
+	first    int // range of the first query, -1 before it
+	asked    [2]int
+	other    chan struct{} // closed once a query of the other range is answered
+	released bool          // the first query was released by the other range
+}
+
+// rangeOf returns the range of a query: 1 for a candidate below branch 5
+// on 100's path (its sixth constraint is branch 5 untaken), else 0.
+func rangeOf(q solver.Query) int {
+	if len(q.Constraints) <= 5 {
+		return 0
+	}
+	v, err := (&sym.Evaluator{Env: input(1005)}).Value(q.Constraints[5])
+	if err == nil && v == 0 {
+		return 1
+	}
+	return 0
+}
+
+func (s *rangeSolver) Solve(ctx context.Context, q solver.Query) (solver.Result, error) {
+	s.g.enter()
+	defer s.g.exit()
+	r := rangeOf(q)
+	s.mu.Lock()
+	s.asked[r]++
+	first := s.first < 0
+	if first {
+		s.first = r
+	} else if r != s.first && s.other != nil {
+		defer func() { // once answered
+			s.mu.Lock()
+			if s.other != nil {
+				close(s.other)
+				s.other = nil
+			}
+			s.mu.Unlock()
+		}()
+	}
+	wait := s.other
+	s.mu.Unlock()
+	if first {
+		select {
+		case <-wait:
+			s.mu.Lock()
+			s.released = true
+			s.mu.Unlock()
+		case <-time.After(5 * time.Second):
+		case <-ctx.Done():
+			return solver.Result{}, ctx.Err()
+		}
+	}
+	return solver.Result{Status: solver.Unsat}, nil
+}
+
+// TestRunPriorParallelRanges: the changed ranges of an update are
+// explored at once, by the pool's solvers: while a query of one range is
+// being solved, a query of the other range is answered, and every side
+// of both ranges is asked about.
+func TestRunPriorParallelRanges(t *testing.T) {
+	s := &rangeSolver{g: newGauge(2), first: -1, other: make(chan struct{})}
+	cfg := runConfig(t, nil, modeBranches, 1005)
+	cfg.Strategy, cfg.Paths, cfg.MinimizeTime, cfg.Lanes = "dfs", true, 0, LanesConcolic
+	cfg.Solvers, cfg.NewSolver = 2, func() (solver.Solver, func(), error) { return s, nil, nil }
+	cfg.Prior = func(*explore.Candidate) Prior { return PriorExplore }
+	rep := runDriver(t, context.Background(), cfg)
+	if !rep.Exhausted {
+		t.Errorf("stopped %q, want exhausted", rep.Stopped)
+	}
+	var valid [][]bool
+	for _, p := range rep.Suite {
+		var dirs []bool
+		for _, br := range p.Path() {
+			dirs = append(dirs, br.Taken)
+		}
+		valid = append(valid, dirs)
+	}
+	slices.SortFunc(valid, func(a, b []bool) int {
+		if state.Less(a, b) {
+			return -1
+		}
+		return 1
+	})
+	if rs := state.Ranges(valid, rep.Update.Changed); len(rs) != 2 {
+		t.Fatalf("%d ranges, want 2: the test does not exercise parallel ranges", len(rs))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.released {
+		t.Errorf("the first query (range %d) waited for the other range in vain: ranges explored one after the other", s.first)
+	}
+	if s.asked[0] == 0 || s.asked[1] == 0 || s.asked[0]+s.asked[1] != len(rep.Update.Changed) {
+		t.Errorf("queries per range %v for %d changed sides", s.asked, len(rep.Update.Changed))
+	}
+	if p := s.g.peak.Load(); p != 2 {
+		t.Errorf("at most %d queries at once, want 2", p)
 	}
 }

@@ -48,7 +48,11 @@ var midV2 = strings.NewReplacer(
 // path changes.
 var midV3 = strings.Replace(midV1, "} else if x < z {\n\t\t\treturn z", "} else if x < z {\n\t\t\treturn y", 1)
 
-var dfsFlags = []string{"-workers", "1", "-solvers", "1", "-lanes", "concolic", "-solver", "z3"}
+var dfsFlags = append([]string{"-solver", "z3"}, updateFlags...)
+
+// updateFlags are dfsFlags but the solver mode, which an update takes from
+// the saved suite.
+var updateFlags = []string{"-workers", "1", "-solvers", "1", "-lanes", "concolic"}
 
 // stateOf reads the suite state gocolic left for Mid in dir.
 func stateOf(t *testing.T, dir string) *state.State {
@@ -104,7 +108,7 @@ func TestUpdateMid(t *testing.T) {
 	if res := run(t, full, 2*time.Minute, gocolic, append(test, "-json", "full.json", "./mid", "Mid")...); res.code != 0 {
 		t.Fatalf("full gocolic test exited %d:\n%s", res.code, res.stderr)
 	}
-	update := append([]string{"update", "-json", "update.json"}, dfsFlags...)
+	update := append([]string{"update", "-json", "update.json"}, updateFlags...)
 	res := run(t, dir, 2*time.Minute, gocolic, append(update, "./mid", "Mid")...)
 	if res.code != 0 {
 		t.Fatalf("gocolic update exited %d:\n%s", res.code, res.stderr)
@@ -155,7 +159,7 @@ func TestUpdateCheck(t *testing.T) {
 	if res := run(t, dir, 2*time.Minute, gocolic, append(test, "./mid", "Mid")...); res.code != 0 {
 		t.Fatalf("gocolic test exited %d:\n%s", res.code, res.stderr)
 	}
-	check := append([]string{"update", "-check"}, dfsFlags...)
+	check := append([]string{"update", "-check"}, updateFlags...)
 	check = append(check, "./mid", "Mid")
 	stateFile := state.Path(filepath.Join(dir, "mid"), "Mid")
 	testFile := filepath.Join(dir, "mid", "mid_gocolic_test.go")
@@ -179,7 +183,7 @@ func TestUpdateCheck(t *testing.T) {
 
 	// An update that changes nothing leaves the state as it was, though
 	// its run cost something else.
-	update := append([]string{"update"}, dfsFlags...)
+	update := append([]string{"update"}, updateFlags...)
 	if res := run(t, dir, 2*time.Minute, gocolic, append(update, "./mid", "Mid")...); res.code != 0 {
 		t.Fatalf("gocolic update exited %d:\n%s", res.code, res.stderr)
 	}
@@ -265,7 +269,7 @@ func TestUpdateSettles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "mid", "mid.go"), []byte(classifyV2), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	update := append([]string{"update", "-json", "update.json"}, dfsFlags...)
+	update := append([]string{"update", "-json", "update.json"}, updateFlags...)
 	if res := run(t, dir, 2*time.Minute, gocolic, append(update, "./mid", "Classify")...); res.code != 0 {
 		t.Fatalf("gocolic update exited %d:\n%s", res.code, res.stderr)
 	}
@@ -320,11 +324,11 @@ func TestUpdateContinues(t *testing.T) {
 	}
 	// The code did not change: -check does not count the paths the saved
 	// run had not tried as changes.
-	check := append([]string{"update", "-check"}, dfsFlags...)
+	check := append([]string{"update", "-check"}, updateFlags...)
 	if res := run(t, dir, 2*time.Minute, gocolic, append(check, "./mid", "Mid")...); res.code != 0 {
 		t.Errorf("gocolic update -check on unchanged code exited %d:\n%s", res.code, res.stderr)
 	}
-	update := append([]string{"update", "-json", "update.json"}, dfsFlags...)
+	update := append([]string{"update", "-json", "update.json"}, updateFlags...)
 	if res := run(t, dir, 2*time.Minute, gocolic, append(update, "./mid", "Mid")...); res.code != 0 {
 		t.Fatalf("gocolic update exited %d:\n%s", res.code, res.stderr)
 	}

@@ -103,7 +103,9 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	}
 
 	// The solver stack (stack.Options).
-	fs.StringVar(&c.Solver.Mode, "solver", d.Solver.Mode, "solver: z3 (calls of uninstrumented functions stay concrete), walk (concolic walk, Z3 for the linear part) or auto (Z3, then the walk for what it cannot model or on timeout)")
+	if cmd != CmdUpdate {
+		fs.StringVar(&c.Solver.Mode, "solver", d.Solver.Mode, "solver: z3 (calls of uninstrumented functions stay concrete), walk (concolic walk, Z3 for the linear part) or auto (Z3, then the walk for what it cannot model or on timeout)")
+	}
 	fs.DurationVar(&c.Solver.Timeout, "solver-timeout", d.Solver.Timeout, "time limit of one solver query")
 	fs.IntVar(&c.Solver.Memory, "solver-memory", d.Solver.Memory, "memory Z3 may hold in MiB, all solvers together; a query that needs more is given up")
 	fs.IntVar(&c.Solver.Walk.Steps, "walksteps", d.Solver.Walk.Steps, "concolic walk: iterations per non-linear constraint")
@@ -122,9 +124,11 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	if cmd != CmdFuzz && cmd != CmdUpdate {
 		fs.IntVar(&c.MaxElems, "maxelems", d.MaxElems, "maximum length of slice, map and variadic inputs")
 	}
-	fs.Var(listValue{&c.Impure, true}, "impure", "comma-separated packages or functions (path.Func) whose calls stay concrete, never opaque terms (repeatable)")
-	fs.BoolVar(&c.Stdlib, "stdlib", d.Stdlib, "instrument the standard packages the target reaches (strings, bytes, bufio, regexp, encoding/..., net/url, ...) in place, and strconv, unicode, unicode/utf8 and path, which the runtime is built on, as copies, so that values stay symbolic through them; the rest of what the runtime is built on (fmt, math, ...) keeps its models")
-	fs.Var(listValue{&c.Instrument, true}, "instrument", "comma-separated go package patterns (./..., example.com/dep/...) whose packages the target imports are instrumented too, so that values stay symbolic in calls into them; dependencies are copied, never written (repeatable; default: the target package only)")
+	if cmd != CmdUpdate {
+		fs.Var(listValue{&c.Impure, true}, "impure", "comma-separated packages or functions (path.Func) whose calls stay concrete, never opaque terms (repeatable)")
+		fs.BoolVar(&c.Stdlib, "stdlib", d.Stdlib, "instrument the standard packages the target reaches (strings, bytes, bufio, regexp, encoding/..., net/url, ...) in place, and strconv, unicode, unicode/utf8 and path, which the runtime is built on, as copies, so that values stay symbolic through them; the rest of what the runtime is built on (fmt, math, ...) keeps its models")
+		fs.Var(listValue{&c.Instrument, true}, "instrument", "comma-separated go package patterns (./..., example.com/dep/...) whose packages the target imports are instrumented too, so that values stay symbolic in calls into them; dependencies are copied, never written (repeatable; default: the target package only)")
+	}
 
 	if cmd != CmdLearn {
 		fs.BoolVar(&c.Prove, "prove", d.Prove, "prove branch outcomes unreachable when no path of the control-flow and call graphs leads to them from the entry, and report coverage of the reachable outcomes beside coverage of all")

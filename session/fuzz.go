@@ -102,6 +102,14 @@ func fuzzTarget(cfg *Config) (*target, []sym.Env, string, error) {
 	if err != nil {
 		return nil, nil, "", err
 	}
+	var upd *updating
+	if cfg.update {
+		// The saved settings decide what is instrumented (readSaved). An
+		// external test package's directory is its package's.
+		if upd, err = readSaved(cfg, filepath.Dir(pkg.CompiledGoFiles[0]), CmdFuzz); err != nil {
+			return nil, nil, "", err
+		}
+	}
 	// Support packages: the package under test of an external test
 	// package (p for p_test), so that the fuzz function's calls into it
 	// keep their arguments symbolic, and what -instrument names.
@@ -123,11 +131,9 @@ func fuzzTarget(cfg *Config) (*target, []sym.Env, string, error) {
 	tgt.Stdlib = t.sup.std
 	t.entry = tgt
 	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
-	if cfg.update {
+	if upd != nil {
 		// The saved inputs are the seeds.
-		if t.upd, err = readSaved(cfg, tgt.PkgDir, CmdFuzz); err != nil {
-			return nil, nil, "", err
-		}
+		t.upd = upd
 		seeds, err := startUpdate(cfg, t)
 		return t, seeds, dir, err
 	}

@@ -52,7 +52,11 @@ type updating struct {
 }
 
 // readSaved reads the saved state of cfg.Func in the package directory
-// pkgDir and takes from it the settings that fix the path space.
+// pkgDir and takes from it the settings that fix the path space: the
+// bounds, the strategy and seed, and what is instrumented and how
+// (state.Settings). An update offers no flags for them, so that a suite is
+// never updated under other settings than it was made with; to change
+// them, run gocolic test (or fuzz) again.
 func readSaved(cfg *Config, pkgDir string, cmd Command) (*updating, error) {
 	old, err := state.Read(state.Path(pkgDir, funcFileName(cfg.Func)))
 	if err != nil {
@@ -63,7 +67,29 @@ func readSaved(cfg *Config, pkgDir string, cmd Command) (*updating, error) {
 	}
 	cfg.Strategy, cfg.MaxDepth, cfg.Seed = old.Strategy, old.MaxDepth, old.Seed
 	cfg.MaxLen, cfg.MaxElems = old.MaxLen, old.MaxElems
+	cfg.Stdlib, cfg.Solver.Mode = old.Settings.Stdlib, old.Settings.Solver
+	cfg.Instrument, cfg.Impure = slices.Clone(old.Settings.Instrument), slices.Clone(old.Settings.Impure)
+	if err := cfg.Solver.Validate(); err != nil {
+		return nil, fmt.Errorf("the suite of %s: %w", cfg.Func, err)
+	}
 	return &updating{old: old, check: cfg.Check}, nil
+}
+
+// savedSettings are the settings of cfg a state records beside the
+// bounds (state.Settings).
+func savedSettings(cfg Config) state.Settings {
+	return state.Settings{
+		Stdlib: cfg.Stdlib, Instrument: nonNil(cfg.Instrument), Impure: nonNil(cfg.Impure), Solver: cfg.Solver.Mode,
+	}
+}
+
+// nonNil returns l, or an empty list for nil, so that a state writes []
+// and reads back equal.
+func nonNil(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
 }
 
 // funcFileName is the name outputs give the function fn: Type_Method for
@@ -275,7 +301,8 @@ func newState(cmd Command, cfg Config, t *target, rep *coordinator.Report, reps 
 	st := &state.State{
 		Version: state.Version, Command: string(cmd), Package: e.PkgPath, Func: e.Func, Target: cfg.Func,
 		Strategy: cfg.Strategy, MaxDepth: cfg.MaxDepth, Seed: cfg.Seed, MaxLen: e.maxLen, MaxElems: cfg.MaxElems,
-		Params: stateParams(e), Exhausted: rep.Exhausted, Funcs: t.funcs, Inputs: []state.Input{},
+		Settings: savedSettings(cfg),
+		Params:   stateParams(e), Exhausted: rep.Exhausted, Funcs: t.funcs, Inputs: []state.Input{},
 		Spent: state.Spent{Executions: rep.Execs, Queries: queries(rep), ElapsedMS: rep.Elapsed.Milliseconds()},
 	}
 	for _, p := range reps {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gocolic/gocolic/coordinator"
@@ -154,5 +155,62 @@ func TestSameSuite(t *testing.T) {
 		if got := sameSuite(base(), b); got != tc.same {
 			t.Errorf("%s: sameSuite = %t, want %t", tc.name, got, tc.same)
 		}
+	}
+}
+
+// TestUpdateSettings: the state records the settings that shape the
+// paths, and an update takes them, whatever its Config held, so that a
+// suite is never updated under other settings; a saved solver mode this
+// gocolic does not know is one error line.
+func TestUpdateSettings(t *testing.T) {
+	saved := DefaultConfig()
+	saved.Stdlib, saved.Instrument, saved.Impure, saved.Solver.Mode = false, []string{"./dep/..."}, []string{"os", "p.F"}, "z3"
+	e := &Entry{PkgPath: "p", Func: "F", rt: []rt.Param{{Kind: rt.ParamInt, Width: 64, Signed: true}}, maxLen: 8}
+	tgt := &target{entry: e, funcs: map[string]string{}}
+	rep := &coordinator.Report{}
+	st := newState(CmdTest, saved, tgt, rep, nil, newPathHasher(nil))
+	want := state.Settings{Stdlib: false, Instrument: []string{"./dep/..."}, Impure: []string{"os", "p.F"}, Solver: "z3"}
+	if !reflect.DeepEqual(st.Settings, want) {
+		t.Fatalf("state settings %+v, want %+v", st.Settings, want)
+	}
+	st.Target = "F"
+	write := func(s *state.State) string {
+		dir := t.TempDir()
+		if err := writeState(&Entry{PkgDir: dir, Func: "F"}, s); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	for _, tc := range []struct {
+		name   string
+		solver string
+		err    string
+	}{
+		{"taken", "z3", ""},
+		{"unknown solver", "cvc9", `unknown -solver "cvc9"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := *st
+			s.Settings.Solver = tc.solver
+			dir := write(&s)
+			cfg := DefaultConfig()
+			cfg.Func = "F"
+			if err := cfg.Solver.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			u, err := readSaved(&cfg, dir, CmdTest)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("readSaved error %v, want one line with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || u == nil {
+				t.Fatalf("readSaved: %v", err)
+			}
+			if got := savedSettings(cfg); !reflect.DeepEqual(got, want) {
+				t.Errorf("update settings %+v, want the saved %+v", got, want)
+			}
+		})
 	}
 }

@@ -25,8 +25,8 @@ import (
 
 // Version is the state format this package reads and writes. A file of
 // another version is refused whole: its paths and keys may mean something
-// else.
-const Version = 1
+// else. Version 2 added Settings.
+const Version = 2
 
 // Dir is the directory of state files, relative to the package's.
 const Dir = "testdata/gocolic"
@@ -56,6 +56,9 @@ type State struct {
 	Seed     int64  `json:"seed"`
 	MaxLen   int    `json:"maxlen"`
 	MaxElems int    `json:"maxelems"`
+	// Settings are the other settings that shape the path space: what is
+	// instrumented and which calls become terms.
+	Settings Settings `json:"settings"`
 	// Params describes the input layout (one entry per runtime input, see
 	// session): the saved inputs mean nothing for another layout.
 	Params []string `json:"params"`
@@ -71,6 +74,21 @@ type State struct {
 	Inputs []Input `json:"inputs"`
 	// Spent is what the saved run cost.
 	Spent Spent `json:"spent"`
+}
+
+// Settings are the run's settings, beyond the bounds, that change which
+// branches are symbolic and what their conditions are: a path saved under
+// other settings is another path. An update explores with the saved ones.
+type Settings struct {
+	// Stdlib, Instrument and Impure are gocolic's -stdlib, -instrument
+	// and -impure: which packages are instrumented, which calls stay
+	// concrete.
+	Stdlib     bool     `json:"stdlib"`
+	Instrument []string `json:"instrument"`
+	Impure     []string `json:"impure"`
+	// Solver is the -solver mode: any but z3 makes the calls of
+	// uninstrumented functions opaque terms of the conditions.
+	Solver string `json:"solver"`
 }
 
 // Input is one saved input and the path it took.
@@ -171,6 +189,9 @@ func Decode(data []byte) (*State, error) {
 	}
 	if st.Func == "" || st.Package == "" || st.Target == "" {
 		return nil, errors.New("corrupt state file: no package or function")
+	}
+	if st.Settings.Solver == "" {
+		return nil, errors.New("corrupt state file: no solver mode")
 	}
 	for i, in := range st.Inputs {
 		if len(in.Values) != len(st.Params) {

@@ -13,7 +13,8 @@ func sample() *State {
 	return &State{
 		Version: Version, Command: "test", Package: "example.com/mid", Func: "Mid", Target: "Mid",
 		Strategy: "dfs", MaxDepth: 50, Seed: 7, MaxLen: 32,
-		Params: []string{"int64", "int64", "int64"}, Exhausted: true,
+		Settings: Settings{Stdlib: true, Instrument: []string{"./dep/..."}, Impure: []string{"os"}, Solver: "z3"},
+		Params:   []string{"int64", "int64", "int64"}, Exhausted: true,
 		Funcs: map[string]string{"Mid": "0123456789abcdef", "T.M": "fedcba9876543210"},
 		Inputs: []Input{
 			{Values: []string{"int64(0)", "int64(1)", "int64(2)"},
@@ -48,7 +49,7 @@ func TestDecodeRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := strings.Replace(string(good), `"version": 1`, `"version": 2`, 1)
+	other := strings.Replace(string(good), `"version": 2`, `"version": 1`, 1)
 	for _, tc := range []struct {
 		name, data string
 		version    bool // the error is ErrVersion
@@ -64,6 +65,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{"values do not fit the layout", strings.Replace(string(good), `"int64(-3)",`, ``, 1), false},
 		{"trailing data", string(good) + "{}", false},
 		{"no function", strings.Replace(string(good), `"func": "Mid"`, `"func": ""`, 1), false},
+		{"no settings (a version 1 file relabelled)", strings.Replace(string(good), `"solver": "z3"`, `"solver": ""`, 1), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, err := Decode([]byte(tc.data))
@@ -86,7 +88,7 @@ func TestRead(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 	bad := filepath.Join(dir, "bad.state.json")
-	if err := os.WriteFile(bad, []byte(`{"version": 1, "func": `), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte(`{"version": 2, "func": `), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Read(bad); err == nil || !strings.Contains(err.Error(), bad) {

@@ -36,7 +36,7 @@ func TestInstrumentFlag(t *testing.T) {
 	}
 }
 
-// TestCommandFlags checks that test and fuzz each take their own flags
+// TestCommandFlags checks that test, fuzz, learn and update each take their own flags
 // and name themselves in their usage message.
 func TestCommandFlags(t *testing.T) {
 	tests := []struct {
@@ -56,6 +56,13 @@ func TestCommandFlags(t *testing.T) {
 		{session.CmdLearn, learnUsage, []string{"-samples", "4", "-top", "2", "-checks", "1", "-rounds", "2", "-o", "h.json"}, true},
 		{session.CmdLearn, learnUsage, []string{"-strategy", "dfs"}, false},
 		{session.CmdLearn, learnUsage, []string{"-json", "r.json"}, false},
+		// update explores with the saved suite's settings (state.Settings).
+		{session.CmdUpdate, updateUsage, []string{"-check", "-workers", "1", "-lanes", "concolic", "-json", "r.json"}, true},
+		{session.CmdUpdate, updateUsage, []string{"-stdlib=false"}, false},
+		{session.CmdUpdate, updateUsage, []string{"-instrument", "./dep"}, false},
+		{session.CmdUpdate, updateUsage, []string{"-impure", "os"}, false},
+		{session.CmdUpdate, updateUsage, []string{"-solver", "walk"}, false},
+		{session.CmdUpdate, updateUsage, []string{"-strategy", "dfs"}, false},
 	}
 	for _, tt := range tests {
 		var out strings.Builder

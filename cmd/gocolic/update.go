@@ -26,10 +26,10 @@ func runUpdate(ctx context.Context, args []string, stderr io.Writer) int {
 		"Update re-runs the inputs saved by gocolic test (or fuzz) in testdata/gocolic/<func>.state.json",
 		"on the changed code, keeps the tests whose paths still exist, explores with the solver only",
 		"the ranges of paths that changed, and rewrites the generated tests, corpus entries and state.",
-		"Without a function it updates every saved suite of the package. Strategy, seed, depth and",
-		"length bounds are the saved run's; -stdlib, -instrument and -impure must be those it was",
-		"given. With -check it rewrites nothing and exits 1 when a kept test's results changed or",
-		"tests were added or dropped.")
+		"Without a function it updates every saved suite of the package. The settings that shape",
+		"the paths are the saved run's (strategy, seed, depth and length bounds, -stdlib, -instrument,",
+		"-impure, -solver); to change them, run gocolic test (or fuzz) again. With -check it rewrites",
+		"nothing and exits 1 when a kept test's results changed or tests were added or dropped.")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
