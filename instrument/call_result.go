@@ -8,7 +8,6 @@ package instrument
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
 	"github.com/gocolic/gocolic/sites"
@@ -133,33 +132,24 @@ func (ins *instrumenter) dropResults(lhs, r, rhs ast.Expr) ast.Expr {
 // temporary returned with rt.PassResult, so that the caller takes them.
 // The other results are constants, so the order of evaluation is kept.
 func (ins *instrumenter) returnStructLit(s *ast.ReturnStmt) ([]ast.Stmt, bool) {
-	at := -1
-	var lit *ast.CompositeLit
-	for i, r := range s.Results {
-		if l, ok := ast.Unparen(r).(*ast.CompositeLit); ok && at < 0 && hasLeaves(ins.typeOf(r), 0) && ins.symbolicParts(l) {
-			at, lit = i, l
-			continue
+	at, lit := ins.constReturn(s, func(r ast.Expr) *ast.CompositeLit {
+		if l, ok := ast.Unparen(r).(*ast.CompositeLit); ok && hasLeaves(ins.typeOf(r), 0) && ins.symbolicParts(l) {
+			return l
 		}
-		if !ins.isConst(r) && !ins.info.Types[r].IsNil() {
-			return nil, false
-		}
-	}
+		return nil
+	})
 	t := ins.fn.twin
 	if lit == nil || t != nil && len(t.results) != len(s.Results) {
 		return nil, false
 	}
-	tmp := ins.newTemp("l")
-	var pre, post []ast.Stmt
-	nlit, ok := ins.litParts(lit, ast.NewIdent(tmp.Name), &pre, &post)
+	tmp, out, ok := ins.litTemp(lit, false)
 	if !ok {
 		return nil, false
 	}
-	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{nlit}})
-	out = append(out, post...)
 	n := &ast.ReturnStmt{Return: s.Return}
 	for i, r := range s.Results {
 		if i == at {
-			n.Results = append(n.Results, rtCall(rtPassResult, intLit(i), addrOf(ast.NewIdent(tmp.Name)), ast.NewIdent(tmp.Name)))
+			n.Results = append(n.Results, rtCall(rtPassResult, intLit(i), addrOf(ast.NewIdent(tmp.Name)), tmp))
 			continue
 		}
 		n.Results = append(n.Results, r)

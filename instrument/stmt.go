@@ -361,37 +361,67 @@ func (ins *instrumenter) returnLit(s *ast.ReturnStmt) ([]ast.Stmt, bool) {
 	if t := ins.fn.twin; t != nil && t.nShadow != 0 {
 		return nil, false
 	}
-	at := -1
-	var lit *ast.CompositeLit
-	for i, r := range s.Results {
+	at, lit := ins.constReturn(s, func(r ast.Expr) *ast.CompositeLit {
 		if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.AND {
-			if l, ok := ast.Unparen(u.X).(*ast.CompositeLit); ok && at < 0 && ins.symbolicParts(l) {
-				at, lit = i, l
-				continue
+			if l, ok := ast.Unparen(u.X).(*ast.CompositeLit); ok && ins.symbolicParts(l) {
+				return l
 			}
 		}
-		if !ins.isConst(r) && !ins.info.Types[r].IsNil() {
-			return nil, false
-		}
-	}
+		return nil
+	})
 	if lit == nil {
 		return nil, false
 	}
-	tmp := ins.newTemp("l")
-	var pre, post []ast.Stmt
-	nlit, ok := ins.litParts(lit, ast.NewIdent(tmp.Name), &pre, &post)
+	tmp, out, ok := ins.litTemp(lit, true)
 	if !ok {
 		return nil, false
 	}
-	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: nlit}}})
-	out = append(out, post...)
 	n := &ast.ReturnStmt{Return: s.Return}
 	for i, r := range s.Results {
 		if i == at {
-			n.Results = append(n.Results, ast.NewIdent(tmp.Name))
+			n.Results = append(n.Results, tmp)
 			continue
 		}
 		n.Results = append(n.Results, r)
 	}
 	return append(out, n), true
+}
+
+// constReturn returns the result of s that match accepts, and its index,
+// when it is the first such and every other result is a constant or nil;
+// a nil literal otherwise.
+func (ins *instrumenter) constReturn(s *ast.ReturnStmt, match func(ast.Expr) *ast.CompositeLit) (int, *ast.CompositeLit) {
+	at := -1
+	var lit *ast.CompositeLit
+	for i, r := range s.Results {
+		if at < 0 {
+			if l := match(r); l != nil {
+				at, lit = i, l
+				continue
+			}
+		}
+		if !ins.isConst(r) && !ins.info.Types[r].IsNil() {
+			return -1, nil
+		}
+	}
+	return at, lit
+}
+
+// litTemp builds lit into a new temporary, its tracked parts stored at
+// their places there (litParts, as for an assignment), and returns the
+// temporary and the statements that build it; with addr the temporary
+// holds &lit.
+func (ins *instrumenter) litTemp(lit *ast.CompositeLit, addr bool) (*ast.Ident, []ast.Stmt, bool) {
+	tmp := ins.newTemp("l")
+	var pre, post []ast.Stmt
+	nlit, ok := ins.litParts(lit, ast.NewIdent(tmp.Name), &pre, &post)
+	if !ok {
+		return nil, nil, false
+	}
+	var v ast.Expr = nlit
+	if addr {
+		v = &ast.UnaryExpr{Op: token.AND, X: nlit}
+	}
+	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{v}})
+	return ast.NewIdent(tmp.Name), append(out, post...), true
 }
