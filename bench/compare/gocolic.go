@@ -96,15 +96,12 @@ func reportBugs(ex *harness.Example, rep *report.Report) (found, other []string,
 	return found, other, firstMS
 }
 
-// runTarget runs gocolic fuzz on the example's fuzz target, with go test
-// -fuzz alongside if withFuzzer, and measures the coverage of everything
-// the run left by replaying it.
-func runTarget(ctx context.Context, w *harness.Workspace, ex *harness.Example, budget time.Duration, workers int, withFuzzer bool) targetRun {
+// runTarget runs gocolic fuzz on the example's fuzz target as target
+// contender label (with go test -fuzz alongside for the hybrid), and
+// measures the coverage of everything the run left by replaying it.
+func runTarget(ctx context.Context, w *harness.Workspace, ex *harness.Example, budget time.Duration, workers int, label string) targetRun {
 	t := targetRun{firstMS: -1}
-	label := cGFuzz
-	if withFuzzer {
-		label = cHybrid
-	}
+	withFuzzer := label == cHybrid
 	td := filepath.Join(ex.Dir, "testdata")
 	if _, err := os.Stat(td); err == nil {
 		// Nothing should be left there; if something is, it must not seed
@@ -131,10 +128,7 @@ func runTarget(ctx context.Context, w *harness.Workspace, ex *harness.Example, b
 		}
 		warmFuzzBuild(ctx, w, ex)
 	}
-	flags := gocolicFlags(budget, workers)
-	if withFuzzer {
-		flags = append(flags, "-with-fuzzer")
-	}
+	flags := append(gocolicFlags(budget, workers), targetFlags[label]...)
 	jsonPath := filepath.Join(w.Dir, "reports", ex.Name+"."+label+".json")
 	os.MkdirAll(filepath.Dir(jsonPath), 0o755)
 	rep, _, err := w.GocolicFuzz(ctx, limit(budget), ex.Name+"."+label, jsonPath, flags, ex.Name, ex.Fuzz)

@@ -58,12 +58,25 @@ const (
 	cFuzz    = "fuzz"         // go test -fuzz on FuzzNAME
 	cHybrid  = "hybrid"       // gocolic fuzz -with-fuzzer on FuzzNAME
 	cGFuzz   = "gocolic-fuzz" // gocolic fuzz on FuzzNAME, no fuzzer
+	// The lanes of gocolic fuzz alone (issue 16): the concolic search of
+	// the seeds, and the mutation lane, a fuzzer in gocolic's workers.
+	cGConcolic = "gocolic-concolic" // gocolic fuzz -lanes concolic on FuzzNAME
+	cGMutate   = "gocolic-mutate"   // gocolic fuzz -lanes mutate on FuzzNAME
 )
 
 var (
-	allContenders     = []string{cGocolic, cFuzz, cHybrid, cGFuzz}
+	allContenders     = []string{cGocolic, cFuzz, cHybrid, cGFuzz, cGConcolic, cGMutate}
 	defaultContenders = []string{cGocolic, cFuzz, cHybrid}
+	// targetContenders run gocolic fuzz on FuzzNAME, in this order.
+	targetContenders = []string{cHybrid, cGFuzz, cGConcolic, cGMutate}
 )
+
+// targetFlags are the flags of a target contender beyond gocolicFlags.
+var targetFlags = map[string][]string{
+	cHybrid:    {"-with-fuzzer"},
+	cGConcolic: {"-lanes", "concolic"},
+	cGMutate:   {"-lanes", "mutate"},
+}
 
 func main() {
 	budget := flag.Duration("budget", 10*time.Second, "wall-clock budget of each tool on each example")
@@ -100,17 +113,13 @@ type row struct {
 	ex *harness.Example
 	g  *gocolicRun
 	f  *fuzzRun
-	h  *targetRun // hybrid
-	gf *targetRun // gocolic fuzz alone
+	// targets holds the runs of the target contenders that ran.
+	targets map[string]*targetRun
 }
 
-// target returns the row's run of contender c, cHybrid or cGFuzz.
-func (r row) target(c string) *targetRun {
-	if c == cGFuzz {
-		return r.gf
-	}
-	return r.h
-}
+// target returns the row's run of target contender c, nil if it did not
+// run.
+func (r row) target(c string) *targetRun { return r.targets[c] }
 
 // run runs the contenders on each example in turn and prints the Markdown
 // report (and writes it to outPath, if not empty).
@@ -158,17 +167,17 @@ func run(ctx context.Context, budget time.Duration, workers int, contenders []st
 			r.f = &f
 			failed = failed || f.err != nil || f.cov.err != nil
 		}
-		if selected[cHybrid] && ctx.Err() == nil {
-			fmt.Fprintf(os.Stderr, "compare: %s: gocolic fuzz -with-fuzzer %s (%v, %d workers)\n", name, ex.Fuzz, budget, workers)
-			h := runTarget(ctx, w, ex, budget, workers, true)
-			r.h = &h
-			failed = failed || h.err != nil || h.cov.err != nil
-		}
-		if selected[cGFuzz] && ctx.Err() == nil {
-			fmt.Fprintf(os.Stderr, "compare: %s: gocolic fuzz %s (%v, %d workers)\n", name, ex.Fuzz, budget, workers)
-			gf := runTarget(ctx, w, ex, budget, workers, false)
-			r.gf = &gf
-			failed = failed || gf.err != nil || gf.cov.err != nil
+		for _, c := range targetContenders {
+			if !selected[c] || ctx.Err() != nil {
+				continue
+			}
+			fmt.Fprintf(os.Stderr, "compare: %s: gocolic fuzz %s %s (%v, %d workers)\n", name, strings.Join(targetFlags[c], " "), ex.Fuzz, budget, workers)
+			t := runTarget(ctx, w, ex, budget, workers, c)
+			if r.targets == nil {
+				r.targets = map[string]*targetRun{}
+			}
+			r.targets[c] = &t
+			failed = failed || t.err != nil || t.cov.err != nil
 		}
 		if failed {
 			failures++

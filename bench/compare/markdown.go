@@ -27,6 +27,12 @@ var contenderInfo = map[string]struct{ title, command, entry, measured string }{
 	cGFuzz: {"gocolic fuzz", "`gocolic fuzz -budget B -workers W -minimizetime 0 ./NAME FuzzNAME`",
 		"FuzzNAME's fuzz function; starts from the f.Add seeds",
 		"replay through Func of its corpus entries and failures in testdata and the f.Add seeds"},
+	cGConcolic: {"concolic lane", "`gocolic fuzz -lanes concolic -budget B -workers W -minimizetime 0 ./NAME FuzzNAME`",
+		"FuzzNAME's fuzz function; starts from the f.Add seeds; the concolic search alone",
+		"replay through Func of its corpus entries and failures in testdata and the f.Add seeds"},
+	cGMutate: {"mutation lane", "`gocolic fuzz -lanes mutate -budget B -workers W -minimizetime 0 ./NAME FuzzNAME`",
+		"FuzzNAME's fuzz function; starts from the f.Add seeds; the mutation lane alone, no symbolic tracking",
+		"replay through Func of its corpus entries and failures in testdata and the f.Add seeds"},
 }
 
 // totals accumulates a contender's totals over the examples.
@@ -128,7 +134,7 @@ func (m *markdown) summaryTable() error {
 		if m.selected[cFuzz] {
 			cells = append(cells, m.fuzzCells(ex, r.f, tot[cFuzz])...)
 		}
-		for _, c := range []string{cHybrid, cGFuzz} {
+		for _, c := range targetContenders {
 			if m.selected[c] {
 				cells = append(cells, m.targetCells(c, ex, r.target(c), tot[c], &hy)...)
 			}
@@ -185,7 +191,7 @@ func (m *markdown) fuzzCells(ex *harness.Example, f *fuzzRun, tot *totals) []str
 	return []string{bugs, br, rate}
 }
 
-// targetCells returns the cells of gocolic fuzz (c is cHybrid or cGFuzz)
+// targetCells returns the cells of gocolic fuzz (c is a target contender)
 // in the summary table: bugs, replayed branch coverage, and the
 // exchanges with the fuzzer (hybrid) or execs/s; it notes the run's
 // errors and notes.
@@ -295,7 +301,7 @@ func fuzzDetails(f *fuzzRun) []string {
 // targetDetails writes, for each gocolic fuzz contender that ran, its
 // table of details.
 func (m *markdown) targetDetails() error {
-	for _, c := range []string{cHybrid, cGFuzz} {
+	for _, c := range targetContenders {
 		if !m.selected[c] {
 			continue
 		}
@@ -306,15 +312,15 @@ func (m *markdown) targetDetails() error {
 	return nil
 }
 
-// targetDetailTable writes the details of gocolic fuzz (c is cHybrid or
-// cGFuzz): bugs, its own report's coverage and, for the hybrid, what went
+// targetDetailTable writes the details of gocolic fuzz (c is a target
+// contender): bugs, its own report's coverage and, for the hybrid, what went
 // between gocolic and the fuzzer.
 func (m *markdown) targetDetailTable(c string) error {
 	title := contenderInfo[c].title
 	if c == cHybrid {
 		m.b.WriteString("Details of the hybrid (gocolic fuzz -with-fuzzer): bugs, its own report's coverage, and what went between gocolic and the fuzzer.\n\n")
 	} else {
-		m.b.WriteString("Details of gocolic fuzz alone.\n\n")
+		fmt.Fprintf(&m.b, "Details of %s (%s).\n\n", title, contenderInfo[c].command)
 	}
 	dt := harness.Table{Head: []string{"example", "target", title + ": found", title + ": stopped (gocolic side)", title + ": branch cov, own report", title + ": inputs replayed"},
 		Right: []bool{false, false, false, false, true, true}}
@@ -374,7 +380,7 @@ func (m *markdown) notesSection() {
 	if selected[cHybrid] {
 		b.WriteString("- Hybrid: its bugs are those of its own report plus those the inputs it left raise when replayed; its branch cov is the replay. Its own report counts every input gocolic ran, including the fuzzer entries it took, but not fuzzer entries that appeared after gocolic's last look. Rounds: go test -fuzz processes started; a round is restarted to take gocolic's new inputs, since the fuzzer reads its corpus only at start. Its fuzzer's cache ($GOCACHE/fuzz/<package>/FuzzNAME, in a module whose path is unique to the run) is emptied before the run and moved out of the build cache after it. Before each hybrid run, `go test -fuzz -fuzztime 1x` with a throw-away cache builds its fuzzing binary, so that its first round finds it in the build cache.\n")
 	}
-	if selected[cGocolic] || selected[cGFuzz] || selected[cHybrid] {
+	if selected[cGocolic] || anyTarget(selected) {
 		b.WriteString("- gocolic: execs/s is executions over its exploration time, including solving and IPC; gocolic test stops early when it has tried every open branch (\"exhausted\"), so its time used can be far below the budget. -minimizetime 0: failing inputs are not minimised after the budget, so that replays run the inputs as found.\n")
 	}
 	if selected[cFuzz] {
@@ -382,12 +388,22 @@ func (m *markdown) notesSection() {
 		b.WriteString("- ¹ no progress line with a non-zero rate was printed before the fuzzer stopped.\n")
 	}
 	b.WriteString("- ² see the note for this example below.\n")
-	if selected[cHybrid] || selected[cGFuzz] {
+	if anyTarget(selected) {
 		b.WriteString("- ³ a planted bug was found only by replaying the inputs the run left, not in its own report (see the details).\n")
 	}
 	for _, n := range m.notes {
 		fmt.Fprintf(b, "- %s\n", n)
 	}
+}
+
+// anyTarget reports whether a target contender is selected.
+func anyTarget(selected map[string]bool) bool {
+	for _, c := range targetContenders {
+		if selected[c] {
+			return true
+		}
+	}
+	return false
 }
 
 // writeTable writes t as Markdown followed by an empty line.
