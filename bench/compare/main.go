@@ -5,7 +5,7 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/compare [-budget 10s] [-examples magic,bits] [-workers 2] [-contenders gocolic,fuzz,hybrid] [-out FILE] [-keep]
+//	go run ./bench/compare [-set examples|bench/walk/corpus] [-budget 10s] [-examples magic,bits] [-workers 2] [-contenders gocolic,fuzz,hybrid] [-out FILE] [-keep]
 //
 // For each example, in a temporary copy of the examples (a module of its
 // own, whose path is unique to the run, so that no corpus or report
@@ -80,7 +80,8 @@ var targetFlags = map[string][]string{
 
 func main() {
 	budget := flag.Duration("budget", 10*time.Second, "wall-clock budget of each tool on each example")
-	examples := flag.String("examples", "", "comma-separated examples to run (default: all under examples/)")
+	examples := flag.String("examples", "", "comma-separated examples to run (default: all of -set)")
+	set := flag.String("set", "examples", "the directory of the repository whose packages are the examples: examples, or bench/walk/corpus (no planted bugs; fuzz targets from zero values)")
 	workers := flag.Int("workers", runtime.NumCPU(), "worker processes of each tool (gocolic -workers, go test -parallel; the hybrid splits them)")
 	contenders := flag.String("contenders", strings.Join(defaultContenders, ","), "comma-separated contenders to run, of: "+strings.Join(allContenders, ", "))
 	out := flag.String("out", "", "also write the Markdown report to this file")
@@ -101,7 +102,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *budget, *workers, sel, *examples, *out, *keep); err != nil {
+	if err := run(ctx, *set, *budget, *workers, sel, *examples, *out, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		os.Exit(1)
 	}
@@ -123,13 +124,13 @@ func (r row) target(c string) *targetRun { return r.targets[c] }
 
 // run runs the contenders on each example in turn and prints the Markdown
 // report (and writes it to outPath, if not empty).
-func run(ctx context.Context, budget time.Duration, workers int, contenders []string, list, outPath string, keep bool) error {
+func run(ctx context.Context, set string, budget time.Duration, workers int, contenders []string, list, outPath string, keep bool) error {
 	root, err := harness.RepoRoot()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(os.Stderr, "compare: copying the examples and building gocolic")
-	w, err := harness.NewWorkspace(ctx, root)
+	w, err := harness.NewWorkspaceOf(ctx, root, set)
 	if err != nil {
 		return err
 	}

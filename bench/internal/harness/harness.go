@@ -91,6 +91,12 @@ type Workspace struct {
 // builds gocolic from root into it. Generated tests, corpora and testdata
 // from earlier runs are not copied.
 func NewWorkspace(ctx context.Context, root string) (*Workspace, error) {
+	return NewWorkspaceOf(ctx, root, "examples")
+}
+
+// NewWorkspaceOf is NewWorkspace for another directory of root holding
+// one example package per subdirectory (such as bench/walk/corpus).
+func NewWorkspaceOf(ctx context.Context, root, set string) (*Workspace, error) {
 	dir, err := os.MkdirTemp("", "gocolic-bench-")
 	if err != nil {
 		return nil, fmt.Errorf("creating the workspace: %w", err)
@@ -108,7 +114,7 @@ func NewWorkspace(ctx context.Context, root string) (*Workspace, error) {
 	if err := os.MkdirAll(w.Logs, 0o755); err != nil {
 		return nil, err
 	}
-	if err := copyExamples(filepath.Join(root, "examples"), w.Module); err != nil {
+	if err := copyExamples(filepath.Join(root, filepath.FromSlash(set)), w.Module); err != nil {
 		w.Remove()
 		return nil, err
 	}
