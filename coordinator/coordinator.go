@@ -177,6 +177,12 @@ type Report struct {
 	// ExecTime is the time workers spent inside executions, without
 	// the coordinator, the solver and the pipes.
 	ExecTime time.Duration
+	// CPU is the CPU time of gocolic's own process during the
+	// exploration: the coordinator and the solvers, not the workers
+	// (zero where it cannot be measured). With the solvers' time
+	// (Queries' layers) it tells what the coordinator costs per
+	// execution, the number a model of scaling needs.
+	CPU time.Duration
 	// MinimizeExecs counts the executions spent minimising findings and
 	// cases, MinimizeElapsed the time.
 	MinimizeExecs   int
@@ -262,6 +268,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		b:        sym.NewBuilder(),
 		rep:      &Report{Covered: sites.Coverage{}, Queries: map[string]int{}, SiteQueries: map[uint32]*SiteQueries{}},
 		start:    time.Now(),
+		cpu0:     processCPU(),
 		seen:     map[string]*Finding{},
 		rng:      rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
 		optFails: map[uint32]uint32{},
@@ -310,6 +317,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		d.rep.Stopped = "internal error"
 	}
 	d.rep.Elapsed = time.Since(d.start)
+	if c := processCPU(); c > 0 {
+		d.rep.CPU = c - d.cpu0
+	}
 	// An interrupted run ends now; a finished one minimises its findings,
 	// after the exploration's budget and outside its statistics.
 	if err == nil && d.cfg.MinimizeTime > 0 && ctx.Err() == nil {
@@ -364,6 +374,7 @@ type coordinator struct {
 	backoff   *explore.Backoff // strat, unless Options.Backoff is off
 	rep       *Report
 	start     time.Time
+	cpu0      time.Duration // processCPU at start
 	offs      []int
 	limits    []*sym.Expr // domain constraints of the inputs
 	alias     *aliasGraph // decides which pointer inputs alias (alias.go)

@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -318,6 +319,12 @@ func TestRunLanes(t *testing.T) {
 				if len(c.Results) == 0 && int64(c.Input[0]) >= 1000 {
 					t.Errorf("case x=%d has no results", int64(c.Input[0]))
 				}
+			}
+			// The coordinator's CPU time is that of this run alone:
+			// not zero, and within what the run's wall time allows on
+			// the machine's CPUs (the earlier tests' time is not in it).
+			if maxCPU := rep.Elapsed*time.Duration(runtime.NumCPU()) + 50*time.Millisecond; rep.CPU <= 0 || rep.CPU > maxCPU {
+				t.Errorf("CPU %v, want within (0, %v]", rep.CPU, maxCPU)
 			}
 		})
 	}

@@ -87,6 +87,10 @@ type Report struct {
 	MinimizeExecs int   `json:"minimize_execs"`
 	// ExecNS is the time workers spent inside executions.
 	ExecNS int64 `json:"exec_ns"`
+	// CPUMS is the CPU time (user and system) of the gocolic process
+	// during the exploration: the coordinator and the solvers, not the
+	// workers; 0 where it is not measured.
+	CPUMS int64 `json:"cpu_ms"`
 	// Config holds the run's settings keyed by name (strategy, workers,
 	// seed, budget, ...), as the JSON values they were written as; see
 	// [Report.Setting].

@@ -256,6 +256,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	}
 	j.Solver = solverJSON(t, rep, chains)
 	j.ExecNS = rep.ExecTime.Nanoseconds()
+	j.CPUMS = rep.CPU.Milliseconds()
 	j.Hybrid = out.Hybrid
 	j.Update = out.Update
 	j.Cases = [][]string{}
