@@ -142,7 +142,10 @@ func replay(ctx context.Context, mod string, h harness, dirs []string, work, log
 		c.inputs += n
 	}
 	prof := filepath.Join(work, logBase+".cover")
-	for c.attempts = 1; c.attempts <= 8; c.attempts++ {
+	// Each attempt drops the entries that killed the binary, usually
+	// one: a corpus with many panicking entries (every distinct panic
+	// gocolic found) needs as many attempts.
+	for c.attempts = 1; c.attempts <= maxAttempts(c.inputs); c.attempts++ {
 		os.Remove(prof)
 		args := []string{"test", "-count=1", "-timeout", "3m", "-run", "^" + h.Fuzz + "$",
 			"-coverpkg=" + h.Target, "-coverprofile=" + prof, "./" + h.Dir}
@@ -181,6 +184,10 @@ func replay(ctx context.Context, mod string, h harness, dirs []string, work, log
 	c.err = fmt.Errorf("replay: still no profile after dropping %d entries", len(c.dropped))
 	return c
 }
+
+// maxAttempts bounds the replays of a corpus of n entries: one per
+// entry that may kill the binary, at least 8, at most 64.
+func maxAttempts(n int) int { return min(max(8, n+1), 64) }
 
 // moveDir moves the directory src (if it exists) to dst, which must not
 // exist, and returns the number of regular files it held.
@@ -294,7 +301,10 @@ func replayTests(ctx context.Context, mod string, h harness, file, work, logBase
 		c.inputs = 1
 	}
 	prof := filepath.Join(work, logBase+".cover")
-	for c.attempts = 1; c.attempts <= 8; c.attempts++ {
+	// Each attempt drops the entries that killed the binary, usually
+	// one: a corpus with many panicking entries (every distinct panic
+	// gocolic found) needs as many attempts.
+	for c.attempts = 1; c.attempts <= maxAttempts(c.inputs); c.attempts++ {
 		os.Remove(prof)
 		args := []string{"test", "-count=1", "-timeout", "3m", "-run", generatedTests(h.Check)}
 		if p := skipPattern(c.dropped); p != "" {
