@@ -385,17 +385,20 @@ type coordinator struct {
 	claimed   map[sites.Outcome]Claim // the standing claims of Config.Unreachable (claims.go)
 	lastShow  time.Time
 	pool      *pool
-	minSolver solver.Solver     // the minimiser's (minimize.go)
-	solveCtx  context.Context   // the context queries are solved under
-	optQueue  []request         // optimistic queries waiting for the pool
-	optFails  map[uint32]uint32 // failed path queries by uncovered outcome
-	optOut    map[uint32]bool   // outcomes with an optimistic query or input under way
-	lane      *lane             // the mutation lane, nil without one (lane.go)
-	traceLane []job             // inputs the mutation lane kept, for the concolic lane to trace
-	aside     []job             // inputs of the mutation lane whose paths wait for the tree (lane.go)
-	dry       bool              // the strategy had no candidate when last asked
-	lockstep  bool              // one worker and one solver: events in an order no timing changes (lane.go)
-	barren    int               // path queries answered since the concolic lane last covered something
+	minSolver solver.Solver // the minimiser's (minimize.go)
+	// minAbandoned is set when a query of minSolver was given up while
+	// still running: its stack must then not be released under it.
+	minAbandoned bool
+	solveCtx     context.Context   // the context queries are solved under
+	optQueue     []request         // optimistic queries waiting for the pool
+	optFails     map[uint32]uint32 // failed path queries by uncovered outcome
+	optOut       map[uint32]bool   // outcomes with an optimistic query or input under way
+	lane         *lane             // the mutation lane, nil without one (lane.go)
+	traceLane    []job             // inputs the mutation lane kept, for the concolic lane to trace
+	aside        []job             // inputs of the mutation lane whose paths wait for the tree (lane.go)
+	dry          bool              // the strategy had no candidate when last asked
+	lockstep     bool              // one worker and one solver: events in an order no timing changes (lane.go)
+	barren       int               // path queries answered since the concolic lane last covered something
 	// The update run's (prior.go): seeds not yet taken in, candidates of
 	// changed ranges, candidates put off, and the paths kept.
 	seedsLeft int

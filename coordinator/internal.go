@@ -8,7 +8,9 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/gocolic/gocolic/guard"
 	"github.com/gocolic/gocolic/rt"
@@ -70,12 +72,60 @@ func solveGuarded(ctx context.Context, s solver.Solver, q solver.Query) (r solve
 	return r, err
 }
 
-// solve asks the minimiser's solver about q, from the goroutine that
-// called Run: a panic in it costs the query, and is recorded and said.
+// errMinStuck is the error of a minimiser's query given up as stuck.
+var errMinStuck = errors.New("the minimiser's query ignored its timeout and interrupt: given up, the rest of the minimisation makes no bytes readable")
+
+// solve asks the minimiser's solver about q: a panic in it costs the
+// query, and is recorded and said. The query runs on a goroutine of its
+// own and is waited for as long as the pool's watchdog would wait
+// (stuckAfter the solver's bound, or ctx's deadline if sooner): a query
+// that ignores both its timeout and its interrupt (as Z3 4.8's float
+// queries can) is given up like the pool's, counted in Stuck, and its
+// solver is never used nor released again, so the minimisation, and the
+// run, end in time.
 func (d *coordinator) solve(ctx context.Context, q solver.Query) (solver.Result, error) {
-	r, err := solveGuarded(ctx, d.minSolver, q)
-	d.internal(err, "the query counts as unknown")
-	return r, err
+	s := d.minSolver
+	if s == nil {
+		return solver.Result{}, errMinStuck
+	}
+	type result struct {
+		r   solver.Result
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := solveGuarded(ctx, s, q)
+		done <- result{r, err}
+	}()
+	var expire <-chan time.Time
+	if wait := minWait(ctx, d.cfg.SolveBound); wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		expire = t.C
+	}
+	select {
+	case res := <-done:
+		d.internal(res.err, "the query counts as unknown")
+		return res.r, res.err
+	case <-expire:
+		d.minSolver, d.minAbandoned = nil, true
+		d.rep.Stuck.Queries++
+		return solver.Result{Status: solver.Unknown}, errMinStuck
+	}
+}
+
+// minWait is how long the minimiser waits for a query: stuckAfter the
+// solver's bound, measured from the sooner of now+bound and ctx's
+// deadline; 0 (no limit) when neither bounds the query.
+func minWait(ctx context.Context, bound time.Duration) time.Duration {
+	dl, ok := ctx.Deadline()
+	switch {
+	case ok && (bound <= 0 || time.Until(dl) < bound):
+		return stuckAfter(max(time.Until(dl), time.Millisecond))
+	case bound > 0:
+		return stuckAfter(bound)
+	}
+	return 0
 }
 
 // internal records err if it holds a recovered panic and, the first time

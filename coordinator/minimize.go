@@ -442,7 +442,11 @@ func (d *coordinator) minimize(ctx context.Context) error {
 		if s, rel, err := d.cfg.NewSolver(); err == nil {
 			d.minSolver = s
 			if rel != nil {
-				defer rel()
+				defer func() {
+					if !d.minAbandoned {
+						rel()
+					}
+				}()
 			}
 		}
 	}

@@ -324,3 +324,37 @@ func TestResultClass(t *testing.T) {
 		}
 	}
 }
+
+// TestMinimizeStuckSolver minimises cases with a solver whose queries
+// ignore their context: the first such query is given up once its time
+// is out, counted as stuck, and the minimisation and the run end in time,
+// with the cases shrunk by runs alone.
+func TestMinimizeStuckSolver(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	str := rt.Param{Name: "s", Kind: rt.ParamString}
+	cfg := Config{
+		Bin: workerBin(t), Args: []string{"text"}, Params: []rt.Param{str}, MaxLen: 8,
+		Options: Options{Workers: 1, Strategy: "cover", Timeout: 10 * time.Second, Runs: 3, MinimizeTime: 500 * time.Millisecond},
+		Solver:  stuckSolver{release: release, g: newGauge(1)},
+	}
+	for _, b := range [][]byte{{}, {0, 1, 2, 3, 4}, {0x96, 0x96, 0, 0, 0, 0}} {
+		cfg.Seeds = append(cfg.Seeds, rt.EncodeInput(cfg.Params, cfg.MaxLen, []rt.Arg{{Bytes: b}}))
+	}
+	begin := time.Now()
+	rep := runDriver(t, context.Background(), cfg)
+	// The cases' share of the minimisation, the grace given the stuck
+	// query, and room for the runs of a loaded machine.
+	if el, limit := time.Since(begin), 2*cfg.MinimizeTime+shutdownGrace+5*time.Second; el > limit {
+		t.Errorf("the run took %v, want at most %v", el, limit)
+	}
+	if rep.Stuck.Queries != 1 {
+		t.Errorf("%d queries given up as stuck, want 1 (the first; no other is asked of its solver)", rep.Stuck.Queries)
+	}
+	if len(rep.Cases) != 3 {
+		t.Fatalf("%d cases, want 3", len(rep.Cases))
+	}
+	if got := rt.DecodeInput(cfg.Params, cfg.MaxLen, rep.Cases[1].Input)[0].Bytes; string(got) != "aaa" {
+		t.Errorf("the input of sum != 300 shrank to %q, want \"aaa\" (runs alone)", got)
+	}
+}
