@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gocolic/gocolic/proc"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sym"
 )
@@ -54,6 +55,8 @@ type Spec struct {
 	// Deps are the other modules whose packages have files in Files or
 	// Added (deps.go).
 	Deps []Dep
+	// Tags are the build tags added to the user's (load.FallbackTags).
+	Tags []string
 	// GoVersion is the main module's go line ("" for none): below the
 	// generics the rewrite uses, its rewritten files get a file version
 	// (the runtime is a standard package, compiled at the toolchain's).
@@ -149,7 +152,7 @@ func Worker(s Spec) (string, error) {
 	}
 	args = append(args, "-overlay", ovPath, "-o", bin, mainPkg)
 	cmd := exec.Command("go", args...)
-	cmd.Dir = s.ModuleDir
+	cmd.Dir, cmd.Env = s.ModuleDir, proc.GoEnv(s.Tags)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return "", &Error{Output: strings.TrimSpace(string(out))}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/gocolic/gocolic/proc"
 )
 
 // Package is a loaded target package and the module it belongs to.
@@ -25,6 +27,10 @@ type Package struct {
 	// package under test (its test variant, as the external package
 	// imports it); nil otherwise.
 	Under *packages.Package
+	// Tags are the build tags the package was loaded with beyond the
+	// user's (FallbackTags); every go command of the run needs them
+	// (proc.GoEnv).
+	Tags []string
 }
 
 // ErrBuild marks errors of the user's code: the package does not build.
@@ -36,11 +42,14 @@ const Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFil
 	packages.NeedTypesInfo | packages.NeedModule | packages.NeedDeps
 
 // Load loads the single package matched by pattern, relative to dir.
-func Load(dir, pattern string) (*Package, error) {
+func Load(dir, pattern string) (*Package, error) { return LoadTags(dir, pattern, nil) }
+
+// LoadTags is Load with the build tags tags added to the user's.
+func LoadTags(dir, pattern string, tags []string) (*Package, error) {
 	if _, err := exec.LookPath("go"); err != nil {
 		return nil, fmt.Errorf("the go command is not on PATH: %w", err)
 	}
-	cfg := &packages.Config{Mode: Mode, Dir: dir, Tests: false}
+	cfg := &packages.Config{Mode: Mode, Dir: dir, Tests: false, Env: proc.GoEnv(tags)}
 	pkgs, err := packages.Load(cfg, pattern)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", pattern, err)
@@ -78,7 +87,7 @@ func Load(dir, pattern string) (*Package, error) {
 	if gv == "" {
 		gv = "1.16"
 	}
-	return &Package{Package: p, ModuleDir: p.Module.Dir, ModulePath: p.Module.Path, GoVersion: gv}, nil
+	return &Package{Package: p, ModuleDir: p.Module.Dir, ModulePath: p.Module.Path, GoVersion: gv, Tags: tags}, nil
 }
 
 // LoadTest loads the package matched by pattern together with its test
@@ -87,7 +96,12 @@ func Load(dir, pattern string) (*Package, error) {
 // the Package returned, and Under is the package under test as it imports
 // it.
 func LoadTest(dir, pattern, fuzzTarget string) (*Package, error) {
-	cfg := &packages.Config{Mode: Mode, Dir: dir, Tests: true}
+	return LoadTestTags(dir, pattern, fuzzTarget, nil)
+}
+
+// LoadTestTags is LoadTest with the build tags tags added to the user's.
+func LoadTestTags(dir, pattern, fuzzTarget string, tags []string) (*Package, error) {
+	cfg := &packages.Config{Mode: Mode, Dir: dir, Tests: true, Env: proc.GoEnv(tags)}
 	pkgs, err := packages.Load(cfg, pattern)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", pattern, err)
@@ -110,7 +124,7 @@ func LoadTest(dir, pattern, fuzzTarget string) (*Package, error) {
 	if target == nil {
 		// No test variant: the package has no tests at all.
 		if len(pkgs) > 0 {
-			if _, err := Load(dir, pattern); err != nil {
+			if _, err := LoadTags(dir, pattern, tags); err != nil {
 				return nil, err
 			}
 		}
@@ -132,7 +146,7 @@ func LoadTest(dir, pattern, fuzzTarget string) (*Package, error) {
 	if gv == "" {
 		gv = "1.16"
 	}
-	out := &Package{Package: target, ModuleDir: target.Module.Dir, ModulePath: target.Module.Path, GoVersion: gv}
+	out := &Package{Package: target, ModuleDir: target.Module.Dir, ModulePath: target.Module.Path, GoVersion: gv, Tags: tags}
 	if target == external {
 		under := strings.TrimSuffix(external.PkgPath, "_test")
 		// Nil when the external package does not import the package

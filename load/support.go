@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/gocolic/gocolic/proc"
 )
 
 // listed is what go list says of a package matched by an -instrument
@@ -45,7 +47,7 @@ func (p *Package) Support(dir string, patterns []string) ([]*packages.Package, e
 	}
 	want := map[string]string{} // import path -> the pattern that matched it
 	if len(patterns) > 0 {
-		list, err := goList(dir, patterns)
+		list, err := goList(dir, patterns, p.Tags)
 		if err != nil {
 			return nil, err
 		}
@@ -132,10 +134,10 @@ func (p *Package) visitGraph(f func(*packages.Package)) {
 }
 
 // goList runs go list -e on the patterns in dir.
-func goList(dir string, patterns []string) ([]listed, error) {
+func goList(dir string, patterns, tags []string) ([]listed, error) {
 	args := append([]string{"list", "-e", "-json=ImportPath,Match,Standard,CgoFiles,Error", "--"}, patterns...)
 	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, proc.GoEnv(tags)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

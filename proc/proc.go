@@ -2,7 +2,8 @@
 // runs in a process group of its own, so that ending it also ends what it
 // started (go test runs the test binary and the fuzzer's workers as
 // children, gocolic its workers), which signalling the command alone would
-// leave running.
+// leave running. GoEnv gives the go commands it runs the build tags a
+// run adds.
 //
 // On unix systems the group is a POSIX process group (Setpgid) and is
 // signalled as a whole. Elsewhere there is no group: the command itself is

@@ -45,6 +45,10 @@ type Report struct {
 	// execution refuted a claim, which drops them all (internal_errors
 	// then says so).
 	Unreachable []Unreachable `json:"unreachable"`
+	// Tags are the build tags the run added to the user's, under which
+	// the instrumented packages use Go instead of assembly; none in most
+	// runs.
+	Tags []string `json:"tags,omitempty"`
 	// Stdlib is what the run instrumented of the standard library
 	// (-stdlib); Branches counts none of it. Nil when nothing was.
 	Stdlib *Stdlib `json:"stdlib,omitempty"`

@@ -102,6 +102,12 @@ func fuzzTarget(cfg *Config) (*target, []sym.Env, string, error) {
 	if err != nil {
 		return nil, nil, "", err
 	}
+	pkg, err = withFallbackTags(*cfg, pkg, func(tags []string) (*load.Package, error) {
+		return load.LoadTestTags(cfg.Dir, cfg.Package, cfg.Func, tags)
+	})
+	if err != nil {
+		return nil, nil, "", err
+	}
 	var upd *updating
 	if cfg.update {
 		// The saved settings decide what is instrumented (readSaved). An

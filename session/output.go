@@ -215,6 +215,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	if rep.Elapsed > 0 {
 		j.ExecsPerSec = float64(rep.Execs) / rep.Elapsed.Seconds()
 	}
+	j.Tags = t.Tags
 	if len(t.Stdlib) > 0 {
 		j.Stdlib = &report.Stdlib{Packages: t.Stdlib}
 	}

@@ -61,6 +61,8 @@ type Entry struct {
 	// Stdlib lists the standard packages instrumented (-stdlib), in place
 	// or as copies, whose sites are marked Std in Sites.
 	Stdlib []string
+	// Tags are the build tags added to the user's (load.FallbackTags).
+	Tags []string
 	// Method is the method's name when the function under test is one:
 	// Params[0] is then its receiver, and Func names Type_Method.
 	Method string
@@ -156,6 +158,12 @@ func testTargetOf(cfg *Config) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
+	pkg, err = withFallbackTags(*cfg, pkg, func(tags []string) (*load.Package, error) {
+		return load.LoadTags(cfg.Dir, cfg.Package, tags)
+	})
+	if err != nil {
+		return nil, err
+	}
 	var upd *updating
 	if cfg.update {
 		if upd, err = readSaved(cfg, filepath.Dir(pkg.CompiledGoFiles[0]), CmdTest); err != nil {
@@ -181,6 +189,7 @@ func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
 		PkgPath: pkg.PkgPath, PkgName: pkg.Name, PkgDir: filepath.Dir(pkg.CompiledGoFiles[0]),
 		Func: cfg.Func, Params: ins.Params, Pinned: ins.Pinnable,
 		IsError: ins.ResultIsError, Sites: ins.Sites, maxLen: cfg.MaxLen, rt: ins.RTParams,
+		Tags: pkg.Tags,
 	}
 	if ins.Recv != nil {
 		t.Method = ins.Method
@@ -487,7 +496,7 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 			PkgPath: t.pkg.PkgPath, PkgName: t.pkg.Name,
 			Files: t.ins.Files, Added: t.added,
 			WorkDir: work, Test: t.fuzz,
-			Deps: t.sup.deps, GoVersion: t.pkg.GoVersion,
+			Deps: t.sup.deps, GoVersion: t.pkg.GoVersion, Tags: t.pkg.Tags,
 		}
 	}
 	bin, err := build.Worker(spec())

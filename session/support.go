@@ -225,3 +225,33 @@ func (s *support) merge(ins *instrument.Result, added map[string][]byte) error {
 	}
 	return nil
 }
+
+// withFallbackTags reloads pkg, with reload, under the build tags with
+// which the packages this run instruments (pkg, the package under test
+// of an external test package, and what -instrument names) use their Go
+// code instead of assembly (load.FallbackTags): the arguments of an
+// assembly function turn concrete, and its callers' goals go out of
+// reach. It says which tags it added; when the packages do not build
+// under them, it says so and keeps pkg, as it does when no tag applies.
+func withFallbackTags(cfg Config, pkg *load.Package, reload func(tags []string) (*load.Package, error)) (*load.Package, error) {
+	cands := []*packages.Package{pkg.Package, pkg.Under}
+	if len(cfg.Instrument) > 0 {
+		sup, err := pkg.Support(cfg.Dir, cfg.Instrument)
+		if err != nil {
+			return nil, err
+		}
+		cands = append(cands, sup...)
+	}
+	tags := load.FallbackTags(cands)
+	if len(tags) == 0 {
+		return pkg, nil
+	}
+	list := strings.Join(tags, ",")
+	q, err := reload(tags)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "gocolic: the instrumented packages have assembly with a Go version under -tags %s, which does not build; going on with the assembly, whose arguments turn concrete: %s\n", list, firstLines(err.Error(), 3))
+		return pkg, nil
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: building with -tags %s, under which the instrumented packages use Go instead of assembly\n", list)
+	return q, nil
+}
