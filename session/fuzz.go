@@ -130,9 +130,10 @@ func fuzzTarget(cfg *Config) (*target, []sym.Env, string, error) {
 		// Paths and commands name the package under test, whose
 		// directory and go test run both.
 		t.tests = append(t.tests, pkg.Package)
-		pkg = &load.Package{Package: pkg.Under, ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath, GoVersion: pkg.GoVersion}
+		pkg = &load.Package{Package: pkg.Under, ModuleDir: pkg.ModuleDir, ModulePath: pkg.ModulePath, GoVersion: pkg.GoVersion, Tags: pkg.Tags}
 	}
 	t.pkg, t.fuzz = pkg, true
+	raiseMaxLen(cfg, t.ins.Consts.Len)
 	tgt := newEntry(pkg, t.ins, *cfg)
 	tgt.Stdlib = t.sup.std
 	t.entry = tgt
@@ -188,7 +189,7 @@ func fuzzSeeds(cfg Config, t *Entry, adds []instrument.Seed, dir string) ([]sym.
 	maxLen := cfg.MaxLen
 	if longest := max(longestValue(seeds), longestValue(entries)); cfg.maxLenAuto && longest > maxLen {
 		maxLen = min(longest, maxAutoMaxLen)
-		fmt.Fprintf(cfg.Stderr, "gocolic: -maxlen %d (raised from the default %d for the longest seed, %d bytes)\n", maxLen, cfg.MaxLen, longest)
+		fmt.Fprintf(cfg.Stderr, "gocolic: -maxlen %d (raised from %d for the longest seed, %d bytes)\n", maxLen, cfg.MaxLen, longest)
 	}
 	entries = append(entries, cached...)
 	longest := max(longestValue(seeds), longestValue(entries))

@@ -178,6 +178,7 @@ func testTargetOf(cfg *Config) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
+	raiseMaxLen(cfg, t.ins.Consts.Len)
 	t.entry = newEntry(pkg, t.ins, *cfg)
 	t.entry.Stdlib = t.sup.std
 	t.upd = upd

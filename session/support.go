@@ -41,6 +41,10 @@ type support struct {
 	// copies are the floor packages among std, instrumented as copies
 	// (build/stdcopy.go).
 	copies []build.Copy
+	// consts are the constants of the packages that are not standard,
+	// for the dictionary and -maxlen, which the target's alone would
+	// miss when its calls lead into them.
+	consts instrument.Consts
 }
 
 // instrumentSupport rewrites the support packages of pkg: those the
@@ -109,6 +113,9 @@ func (s *support) add(q *packages.Package, impure []string) error {
 	}
 	s.exports = s.exports.Merge(res.Exports)
 	s.sites = append(s.sites, res.Sites...)
+	if !load.IsStandard(q) {
+		s.consts.Merge(res.Consts)
+	}
 	for path, src := range res.Files {
 		s.files[path] = src
 	}
@@ -167,6 +174,7 @@ func (s *support) config(c instrument.Config) instrument.Config {
 // copied floor packages move to their copies (added), and every other
 // rewritten file imports the copies instead of the originals.
 func (s *support) merge(ins *instrument.Result, added map[string][]byte) error {
+	ins.Consts.Merge(s.consts)
 	if len(s.paths) == 0 {
 		return nil
 	}
@@ -254,4 +262,24 @@ func withFallbackTags(cfg Config, pkg *load.Package, reload func(tags []string) 
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: building with -tags %s, under which the instrumented packages use Go instead of assembly\n", list)
 	return q, nil
+}
+
+// maxLenFromCode bounds the raise of -maxlen to the lengths the code
+// compares with: past it, a length check is more likely a buffer bound
+// than a format, and longer inputs cost executions (the scanner example
+// ran about half as many executions per second at 128 as at 32).
+const maxLenFromCode = 128
+
+// raiseMaxLen raises cfg.MaxLen, when -maxlen was not given, to one more
+// than the largest constant the instrumented code compares a length with
+// (instrument.Consts.Len), up to maxLenFromCode, so that inputs can be
+// long enough for the branches it guards (uuid's len(s) == 36), and says
+// so.
+func raiseMaxLen(cfg *Config, lenConst int) {
+	want := min(lenConst+1, maxLenFromCode)
+	if !cfg.maxLenAuto || want <= cfg.MaxLen {
+		return
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: -maxlen %d (raised from the default %d: the code compares a length with %d)\n", want, cfg.MaxLen, lenConst)
+	cfg.MaxLen = want
 }

@@ -112,3 +112,31 @@ func TestInstrumentSupportNone(t *testing.T) {
 		t.Errorf("support %+v, want none", sup)
 	}
 }
+
+func TestRaiseMaxLen(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		auto     bool
+		maxLen   int
+		lenConst int
+		want     int
+	}{
+		{"a longer format", true, 32, 36, 37},
+		{"a buffer bound", true, 32, 1000, maxLenFromCode},
+		{"short enough already", true, 32, 20, 32},
+		{"no length compared", true, 32, 0, 32},
+		{"-maxlen given", false, 32, 36, 32},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out strings.Builder
+			cfg := Config{MaxLen: tt.maxLen, maxLenAuto: tt.auto, Stderr: &out}
+			raiseMaxLen(&cfg, tt.lenConst)
+			if cfg.MaxLen != tt.want {
+				t.Errorf("MaxLen %d, want %d", cfg.MaxLen, tt.want)
+			}
+			if said := strings.Contains(out.String(), "-maxlen"); said != (tt.want != tt.maxLen) {
+				t.Errorf("said %q; want a line only when raised", out.String())
+			}
+		})
+	}
+}

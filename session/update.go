@@ -66,7 +66,8 @@ func readSaved(cfg *Config, pkgDir string, cmd Command) (*updating, error) {
 		return nil, fmt.Errorf("the suite of %s was saved by gocolic %s, not %s", cfg.Func, old.Command, cmd)
 	}
 	cfg.Strategy, cfg.MaxDepth, cfg.Seed = old.Strategy, old.MaxDepth, old.Seed
-	cfg.MaxLen, cfg.MaxElems = old.MaxLen, old.MaxElems
+	// The saved bound is the suite's input layout: never raised again.
+	cfg.MaxLen, cfg.MaxElems, cfg.maxLenAuto = old.MaxLen, old.MaxElems, false
 	cfg.Stdlib, cfg.Solver.Mode = old.Settings.Stdlib, old.Settings.Solver
 	cfg.Instrument, cfg.Impure = slices.Clone(old.Settings.Instrument), slices.Clone(old.Settings.Impure)
 	if err := cfg.Solver.Validate(); err != nil {
