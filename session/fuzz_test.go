@@ -135,13 +135,13 @@ func TestFuzzSeedsLength(t *testing.T) {
 			name: "raised to the longest seed", maxLen: 32, auto: true,
 			seeds: []instrument.Seed{long(40), long(3)}, entries: []int{10},
 			wantLen: 40, wantArgs: []int{40, 3, 10},
-			wantOut: []string{"gocolic: -maxlen 40 (raised from the default 32 for the longest seed, 40 bytes)"},
+			wantOut: []string{"gocolic: -maxlen 40 (raised from 32 for the longest seed, 40 bytes)"},
 		},
 		{
 			name: "raised to the longest corpus entry", maxLen: 32, auto: true,
 			seeds: []instrument.Seed{long(3)}, entries: []int{100},
 			wantLen: 100, wantArgs: []int{3, 100},
-			wantOut: []string{"gocolic: -maxlen 100 (raised from the default 32 for the longest seed, 100 bytes)"},
+			wantOut: []string{"gocolic: -maxlen 100 (raised from 32 for the longest seed, 100 bytes)"},
 		},
 		{
 			name: "cut to an explicit -maxlen", maxLen: 8,
@@ -160,7 +160,7 @@ func TestFuzzSeedsLength(t *testing.T) {
 			seeds: []instrument.Seed{long(2000)}, entries: []int{1500},
 			wantLen: maxAutoMaxLen, wantArgs: []int{maxAutoMaxLen, maxAutoMaxLen},
 			wantOut: []string{
-				"gocolic: -maxlen 1024 (raised from the default 32 for the longest seed, 2000 bytes)",
+				"gocolic: -maxlen 1024 (raised from 32 for the longest seed, 2000 bytes)",
 				"gocolic: warning: 1 f.Add seed and 1 corpus entry hold values longer than -maxlen 1024, cut to that length; -maxlen 2000 keeps them whole",
 			},
 		},
@@ -177,7 +177,7 @@ func TestFuzzSeedsLength(t *testing.T) {
 			seeds: []instrument.Seed{long(40)}, cached: []int{100, 5},
 			wantLen: 40, wantArgs: []int{40, 40, 5},
 			wantOut: []string{
-				"gocolic: -maxlen 40 (raised from the default 32 for the longest seed, 40 bytes)",
+				"gocolic: -maxlen 40 (raised from 32 for the longest seed, 40 bytes)",
 				"gocolic: warning: 1 corpus entry holds values longer than -maxlen 40, cut to that length; -maxlen 100 keeps them whole",
 			},
 		},
