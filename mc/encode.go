@@ -125,18 +125,27 @@ type Path struct {
 
 	env  map[ssa.Value]*sym.Expr // the latest term of each value
 	done bool                    // the body of the last block is encoded
+	// pre, when set, gives the term of a value the path has not defined
+	// (nil for havoc): the abstraction's state variables (abstract.go).
+	pre func(ssa.Value) *sym.Expr
 }
 
 // Start begins a path at block b, whose phis (with no edge to choose
 // from) are havoc.
 func (e *Encoder) Start(b *ssa.BasicBlock) (*Path, error) {
+	return e.start(b, nil)
+}
+
+// start begins a path at block b whose values not yet defined (b's phis
+// included) take their terms from pre, havoc where it gives none.
+func (e *Encoder) start(b *ssa.BasicBlock, pre func(ssa.Value) *sym.Expr) (*Path, error) {
 	if b.Parent() != e.Fn {
 		return nil, fmt.Errorf("mc: block %d is not in %s", b.Index, e.Fn)
 	}
-	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, env: map[ssa.Value]*sym.Expr{}}
+	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, env: map[ssa.Value]*sym.Expr{}, pre: pre}
 	for _, in := range b.Instrs {
 		if phi, ok := in.(*ssa.Phi); ok {
-			p.havoc(phi)
+			p.Value(phi)
 		}
 	}
 	return p, nil
@@ -206,6 +215,12 @@ func (p *Path) Value(v ssa.Value) *sym.Expr {
 				p.env[v] = p.enc.params[i]
 				return p.enc.params[i]
 			}
+		}
+	}
+	if p.pre != nil {
+		if t := p.pre(v); t != nil {
+			p.env[v] = t
+			return t
 		}
 	}
 	// Defined before the path starts, a free variable or a global: one
