@@ -96,6 +96,7 @@ type abstraction struct {
 	vals   []ssa.Value          // by number - StateBase
 	params map[*sym.Expr]ssa.Value
 	edges  map[edgeKey]*edgeForm
+	webs   map[*ssa.Phi][]*ssa.Phi // phis linked by phi operands (web)
 	// queries counts the solver calls of abstract posts.
 	queries int
 }
@@ -380,4 +381,87 @@ func (a *abstraction) post(s State, k edgeKey) (State, bool, error) {
 		}
 	}
 	return out, true, nil
+}
+
+// addWithWeb adds e (addPred) and, when e speaks of one phi, e over each
+// other phi of that phi's web, while there are fewer than max
+// predicates; it returns the predicates added. go/ssa splits a source
+// variable assigned in a loop or in branches into phis that feed each
+// other (b at a loop's head, b where the body's branches join): a
+// predicate on one of them says nothing where another holds the value,
+// and the seed's predicates are on variables, not on their SSA names.
+func (a *abstraction) addWithWeb(e *sym.Expr, max int) []*sym.Expr {
+	var added []*sym.Expr
+	if len(a.preds) >= max || !a.addPred(e) {
+		return nil
+	}
+	added = append(added, e)
+	var phi *ssa.Phi
+	var x *sym.Expr
+	for _, v := range sym.Vars(nil, e) {
+		if p, ok := a.valueOf(v).(*ssa.Phi); ok {
+			if phi != nil {
+				return added // two phis: their webs' pairs would be too many
+			}
+			phi, x = p, v
+		}
+	}
+	if phi == nil {
+		return added
+	}
+	for _, q := range a.web(phi) {
+		if len(a.preds) >= max {
+			break
+		}
+		y := a.stateVar(q)
+		if q == phi || y == nil || y.Width != x.Width {
+			continue
+		}
+		f, err := a.subst(e, func(v *sym.Expr) *sym.Expr {
+			if v == x {
+				return y
+			}
+			return v
+		})
+		if err == nil && a.addPred(f) {
+			added = append(added, f)
+		}
+	}
+	return added
+}
+
+// maxWeb bounds the phis of a web: a larger one is cut, which only costs
+// precision.
+const maxWeb = 8
+
+// web returns the phis linked to p by phi operands, either way, p first.
+func (a *abstraction) web(p *ssa.Phi) []*ssa.Phi {
+	if a.webs == nil {
+		a.webs = map[*ssa.Phi][]*ssa.Phi{}
+		for _, b := range a.enc.Fn.Blocks {
+			for _, in := range b.Instrs {
+				phi, ok := in.(*ssa.Phi)
+				if !ok {
+					break
+				}
+				for _, e := range phi.Edges {
+					if q, ok := e.(*ssa.Phi); ok && q != phi {
+						a.webs[phi] = append(a.webs[phi], q)
+						a.webs[q] = append(a.webs[q], phi)
+					}
+				}
+			}
+		}
+	}
+	out := []*ssa.Phi{p}
+	seen := map[*ssa.Phi]bool{p: true}
+	for i := 0; i < len(out) && len(out) < maxWeb; i++ {
+		for _, q := range a.webs[out[i]] {
+			if !seen[q] && len(out) < maxWeb {
+				seen[q] = true
+				out = append(out, q)
+			}
+		}
+	}
+	return out
 }

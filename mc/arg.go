@@ -233,7 +233,7 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 		if !opts.Bare {
 			for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
 				if t, err := c.a.condAt(b); err == nil {
-					c.a.addPred(t)
+					c.a.addWithWeb(t, opts.MaxPredicates)
 				}
 			}
 		}

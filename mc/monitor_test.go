@@ -238,3 +238,32 @@ func blockIndices(bs []*ssa.BasicBlock) []int {
 	}
 	return out
 }
+
+// TestSimpleWhile runs the seed's simple-while: the goal !b is reachable
+// only with thirty inputs of 10, more loop unrollings than the budget
+// allows, so it is not claimed; the closed graph tracks b (the goal's
+// condition), and its monitor forbids !b after an input that is not 10.
+func TestSimpleWhile(t *testing.T) {
+	p := loadAbs(t)
+	gl := p.goal(t, "SimpleWhile", "b", false)
+	res := checkFn(t, p, "SimpleWhile", []Goal{gl}, Options{MaxRefinements: 3})
+	if v := res.Verdicts[gl]; v.Status == Unreachable {
+		t.Fatalf("the reachable goal !b is claimed unreachable")
+	}
+	if res.ARG == nil {
+		t.Fatalf("no closed graph: %s", res.Incomplete)
+	}
+	m := NewMonitor(p.g, res.ARG)
+	// Loads are havoc to the walk, which reads them as 0: every input
+	// differs from 10 and b is set.
+	tr := traceOf(t, p, m, "SimpleWhile", sym.Env{})
+	last := tr[len(tr)-1]
+	if last != sites.OutcomeOf(gl.Site, true) {
+		t.Fatalf("trace ends with %v, want b true", last)
+	}
+	allowed, alarm := m.Allowed(tr[:len(tr)-1], sites.OutcomeOf(gl.Site, false))
+	if alarm || allowed {
+		t.Errorf("!b after thirty inputs that are not 10: allowed %v, alarm %v", allowed, alarm)
+	}
+	t.Logf("%d refinements, %d predicates, %d nodes, %d monitor states, %d queries", len(res.Steps), res.Predicates, len(res.ARG.Nodes), m.States(), res.Queries)
+}

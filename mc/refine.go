@@ -171,9 +171,7 @@ func (a *abstraction) refine(blocks []*ssa.BasicBlock, cx *counterexample, max i
 		wps = append(wps, a.stateOnly(conjuncts(f)))
 	}
 	add := func(e *sym.Expr) {
-		if len(a.preds) < max && a.addPred(e) {
-			step.Added = append(step.Added, e)
-		}
+		step.Added = append(step.Added, a.addWithWeb(e, max)...)
 	}
 	// Atoms first, from the goal backwards (the nearer the goal, the
 	// fewer substitutions they went through), then whole formulas.

@@ -120,3 +120,22 @@ func Simple(x0, x1, x2 int) int {
 	}
 	return 0
 }
+
+// SimpleWhile is the seed's simple-while (its Figure 1): thirty inputs,
+// b set when one is not 10; !b needs all thirty to be 10.
+func SimpleWhile(in []byte) int {
+	b := false
+	for i := 0; i < 30; i++ {
+		x := 0
+		if i < len(in) {
+			x = int(in[i])
+		}
+		if x != 10 {
+			b = true
+		}
+	}
+	if !b {
+		return 1
+	}
+	return 0
+}
