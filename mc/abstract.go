@@ -97,6 +97,10 @@ type abstraction struct {
 	params map[*sym.Expr]ssa.Value
 	edges  map[edgeKey]*edgeForm
 	webs   map[*ssa.Phi][]*ssa.Phi // phis linked by phi operands (web)
+	// cache holds the answers of abstract posts: predicates only grow
+	// and keep their indices, so an answer for a state's literals stays
+	// right in later rounds (which start again after each refinement).
+	cache map[postKey]int8
 	// queries counts the solver calls of abstract posts.
 	queries int
 }
@@ -109,6 +113,35 @@ type edgeKey struct {
 
 func (k edgeKey) to() *ssa.BasicBlock { return k.b.Succs[k.succ] }
 
+// postKey is one question of an abstract post: along edge k, from the
+// state whose literals key encodes, what is predicate i after it (-1:
+// can the edge be taken at all).
+type postKey struct {
+	k   edgeKey
+	key string
+	i   int
+}
+
+// key encodes s's literals.
+func (s State) key() string {
+	b := make([]byte, 0, 16*(len(s.True)+len(s.False))+1)
+	for _, w := range s.True {
+		b = fmt.Appendf(b, "%x,", w)
+	}
+	b = append(b, '|')
+	for _, w := range s.False {
+		b = fmt.Appendf(b, "%x,", w)
+	}
+	return string(b)
+}
+
+// The cached answers.
+const (
+	cUnknown int8 = iota
+	cTrue
+	cFalse
+)
+
 // edgeForm is the formula of an edge over state variables.
 type edgeForm struct {
 	path  *Path
@@ -118,7 +151,7 @@ type edgeForm struct {
 
 func newAbstraction(ctx context.Context, enc *Encoder, slv solver.Solver) *abstraction {
 	a := &abstraction{enc: enc, slv: slv, ctx: ctx, byExpr: map[*sym.Expr]int{}, num: map[ssa.Value]uint64{},
-		params: map[*sym.Expr]ssa.Value{}, edges: map[edgeKey]*edgeForm{}}
+		params: map[*sym.Expr]ssa.Value{}, edges: map[edgeKey]*edgeForm{}, cache: map[postKey]int8{}}
 	for i, p := range enc.Fn.Params {
 		if t := enc.Param(i); t != nil {
 			a.params[t] = p
@@ -329,13 +362,33 @@ func (a *abstraction) post(s State, k edgeKey) (State, bool, error) {
 	if err != nil {
 		return State{}, false, err
 	}
-	cs := append(a.gamma(s), f.conds...)
-	st, _, err := a.status(cs, a.enc.B.Bool(true))
-	if err != nil {
-		return State{}, false, err
+	key := s.key()
+	// ask answers one question, from the cache or the solver: cTrue when
+	// goal can hold with γ(s) and the edge, cFalse when it cannot.
+	var cs []*sym.Expr
+	ask := func(i int, goal *sym.Expr) (int8, error) {
+		pk := postKey{k, key, i}
+		if r, ok := a.cache[pk]; ok {
+			return r, nil
+		}
+		if cs == nil {
+			cs = append(a.gamma(s), f.conds...)
+		}
+		st, _, err := a.status(cs, goal)
+		if err != nil {
+			return cUnknown, err
+		}
+		r := cTrue
+		if st == solver.Unsat {
+			r = cFalse
+		}
+		if st != solver.Unknown {
+			a.cache[pk] = r // an undecided query may be decided later
+		}
+		return r, nil
 	}
-	if st == solver.Unsat {
-		return State{}, false, nil
+	if r, err := ask(-1, a.enc.B.Bool(true)); err != nil || r == cFalse {
+		return State{}, false, err
 	}
 	var out State
 	to := k.to()
@@ -368,15 +421,18 @@ func (a *abstraction) post(s State, k edgeKey) (State, bool, error) {
 			out.False.set(i)
 			continue
 		}
-		if st, _, err := a.status(cs, a.enc.B.Not(q)); err != nil {
+		// The predicate is true after the edge when it cannot be false,
+		// and false when it cannot be true: two questions, each cached
+		// under its own index (2i and 2i+1).
+		if r, err := ask(2*i, a.enc.B.Not(q)); err != nil {
 			return State{}, false, err
-		} else if st == solver.Unsat {
+		} else if r == cFalse {
 			out.True.set(i)
 			continue
 		}
-		if st, _, err := a.status(cs, q); err != nil {
+		if r, err := ask(2*i+1, q); err != nil {
 			return State{}, false, err
-		} else if st == solver.Unsat {
+		} else if r == cFalse {
 			out.False.set(i)
 		}
 	}

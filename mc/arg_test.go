@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gocolic/gocolic/build"
 	"github.com/gocolic/gocolic/cfa"
@@ -32,7 +33,7 @@ var (
 	absErr  error
 )
 
-func loadAbs(t *testing.T) *absPkg {
+func loadAbs(t testing.TB) *absPkg {
 	t.Helper()
 	absOnce.Do(func() {
 		_, file, _, _ := runtime.Caller(0)
@@ -64,7 +65,7 @@ func loadAbs(t *testing.T) *absPkg {
 }
 
 // goal returns the goal of the condition site of fn that reads text.
-func (p *absPkg) goal(t *testing.T, fn, text string, taken bool) Goal {
+func (p *absPkg) goal(t testing.TB, fn, text string, taken bool) Goal {
 	t.Helper()
 	for _, s := range p.table {
 		if s.Text == text && (s.Kind == sites.Cond || s.Kind == sites.Loop) && strings.HasSuffix(s.Func, fn) {
@@ -131,6 +132,8 @@ func TestCheckVerdicts(t *testing.T) {
 		exact bool
 	}{
 		{"Nested", Options{}, []want{{"x < 3", true, Unreachable}, {"x < 3", false, Reachable}, {"x > 5", true, Reachable}}, 0, true},
+		{"Nested", Options{MaxNodes: 2}, []want{{"x < 3", true, Unknown}}, 0, true},
+		{"Nested", Options{Timeout: time.Nanosecond}, []want{{"x < 3", true, Unknown}}, 0, true},
 		{"Flagged", Options{}, []want{{"x < 3", true, Unreachable}, {"x < 3", false, Reachable}}, 1, true},
 		{"Flagged", Options{}, []want{{"x < 3", true, Unreachable}, {"b", true, Reachable}, {"b", false, Reachable}}, 0, true},
 		{"Both", Options{}, []want{{"x < 0", true, Reachable}, {"x < 0", false, Reachable}, {"s == 100", true, Reachable}}, 0, true},
@@ -163,6 +166,29 @@ func TestCheckVerdicts(t *testing.T) {
 			}
 			t.Logf("rounds %d, refinements %d, predicates %d, queries %d, nodes %d, incomplete %q", res.Rounds, len(res.Steps), res.Predicates, res.Queries, nodesOf(res), res.Incomplete)
 		})
+	}
+}
+
+// TestCheckNoClaim checks that goals the graph cannot decide are never
+// claimed: an unmapped site, a site of another function, and any goal of
+// a run that a bound stopped.
+func TestCheckNoClaim(t *testing.T) {
+	p := loadAbs(t)
+	other := p.goal(t, "Flagged", "x < 3", true)
+	own := p.goal(t, "Nested", "x < 3", true)
+	goals := []Goal{{Site: 1 << 30, Taken: true}, other, own}
+	res := checkFn(t, p, "Nested", goals, Options{})
+	for _, gl := range goals[:2] {
+		if v := res.Verdicts[gl]; v.Status != Unknown || v.Why == "" {
+			t.Errorf("goal %v: %v (%q), want unknown with a reason", gl, v.Status, v.Why)
+		}
+	}
+	if v := res.Verdicts[own]; v.Status != Unreachable {
+		t.Errorf("the function's own goal: %v, want unreachable", v.Status)
+	}
+	res = checkFn(t, p, "Nested", goals, Options{MaxNodes: 2})
+	if res.Incomplete == "" || res.ARG != nil {
+		t.Errorf("a run stopped by the node bound: incomplete %q, graph %v", res.Incomplete, res.ARG != nil)
 	}
 }
 

@@ -29,7 +29,7 @@ import (
 // outcome Far, and the error is returned for the report (a panic of
 // go/ssa is a guard.Error).
 func staticGraph(cfg Config, t *target) (explore.Static, error) {
-	cfg.Prove = false
+	cfg.Prove, cfg.Abstraction = false, false
 	g, _, err := staticFacts(cfg, t)
 	return g, err
 }
