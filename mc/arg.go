@@ -168,11 +168,10 @@ type Step struct {
 
 // checker is one run of Algorithm 2.
 type checker struct {
-	g     *cfa.Graph
-	fn    *ssa.Function
-	a     *abstraction
-	opts  Options
-	start time.Time
+	g    *cfa.Graph
+	fn   *ssa.Function
+	a    *abstraction
+	opts Options
 	// goalOf maps a goal edge to its goal.
 	goalOf map[edgeKey]Goal
 	// open are the goals still to be decided by a path check.
@@ -190,14 +189,14 @@ var errBound = errors.New("mc: bound reached")
 // Check runs Algorithm 2 over fn, a function of g whose parameters enc
 // numbers, towards goals, and returns a verdict for each goal. slv
 // decides the queries (a z3.Solver; its timeout bounds each query). An
-// error is a failure of the checker itself; the verdicts are then all
-// Unknown.
+// error is a failure of the checker itself; then, as when a bound stops
+// the run (Result.Incomplete), no goal is Unreachable.
 func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, goals []Goal, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
 	fn := enc.Fn
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	c := &checker{g: g, fn: fn, a: newAbstraction(ctx, enc, slv), opts: opts, start: time.Now(),
+	c := &checker{g: g, fn: fn, a: newAbstraction(ctx, enc, slv), opts: opts,
 		goalOf: map[edgeKey]Goal{}, open: map[Goal]bool{}, claimable: map[Goal]bool{}, res: &Result{Verdicts: map[Goal]Verdict{}}}
 	recovers := recoverReach(fn)
 	for _, gl := range goals {
@@ -229,7 +228,7 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 			continue
 		}
 		c.open[gl], c.claimable[gl] = true, true
-		c.res.Verdicts[gl] = Verdict{Why: "reached in the abstraction without a path check"}
+		c.res.Verdicts[gl] = Verdict{Why: "not decided: a bound stopped the run first"}
 		if !opts.Bare {
 			for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
 				if t, err := c.a.condAt(b); err == nil {

@@ -2,6 +2,16 @@
 // on the go/ssa form that cfa builds, with the concolic engine's own terms
 // (sym), so that the two engines share one semantics.
 //
+// The parts: the path encoder (this file); the predicate abstraction and
+// its cartesian abstract post (abstract.go); Algorithm 2 of seed 002,
+// which builds an abstract reachability graph of one function towards
+// the uncovered branch outcomes and claims unreachable those its closed
+// graph leaves out (arg.go); the check of abstract paths and refinement
+// by weakest preconditions sliced by an unsat core (refine.go); the
+// monitor of a closed graph and its replay on executed traces
+// (monitor.go); and Prove, which runs the checker over a graph's
+// functions (prove.go, gocolic's -abstraction).
+//
 // This file is the path encoder. A path is a sequence of SSA blocks of one
 // function, each a successor of the one before; its formula says that an
 // execution goes through those blocks in that order. Integer and boolean

@@ -2,8 +2,8 @@ package mc
 
 // This file checks abstract paths and refines the abstraction when one is
 // spurious. Z3 4.8.12 has no interpolation, so refinement is by weakest
-// preconditions sliced by an unsat core (the feasibility study,
-// ../shared/notes/abstraction.md §3):
+// preconditions sliced by an unsat core (as issue 19's feasibility study
+// recommends):
 //
 //  1. The path's formula is the encoder's, from the entry with the
 //     parameters free. Sat: its model is a candidate input.
