@@ -28,40 +28,45 @@ type absPkg struct {
 }
 
 var (
-	absOnce sync.Once
-	absVal  *absPkg
-	absErr  error
+	pkgMu    sync.Mutex
+	pkgCache = map[string]*absPkg{}
 )
 
+// loadAbs returns package testdata/abs.
 func loadAbs(t testing.TB) *absPkg {
 	t.Helper()
-	absOnce.Do(func() {
-		_, file, _, _ := runtime.Caller(0)
-		pkg, err := load.Load(filepath.Join(filepath.Dir(file), "testdata", "abs"), ".")
-		if err != nil {
-			absErr = err
-			return
-		}
-		res, err := instrument.Package(pkg.Package, instrument.Config{RuntimePath: build.RuntimePath, Support: true})
-		if err != nil {
-			absErr = err
-			return
-		}
-		g, err := cfa.Build([]*packages.Package{pkg.Package}, res.Sites)
-		if err != nil {
-			absErr = err
-			return
-		}
-		fns := map[string]*ssa.Function{}
-		for _, f := range g.Funcs() {
-			fns[f.Name()] = f
-		}
-		absVal = &absPkg{g: g, table: res.Sites, fns: fns}
-	})
-	if absErr != nil {
-		t.Fatal(absErr)
+	_, file, _, _ := runtime.Caller(0)
+	return loadPkg(t, filepath.Join(filepath.Dir(file), "testdata", "abs"))
+}
+
+// loadPkg loads the package in dir, instruments it as a support package
+// (for its site table) and builds its graph, once per directory.
+func loadPkg(t testing.TB, dir string) *absPkg {
+	t.Helper()
+	pkgMu.Lock()
+	defer pkgMu.Unlock()
+	if p := pkgCache[dir]; p != nil {
+		return p
 	}
-	return absVal
+	pkg, err := load.Load(dir, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := instrument.Package(pkg.Package, instrument.Config{RuntimePath: build.RuntimePath, Support: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := cfa.Build([]*packages.Package{pkg.Package}, res.Sites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns := map[string]*ssa.Function{}
+	for _, f := range g.Funcs() {
+		fns[f.Name()] = f
+	}
+	p := &absPkg{g: g, table: res.Sites, fns: fns}
+	pkgCache[dir] = p
+	return p
 }
 
 // goal returns the goal of the condition site of fn that reads text.
