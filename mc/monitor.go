@@ -219,3 +219,98 @@ func (m *Monitor) Allowed(prefix []sites.Outcome, target sites.Outcome) (allowed
 	}
 	return r.Allows(target), r.Alarm
 }
+
+// Distances are the distances of a monitor's states to a set of goals.
+type Distances struct {
+	goal map[edgeKey]bool
+	// dist is, by state, the least number of site outcomes an
+	// execution takes from it up to and including a goal; cfa.Far when
+	// no path of the monitor reaches one.
+	dist map[int32]int
+}
+
+// Distances computes the distances of every state to goals (plain Ifs
+// of the function). Only the function's own goals count: a call may
+// reach others, so Far says nothing about goals elsewhere.
+func (m *Monitor) Distances(goals []Goal) *Distances {
+	d := &Distances{goal: map[edgeKey]bool{}, dist: map[int32]int{}}
+	for _, gl := range goals {
+		br := m.g.Branch(gl.Site)
+		if br == nil || br.Func != m.arg.Fn || br.Joined || br.Point || br.Check {
+			continue
+		}
+		succ := 1
+		if gl.Taken {
+			succ = 0
+		}
+		for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
+			d.goal[edgeKey{b, succ}] = true
+		}
+	}
+	for n, nd := range m.arg.Nodes {
+		if nd.Cover < 0 {
+			d.dist[int32(n)] = cfa.Far
+		}
+	}
+	// Relax to a fixpoint: the graphs are small, and an edge costs 1
+	// when a site reports it, 0 otherwise.
+	for changed := true; changed; {
+		changed = false
+		for n, es := range m.next {
+			b := m.arg.Nodes[n].Block
+			cost := 0
+			if _, ok := m.site[b]; ok {
+				cost = 1
+			}
+			for i, ts := range es {
+				best := d.through(edgeKey{b, i}, ts, cost)
+				if best < d.dist[n] {
+					d.dist[n], changed = best, true
+				}
+			}
+		}
+	}
+	return d
+}
+
+// through is the distance from taking edge k, which leads to states ts
+// and costs cost.
+func (d *Distances) through(k edgeKey, ts []int32, cost int) int {
+	if len(ts) == 0 {
+		return cfa.Far
+	}
+	if d.goal[k] {
+		return cost
+	}
+	best := cfa.Far
+	for _, t := range ts {
+		if d.dist[t] < cfa.Far {
+			best = min(best, d.dist[t]+cost)
+		}
+	}
+	return best
+}
+
+// Distance returns the least number of site outcomes from taking o next
+// up to a goal of d, o included: 1 when o is a goal itself, cfa.Far when
+// o has no edge or no state it leads to reaches a goal. ok is false when
+// the replay knows nothing (Top, Alarm, or o is not a plain If of the
+// function).
+func (r *Replay) Distance(o sites.Outcome, d *Distances) (dist int, ok bool) {
+	if r.Top || r.Alarm {
+		return 0, false
+	}
+	succ, plain, _, ours := r.m.edge(o)
+	if !plain || !ours {
+		return 0, false
+	}
+	dist = cfa.Far
+	for _, n := range r.cur {
+		b := r.m.arg.Nodes[n].Block
+		if r.m.site[b] != o.Site() || r.m.next[n] == nil {
+			continue
+		}
+		dist = min(dist, d.through(edgeKey{b, succ}, r.m.next[n][succ], 1))
+	}
+	return dist, true
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gocolic/gocolic/cfa"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/sym"
 	"golang.org/x/tools/go/ssa"
@@ -266,4 +267,38 @@ func TestSimpleWhile(t *testing.T) {
 		t.Errorf("!b after thirty inputs that are not 10: allowed %v, alarm %v", allowed, alarm)
 	}
 	t.Logf("%d refinements, %d predicates, %d nodes, %d monitor states, %d queries", len(res.Steps), res.Predicates, len(res.ARG.Nodes), m.States(), res.Queries)
+}
+
+// TestMonitorDistance checks distances on LoopFlag's monitor towards the
+// goal ok: finite while ok may still hold, Far once x+i == 7 has cleared
+// it, 1 for the goal itself when ok is known to hold.
+func TestMonitorDistance(t *testing.T) {
+	p := loadAbs(t)
+	okT := p.goal(t, "LoopFlag", "ok", true)
+	hit := p.goal(t, "LoopFlag", "x + i == 7", true)
+	loop := p.goal(t, "LoopFlag", "i < 4", true)
+	m, _ := monitorOf(t, p, "LoopFlag", []Goal{okT, {okT.Site, false}})
+	d := m.Distances([]Goal{okT})
+	r := m.Start()
+	first := sites.OutcomeOf(loop.Site, true)
+	if n, ok := r.Distance(first, d); !ok || n >= cfa.Far {
+		t.Fatalf("entering the loop: distance %d (known %v), want finite", n, ok)
+	}
+	r.Step(first)
+	if n, ok := r.Distance(sites.OutcomeOf(hit.Site, false), d); !ok || n >= cfa.Far {
+		t.Errorf("x+i != 7: distance %d (known %v), want finite", n, ok)
+	}
+	if n, ok := r.Distance(sites.OutcomeOf(hit.Site, true), d); !ok || n != cfa.Far {
+		t.Errorf("x+i == 7 clears ok: distance %d (known %v), want Far", n, ok)
+	}
+	// x = 100: x+i is never 7; after four turns ok holds and the goal is
+	// the next outcome.
+	tr := traceOf(t, p, m, "LoopFlag", sym.Env{0: 100})
+	r = m.Start()
+	for _, o := range tr[:len(tr)-1] {
+		r.Step(o)
+	}
+	if n, ok := r.Distance(sites.OutcomeOf(okT.Site, true), d); !ok || n != 1 {
+		t.Errorf("the goal itself: distance %d (known %v), want 1", n, ok)
+	}
 }
