@@ -465,3 +465,7 @@ func (g *Graph) Dominates(d, b uint32) bool {
 // Funcs returns the functions with bodies of the packages, literals
 // included.
 func (g *Graph) Funcs() []*ssa.Function { return g.funcs }
+
+// Mapped returns the sites that have a Branch, in increasing order. The
+// caller must not modify the slice.
+func (g *Graph) Mapped() []uint32 { return g.mapped }

@@ -18,7 +18,8 @@ import (
 type Claim struct {
 	Outcome sites.Outcome
 	// By names the proof: "cfg" for the control-flow and call graphs
-	// before the run (cfa.Graph.Unreachable).
+	// before the run (cfa.Graph.Unreachable), "mc" for the model checker
+	// (mc.Prove).
 	By string
 }
 

@@ -100,3 +100,60 @@ func TestReportUnreachable(t *testing.T) {
 		})
 	}
 }
+
+// abstractionTarget has an outcome that only values make unreachable:
+// x < 3 after b, which is set only when x > 5.
+const abstractionTarget = `package p
+
+func F(x int) int {
+	b := false
+	if x > 5 {
+		b = true
+	}
+	if b {
+		if x < 3 {
+			return 1
+		}
+	}
+	return 0
+}
+`
+
+// TestAbstractionClaims runs gocolic test -abstraction: the model checker
+// proves the one unreachable outcome (by "mc"), testing covers the five
+// others and refutes no claim; without the flag nothing is claimed.
+func TestAbstractionClaims(t *testing.T) {
+	dir := module(t, map[string]string{"p/p.go": abstractionTarget})
+	for _, tt := range []struct {
+		flag    string
+		claimed int
+		summary string
+	}{
+		{"true", 1, "branches 5/6 (5/5 of the reachable, 1 proved unreachable)"},
+		{"false", 0, "branches 5/6, "},
+	} {
+		t.Run("abstraction="+tt.flag, func(t *testing.T) {
+			rd := filepath.Join(t.TempDir(), "run")
+			res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "10s", "-workers", "1", "-seed", "1",
+				"-lanes", "concolic", "-solver", "z3", "-notests", "-nostate", "-abstraction="+tt.flag, "-rundir", rd, "./p", "F")
+			if res.code != 0 {
+				t.Fatalf("gocolic test exited %d:\n%s", res.code, res.stderr)
+			}
+			if !strings.Contains(res.stderr, tt.summary) {
+				t.Errorf("summary lacks %q:\n%s", tt.summary, res.stderr)
+			}
+			rep := readReport(t, filepath.Join(rd, "report.json"))
+			if len(rep.InternalErrors) != 0 {
+				t.Errorf("internal errors: %+v", rep.InternalErrors)
+			}
+			if len(rep.Unreachable) != tt.claimed {
+				t.Fatalf("%d unreachable, want %d: %+v", len(rep.Unreachable), tt.claimed, rep.Unreachable)
+			}
+			for _, u := range rep.Unreachable {
+				if u.Cond != "x < 3" || !u.Outcome || u.By != "mc" || u.Line != 9 {
+					t.Errorf("unreachable %+v, want x < 3 true at line 9 by mc", u)
+				}
+			}
+		})
+	}
+}

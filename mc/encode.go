@@ -2,6 +2,16 @@
 // on the go/ssa form that cfa builds, with the concolic engine's own terms
 // (sym), so that the two engines share one semantics.
 //
+// The parts: the path encoder (this file); the predicate abstraction and
+// its cartesian abstract post (abstract.go); Algorithm 2 of seed 002,
+// which builds an abstract reachability graph of one function towards
+// the uncovered branch outcomes and claims unreachable those its closed
+// graph leaves out (arg.go); the check of abstract paths and refinement
+// by weakest preconditions sliced by an unsat core (refine.go); the
+// monitor of a closed graph and its replay on executed traces
+// (monitor.go); and Prove, which runs the checker over a graph's
+// functions (prove.go, gocolic's -abstraction).
+//
 // This file is the path encoder. A path is a sequence of SSA blocks of one
 // function, each a successor of the one before; its formula says that an
 // execution goes through those blocks in that order. Integer and boolean
@@ -125,18 +135,27 @@ type Path struct {
 
 	env  map[ssa.Value]*sym.Expr // the latest term of each value
 	done bool                    // the body of the last block is encoded
+	// pre, when set, gives the term of a value the path has not defined
+	// (nil for havoc): the abstraction's state variables (abstract.go).
+	pre func(ssa.Value) *sym.Expr
 }
 
 // Start begins a path at block b, whose phis (with no edge to choose
 // from) are havoc.
 func (e *Encoder) Start(b *ssa.BasicBlock) (*Path, error) {
+	return e.start(b, nil)
+}
+
+// start begins a path at block b whose values not yet defined (b's phis
+// included) take their terms from pre, havoc where it gives none.
+func (e *Encoder) start(b *ssa.BasicBlock, pre func(ssa.Value) *sym.Expr) (*Path, error) {
 	if b.Parent() != e.Fn {
 		return nil, fmt.Errorf("mc: block %d is not in %s", b.Index, e.Fn)
 	}
-	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, env: map[ssa.Value]*sym.Expr{}}
+	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, env: map[ssa.Value]*sym.Expr{}, pre: pre}
 	for _, in := range b.Instrs {
 		if phi, ok := in.(*ssa.Phi); ok {
-			p.havoc(phi)
+			p.Value(phi)
 		}
 	}
 	return p, nil
@@ -206,6 +225,12 @@ func (p *Path) Value(v ssa.Value) *sym.Expr {
 				p.env[v] = p.enc.params[i]
 				return p.enc.params[i]
 			}
+		}
+	}
+	if p.pre != nil {
+		if t := p.pre(v); t != nil {
+			p.env[v] = t
+			return t
 		}
 	}
 	// Defined before the path starts, a free variable or a global: one

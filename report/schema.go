@@ -189,7 +189,7 @@ type Unreachable struct {
 	Cond    string `json:"cond"`
 	Outcome bool   `json:"outcome"` // the condition's value on that side
 	// By names the proof: "cfg" for stage 0, the control-flow and call
-	// graphs before the run.
+	// graphs before the run; "mc" for the model checker (-abstraction).
 	By string `json:"by"`
 }
 

@@ -47,6 +47,10 @@ type Config struct {
 	// call graphs reaches from the entry unreachable (cfa.Unreachable),
 	// which the coverage of the reachable leaves out.
 	Prove bool
+	// Abstraction runs the model checker (package mc) on every function
+	// of the graph before testing, and claims the condition outcomes
+	// its closed abstract reachability graphs leave out unreachable.
+	Abstraction bool
 
 	JSON         string // report path, "" for none
 	Out          string // directory of the generated test file; "" for the package's

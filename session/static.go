@@ -6,15 +6,18 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"go/types"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gocolic/gocolic/cfa"
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/guard"
+	"github.com/gocolic/gocolic/mc"
 	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/packages"
 )
@@ -26,7 +29,7 @@ import (
 // outcome Far, and the error is returned for the report (a panic of
 // go/ssa is a guard.Error).
 func staticGraph(cfg Config, t *target) (explore.Static, error) {
-	cfg.Prove = false
+	cfg.Prove, cfg.Abstraction = false, false
 	g, _, err := staticFacts(cfg, t)
 	return g, err
 }
@@ -39,7 +42,7 @@ func staticGraph(cfg Config, t *target) (explore.Static, error) {
 // the error is returned for the report.
 func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, error) {
 	uses := explore.UsesStatic(cfg.Strategy)
-	if !uses && !cfg.Prove {
+	if !uses && !cfg.Prove && !cfg.Abstraction {
 		return nil, nil, nil
 	}
 	// The graph holds the target, its support packages but the standard
@@ -77,6 +80,9 @@ func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, er
 			fmt.Fprintf(cfg.Stderr, "gocolic: proving outcomes unreachable failed (%v); none is claimed\n", err)
 		}
 	}
+	if cfg.Abstraction {
+		claims = append(claims, modelCheck(cfg, g, t, claims)...)
+	}
 	branches, unmapped := 0, 0
 	for _, s := range t.ins.Sites {
 		if s.Kind == sites.Cond && !s.Std {
@@ -87,7 +93,7 @@ func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, er
 		}
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: control-flow graph: %d of %d condition sites mapped", branches-unmapped, branches)
-	if cfg.Prove {
+	if cfg.Prove || cfg.Abstraction {
 		fmt.Fprintf(cfg.Stderr, ", %d of %d outcomes proved unreachable", len(claims), 2*branches)
 	}
 	fmt.Fprintln(cfg.Stderr)
@@ -95,6 +101,40 @@ func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, er
 		return nil, claims, err
 	}
 	return g, claims, err
+}
+
+// modelCheck runs the model checker over the graph's functions within a
+// fifth of the run's budget (2 s without one) and returns the outcomes it
+// proves unreachable that claimed does not hold yet, by "mc". A failure
+// costs the claims, not the run.
+func modelCheck(cfg Config, g *cfa.Graph, t *target, claimed []coordinator.Claim) []coordinator.Claim {
+	budget := cfg.Budget / 5
+	if budget <= 0 {
+		budget = 2 * time.Second
+	}
+	have := map[sites.Outcome]bool{}
+	for _, c := range claimed {
+		have[c.Outcome] = true
+	}
+	var out []coordinator.Claim
+	var sum mc.Summary
+	err := guard.Do("mc", func() error {
+		proved, s, err := mc.Prove(context.Background(), g, t.ins.Sites, budget, 200*time.Millisecond)
+		sum = s
+		for _, o := range proved {
+			if !have[o] {
+				out = append(out, coordinator.Claim{Outcome: o, By: "mc"})
+			}
+		}
+		return err
+	})
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "gocolic: model checking failed (%v); it claims nothing\n", err)
+		return nil
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: model checker: %d functions, %d of %d outcomes proved unreachable (%d new), %d reachable, %d refinements, %d functions stopped by a bound, %d left out, %v\n",
+		sum.Functions, sum.Unreachable, sum.Goals, len(out), sum.Reachable, sum.Refinements, sum.Incomplete, sum.Skipped, sum.Time.Round(time.Millisecond))
+	return out
 }
 
 // entries returns the functions a worker's executions start from, the

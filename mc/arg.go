@@ -1,0 +1,436 @@
+package mc
+
+// This file is Algorithm 2 of seed 002 (coverage-driven abstraction
+// refinement) over one function's control-flow automaton: it builds an
+// abstract reachability graph (ARG) towards the goals, the branch
+// outcomes testing has not covered; checks each abstract path that
+// reaches a goal with the path encoder and Z3; refines the predicates
+// when the path is spurious (refine.go) and starts again; and, once the
+// graph is closed, claims unreachable the goals no edge of it takes.
+//
+// Where it departs from the paper, and why:
+//
+//   - Covering. A new node is covered by an uncovered node of the same
+//     block whose literals are a subset of its own; a node is never
+//     covered after it has been expanded (the paper's line 11). Covering
+//     an expanded node would leave the nodes its subtree covers resting
+//     on a subtree that is no longer expanded, and a node covered by its
+//     own descendant would stop that descendant's expansion (line 7):
+//     both lose executions. Without it the graph is larger, not wrong.
+//     A covering node is never covered later, so cover chains have one
+//     step and the monitor's E2 edges are direct.
+//   - A goal whose spurious path refinement cannot remove (no new
+//     predicate: the removing atoms speak of havoc values), whose path
+//     the solver cannot decide, or that is reached after the refinement
+//     budget is spent, is given up (Unknown) and the graph is closed
+//     without refining for it (the paper's line 20).
+//   - Soundness first: a graph that hits a bound (nodes, time, a solver
+//     error) is not closed, and then nothing is claimed. Goals that are
+//     not the plain If of a mapped site of the function, and goals whose
+//     block the function's Recover block reaches, are never claimed.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gocolic/gocolic/cfa"
+	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/sym"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Goal is a branch outcome to cover: a site and the side taken.
+type Goal struct {
+	Site  uint32
+	Taken bool
+}
+
+// Status is what the model checker concluded about a goal.
+type Status int
+
+// The outcomes for a goal.
+const (
+	// Unknown: no claim (a bound, an unsupported or unmapped branch, a
+	// spurious path refinement could not remove).
+	Unknown Status = iota
+	// Reachable: a feasible path to the goal exists in the encoder's
+	// semantics (havoc included); Model is a candidate input.
+	Reachable
+	// Unreachable: no edge of the closed ARG takes the goal.
+	Unreachable
+)
+
+// String returns "unknown", "reachable" or "unreachable".
+func (s Status) String() string {
+	switch s {
+	case Reachable:
+		return "reachable"
+	case Unreachable:
+		return "unreachable"
+	}
+	return "unknown"
+}
+
+// Verdict is the conclusion about one goal.
+type Verdict struct {
+	Status Status
+	// Model is, for Reachable, the values of the path formula's
+	// variables: parameters by Encoder.Param's numbering, and havoc.
+	Model sym.Env
+	// Exact says that the path formula of a Reachable goal has no havoc
+	// variable: its parameters alone decide the path, so Model's
+	// parameters are a test input for it (when the encoder's parameters
+	// are the whole input). Otherwise the path rests on values the
+	// encoder did not follow and the model is only a hint.
+	Exact bool
+	// Why explains Unknown.
+	Why string
+}
+
+// Options bounds a run of the model checker. Zero values take defaults.
+type Options struct {
+	MaxNodes       int           // ARG nodes per round (default 5000)
+	MaxPredicates  int           // predicates in all (default 64)
+	MaxRefinements int           // refinements (default 20)
+	Timeout        time.Duration // wall time for the whole run (default 10 s)
+	// Bare starts with no predicate; otherwise the conditions of the
+	// goals' Ifs are the first predicates.
+	Bare bool
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = 5000
+	}
+	if o.MaxPredicates <= 0 {
+		o.MaxPredicates = 64
+	}
+	if o.MaxRefinements <= 0 {
+		o.MaxRefinements = 20
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	return o
+}
+
+// A Node is an abstract state of the ARG: a block entry and a valuation
+// of the predicates.
+type Node struct {
+	Block  *ssa.BasicBlock
+	State  State
+	Parent int32 // -1 for the root
+	// Via is the successor index of the parent's block whose edge led
+	// here.
+	Via int
+	// Cover is the node that covers this one, -1 if none. A covered
+	// node has no children.
+	Cover int32
+}
+
+// ARG is a closed abstract reachability graph of one function.
+type ARG struct {
+	Fn    *ssa.Function
+	Nodes []Node
+	Preds []Pred
+}
+
+// Result is the outcome of a run over one function.
+type Result struct {
+	Verdicts map[Goal]Verdict
+	// ARG is the closed graph of the last round, nil when the run hit
+	// a bound before closing it.
+	ARG *ARG
+	// Steps are the refinements made, in order.
+	Steps      []Step
+	Rounds     int // ARG constructions started
+	Queries    int // solver calls of abstract posts and path checks
+	Predicates int // predicates at the end
+	// Incomplete says which bound stopped the run before a graph was
+	// closed; nothing is then Unreachable.
+	Incomplete string
+}
+
+// Step is one refinement: the spurious abstract path and what it added.
+type Step struct {
+	Goal Goal
+	// Path are the blocks of the spurious path, entry first; its last
+	// edge is the goal's.
+	Path []*ssa.BasicBlock
+	// Core are the indices of the path's edges (edge i leaves Path[i])
+	// whose conditions the unsat core kept.
+	Core []int
+	// Added are the predicates the refinement added.
+	Added []*sym.Expr
+}
+
+// checker is one run of Algorithm 2.
+type checker struct {
+	g    *cfa.Graph
+	fn   *ssa.Function
+	a    *abstraction
+	opts Options
+	// goalOf maps a goal edge to its goal.
+	goalOf map[edgeKey]Goal
+	// open are the goals still to be decided by a path check.
+	open map[Goal]bool
+	// claimable are the goals the graph can decide: plain Ifs of
+	// mapped sites of the function, out of the Recover block's reach.
+	claimable map[Goal]bool
+	res       *Result
+}
+
+// errBound is returned when a bound stops a round before its graph is
+// closed.
+var errBound = errors.New("mc: bound reached")
+
+// Check runs Algorithm 2 over fn, a function of g whose parameters enc
+// numbers, towards goals, and returns a verdict for each goal. slv
+// decides the queries (a z3.Solver; its timeout bounds each query). An
+// error is a failure of the checker itself; then, as when a bound stops
+// the run (Result.Incomplete), no goal is Unreachable.
+func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, goals []Goal, opts Options) (*Result, error) {
+	opts = opts.withDefaults()
+	fn := enc.Fn
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	c := &checker{g: g, fn: fn, a: newAbstraction(ctx, enc, slv), opts: opts,
+		goalOf: map[edgeKey]Goal{}, open: map[Goal]bool{}, claimable: map[Goal]bool{}, res: &Result{Verdicts: map[Goal]Verdict{}}}
+	recovers := recoverReach(fn)
+	for _, gl := range goals {
+		br := g.Branch(gl.Site)
+		switch {
+		case br == nil:
+			c.res.Verdicts[gl] = Verdict{Why: "unmapped site"}
+			continue
+		case br.Func != fn:
+			c.res.Verdicts[gl] = Verdict{Why: "site of another function"}
+			continue
+		case br.Joined || br.Point || br.Check:
+			c.res.Verdicts[gl] = Verdict{Why: "no If of its own"}
+			continue
+		}
+		succ := 1
+		if gl.Taken {
+			succ = 0
+		}
+		ok := true
+		for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
+			if recovers[b] {
+				ok = false
+			}
+			c.goalOf[edgeKey{b, succ}] = gl
+		}
+		if !ok {
+			c.res.Verdicts[gl] = Verdict{Why: "reached from the Recover block"}
+			continue
+		}
+		c.open[gl], c.claimable[gl] = true, true
+		c.res.Verdicts[gl] = Verdict{Why: "not decided: a bound stopped the run first"}
+		if !opts.Bare {
+			for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
+				if t, err := c.a.condAt(b); err == nil {
+					c.a.addWithWeb(t, opts.MaxPredicates)
+				}
+			}
+		}
+	}
+	err := c.run()
+	c.res.Queries = c.a.queries
+	c.res.Predicates = len(c.a.preds)
+	if err != nil {
+		for gl, v := range c.res.Verdicts {
+			if v.Status == Unreachable {
+				v.Status = Unknown
+				c.res.Verdicts[gl] = v
+			}
+		}
+		if errors.Is(err, errBound) || ctx.Err() != nil {
+			c.res.Incomplete = err.Error()
+			return c.res, nil
+		}
+		return c.res, err
+	}
+	return c.res, nil
+}
+
+// recoverReach returns the blocks the function's Recover block reaches:
+// a recovered panic resumes there, not at the entry.
+func recoverReach(fn *ssa.Function) map[*ssa.BasicBlock]bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	var walk func(b *ssa.BasicBlock)
+	walk = func(b *ssa.BasicBlock) {
+		if b == nil || seen[b] {
+			return
+		}
+		seen[b] = true
+		for _, s := range b.Succs {
+			walk(s)
+		}
+	}
+	walk(fn.Recover)
+	return seen
+}
+
+// condAt returns the condition of the If that ends b as a term over the
+// state variables at b's entry.
+func (a *abstraction) condAt(b *ssa.BasicBlock) (*sym.Expr, error) {
+	p, err := a.enc.start(b, a.pre)
+	if err != nil {
+		return nil, err
+	}
+	t := p.Branch()
+	if t == nil {
+		return nil, fmt.Errorf("mc: block %d does not end with an If", b.Index)
+	}
+	return t, nil
+}
+
+// run builds rounds until one closes its graph without refining.
+func (c *checker) run() error {
+	for {
+		c.res.Rounds++
+		arg, refined, err := c.round()
+		if err != nil {
+			return err
+		}
+		if refined {
+			continue
+		}
+		return c.conclude(arg)
+	}
+}
+
+// round builds one ARG. It returns refined when a spurious path made it
+// add predicates (the graph is then abandoned and the caller starts
+// again).
+func (c *checker) round() (arg *ARG, refined bool, err error) {
+	fn := c.fn
+	nodes := []Node{{Block: fn.Blocks[0], Parent: -1, Cover: -1}}
+	byBlock := map[*ssa.BasicBlock][]int32{}
+	work := []int32{0}
+	for len(work) > 0 {
+		if err := c.a.ctx.Err(); err != nil {
+			return nil, false, fmt.Errorf("%w: time (%v)", errBound, err)
+		}
+		n := work[0]
+		work = work[1:]
+		nd := &nodes[n]
+		for _, m := range byBlock[nd.Block] {
+			if nodes[m].State.covers(nd.State) {
+				nd.Cover = m
+				break
+			}
+		}
+		if nd.Cover >= 0 {
+			continue
+		}
+		byBlock[nd.Block] = append(byBlock[nd.Block], n)
+		b := nd.Block
+		for i := range b.Succs {
+			k := edgeKey{b, i}
+			s, ok, err := c.a.post(nodes[n].State, k)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				continue
+			}
+			nodes = append(nodes, Node{Block: k.to(), State: s, Parent: n, Via: i, Cover: -1})
+			child := int32(len(nodes) - 1)
+			if len(nodes) > c.opts.MaxNodes {
+				return nil, false, fmt.Errorf("%w: %d ARG nodes", errBound, c.opts.MaxNodes)
+			}
+			if gl, ok := c.goalOf[k]; ok && c.open[gl] {
+				refined, err := c.reached(gl, nodes, child)
+				if err != nil || refined {
+					return nil, refined, err
+				}
+			}
+			work = append(work, child)
+		}
+	}
+	return &ARG{Fn: fn, Nodes: nodes, Preds: append([]Pred(nil), c.a.preds...)}, false, nil
+}
+
+// conclude gives a verdict to each goal from the closed graph.
+func (c *checker) conclude(arg *ARG) error {
+	taken := map[edgeKey]bool{}
+	for _, n := range arg.Nodes[1:] {
+		taken[edgeKey{arg.Nodes[n.Parent].Block, n.Via}] = true
+	}
+	reached := map[Goal]bool{}
+	for k, gl := range c.goalOf {
+		if taken[k] {
+			reached[gl] = true
+		}
+	}
+	for gl := range c.claimable {
+		v := c.res.Verdicts[gl]
+		switch {
+		case reached[gl]:
+		case v.Status == Reachable:
+			// A feasible path the closed graph lacks: the abstraction
+			// is wrong, and no claim of it can be trusted.
+			return fmt.Errorf("mc: goal %v has a feasible path but no edge in the closed graph of %s", gl, c.fn)
+		default:
+			v = Verdict{Status: Unreachable}
+		}
+		c.res.Verdicts[gl] = v
+	}
+	c.res.ARG = arg
+	return nil
+}
+
+// reached checks the abstract path to node child, whose edge takes goal
+// gl: a feasible path decides the goal Reachable; a spurious one is
+// refined (refined reports that predicates were added) while the budget
+// lasts, and otherwise the goal is given up.
+func (c *checker) reached(gl Goal, nodes []Node, child int32) (refined bool, err error) {
+	var path []*ssa.BasicBlock
+	for n := child; n >= 0; n = nodes[n].Parent {
+		path = append(path, nodes[n].Block)
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	cx, err := c.a.check(path)
+	if err != nil {
+		return false, err
+	}
+	switch cx.status {
+	case solver.Sat:
+		c.open[gl] = false
+		c.res.Verdicts[gl] = Verdict{Status: Reachable, Model: cx.model, Exact: cx.exact}
+		return false, nil
+	case solver.Unknown:
+		c.giveUp(gl, "the solver did not decide the path")
+		return false, nil
+	}
+	if len(c.res.Steps) >= c.opts.MaxRefinements {
+		c.giveUp(gl, "refinement budget spent")
+		return false, nil
+	}
+	if len(c.a.preds) >= c.opts.MaxPredicates {
+		c.giveUp(gl, "predicate budget spent")
+		return false, nil
+	}
+	step, err := c.a.refine(path, cx, c.opts.MaxPredicates)
+	if err != nil {
+		return false, err
+	}
+	step.Goal = gl
+	if len(step.Added) == 0 {
+		c.giveUp(gl, "refinement found no new predicate")
+		return false, nil
+	}
+	c.res.Steps = append(c.res.Steps, step)
+	return true, nil
+}
+
+func (c *checker) giveUp(gl Goal, why string) {
+	c.open[gl] = false
+	c.res.Verdicts[gl] = Verdict{Why: why}
+}
