@@ -504,7 +504,9 @@ func TestRunTimeoutAndMemoryFindings(t *testing.T) {
 		t.Skip("slow in -short mode")
 	}
 	cfg := runConfig(t, &unsatSolver{}, modeHang, modeMemory, modeReturn)
-	cfg.Timeout = 500 * time.Millisecond
+	// Long enough for the blow-up to pass 64 MiB, and the memory watch
+	// to see it, on a loaded machine before the timeout takes it.
+	cfg.Timeout = 3 * time.Second
 	cfg.MemLimitMB = 64
 	// The hang and the memory blow-up go to different workers.
 	cfg.Workers = 2
