@@ -5,7 +5,7 @@
 // Usage, from the repository root:
 //
 //	go run ./bench/strategies [-programs stackvm,tlv] [-strategies cover,dfs] [-runs 20] [-execs 4000 [-cap 15m] | -budget 60s]
-//	    [-heuristic-dir DIR | -learn [-learn-budget 1h]] [-out FILE] [-json FILE] [-keep]
+//	    [-heuristic-dir DIR | -learn [-learn-budget 1h] [-learn-flags "-samples 8 -top 2"]] [-out FILE] [-json FILE] [-keep]
 //
 // The corpus is bench/strategies/corpus: one package per directory, each
 // with a single exported entry function, 400 to 900 lines of code with
@@ -24,8 +24,9 @@
 // is given for the program: DIR/NAME.json with -heuristic-dir, or the one
 // -learn writes. -learn first runs, per program,
 //
-//	gocolic learn -seed 1 -runs E -budget L -o FILE <program flags> ./NAME Func
+//	gocolic learn -seed 1 -runs E -budget L -o FILE <learn flags> <program flags> ./NAME Func
 //
+// (<learn flags>: -learn-flags, e.g. the learner's sample counts)
 // (the protocol: learn on seed 1), and then evaluates every
 // strategy on seeds 2 … runs+1, so that no strategy is measured on the
 // learning's seed.
@@ -73,6 +74,7 @@ type options struct {
 	heuristicDir         string
 	learn                bool
 	learnBudget          time.Duration
+	learnFlags           string
 	out, jsonOut         string
 	keep                 bool
 }
@@ -88,6 +90,7 @@ func main() {
 	flag.StringVar(&o.heuristicDir, "heuristic-dir", "", "directory of weight files NAME.json for -strategy learned, one per program")
 	flag.BoolVar(&o.learn, "learn", false, "run gocolic learn on each program with seed 1 first, then evaluate on the other seeds")
 	flag.DurationVar(&o.learnBudget, "learn-budget", time.Hour, "gocolic learn's -budget per program")
+	flag.StringVar(&o.learnFlags, "learn-flags", "", "extra flags of gocolic learn, space-separated (e.g. \"-samples 8 -top 2 -checks 2 -rounds 3\")")
 	flag.StringVar(&o.out, "out", "", "also write the Markdown report to this file")
 	flag.StringVar(&o.jsonOut, "json", "", "write every run's record (raw data) to this JSON file")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary workspace (corpus copy, reports, weight files, logs) and print its path")
@@ -126,6 +129,8 @@ func (o *options) check() error {
 		return errors.New("-learn and -heuristic-dir exclude each other")
 	case o.learn && o.learnBudget <= 0:
 		return errors.New("-learn-budget must be positive")
+	case o.learnFlags != "" && !o.learn:
+		return errors.New("-learn-flags needs -learn")
 	}
 	return nil
 }
@@ -212,14 +217,15 @@ func run(ctx context.Context, o options) error {
 		defer os.RemoveAll(dir)
 	}
 	rn := &runner{
-		bin:     filepath.Join(dir, "bin", "gocolic"),
-		module:  filepath.Join(dir, "mod"),
-		reports: filepath.Join(dir, "reports"),
-		logs:    filepath.Join(dir, "logs"),
-		weights: filepath.Join(dir, "weights"),
-		execs:   o.execs,
-		budget:  o.budget,
-		cap:     o.cap,
+		bin:        filepath.Join(dir, "bin", "gocolic"),
+		module:     filepath.Join(dir, "mod"),
+		reports:    filepath.Join(dir, "reports"),
+		logs:       filepath.Join(dir, "logs"),
+		weights:    filepath.Join(dir, "weights"),
+		execs:      o.execs,
+		budget:     o.budget,
+		cap:        o.cap,
+		learnFlags: strings.Fields(o.learnFlags),
 	}
 	if err := rn.setUp(ctx, root, programs); err != nil {
 		return err
@@ -227,7 +233,7 @@ func run(ctx context.Context, o options) error {
 
 	m := meta{
 		Execs: o.execs, Budget: durationString(o.budget), Runs: o.runs, Seeds: o.seeds(),
-		Learn: o.learn, LearnBudget: durationString(o.learnBudget),
+		Learn: o.learn, LearnBudget: durationString(o.learnBudget), LearnFlags: o.learnFlags,
 		GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU(),
 		Commit: harness.Commit(ctx, root),
 	}

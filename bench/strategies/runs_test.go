@@ -40,10 +40,19 @@ func TestRunnerArgs(t *testing.T) {
 			t.Errorf("%s: args = %q, want %q", tt.name, got, tt.want)
 		}
 	}
-	rn := runner{execs: 4000}
-	got := strings.Join(rn.learnArgs(p, time.Hour, "w.json"), " ")
-	if want := "learn -seed 1 -runs 4000 -budget 1h0m0s -o w.json -maxlen 96 ./smtp Serve"; got != want {
-		t.Errorf("learnArgs = %q, want %q", got, want)
+	learnTests := []struct {
+		name string
+		rn   runner
+		want string
+	}{
+		{"defaults", runner{execs: 4000}, "learn -seed 1 -runs 4000 -budget 1h0m0s -o w.json -maxlen 96 ./smtp Serve"},
+		{"learn flags before the program's", runner{execs: 4000, learnFlags: []string{"-samples", "8", "-top", "2"}},
+			"learn -seed 1 -runs 4000 -budget 1h0m0s -o w.json -samples 8 -top 2 -maxlen 96 ./smtp Serve"},
+	}
+	for _, tt := range learnTests {
+		if got := strings.Join(tt.rn.learnArgs(p, time.Hour, "w.json"), " "); got != tt.want {
+			t.Errorf("%s: learnArgs = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
 
@@ -114,6 +123,7 @@ func TestOptions(t *testing.T) {
 		{"negative budget", options{runs: 1, execs: 1, budget: -time.Second}, "-budget"},
 		{"negative cap", options{runs: 1, execs: 1, cap: -time.Second}, "-cap"},
 		{"learn and weights", options{runs: 1, execs: 1, learn: true, heuristicDir: "w", learnBudget: time.Hour}, "exclude"},
+		{"learn flags without learning", options{runs: 1, execs: 1, learnFlags: "-samples 4"}, "-learn-flags"},
 	}
 	for _, tt := range bad {
 		if err := tt.o.check(); err == nil || !strings.Contains(err.Error(), tt.want) {
