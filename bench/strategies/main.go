@@ -4,7 +4,7 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/strategies [-programs stackvm,tlv] [-strategies cover,dfs] [-runs 20] [-execs 4000 [-cap 15m] | -budget 60s]
+//	go run ./bench/strategies [-programs stackvm,tlv] [-strategies cover,dfs] [-runs 20] [-first-seed N] [-execs 4000 [-cap 15m] | -budget 60s]
 //	    [-heuristic-dir DIR | -learn [-learn-budget 1h] [-learn-flags "-samples 8 -top 2"]] [-out FILE] [-json FILE] [-keep]
 //
 // The corpus is bench/strategies/corpus: one package per directory, each
@@ -70,6 +70,7 @@ const learned = "learned"
 type options struct {
 	programs, strategies string
 	runs, execs          int
+	firstSeed            int64
 	budget, cap          time.Duration
 	heuristicDir         string
 	learn                bool
@@ -84,6 +85,7 @@ func main() {
 	flag.StringVar(&o.programs, "programs", "", "comma-separated programs of "+corpusDir+" to run (default: all)")
 	flag.StringVar(&o.strategies, "strategies", "", "comma-separated strategies to run (default: all of "+strings.Join(explore.Names(), ", ")+"; learned only with -heuristic-dir or -learn)")
 	flag.IntVar(&o.runs, "runs", 20, "runs per program and strategy, one per seed (1 … runs; with -learn 2 … runs+1)")
+	flag.Int64Var(&o.firstSeed, "first-seed", 0, "first seed of the runs (0: 1, or 2 with -learn); e.g. 2 with -heuristic-dir and weights learned on seed 1")
 	flag.IntVar(&o.execs, "execs", 4000, "executions per run (gocolic's -runs); ignored with -budget")
 	flag.DurationVar(&o.budget, "budget", 0, "wall-clock budget per run (gocolic's -budget) instead of a number of executions")
 	flag.DurationVar(&o.cap, "cap", 15*time.Minute, "with -execs: wall-clock bound of a run (gocolic's -budget beside -runs; 0: none); the tables count the runs it stopped")
@@ -125,6 +127,10 @@ func (o *options) check() error {
 		return errors.New("-budget must be positive")
 	case o.cap < 0:
 		return errors.New("-cap must not be negative")
+	case o.firstSeed < 0:
+		return errors.New("-first-seed must not be negative")
+	case o.learn && o.firstSeed == 1:
+		return errors.New("-first-seed 1 with -learn: seed 1 is the learning's")
 	case o.learn && o.heuristicDir != "":
 		return errors.New("-learn and -heuristic-dir exclude each other")
 	case o.learn && o.learnBudget <= 0:
@@ -135,11 +141,14 @@ func (o *options) check() error {
 	return nil
 }
 
-// seeds returns the seeds every strategy runs with: 1 … runs, or
-// 2 … runs+1 after learning on seed 1.
+// seeds returns the seeds every strategy runs with: from -first-seed, or
+// 1 … runs, or 2 … runs+1 after learning on seed 1.
 func (o *options) seeds() []int64 {
 	first := int64(1)
-	if o.learn {
+	switch {
+	case o.firstSeed > 0:
+		first = o.firstSeed
+	case o.learn:
 		first = 2
 	}
 	var s []int64

@@ -113,6 +113,11 @@ func TestOptions(t *testing.T) {
 	if got := learn.seeds(); !slices.Equal(got, []int64{2, 3, 4}) {
 		t.Errorf("seeds with -learn = %v, want 2 3 4 (seed 1 is the learning's)", got)
 	}
+	from := ok
+	from.firstSeed = 5
+	if got := from.seeds(); !slices.Equal(got, []int64{5, 6, 7}) {
+		t.Errorf("seeds with -first-seed 5 = %v, want 5 6 7", got)
+	}
 	bad := []struct {
 		name string
 		o    options
@@ -124,6 +129,8 @@ func TestOptions(t *testing.T) {
 		{"negative cap", options{runs: 1, execs: 1, cap: -time.Second}, "-cap"},
 		{"learn and weights", options{runs: 1, execs: 1, learn: true, heuristicDir: "w", learnBudget: time.Hour}, "exclude"},
 		{"learn flags without learning", options{runs: 1, execs: 1, learnFlags: "-samples 4"}, "-learn-flags"},
+		{"negative first seed", options{runs: 1, execs: 1, firstSeed: -1}, "-first-seed"},
+		{"learning's seed evaluated", options{runs: 1, execs: 1, learn: true, firstSeed: 1, learnBudget: time.Hour}, "seed 1"},
 	}
 	for _, tt := range bad {
 		if err := tt.o.check(); err == nil || !strings.Contains(err.Error(), tt.want) {
