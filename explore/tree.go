@@ -293,7 +293,8 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 		t.cut++
 	}
 
-	var bits []uint64 // packed outcomes of path[:n], shared by the new candidates
+	var bits []uint64              // packed outcomes of path[:n], shared by the new candidates
+	var decided map[*sym.Expr]bool // conditions decided on path[:d], filled when first needed
 	var parent *Node
 	for d, br := range path[:n] {
 		var nd *Node
@@ -314,8 +315,15 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			t.nodes++
 			t.set(nd, br.Taken, Covered)
 			other := !br.Taken
-			if constFalse(br.Cond, other) {
-				// The other side's goal folded to false: no solver needed.
+			if decided == nil && !br.Cond.IsConst() {
+				decided = make(map[*sym.Expr]bool, d)
+				for _, p := range path[:d] {
+					decide(decided, p)
+				}
+			}
+			if constFalse(br.Cond, other) || repeats(decided, br) {
+				// The other side's goal folded to false, or the prefix
+				// decided the same condition already: no solver needed.
 				t.set(nd, other, Infeasible)
 			} else {
 				t.set(nd, other, Open)
@@ -340,6 +348,9 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 		}
 		if out.Inconsistent {
 			break
+		}
+		if decided != nil {
+			decide(decided, br)
 		}
 		if origin != nil && nd == origin.Node && br.Taken == origin.Side {
 			out.Reached = true
@@ -371,6 +382,32 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 
 // constFalse reports whether the constraint of taking side of cond is the
 // constant false.
+// decide notes in m the outcome br gives its condition: the condition
+// without negations, and whether it held.
+func decide(m map[*sym.Expr]bool, br Branch) {
+	c, held := bare(br.Cond, br.Taken)
+	m[c] = held
+}
+
+// repeats reports whether m already decides br's condition, the way br
+// took it: a loop or a repeated check of the very same term, whose other
+// side is then unsatisfiable under the prefix. A term the prefix decided
+// the other way is left to the solver: the execution was not consistent.
+func repeats(m map[*sym.Expr]bool, br Branch) bool {
+	c, held := bare(br.Cond, br.Taken)
+	h, ok := m[c]
+	return ok && h == held
+}
+
+// bare strips the negations off cond and returns it with the value it has
+// when the branch goes the taken way.
+func bare(cond *sym.Expr, taken bool) (*sym.Expr, bool) {
+	for cond.Kind == sym.KNot {
+		cond, taken = cond.Args[0], !taken
+	}
+	return cond, taken
+}
+
 func constFalse(cond *sym.Expr, side bool) bool {
 	if side {
 		return cond.Kind == sym.KFalse
