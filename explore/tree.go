@@ -293,8 +293,8 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 		t.cut++
 	}
 
-	var bits []uint64              // packed outcomes of path[:n], shared by the new candidates
-	var decided map[*sym.Expr]bool // conditions decided on path[:d], filled when first needed
+	var bits []uint64        // packed outcomes of path[:n], shared by the new candidates
+	var decided *prefixFacts // what path[:d] decided, filled when first needed
 	var parent *Node
 	for d, br := range path[:n] {
 		var nd *Node
@@ -316,14 +316,14 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			t.set(nd, br.Taken, Covered)
 			other := !br.Taken
 			if decided == nil && !br.Cond.IsConst() {
-				decided = make(map[*sym.Expr]bool, d)
+				decided = &prefixFacts{held: make(map[*sym.Expr]bool, d), eq: make(map[*sym.Expr]uint64)}
 				for _, p := range path[:d] {
-					decide(decided, p)
+					decided.add(p)
 				}
 			}
-			if constFalse(br.Cond, other) || repeats(decided, br) {
+			if constFalse(br.Cond, other) || decided.refutes(br) {
 				// The other side's goal folded to false, or the prefix
-				// decided the same condition already: no solver needed.
+				// contradicts it on its face: no solver needed.
 				t.set(nd, other, Infeasible)
 			} else {
 				t.set(nd, other, Open)
@@ -350,7 +350,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			break
 		}
 		if decided != nil {
-			decide(decided, br)
+			decided.add(br)
 		}
 		if origin != nil && nd == origin.Node && br.Taken == origin.Side {
 			out.Reached = true
@@ -382,21 +382,42 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 
 // constFalse reports whether the constraint of taking side of cond is the
 // constant false.
-// decide notes in m the outcome br gives its condition: the condition
-// without negations, and whether it held.
-func decide(m map[*sym.Expr]bool, br Branch) {
-	c, held := bare(br.Cond, br.Taken)
-	m[c] = held
+// prefixFacts are what the branches of a path prefix decided, in the two
+// forms whose contradiction needs no solver: a condition term held or not,
+// and a term equal to a constant.
+type prefixFacts struct {
+	held map[*sym.Expr]bool   // condition, without negations -> its value
+	eq   map[*sym.Expr]uint64 // term -> the constant the prefix set it equal to
 }
 
-// repeats reports whether m already decides br's condition, the way br
-// took it: a loop or a repeated check of the very same term, whose other
-// side is then unsatisfiable under the prefix. A term the prefix decided
-// the other way is left to the solver: the execution was not consistent.
-func repeats(m map[*sym.Expr]bool, br Branch) bool {
+// add notes the outcome of br.
+func (f *prefixFacts) add(br Branch) {
 	c, held := bare(br.Cond, br.Taken)
-	h, ok := m[c]
-	return ok && h == held
+	f.held[c] = held
+	if held && c.Kind == sym.KEq && c.Args[1].Kind == sym.KConst && c.Args[0].Width > 0 {
+		f.eq[c.Args[0]] = c.Args[1].Val
+	}
+}
+
+// refutes reports whether the other side of br contradicts the prefix:
+// the very same term decided the way br took it (a loop or a repeated
+// check), or an equality with a constant where the prefix set the same
+// term equal to another constant (a byte already read as something else).
+// A term the prefix decided the other way is left to the solver: the
+// execution was not consistent.
+func (f *prefixFacts) refutes(br Branch) bool {
+	if f == nil {
+		return false
+	}
+	c, held := bare(br.Cond, br.Taken)
+	if h, ok := f.held[c]; ok && h == held {
+		return true
+	}
+	if !held && c.Kind == sym.KEq && c.Args[1].Kind == sym.KConst {
+		k, ok := f.eq[c.Args[0]]
+		return ok && k != c.Args[1].Val
+	}
+	return false
 }
 
 // bare strips the negations off cond and returns it with the value it has

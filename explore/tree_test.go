@@ -220,12 +220,15 @@ func TestRecordConstantCondition(t *testing.T) {
 }
 
 // TestRecordRepeatedCondition checks that a condition the prefix already
-// decided, by the same term or its negation, gets no candidate on its
-// other side, and one decided the other way (an inconsistent execution)
-// still does.
+// decided, by the same term or its negation, or an equality of a term the
+// prefix set equal to another constant, gets no candidate on its other
+// side, and one decided the other way (an inconsistent execution) still
+// does.
 func TestRecordRepeatedCondition(t *testing.T) {
 	b := sym.NewBuilder()
 	c, d := cond(b, 1), cond(b, 2)
+	v := b.Var(7, 8)
+	eq := func(k uint64) *sym.Expr { return b.Eq(v, b.Const(k, 8)) }
 	tests := []struct {
 		name  string
 		path  []Branch
@@ -238,6 +241,10 @@ func TestRecordRepeatedCondition(t *testing.T) {
 			map[string]string{"": "covered open", "f": "infeasible covered"}},
 		{"decided the other way", []Branch{{1, true, c}, {2, false, c}}, 2,
 			map[string]string{"": "open covered", "t": "covered open"}},
+		{"byte read as another constant", []Branch{{1, true, eq('a')}, {2, false, eq('b')}}, 1,
+			map[string]string{"": "open covered", "t": "covered infeasible"}},
+		{"byte known only unequal", []Branch{{1, false, eq('a')}, {2, false, eq('b')}}, 2,
+			map[string]string{"": "covered open", "f": "covered open"}},
 		{"other terms", []Branch{{1, true, c}, {2, true, d}}, 2,
 			map[string]string{"": "open covered", "t": "open covered"}},
 	}
