@@ -316,7 +316,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			t.set(nd, br.Taken, Covered)
 			other := !br.Taken
 			if decided == nil && !br.Cond.IsConst() {
-				decided = &prefixFacts{held: make(map[*sym.Expr]bool, d), eq: make(map[*sym.Expr]uint64)}
+				decided = &prefixFacts{held: make(map[*sym.Expr]bool, d), eq: make(map[*sym.Expr]uint64), bytes: make(map[*sym.Expr]byteSet)}
 				for _, p := range path[:d] {
 					decided.add(p)
 				}
@@ -386,8 +386,9 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 // forms whose contradiction needs no solver: a condition term held or not,
 // and a term equal to a constant.
 type prefixFacts struct {
-	held map[*sym.Expr]bool   // condition, without negations -> its value
-	eq   map[*sym.Expr]uint64 // term -> the constant the prefix set it equal to
+	held  map[*sym.Expr]bool    // condition, without negations -> its value
+	eq    map[*sym.Expr]uint64  // term -> the constant the prefix set it equal to
+	bytes map[*sym.Expr]byteSet // 8-bit term -> the values the prefix leaves it
 }
 
 // add notes the outcome of br.
@@ -397,12 +398,23 @@ func (f *prefixFacts) add(br Branch) {
 	if held && c.Kind == sym.KEq && c.Args[1].Kind == sym.KConst && c.Args[0].Width > 0 {
 		f.eq[c.Args[0]] = c.Args[1].Val
 	}
+	if t, set := byteCompare(c); t != nil {
+		if !held {
+			set = set.not()
+		}
+		if old, ok := f.bytes[t]; ok {
+			set = set.and(old)
+		}
+		f.bytes[t] = set
+	}
 }
 
 // refutes reports whether the other side of br contradicts the prefix:
 // the very same term decided the way br took it (a loop or a repeated
-// check), or an equality with a constant where the prefix set the same
-// term equal to another constant (a byte already read as something else).
+// check), an equality with a constant where the prefix set the same term
+// equal to another constant, or a comparison of a byte with a constant
+// that no value the prefix's comparisons of that byte leave can satisfy (a
+// byte read as a digit compared with ']').
 // A term the prefix decided the other way is left to the solver: the
 // execution was not consistent.
 func (f *prefixFacts) refutes(br Branch) bool {
@@ -414,8 +426,17 @@ func (f *prefixFacts) refutes(br Branch) bool {
 		return true
 	}
 	if !held && c.Kind == sym.KEq && c.Args[1].Kind == sym.KConst {
-		k, ok := f.eq[c.Args[0]]
-		return ok && k != c.Args[1].Val
+		if k, ok := f.eq[c.Args[0]]; ok && k != c.Args[1].Val {
+			return true
+		}
+	}
+	if t, set := byteCompare(c); t != nil {
+		if held { // the other side needs c false
+			set = set.not()
+		}
+		if old, ok := f.bytes[t]; ok && old.and(set).empty() {
+			return true
+		}
 	}
 	return false
 }

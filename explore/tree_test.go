@@ -245,6 +245,10 @@ func TestRecordRepeatedCondition(t *testing.T) {
 			map[string]string{"": "open covered", "t": "covered infeasible"}},
 		{"byte known only unequal", []Branch{{1, false, eq('a')}, {2, false, eq('b')}}, 2,
 			map[string]string{"": "covered open", "f": "covered open"}},
+		{"digit compared with ']'", []Branch{{1, false, b.Cmp(sym.KULt, v, b.Const('0', 8))}, {2, false, b.Cmp(sym.KULt, b.Const('9', 8), v)}, {3, false, eq(']')}}, 2,
+			map[string]string{"": "covered open", "f": "covered open", "ff": "covered infeasible"}},
+		{"byte range leaves the constant", []Branch{{1, false, b.Cmp(sym.KULt, v, b.Const('0', 8))}, {2, false, eq('5')}}, 2,
+			map[string]string{"": "covered open", "f": "covered open"}},
 		{"other terms", []Branch{{1, true, c}, {2, true, d}}, 2,
 			map[string]string{"": "open covered", "t": "open covered"}},
 	}
