@@ -316,7 +316,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			t.set(nd, br.Taken, Covered)
 			other := !br.Taken
 			if decided == nil && !br.Cond.IsConst() {
-				decided = &prefixFacts{held: make(map[*sym.Expr]bool, d), eq: make(map[*sym.Expr]uint64), bytes: make(map[*sym.Expr]byteSet)}
+				decided = &prefixFacts{held: make(map[*sym.Expr]bool, d), bytes: make(map[*sym.Expr]byteSet)}
 				for _, p := range path[:d] {
 					decided.add(p)
 				}
@@ -384,10 +384,11 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 // constant false.
 // prefixFacts are what the branches of a path prefix decided, in the two
 // forms whose contradiction needs no solver: a condition term held or not,
-// and a term equal to a constant.
+// and the values an 8-bit term's comparisons with constants leave it.
+// Wider terms get no value sets: their refutations are rarer and the
+// domain layer answers them.
 type prefixFacts struct {
 	held  map[*sym.Expr]bool    // condition, without negations -> its value
-	eq    map[*sym.Expr]uint64  // term -> the constant the prefix set it equal to
 	bytes map[*sym.Expr]byteSet // 8-bit term -> the values the prefix leaves it
 }
 
@@ -395,9 +396,6 @@ type prefixFacts struct {
 func (f *prefixFacts) add(br Branch) {
 	c, held := bare(br.Cond, br.Taken)
 	f.held[c] = held
-	if held && c.Kind == sym.KEq && c.Args[1].Kind == sym.KConst && c.Args[0].Width > 0 {
-		f.eq[c.Args[0]] = c.Args[1].Val
-	}
 	if t, set := byteCompare(c); t != nil {
 		if !held {
 			set = set.not()
@@ -411,10 +409,9 @@ func (f *prefixFacts) add(br Branch) {
 
 // refutes reports whether the other side of br contradicts the prefix:
 // the very same term decided the way br took it (a loop or a repeated
-// check), an equality with a constant where the prefix set the same term
-// equal to another constant, or a comparison of a byte with a constant
-// that no value the prefix's comparisons of that byte leave can satisfy (a
-// byte read as a digit compared with ']').
+// check), or a comparison of a byte with a constant that no value the
+// prefix's comparisons of that byte leave can satisfy (a byte read as '"'
+// compared with '}', or as a digit compared with ']').
 // A term the prefix decided the other way is left to the solver: the
 // execution was not consistent.
 func (f *prefixFacts) refutes(br Branch) bool {
@@ -424,11 +421,6 @@ func (f *prefixFacts) refutes(br Branch) bool {
 	c, held := bare(br.Cond, br.Taken)
 	if h, ok := f.held[c]; ok && h == held {
 		return true
-	}
-	if !held && c.Kind == sym.KEq && c.Args[1].Kind == sym.KConst {
-		if k, ok := f.eq[c.Args[0]]; ok && k != c.Args[1].Val {
-			return true
-		}
 	}
 	if t, set := byteCompare(c); t != nil {
 		if held { // the other side needs c false
