@@ -502,6 +502,10 @@ const (
 	// Br is an explicit branch: the condition of an if, for or case, or one
 	// operand of && and ||.
 	rtBr = "Br"
+	// BrOwn is Br in a function that asked Owner once at its top.
+	rtBrOwn = "BrOwn"
+	// Owner reports whether the calling goroutine owns the symbolic state.
+	rtOwner = "Owner"
 )
 
 // Declared in rt/str.go.
