@@ -45,7 +45,9 @@ func TestBrOwn(t *testing.T) {
 	}
 	eq := func(a, b trace) bool {
 		return slices.Equal(a.fresh, b.fresh) && slices.Equal(a.hits, b.hits) && slices.Equal(a.result, b.result) &&
-			slices.EqualFunc(a.path, b.path, func(e, f Event) bool { return e.Site == f.Site && e.Taken == f.Taken && e.Cond.String() == f.Cond.String() })
+			slices.EqualFunc(a.path, b.path, func(e, f Event) bool {
+				return e.Site == f.Site && e.Taken == f.Taken && e.Cond.String() == f.Cond.String()
+			})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
