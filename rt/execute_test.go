@@ -26,8 +26,8 @@ func checksumNative(b []byte, key uint32) int {
 func checksumInstrumented(b V[[]byte], key V[uint32]) V[int] {
 	own := Owner()
 	sum, sSum := uint32(0), (*sym.Expr)(nil)
-	for it, _, c, sc := IterBytes(0, b); it.Next(); {
-		_, c, sc = it.At()
+	for it, _, c, sc, i := IterBytes(0, b); it.More(i); i++ {
+		_, c, sc = it.At(i)
 		sum, sSum = Unpack(Add(Mul(Mk(sum, sSum), Mk[uint32](31, nil)), Conv[uint32](Mk(c, sc))))
 	}
 	if BrOwn(own, 1, Eq(Mk(sum, sSum), key)) {
