@@ -68,14 +68,16 @@ func reset(sites int) {
 	st.path = st.path[:0]
 	st.truncated = false
 	st.fresh = st.fresh[:0]
-	clear(st.mem)
+	// Most executions of the mutation lane leave the maps empty, and
+	// clearing an empty map still walks its table.
+	clearMap(st.mem)
 	clear(st.pins)
 	st.pins = st.pins[:0]
-	clear(st.lens)
-	clear(st.caps)
-	clear(st.maps)
-	clear(st.objs)
-	clear(st.readers)
+	clearMap(st.lens)
+	clearMap(st.caps)
+	clearMap(st.maps)
+	clearMap(st.objs)
+	clearMap(st.readers)
 	st.nils = nil
 	clearIfaces()
 	st.passed = st.passed[:0]
@@ -86,6 +88,13 @@ func reset(sites int) {
 	lensUsed.Store(false)
 	mapsUsed.Store(false)
 	growCover(sites)
+}
+
+// clearMap empties m unless it is empty already.
+func clearMap[K comparable, V any](m map[K]V) {
+	if len(m) > 0 {
+		clear(m)
+	}
 }
 
 // growCover makes the coverage map hold sites sites.
