@@ -2,8 +2,9 @@
 // package's test binary started with -test.run=^FuzzXxx$: the testing
 // package calls FuzzXxx(f) as for its seed corpus, and the rewritten f.Fuzz
 // call lands in FuzzRun, which serves requests from inside the first seed
-// call, one subtest per execution, so that t.Fatal, t.Skip and t.Error
-// behave as under go test. The testing package is reached through
+// call, one subtest per execution (the inputs of a batch share subtests,
+// runFuzzBatch), so that t.Fatal, t.Skip and t.Error behave as under go
+// test. The testing package is reached through
 // reflection: the runtime is also linked into non-test binaries.
 
 package rt
