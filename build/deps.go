@@ -61,6 +61,11 @@ func prepareDeps(s Spec) (modFile string, mapPath func(string) string, err error
 	var moves []move
 	for i, d := range s.Deps {
 		dst := filepath.Join(s.WorkDir, "deps", fmt.Sprintf("%d_%s", i, safeName(d.Path)))
+		// A second build in the same work directory (the session's
+		// fallback without the standard copies) copies afresh.
+		if err := os.RemoveAll(dst); err != nil {
+			return "", nil, fmt.Errorf("copying module %s: %w", d.Path, err)
+		}
 		if err := copyModule(d.Dir, dst); err != nil {
 			return "", nil, fmt.Errorf("copying module %s: %w", d.Path, err)
 		}

@@ -279,3 +279,19 @@ func TestWorkerDependency(t *testing.T) {
 		t.Errorf("no go.sum beside the temporary go.mod: %v", err)
 	}
 }
+
+// TestPrepareDepsTwice prepares the same work directory twice, as the
+// session's second build (without the standard copies) does: the second
+// copies the modules afresh instead of failing on the first's files.
+func TestPrepareDepsTwice(t *testing.T) {
+	main, dep, work := t.TempDir(), t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(main, "go.mod"), []byte("module example.com/m\n\ngo 1.24\n\nrequire example.com/dep v1.0.0\n"), 0o644)
+	os.WriteFile(filepath.Join(dep, "go.mod"), []byte("module example.com/dep\n\ngo 1.24\n"), 0o644)
+	os.WriteFile(filepath.Join(dep, "dep.go"), []byte("package dep\n"), 0o644)
+	s := Spec{ModuleDir: main, WorkDir: work, Deps: []Dep{{Path: "example.com/dep", Dir: dep, GoVersion: "1.24"}}}
+	for i := range 2 {
+		if _, _, err := prepareDeps(s); err != nil {
+			t.Fatalf("preparation %d: %v", i+1, err)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gocolic/gocolic/explore"
@@ -270,6 +271,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		start:    time.Now(),
 		cpu0:     processCPU(),
 		seen:     map[string]*Finding{},
+		stopping: make(chan struct{}),
 		rng:      rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
 		optFails: map[uint32]uint32{},
 		optOut:   map[uint32]bool{},
@@ -385,6 +387,11 @@ type coordinator struct {
 	claimed   map[sites.Outcome]Claim // the standing claims of Config.Unreachable (claims.go)
 	lastShow  time.Time
 	pool      *pool
+	// stopping is closed when the run stops (the budget, the runs, a
+	// finding limit): a worker bisecting a crashed batch ends there, so
+	// that the run ends in time (laneWorker.run).
+	stopping  chan struct{}
+	stopOnce  sync.Once
 	minSolver solver.Solver // the minimiser's (minimize.go)
 	// minAbandoned is set when a query of minSolver was given up while
 	// still running: its stack must then not be released under it.
@@ -460,6 +467,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 		if d.rep.Stopped == "" {
 			d.rep.Stopped = why
 		}
+		d.stopOnce.Do(func() { close(d.stopping) })
 	}
 	d.solveCtx = budgetCtx
 	p, err := d.startPool(budgetCtx)
@@ -688,7 +696,7 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 		return
 	}
 	defer func() { w.close() }()
-	lw := &laneWorker{w: w, start: func() (*worker, error) { return startWorker(d.spec()) }}
+	lw := &laneWorker{w: w, start: func() (*worker, error) { return startWorker(d.spec()) }, stopping: d.stopping}
 	for {
 		select {
 		case <-ctx.Done():

@@ -264,6 +264,19 @@ type laneWorker struct {
 	w     *worker
 	pos   int
 	start func() (*worker, error) // starts a replacement
+	// stopping, when closed, ends a bisection: the inputs not run yet
+	// are dropped from the batch, which then counts only those it ran.
+	stopping <-chan struct{}
+}
+
+// stopped reports whether the run is stopping.
+func (lw *laneWorker) stopped() bool {
+	select {
+	case <-lw.stopping:
+		return true
+	default:
+		return false
+	}
 }
 
 // run runs b, filling in its Known entries. When an input kills the
@@ -289,6 +302,12 @@ func (lw *laneWorker) run(l *lane, b *laneBatch) (*rt.BatchResponse, map[int]*Cr
 	crashes := map[int]*Crash{}
 	resp = &rt.BatchResponse{Results: make([]rt.BatchResult, len(b.envs))}
 	for i := range b.envs {
+		if lw.stopped() {
+			// Each input may take the whole time limit and a new
+			// worker: at the run's end the rest are not run.
+			b.envs, b.q.Inputs, resp.Results = b.envs[:i], b.q.Inputs[:i], resp.Results[:i]
+			break
+		}
 		one := &rt.Batch{MaxLen: b.q.MaxLen, Inputs: b.q.Inputs[i : i+1]}
 		one.Known, lw.pos = l.since(lw.pos)
 		r, c, err := lw.w.runBatch(one, l.timeout)

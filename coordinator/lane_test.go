@@ -329,3 +329,35 @@ func TestRunLanes(t *testing.T) {
 		})
 	}
 }
+
+// TestLaneWorkerStopsBisecting runs a batch of inputs that all hang once
+// the run is stopping: the batch times out as a whole, and the bisection
+// that would give each input its own time limit and worker is not
+// started, so the batch counts no input and the run's end is not held.
+func TestLaneWorkerStopsBisecting(t *testing.T) {
+	l := testLane()
+	l.timeout = 300 * time.Millisecond
+	sp := spec{bin: workerBin(t), timeout: l.timeout}
+	w, err := startWorker(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopping := make(chan struct{})
+	close(stopping)
+	lw := &laneWorker{w: w, start: func() (*worker, error) { return startWorker(sp) }, stopping: stopping}
+	t.Cleanup(func() { lw.w.kill() })
+	b := batchOf(modeHang, modeHang, modeHang, modeHang, modeHang, modeHang)
+	begin := time.Now()
+	resp, crashes, err := lw.run(l, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One batch's time limit and the start of a replacement worker; each
+	// bisected input would add a time limit and a start.
+	if el := time.Since(begin); el > 2*l.timeout+time.Second {
+		t.Errorf("the batch took %v after the run stopped", el)
+	}
+	if len(b.envs) != 0 || len(resp.Results) != 0 || len(crashes) != 0 {
+		t.Errorf("%d inputs, %d results, %d crashes left; want none run", len(b.envs), len(resp.Results), len(crashes))
+	}
+}
