@@ -11,7 +11,11 @@ import (
 // Event is one symbolic branch of an execution: the branch site, the
 // outcome, and the condition that is true iff the branch goes the true way.
 type Event struct {
-	Site  uint32
+	Site uint32
+	// At is the length of the outcome sequence (st.outs) when the branch
+	// was recorded: with a trace, the outcomes before it, its own last
+	// if its site reports outcomes (hit). Zero without a trace.
+	At    uint32
 	Taken bool
 	Cond  *sym.Expr
 }
@@ -19,6 +23,10 @@ type Event struct {
 // maxEvents bounds the recorded path, so that a long loop over symbolic
 // data cannot exhaust the worker's memory; the rest runs concretely.
 const maxEvents = 1 << 16
+
+// maxOutcomes bounds the outcome sequence of a traced execution
+// (Request.Trace); past it the sequence is cut (Response.OutcomesCut).
+const maxOutcomes = 1 << 20
 
 // st is the state of the current execution. It is package-level because
 // the instrumented code reaches it from every function of the target on the
@@ -50,6 +58,12 @@ var st struct {
 	results   [maxResults]passed     // struct results handed to the caller (slice.go)
 	iface     ifaceState             // interface inputs (iface.go)
 	conc      concTable              // concretisation events of this execution (concrete.go)
+	// traced: the execution records every outcome of a site that
+	// reports outcomes, concrete ones included, and the entries and
+	// returns of functions (Enter, Leave), in outs (Request.Trace).
+	traced  bool
+	outs    []uint32
+	outsCut bool // outs hit maxOutcomes
 }
 
 func init() {
@@ -67,6 +81,9 @@ func reset(sites int) {
 	st.b.Reset()
 	st.path = st.path[:0]
 	st.truncated = false
+	st.traced = false
+	st.outs = st.outs[:0]
+	st.outsCut = false
 	st.fresh = st.fresh[:0]
 	clear(st.mem)
 	clear(st.pins)
@@ -130,6 +147,38 @@ func hit(site uint32, taken bool) {
 		st.touched = append(st.touched, o)
 	}
 	st.counts[o]++
+	if st.traced {
+		traceOut(o)
+	}
+}
+
+// traceOut appends one element to the outcome sequence of a traced
+// execution.
+func traceOut(o uint32) {
+	if len(st.outs) >= maxOutcomes {
+		st.outsCut = true
+		return
+	}
+	st.outs = append(st.outs, o)
+}
+
+// Enter marks the entry of a function in a traced execution: site is the
+// function's entry site (sites.Func), recorded as its true outcome. The
+// rewrite calls it first in every function body when the build has
+// markers (instrument.Config.Markers), with a deferred Leave.
+func Enter(site uint32) {
+	if st.traced && tracking() {
+		traceOut(site<<1 | 1)
+	}
+}
+
+// Leave marks the return of the function whose entry site is site, as the
+// site's false outcome; it runs deferred, so a panic that unwinds the
+// function marks its return too.
+func Leave(site uint32) {
+	if st.traced && tracking() {
+		traceOut(site << 1)
+	}
 }
 
 // record appends a symbolic branch to the path. Constant conditions carry
@@ -142,7 +191,7 @@ func record(site uint32, taken bool, cond *sym.Expr) {
 		st.truncated = true
 		return
 	}
-	st.path = append(st.path, Event{Site: site, Taken: taken, Cond: cond})
+	st.path = append(st.path, Event{Site: site, At: uint32(len(st.outs)), Taken: taken, Cond: cond})
 }
 
 // Br is an explicit branch: the condition of an if, for or case, or one

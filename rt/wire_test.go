@@ -20,6 +20,7 @@ func sampleRequests() map[string]*Request {
 		"nil env":  {Env: nil, MaxLen: 32},
 		"one":      {Env: map[uint64]uint64{0: 7}, MaxLen: 1},
 		"concrete": {Env: map[uint64]uint64{3: 9}, MaxLen: 8, Concrete: true},
+		"trace":    {Env: map[uint64]uint64{3: 9}, MaxLen: 8, Trace: true},
 		"extremes": {Env: map[uint64]uint64{
 			0:              0,
 			1:              math.MaxUint64,
@@ -47,6 +48,9 @@ func TestRequestRoundTrip(t *testing.T) {
 			got, err := ParseRequest(buf[len("prefix"):])
 			if err != nil {
 				t.Fatal(err)
+			}
+			if got.Concrete != q.Concrete || got.Trace != q.Trace {
+				t.Errorf("Concrete %t Trace %t, want %t %t", got.Concrete, got.Trace, q.Concrete, q.Trace)
 			}
 			if got.MaxLen != q.MaxLen {
 				t.Errorf("MaxLen %d, want %d", got.MaxLen, q.MaxLen)
@@ -83,6 +87,13 @@ func sampleResponses() map[string]*Response {
 				{Site: NoSite, Cause: CauseStale, Count: 7, First: 2},
 			},
 		},
+		"traced": {
+			Path:        []WireEvent{{Site: 2, Taken: true, Cond: 0, At: 3}, {Site: 9, Cond: 1, At: math.MaxUint32}},
+			Traced:      true,
+			Outcomes:    []uint32{1, 4, 5, math.MaxUint32},
+			OutcomesCut: true,
+		},
+		"traced, nothing taken": {Traced: true},
 		"concretised only": {
 			Concrete: []Concretised{{Site: 0, Cause: CauseOpaque, Count: 2, First: 1}},
 		},
@@ -102,7 +113,8 @@ func equalResponse(a, b *Response) bool {
 		slices.Equal(a.Results, b.Results) && slices.Equal(a.Fresh, b.Fresh) &&
 		slices.Equal(a.Hits, b.Hits) && bytes.Equal(a.Exprs, b.Exprs) &&
 		slices.Equal(a.Path, b.Path) && a.Truncated == b.Truncated && a.Nanos == b.Nanos &&
-		slices.Equal(a.Concrete, b.Concrete)
+		slices.Equal(a.Concrete, b.Concrete) && a.Traced == b.Traced &&
+		slices.Equal(a.Outcomes, b.Outcomes) && a.OutcomesCut == b.OutcomesCut
 }
 
 func TestResponseRoundTrip(t *testing.T) {

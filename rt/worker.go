@@ -101,6 +101,7 @@ func execute(t Entry, q *Request, enc *sym.Encoder) (resp *Response) {
 		claim() // else no goroutine tracks: the run records nothing
 	}
 	reset(t.Sites)
+	st.traced = q.Trace && !q.Concrete
 	resetAll(t)
 	in := &Input{env: q.Env, offs: Layout(t.Params, q.MaxLen), maxLen: q.MaxLen, params: t.Params, concrete: q.Concrete}
 	resp = &Response{}
@@ -126,7 +127,13 @@ func finish(resp *Response, enc *sym.Encoder) {
 	enc.Reset()
 	resp.Path = make([]WireEvent, len(st.path))
 	for i, e := range st.path {
-		resp.Path[i] = WireEvent{Site: e.Site, Taken: e.Taken, Cond: enc.Encode(e.Cond)}
+		resp.Path[i] = WireEvent{Site: e.Site, Taken: e.Taken, Cond: enc.Encode(e.Cond), At: e.At}
+	}
+	if st.traced {
+		resp.Traced = true
+		resp.Outcomes = append([]uint32(nil), st.outs...)
+		resp.OutcomesCut = st.outsCut
+		st.traced = false
 	}
 	resp.Exprs = append([]byte(nil), enc.Bytes()...)
 	resp.Fresh = append([]uint32(nil), st.fresh...)
