@@ -96,6 +96,10 @@ type Config struct {
 	// Unreachable are the branch outcomes proved unreachable before the
 	// run (claims.go); an execution that covers one refutes them all.
 	Unreachable []Claim
+	// Pruner, if not nil, judges each new candidate by the monitors of
+	// the model checker (prune.go); the workers then trace every
+	// execution (rt.Request.Trace).
+	Pruner Pruner
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -208,6 +212,8 @@ type Report struct {
 	// Unreachable are the claims of Config.Unreachable that stand at the
 	// end: all of them, or none once an execution refuted one (claims.go).
 	Unreachable []Claim
+	// Prune counts what the monitors of Config.Pruner did (prune.go).
+	Prune PruneStats
 }
 
 // LaneStats counts what each lane did and what they handed each other.
@@ -339,6 +345,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	d.rep.Update.Unrun = d.seedsLeft
 	d.rep.Tree = d.tree.Stats()
+	d.rep.Prune.Covered = d.prunedCovered()
 	d.rep.Paths = d.rep.Tree.Paths
 	d.rep.Divergences = d.rep.Tree.Divergences
 	if d.backoff != nil {
@@ -382,7 +389,8 @@ type coordinator struct {
 	rng       *rand.Rand
 	condSites int
 	covered   int
-	claimed   map[sites.Outcome]Claim // the standing claims of Config.Unreachable (claims.go)
+	claimed   map[sites.Outcome]Claim      // the standing claims of Config.Unreachable (claims.go)
+	pruned    map[int][]*explore.Candidate // the candidates each monitor held back (prune.go)
 	lastShow  time.Time
 	pool      *pool
 	minSolver solver.Solver // the minimiser's (minimize.go)
@@ -703,7 +711,7 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 				}
 				continue
 			}
-			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen}
+			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen, Trace: d.cfg.Pruner != nil}
 			resp, crash, err := runJob(w, q)
 			if crash != nil {
 				w.kill()
@@ -810,7 +818,7 @@ func (d *coordinator) process(o outcome) {
 		d.setAside(o.job) // its coverage counts now, its path later
 	} else {
 		out = d.tree.Record(path, o.job.env, o.job.origin)
-		out.NewCandidates = d.judge(out.NewCandidates)
+		out.NewCandidates = d.prune(resp, d.judge(out.NewCandidates))
 		d.keepPath(o.job, path, resp)
 	}
 	divergedAt := -1

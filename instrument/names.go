@@ -502,6 +502,10 @@ const (
 	// Br is an explicit branch: the condition of an if, for or case, or one
 	// operand of && and ||.
 	rtBr = "Br"
+	// Enter marks a function's entry in a traced execution; Leave,
+	// deferred, its return (Config.Markers).
+	rtEnter = "Enter"
+	rtLeave = "Leave"
 )
 
 // Declared in rt/str.go.

@@ -33,6 +33,11 @@ type Summary struct {
 	// Skipped counts the functions left out when the budget ran out.
 	Skipped int
 	Time    time.Duration
+	// Nodes counts the nodes of the closed graphs.
+	Nodes int
+	// Graphs are the closed graphs, one per function whose run closed
+	// one: the monitors' (NewMonitors).
+	Graphs []*ARG
 }
 
 // Prove runs Check on each function of g that has condition sites of
@@ -84,6 +89,10 @@ func Prove(ctx context.Context, g *cfa.Graph, table []sites.Site, budget, queryT
 		sum.Predicates += res.Predicates
 		if res.Incomplete != "" {
 			sum.Incomplete++
+		}
+		if res.ARG != nil {
+			sum.Graphs = append(sum.Graphs, res.ARG)
+			sum.Nodes += len(res.ARG.Nodes)
 		}
 		for _, gl := range goals[fn] {
 			switch res.Verdicts[gl].Status {
