@@ -46,8 +46,9 @@ type Outcome struct {
 	// Update is what gocolic update did to the saved suite.
 	Update *report.Update
 	// MC is what the model checker did (-abstraction), nil when it did
-	// not run.
-	MC *mc.Summary
+	// not run; Monitors counts the functions whose monitor pruned.
+	MC       *mc.Summary
+	Monitors int
 }
 
 // Entry is the function under test as the outputs see it.
@@ -374,7 +375,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
-	return &run{out: &Outcome{Report: rep, Entry: t.entry, MC: f.mc}, chains: chains.released(), close: closeAll}, runErr
+	return &run{out: &Outcome{Report: rep, Entry: t.entry, MC: f.mc, Monitors: f.monitors}, chains: chains.released(), close: closeAll}, runErr
 }
 
 // stacks are the solver stacks of a run's pool, kept for the report's

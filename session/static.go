@@ -40,9 +40,10 @@ type facts struct {
 	claims []coordinator.Claim
 	// pruner holds the model checker's monitors (-abstraction), nil
 	// without any; mc its summary, nil when it did not run.
-	pruner coordinator.Pruner
-	mc     *mc.Summary
-	err    error
+	pruner   coordinator.Pruner
+	monitors int
+	mc       *mc.Summary
+	err      error
 }
 
 // staticFacts builds the graph when cfg's strategy reads one or cfg.Prove
@@ -93,9 +94,12 @@ func staticFacts(cfg Config, t *target) (f facts) {
 		}
 	}
 	if cfg.Abstraction {
-		mcClaims, pruner, sum := modelCheck(cfg, g, t, claims)
+		mcClaims, mons, sum := modelCheck(cfg, g, t, claims)
 		claims = append(claims, mcClaims...)
-		f.pruner, f.mc = pruner, sum
+		f.mc = sum
+		if mons.Len() > 0 {
+			f.pruner, f.monitors = mons, mons.Len()
+		}
 	}
 	branches, unmapped := 0, 0
 	for _, s := range t.ins.Sites {
@@ -124,7 +128,7 @@ func staticFacts(cfg Config, t *target) (f facts) {
 // monitors of its closed graphs for the functions the build marked (nil
 // when there are none); and its summary. A failure costs the claims and
 // the monitors, not the run.
-func modelCheck(cfg Config, g *cfa.Graph, t *target, claimed []coordinator.Claim) ([]coordinator.Claim, coordinator.Pruner, *mc.Summary) {
+func modelCheck(cfg Config, g *cfa.Graph, t *target, claimed []coordinator.Claim) ([]coordinator.Claim, *mc.Monitors, *mc.Summary) {
 	budget := cfg.Budget / 5
 	if budget <= 0 {
 		budget = 2 * time.Second
@@ -155,9 +159,6 @@ func modelCheck(cfg Config, g *cfa.Graph, t *target, claimed []coordinator.Claim
 	}
 	fmt.Fprintf(cfg.Stderr, "gocolic: model checker: %d functions, %d of %d outcomes proved unreachable (%d new), %d reachable, %d refinements, %d functions stopped by a bound, %d left out, %d monitors, %v\n",
 		sum.Functions, sum.Unreachable, sum.Goals, len(out), sum.Reachable, sum.Refinements, sum.Incomplete, sum.Skipped, mons.Len(), sum.Time.Round(time.Millisecond))
-	if mons.Len() == 0 {
-		return out, nil, &sum
-	}
 	return out, mons, &sum
 }
 
