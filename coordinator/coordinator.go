@@ -391,6 +391,7 @@ type coordinator struct {
 	covered   int
 	claimed   map[sites.Outcome]Claim      // the standing claims of Config.Unreachable (claims.go)
 	pruned    map[int][]*explore.Candidate // the candidates each monitor held back (prune.go)
+	dropped   map[int]bool                 // the monitors an alarm dropped (prune.go)
 	lastShow  time.Time
 	pool      *pool
 	minSolver solver.Solver // the minimiser's (minimize.go)

@@ -51,6 +51,10 @@ func (d *coordinator) prune(resp *rt.Response, cs []*explore.Candidate) []*explo
 	}
 	by, alarms := d.cfg.Pruner.Prune(resp.Outcomes, resp.OutcomesCut, resp.Path)
 	for _, m := range alarms {
+		if d.dropped == nil {
+			d.dropped = map[int]bool{}
+		}
+		d.dropped[m] = true
 		d.rep.Prune.Alarms = append(d.rep.Prune.Alarms, d.cfg.Pruner.Name(m))
 		var back []*explore.Candidate
 		for _, c := range d.pruned[m] {
@@ -71,7 +75,9 @@ func (d *coordinator) prune(resp *rt.Response, cs []*explore.Candidate) []*explo
 	now := cs[:0:0]
 	for _, c := range cs {
 		k := c.Node.Depth
-		if k < limit && k < len(by) && by[k] >= 0 && resp.Path[k].Site == c.Node.Site && resp.Path[k].Taken != c.Side {
+		// A monitor this execution dropped may have judged its events
+		// before the alarm: those judgements are void too.
+		if k < limit && k < len(by) && by[k] >= 0 && !d.dropped[by[k]] && resp.Path[k].Site == c.Node.Site && resp.Path[k].Taken != c.Side {
 			if d.pruned == nil {
 				d.pruned = map[int][]*explore.Candidate{}
 			}

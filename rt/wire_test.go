@@ -259,7 +259,8 @@ func TestCorruptPayloads(t *testing.T) {
 		{name: "request count past the data", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 3, 1, 2)...), wantFail: true},
 		{name: "request missing value", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 1, 5)...), wantFail: true},
 		{name: "request of another kind", request: true, payload: append([]byte{kindBatch}, uvarints(8, 0, 0)...), wantFail: true},
-		{name: "request minimal", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 0)...)},
+		{name: "request without env", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 0)...), wantFail: true},
+		{name: "request minimal", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 0, 0)...)},
 		{name: "response empty", payload: nil, wantFail: true},
 		{name: "response huge panic length", payload: append([]byte{1}, uvarints(math.MaxUint64)...), wantFail: true},
 		{name: "response panic longer than data", payload: append([]byte{1}, uvarints(100, 'a')...), wantFail: true},
@@ -273,8 +274,12 @@ func TestCorruptPayloads(t *testing.T) {
 		{name: "response huge concretisation count", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f)...), wantFail: true},
 		{name: "response unknown cause", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(NumCauses), 1, 0)...), wantFail: true},
 		{name: "response concretisation without first", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(CauseCall), 1)...), wantFail: true},
-		{name: "response one concretisation", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(CauseCall), 1, 0)...)},
-		{name: "response minimal", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0)...)},
+		{name: "response one concretisation", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(CauseCall), 1, 0, 0)...)},
+		{name: "response without traced", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0)...), wantFail: true},
+		{name: "response minimal", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0, 0)...)},
+		{name: "response traced without outcomes", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0, 1)...), wantFail: true},
+		{name: "response huge outcome count", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0, 1, 0xff, 0xff, 0xff, 0x0f)...), wantFail: true},
+		{name: "response traced minimal", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0, 1, 0, 0)...)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
