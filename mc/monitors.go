@@ -20,6 +20,7 @@ package mc
 
 import (
 	"go/token"
+	"sync"
 
 	"github.com/gocolic/gocolic/cfa"
 	"github.com/gocolic/gocolic/rt"
@@ -27,14 +28,26 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Monitors are the monitors of a run's functions, by entry site.
+// Monitors are the monitors of a run's functions, by entry site. They
+// are safe for concurrent use: a model-checking round may Update them
+// while the coordinator replays executions.
 type Monitors struct {
+	g  *cfa.Graph
+	mu sync.Mutex
 	// entry maps each entry site of the table to its monitor's index in
-	// mons, -1 when its function has none.
+	// mons, -1 while its function has none; at maps the entry sites'
+	// positions to them.
 	entry   map[uint32]int
+	at      map[place]uint32
 	mons    []*Monitor
 	names   []string
 	dropped []bool
+}
+
+// place is a position in a file.
+type place struct {
+	file string
+	off  int
 }
 
 // NewMonitors returns the monitors of graphs, closed graphs of functions
@@ -42,35 +55,45 @@ type Monitors struct {
 // at their functions' positions. A graph whose function has no entry
 // site gets no monitor: its calls cannot be told apart.
 func NewMonitors(g *cfa.Graph, table []sites.Site, graphs []*ARG) *Monitors {
-	type place struct {
-		file string
-		off  int
+	ms := &Monitors{g: g, entry: map[uint32]int{}, at: map[place]uint32{}}
+	for _, s := range table {
+		if s.Kind == sites.Func {
+			ms.entry[s.ID] = -1
+			ms.at[place{s.Pos.Filename, s.Pos.Offset}] = s.ID
+		}
 	}
-	byPos := map[place]*ARG{}
-	fset := g.Prog.Fset
+	ms.Update(graphs)
+	return ms
+}
+
+// Update replaces the monitors of the functions of graphs, closed
+// graphs of a later round, and adds those of functions that had none.
+// A monitor dropped after an alarm stays dropped: the model of its
+// function was wrong once. The indices of the others stay.
+func (ms *Monitors) Update(graphs []*ARG) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	fset := ms.g.Prog.Fset
 	for _, a := range graphs {
 		if a == nil || a.Fn.Syntax() == nil {
 			continue
 		}
 		p := fset.Position(a.Fn.Syntax().Pos())
-		byPos[place{p.Filename, p.Offset}] = a
-	}
-	ms := &Monitors{entry: map[uint32]int{}}
-	for _, s := range table {
-		if s.Kind != sites.Func {
+		site, ok := ms.at[place{p.Filename, p.Offset}]
+		if !ok {
 			continue
 		}
-		ms.entry[s.ID] = -1
-		a := byPos[place{s.Pos.Filename, s.Pos.Offset}]
-		if a == nil {
-			continue
+		m := NewMonitor(ms.g, a)
+		switch i := ms.entry[site]; {
+		case i < 0:
+			ms.entry[site] = len(ms.mons)
+			ms.mons = append(ms.mons, m)
+			ms.names = append(ms.names, funcName(a.Fn, fset))
+			ms.dropped = append(ms.dropped, false)
+		case !ms.dropped[i]:
+			ms.mons[i] = m
 		}
-		ms.entry[s.ID] = len(ms.mons)
-		ms.mons = append(ms.mons, NewMonitor(g, a))
-		ms.names = append(ms.names, funcName(a.Fn, fset))
-		ms.dropped = append(ms.dropped, false)
 	}
-	return ms
 }
 
 // funcName names fn with its position, for reports.
@@ -83,11 +106,17 @@ func (ms *Monitors) Len() int {
 	if ms == nil {
 		return 0
 	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
 	return len(ms.mons)
 }
 
 // Name returns the function of monitor i, with its position.
-func (ms *Monitors) Name(i int) string { return ms.names[i] }
+func (ms *Monitors) Name(i int) string {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	return ms.names[i]
+}
 
 // frame is one invocation being replayed.
 type frame struct {
@@ -102,6 +131,8 @@ type frame struct {
 // event's other outcome, or -1; and the monitors the execution raised an
 // alarm in, which are dropped from now on.
 func (ms *Monitors) Prune(outs []uint32, cut bool, path []rt.WireEvent) (by []int, alarms []int) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
 	by = make([]int, len(path))
 	for i := range by {
 		by[i] = -1

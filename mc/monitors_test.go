@@ -1,8 +1,11 @@
 package mc
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sites"
@@ -99,6 +102,82 @@ func TestMonitorsPrune(t *testing.T) {
 				if by[1] != -1 {
 					t.Errorf("a dropped monitor pruned")
 				}
+			}
+		})
+	}
+}
+
+// TestMonitorsUpdate checks a later round's graphs: monitors start
+// empty, a graph adds its function's, a new graph replaces it under
+// the same index, and a monitor dropped after an alarm stays dropped.
+func TestMonitorsUpdate(t *testing.T) {
+	p := loadAbs(t)
+	goals := []Goal{p.goal(t, "Flagged", "x < 3", true)}
+	_, res := monitorOf(t, p, "Flagged", goals)
+	f := p.entrySite(t, "Flagged")
+	gt5 := func(v bool) Goal { return p.goal(t, "Flagged", "x > 5", v) }
+	isB := func(v bool) Goal { return p.goal(t, "Flagged", "b", v) }
+	lt3 := func(v bool) Goal { return p.goal(t, "Flagged", "x < 3", v) }
+	good := (&traced{}).enter(f).out(gt5(true), true).out(isB(true), false).out(lt3(false), true).leave(f)
+	bad := (&traced{}).enter(f).out(gt5(false), true).out(isB(true), false).leave(f)
+	pruned := func(ms *Monitors) bool {
+		by, _ := ms.Prune(good.outs, false, good.path)
+		return by[1] >= 0
+	}
+	ms := NewMonitors(p.g, p.table, nil)
+	if ms.Len() != 0 || pruned(ms) {
+		t.Fatalf("empty monitors: %d, pruned %t", ms.Len(), pruned(ms))
+	}
+	ms.Update([]*ARG{res.ARG})
+	if ms.Len() != 1 || !pruned(ms) {
+		t.Fatalf("after a graph: %d monitors, pruned %t", ms.Len(), pruned(ms))
+	}
+	_, res2 := monitorOf(t, p, "Flagged", goals)
+	ms.Update([]*ARG{res2.ARG})
+	if ms.Len() != 1 || !pruned(ms) {
+		t.Errorf("after a new graph: %d monitors, pruned %t", ms.Len(), pruned(ms))
+	}
+	if _, alarms := ms.Prune(bad.outs, false, bad.path); len(alarms) != 1 {
+		t.Fatalf("alarms %v, want one", alarms)
+	}
+	ms.Update([]*ARG{res.ARG})
+	if ms.Len() != 1 || pruned(ms) {
+		t.Errorf("a dropped monitor came back: %d monitors, pruned %t", ms.Len(), pruned(ms))
+	}
+}
+
+// TestProveUncovered checks a round towards the uncovered outcomes:
+// functions whose outcomes are all covered are left out, and an
+// uncovered unreachable outcome is still proved.
+func TestProveUncovered(t *testing.T) {
+	p := loadAbs(t)
+	target := sites.OutcomeOf(p.goal(t, "Flagged", "x < 3", true).Site, true)
+	flagged := map[uint32]bool{}
+	for _, s := range p.table {
+		if strings.HasSuffix(s.Func, "Flagged") {
+			flagged[s.ID] = true
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		covered   func(sites.Outcome) bool
+		functions int
+		proved    bool
+	}{
+		{"all covered", func(sites.Outcome) bool { return true }, 0, false},
+		{"only Flagged's x < 3 left", func(o sites.Outcome) bool { return o != target }, 1, true},
+		{"Flagged left", func(o sites.Outcome) bool { return !flagged[o.Site()] }, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, sum, err := ProveUncovered(context.Background(), p.g, p.table, tc.covered, 30*time.Second, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Functions != tc.functions || slices.Contains(out, target) != tc.proved {
+				t.Errorf("%d functions, proved %v; want %d, target proved %t", sum.Functions, out, tc.functions, tc.proved)
+			}
+			if tc.functions > 0 && len(sum.Graphs) != 1 {
+				t.Errorf("%d graphs, want 1", len(sum.Graphs))
 			}
 		})
 	}
