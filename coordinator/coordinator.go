@@ -100,6 +100,13 @@ type Config struct {
 	// the model checker (prune.go); the workers then trace every
 	// execution (rt.Request.Trace).
 	Pruner Pruner
+	// Rounds, if not nil, delivers the claims of the model checker's
+	// rounds during the run (claims.go), which join Unreachable's.
+	Rounds <-chan []Claim
+	// OnCover, if not nil, is called with every branch outcome the run
+	// covers first, from the goroutine that called Run; it must not
+	// block. The model checker's rounds aim at the others.
+	OnCover func(sites.Outcome)
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -392,6 +399,7 @@ type coordinator struct {
 	claimed   map[sites.Outcome]Claim      // the standing claims of Config.Unreachable (claims.go)
 	pruned    map[int][]*explore.Candidate // the candidates each monitor held back (prune.go)
 	dropped   map[int]bool                 // the monitors an alarm dropped (prune.go)
+	refuted   bool                         // an execution refuted a claim: no claim stands (claims.go)
 	lastShow  time.Time
 	pool      *pool
 	minSolver solver.Solver // the minimiser's (minimize.go)
@@ -488,6 +496,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 	room := max(d.cfg.Workers, p.size)
 	done := budgetCtx.Done()
 	inject := d.cfg.Inject
+	rounds := d.cfg.Rounds
 	for {
 		budgetLeft := d.cfg.Runs == 0 || d.rep.Execs+inflight < d.cfg.Runs
 		// Keep the pool busy while workers are. A pool of one is waited
@@ -553,6 +562,19 @@ func (d *coordinator) loop(ctx context.Context) error {
 		if d.rep.Stopped != "" && inflight == 0 {
 			cancel()
 			d.drain()
+			// The claims of rounds that have ended are taken in.
+			for rounds != nil {
+				select {
+				case cs, ok := <-rounds:
+					if !ok {
+						rounds = nil
+					} else {
+						d.addClaims(cs)
+					}
+				default:
+					rounds = nil
+				}
+			}
 			return nil
 		}
 		var send chan job
@@ -608,6 +630,12 @@ func (d *coordinator) loop(ctx context.Context) error {
 				queue = append(queue, job{env: env})
 				d.rep.Injected++
 				d.rep.Exhausted = false
+			}
+		case cs, ok := <-rounds:
+			if !ok {
+				rounds = nil
+			} else {
+				d.addClaims(cs)
 			}
 		case <-tick.C:
 			d.progress(false)
@@ -843,6 +871,9 @@ func (d *coordinator) process(o outcome) {
 		site, side := f>>1, f&1 == 1
 		if d.rep.Covered.Add(site, side) {
 			d.refute(sites.Outcome(f), o.job.env)
+			if d.cfg.OnCover != nil {
+				d.cfg.OnCover(sites.Outcome(f))
+			}
 			first = append(first, sites.Outcome(f))
 			if fb.Fresh == nil {
 				fb.Fresh = sites.Coverage{}

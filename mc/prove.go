@@ -35,6 +35,9 @@ type Summary struct {
 	Time    time.Duration
 	// Nodes counts the nodes of the closed graphs.
 	Nodes int
+	// Rounds counts the rounds during testing a caller ran beside the
+	// one this summary began with (the session's alternation).
+	Rounds int
 	// Graphs are the closed graphs, one per function whose run closed
 	// one: the monitors' (NewMonitors).
 	Graphs []*ARG

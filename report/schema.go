@@ -126,6 +126,9 @@ type Abstraction struct {
 	Functions  int `json:"functions"`
 	Incomplete int `json:"incomplete"`
 	Skipped    int `json:"skipped"`
+	// Rounds counts the rounds during testing (-mc-share), besides the
+	// one before; the other counts add up all rounds.
+	Rounds int `json:"rounds"`
 	// Refinements and Predicates are summed over the functions;
 	// ARGNodes counts the nodes of the closed graphs.
 	Refinements int `json:"refinements"`

@@ -202,7 +202,7 @@ func abstractionJSON(rep *coordinator.Report, sum *mc.Summary, monitors int) *re
 		return nil
 	}
 	return &report.Abstraction{
-		MCMS: sum.Time.Milliseconds(), Functions: sum.Functions, Incomplete: sum.Incomplete, Skipped: sum.Skipped,
+		MCMS: sum.Time.Milliseconds(), Rounds: sum.Rounds, Functions: sum.Functions, Incomplete: sum.Incomplete, Skipped: sum.Skipped,
 		Refinements: sum.Refinements, Predicates: sum.Predicates, ARGNodes: sum.Nodes, Monitors: monitors,
 		Pruned: rep.Prune.Pruned, Released: rep.Prune.Released, Alarms: append([]string{}, rep.Prune.Alarms...),
 		PrunedCovered: rep.Prune.Covered,

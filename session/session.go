@@ -365,7 +365,16 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		}()
 		stopFuzzer = func() { cancel(); <-done }
 	}
+	rnd, stopRounds := startRounds(ctx, cfg, t, &f)
+	if rnd != nil {
+		dcfg.Pruner, dcfg.Rounds, dcfg.OnCover = f.pruner, rnd.claims, rnd.covered.add
+	}
 	rep, runErr := coordinator.Run(ctx, dcfg)
+	stopRounds()
+	if rnd != nil {
+		f.monitors = rnd.mons.Len()
+		f.mc.Rounds = rnd.n
+	}
 	stopFuzzer()
 	if rep == nil {
 		closeAll()

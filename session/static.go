@@ -43,7 +43,10 @@ type facts struct {
 	pruner   coordinator.Pruner
 	monitors int
 	mc       *mc.Summary
-	err      error
+	// graph is the control-flow automaton, for the model checker's
+	// rounds during testing (-abstraction), nil without it.
+	graph *cfa.Graph
+	err   error
 }
 
 // staticFacts builds the graph when cfg's strategy reads one or cfg.Prove
@@ -96,7 +99,7 @@ func staticFacts(cfg Config, t *target) (f facts) {
 	if cfg.Abstraction {
 		mcClaims, mons, sum := modelCheck(cfg, g, t, claims)
 		claims = append(claims, mcClaims...)
-		f.mc = sum
+		f.mc, f.graph = sum, g
 		if mons.Len() > 0 {
 			f.pruner, f.monitors = mons, mons.Len()
 		}
@@ -122,17 +125,14 @@ func staticFacts(cfg Config, t *target) (f facts) {
 	return f
 }
 
-// modelCheck runs the model checker over the graph's functions within a
-// fifth of the run's budget (2 s without one) and returns the outcomes it
+// modelCheck runs the model checker over the graph's functions within
+// its time before testing (mcBudget) and returns the outcomes it
 // proves unreachable that claimed does not hold yet, by "mc"; the
 // monitors of its closed graphs for the functions the build marked (nil
 // when there are none); and its summary. A failure costs the claims and
 // the monitors, not the run.
 func modelCheck(cfg Config, g *cfa.Graph, t *target, claimed []coordinator.Claim) ([]coordinator.Claim, *mc.Monitors, *mc.Summary) {
-	budget := cfg.Budget / 5
-	if budget <= 0 {
-		budget = 2 * time.Second
-	}
+	budget := mcBudget(cfg)
 	have := map[sites.Outcome]bool{}
 	for _, c := range claimed {
 		have[c.Outcome] = true
