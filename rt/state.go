@@ -11,11 +11,7 @@ import (
 // Event is one symbolic branch of an execution: the branch site, the
 // outcome, and the condition that is true iff the branch goes the true way.
 type Event struct {
-	Site uint32
-	// At is the length of the outcome sequence (st.outs) when the branch
-	// was recorded: with a trace, the outcomes before it, its own last
-	// if its site reports outcomes (hit). Zero without a trace.
-	At    uint32
+	Site  uint32
 	Taken bool
 	Cond  *sym.Expr
 }
@@ -64,6 +60,10 @@ var st struct {
 	traced  bool
 	outs    []uint32
 	outsCut bool // outs hit maxOutcomes
+	// ats holds, for each event of path, the length of outs when it was
+	// recorded: the outcomes before it, its own last if its site reports
+	// outcomes (hit). Apart from Event, which stays small untraced.
+	ats []uint32
 }
 
 func init() {
@@ -83,6 +83,7 @@ func reset(sites int) {
 	st.truncated = false
 	st.traced = false
 	st.outs = st.outs[:0]
+	st.ats = st.ats[:0]
 	st.outsCut = false
 	st.fresh = st.fresh[:0]
 	clear(st.mem)
@@ -191,7 +192,10 @@ func record(site uint32, taken bool, cond *sym.Expr) {
 		st.truncated = true
 		return
 	}
-	st.path = append(st.path, Event{Site: site, At: uint32(len(st.outs)), Taken: taken, Cond: cond})
+	st.path = append(st.path, Event{Site: site, Taken: taken, Cond: cond})
+	if st.traced {
+		st.ats = append(st.ats, uint32(len(st.outs)))
+	}
 }
 
 // Br is an explicit branch: the condition of an if, for or case, or one

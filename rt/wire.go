@@ -49,8 +49,9 @@ type WireEvent struct {
 	Site  uint32
 	Taken bool
 	Cond  uint64
-	// At is the event's place in Response.Outcomes (Event.At); zero
-	// without a trace.
+	// At is, in a traced execution, the length of Response.Outcomes
+	// when the event was recorded: the outcomes before it, its own last
+	// if its site reports outcomes. Zero without a trace.
 	At uint32
 }
 

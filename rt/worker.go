@@ -127,9 +127,12 @@ func finish(resp *Response, enc *sym.Encoder) {
 	enc.Reset()
 	resp.Path = make([]WireEvent, len(st.path))
 	for i, e := range st.path {
-		resp.Path[i] = WireEvent{Site: e.Site, Taken: e.Taken, Cond: enc.Encode(e.Cond), At: e.At}
+		resp.Path[i] = WireEvent{Site: e.Site, Taken: e.Taken, Cond: enc.Encode(e.Cond)}
 	}
 	if st.traced {
+		for i, at := range st.ats {
+			resp.Path[i].At = at
+		}
 		resp.Traced = true
 		resp.Outcomes = append([]uint32(nil), st.outs...)
 		resp.OutcomesCut = st.outsCut
