@@ -5,7 +5,7 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/abstraction [-programs simplewhile,unreach] [-runs 300] [-seeds 3] [-cap 5m] [-out FILE] [-json FILE]
+//	go run ./bench/abstraction [-programs simplewhile,unreach] [-runs 300] [-seeds 3] [-budget D] [-cap 5m] [-out FILE] [-json FILE]
 //
 // The harness copies the corpus into a temporary module, builds gocolic
 // there once, and runs, one at a time, for every program, seed k and
@@ -16,7 +16,10 @@
 // Without -budget a run has no time budget, so the model checker runs
 // once, before testing, for at most 2 s, and has no rounds during
 // testing (which would make the run depend on timing): both modes run
-// exactly E executions. The cap (-cap) only kills a run that hangs.
+// exactly E executions. -budget D gives both modes the time budget D
+// too: the model checker then has -mc-share's part of it, half before
+// testing and half in rounds beside it, and a run ends at E executions
+// or at D. The cap (-cap) only kills a run that hangs.
 //
 // From each run's JSON report it takes the branch coverage of the target
 // package (covered of branches.total), the outcomes proved unreachable,
@@ -80,6 +83,7 @@ func main() {
 		only   = flag.String("programs", "", "comma-separated programs of the corpus (default: all)")
 		runs   = flag.Int("runs", 300, "executions of each run")
 		seeds  = flag.Int("seeds", 3, "seeds 1..N of each program and mode")
+		budget = flag.Duration("budget", 0, "time budget of each run besides -runs (0: none; the model checker then has 2 s before testing and no rounds)")
 		capDur = flag.Duration("cap", 5*time.Minute, "kill a run that takes longer")
 		out    = flag.String("out", "", "write the Markdown tables to this file too")
 		jsonTo = flag.String("json", "", "write every run's record to this file")
@@ -87,13 +91,13 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := mainErr(ctx, *only, *runs, *seeds, *capDur, *out, *jsonTo); err != nil {
+	if err := mainErr(ctx, *only, *runs, *seeds, *budget, *capDur, *out, *jsonTo); err != nil {
 		fmt.Fprintln(os.Stderr, "abstraction:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(ctx context.Context, only string, runs, seeds int, capDur time.Duration, out, jsonTo string) error {
+func mainErr(ctx context.Context, only string, runs, seeds int, budget, capDur time.Duration, out, jsonTo string) error {
 	progs, err := choose(only)
 	if err != nil {
 		return err
@@ -111,7 +115,7 @@ func mainErr(ctx context.Context, only string, runs, seeds int, capDur time.Dura
 	for _, p := range progs {
 		for seed := 1; seed <= seeds; seed++ {
 			for _, on := range []bool{false, true} {
-				r := runOne(ctx, w, p, seed, on, runs, capDur)
+				r := runOne(ctx, w, p, seed, on, runs, budget, capDur)
 				fmt.Fprintf(os.Stderr, "%s seed %d abstraction %t: %d/%d%s\n", p.name, seed, on, r.Covered, r.Total, failNote(r))
 				recs = append(recs, r)
 			}
@@ -127,7 +131,7 @@ func mainErr(ctx context.Context, only string, runs, seeds int, capDur time.Dura
 		defer f.Close()
 		sinks = append(sinks, f)
 	}
-	table(io.MultiWriter(sinks...), recs, runs, seeds)
+	table(io.MultiWriter(sinks...), recs, runs, budget, seeds)
 	if jsonTo != "" {
 		b, err := json.MarshalIndent(recs, "", "  ")
 		if err != nil {
@@ -173,12 +177,15 @@ func failNote(r record) string {
 }
 
 // runOne runs gocolic test once and reads its report.
-func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, on bool, runs int, capDur time.Duration) record {
+func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, on bool, runs int, budget, capDur time.Duration) record {
 	rec := record{Program: p.name, Abstraction: on, Seed: seed}
 	name := fmt.Sprintf("%s-%d-%t", p.name, seed, on)
 	jsonPath := filepath.Join(w.Dir, name+".json")
 	args := []string{"test", "-runs", strconv.Itoa(runs), "-lanes", "concolic", "-solver", "z3", "-seed", strconv.Itoa(seed),
 		"-workers", "1", "-notests", "-nostate", "-minimizetime", "0", "-json", jsonPath, "-abstraction=" + strconv.FormatBool(on), "./" + p.name, p.fn}
+	if budget > 0 {
+		args = append([]string{args[0], "-budget", budget.String()}, args[1:]...)
+	}
 	res := harness.Run(ctx, capDur, w.Module, w.LogPath(name), w.Bin, args...)
 	rec.WallMS = res.Wall.Milliseconds()
 	rep, err := report.ReadJSON(jsonPath)
@@ -195,8 +202,12 @@ func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, on b
 
 // table prints, per program and mode, the mean and range of coverage
 // over the seeds that ran, and the means of the abstraction's numbers.
-func table(w io.Writer, recs []record, runs, seeds int) {
-	fmt.Fprintf(w, "Branch coverage of gocolic test at -runs %d (mean over %d seeds, -workers 1, -solver z3, -lanes concolic):\n\n", runs, seeds)
+func table(w io.Writer, recs []record, runs int, budget time.Duration, seeds int) {
+	limit := fmt.Sprintf("-runs %d", runs)
+	if budget > 0 {
+		limit += " -budget " + budget.String()
+	}
+	fmt.Fprintf(w, "Branch coverage of gocolic test at %s (mean over %d seeds, -workers 1, -solver z3, -lanes concolic):\n\n", limit, seeds)
 	fmt.Fprintln(w, "| program | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | model checker ms | pruned | alarms | pruned covered | failed |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, p := range programs {

@@ -28,7 +28,7 @@ func TestTable(t *testing.T) {
 		{Program: "unreach", Abstraction: false, Seed: 1, Covered: 8, Total: 10},
 		{Program: "unreach", Abstraction: true, Seed: 1, Covered: 9, Total: 10, Unreachable: 1, Pruned: 2},
 		{Program: "unreach", Abstraction: true, Seed: 2, Failure: "exit 2"},
-	}, 100, 2)
+	}, 100, 0, 2)
 	out := b.String()
 	for _, want := range []string{"| unreach | off | 8.0 (8–8) / 10 | 0.0 | 8.0 / 10.0 |", "| unreach | on | 9.0 (9–9) / 10 | 1.0 | 9.0 / 9.0 | 0 | 2.0 | 0.0 | 0 | 1 |"} {
 		if !strings.Contains(out, want) {
