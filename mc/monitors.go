@@ -37,8 +37,13 @@ type Monitors struct {
 	// entry maps each entry site of the table to its monitor's index in
 	// mons, -1 while its function has none; at maps the entry sites'
 	// positions to them.
-	entry   map[uint32]int
-	at      map[place]uint32
+	entry map[uint32]int
+	at    map[place]uint32
+	// std are the sites of standard packages instrumented in place:
+	// the outcomes of a callee there, whose entry and return no marker
+	// tells, belong to no monitored function, and are skipped instead
+	// of making the caller's replay give up as an unmapped site does.
+	std     map[uint32]bool
 	mons    []*Monitor
 	names   []string
 	dropped []bool
@@ -55,8 +60,11 @@ type place struct {
 // at their functions' positions. A graph whose function has no entry
 // site gets no monitor: its calls cannot be told apart.
 func NewMonitors(g *cfa.Graph, table []sites.Site, graphs []*ARG) *Monitors {
-	ms := &Monitors{g: g, entry: map[uint32]int{}, at: map[place]uint32{}}
+	ms := &Monitors{g: g, entry: map[uint32]int{}, at: map[place]uint32{}, std: map[uint32]bool{}}
 	for _, s := range table {
+		if s.Std {
+			ms.std[s.ID] = true
+		}
 		if s.Kind == sites.Func {
 			ms.entry[s.ID] = -1
 			ms.at[place{s.Pos.Filename, s.Pos.Offset}] = s.ID
@@ -196,7 +204,7 @@ func (ms *Monitors) Prune(outs []uint32, cut bool, path []rt.WireEvent) (by []in
 			}
 			continue
 		}
-		if len(stack) == 0 {
+		if len(stack) == 0 || ms.std[site] {
 			continue
 		}
 		f := &stack[len(stack)-1]

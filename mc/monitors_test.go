@@ -44,9 +44,10 @@ func (tr *traced) out(g Goal, symbolic bool) *traced {
 // TestMonitorsPrune checks the product of the monitors with traced
 // executions of Flagged: the negation x < 3 after b is pruned in each of
 // two calls and in a call nested in another function's, and nowhere
-// else; an outcome the monitor lacks drops it (an alarm) and nothing is
-// pruned by it after; an unmapped outcome, a function without a monitor
-// and a place lost past the cut prune nothing.
+// else, also past the outcomes of a standard package's callee; an
+// outcome the monitor lacks drops it (an alarm) and nothing is pruned by
+// it after; an unmapped outcome, a function without a monitor and a
+// place lost past the cut prune nothing.
 func TestMonitorsPrune(t *testing.T) {
 	p := loadAbs(t)
 	var goals []Goal
@@ -74,13 +75,16 @@ func TestMonitorsPrune(t *testing.T) {
 		{name: "nested", tr: call((&traced{}).enter(nested)).leave(nested), by: []int{-1, 0}},
 		{name: "x <= 5", tr: (&traced{}).enter(f).out(gt5(false), true).out(isB(false), false).leave(f), by: []int{-1}},
 		{name: "no markers", tr: (&traced{}).out(gt5(true), true).out(isB(true), false).out(lt3(false), true), by: []int{-1, -1}},
+		{name: "standard callee", tr: (&traced{}).enter(f).out(gt5(true), true).out(Goal{Site: 1<<20 + 1, Taken: true}, false).out(isB(true), false).out(lt3(false), true).leave(f), by: []int{-1, 0}},
 		{name: "unmapped", tr: (&traced{}).enter(f).out(gt5(true), true).out(Goal{Site: 1 << 20, Taken: true}, false).out(isB(true), false).out(lt3(false), true).leave(f), by: []int{-1, -1}},
 		{name: "cut", tr: (&traced{}).enter(f).out(gt5(true), true).out(isB(true), false).out(lt3(false), true), cut: true, by: []int{-1, -1}},
 		// b with x <= 5 is no execution: the monitor is wrong for it.
 		{name: "alarm", tr: call((&traced{}).enter(f).out(gt5(false), true).out(isB(true), false).out(lt3(false), true).leave(f)), by: []int{-1, -1, -1, -1}, alarms: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ms := NewMonitors(p.g, p.table, []*ARG{res.ARG})
+			// A site of a standard package instrumented in place.
+			table := append(slices.Clone(p.table), sites.Site{ID: 1<<20 + 1, Kind: sites.Cond, Std: true})
+			ms := NewMonitors(p.g, table, []*ARG{res.ARG})
 			if ms.Len() != 1 || !strings.Contains(ms.Name(0), "Flagged") {
 				t.Fatalf("%d monitors (%v), want Flagged's", ms.Len(), ms.names)
 			}
