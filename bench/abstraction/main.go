@@ -70,6 +70,7 @@ type record struct {
 	Total       int    `json:"total"`
 	Unreachable int    `json:"unreachable"`
 	MCMS        int64  `json:"mc_ms"`
+	Rounds      int    `json:"rounds"`
 	Pruned      int    `json:"pruned"`
 	Alarms      int    `json:"alarms"`
 	// PrunedCovered must be 0: a pruned negation taken all the same.
@@ -195,7 +196,7 @@ func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, on b
 	}
 	rec.Execs, rec.Covered, rec.Total, rec.Unreachable = rep.Executions, rep.Branches.Covered, rep.Branches.Total, len(rep.Unreachable)
 	if a := rep.Abstraction; a != nil {
-		rec.MCMS, rec.Pruned, rec.Alarms, rec.PrunedCovered = a.MCMS, a.Pruned, len(a.Alarms), a.PrunedCovered
+		rec.MCMS, rec.Rounds, rec.Pruned, rec.Alarms, rec.PrunedCovered = a.MCMS, a.Rounds, a.Pruned, len(a.Alarms), a.PrunedCovered
 	}
 	return rec
 }
@@ -208,8 +209,8 @@ func table(w io.Writer, recs []record, runs int, budget time.Duration, seeds int
 		limit += " -budget " + budget.String()
 	}
 	fmt.Fprintf(w, "Branch coverage of gocolic test at %s (mean over %d seeds, -workers 1, -solver z3, -lanes concolic):\n\n", limit, seeds)
-	fmt.Fprintln(w, "| program | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | model checker ms | pruned | alarms | pruned covered | failed |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| program | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | model checker ms | rounds | pruned | alarms | pruned covered | failed |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, p := range programs {
 		for _, on := range []bool{false, true} {
 			var ok []record
@@ -232,15 +233,15 @@ func table(w io.Writer, recs []record, runs int, budget time.Duration, seeds int
 			if on {
 				mode = "on"
 			}
-			fmt.Fprintf(w, "| %s | %s | %.1f (%d–%d) / %d | %.1f | %.1f / %.1f | %.0f | %.1f | %.1f | %d | %d |\n",
-				p.name, mode, row.covered, row.min, row.max, row.total, row.unreachable, row.covered, float64(row.total)-row.unreachable, row.mcMS, row.pruned, row.alarms, row.prunedCovered, failed)
+			fmt.Fprintf(w, "| %s | %s | %.1f (%d–%d) / %d | %.1f | %.1f / %.1f | %.0f | %.1f | %.1f | %.1f | %d | %d |\n",
+				p.name, mode, row.covered, row.min, row.max, row.total, row.unreachable, row.covered, float64(row.total)-row.unreachable, row.mcMS, row.rounds, row.pruned, row.alarms, row.prunedCovered, failed)
 		}
 	}
 }
 
 // row is what a table row shows of some runs.
 type row struct {
-	covered, unreachable, mcMS, pruned, alarms float64
+	covered, unreachable, mcMS, rounds, pruned, alarms float64
 	min, max, total, prunedCovered             int
 }
 
@@ -254,6 +255,7 @@ func summarise(rs []record) row {
 		r.covered += float64(x.Covered)
 		r.unreachable += float64(x.Unreachable)
 		r.mcMS += float64(x.MCMS)
+		r.rounds += float64(x.Rounds)
 		r.pruned += float64(x.Pruned)
 		r.alarms += float64(x.Alarms)
 		r.min, r.max, r.total = min(r.min, x.Covered), max(r.max, x.Covered), x.Total
@@ -263,6 +265,7 @@ func summarise(rs []record) row {
 	r.covered /= n
 	r.unreachable /= n
 	r.mcMS /= n
+	r.rounds /= n
 	r.pruned /= n
 	r.alarms /= n
 	return r
