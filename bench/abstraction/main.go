@@ -242,7 +242,7 @@ func table(w io.Writer, recs []record, runs int, budget time.Duration, seeds int
 // row is what a table row shows of some runs.
 type row struct {
 	covered, unreachable, mcMS, rounds, pruned, alarms float64
-	min, max, total, prunedCovered             int
+	min, max, total, prunedCovered                     int
 }
 
 func summarise(rs []record) row {
