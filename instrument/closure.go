@@ -189,12 +189,14 @@ func (ins *instrumenter) boundStmt(s *ast.AssignStmt) ([]ast.Stmt, bool) {
 func (ins *instrumenter) twinLit(fl *ast.FuncLit, t *twinInfo) *ast.FuncLit {
 	ft, prologue := ins.twinType(fl.Type, t)
 	saved := ins.fn
-	ins.fn = &funcCtx{twin: t, results: fl.Type.Results, parent: saved}
+	ctx := &funcCtx{twin: t, results: fl.Type.Results, parent: saved}
+	ins.fn = ctx
 	body := ins.block(fl.Body)
 	ins.fn = saved
 	// A literal has no receiver: a declaration of its type alone gives
 	// takes the parameters whose shadows callers hand over (rt.Pass).
 	body.List = append(append(append(ins.markers(fl), prologue...), ins.takes(&ast.FuncDecl{Type: fl.Type})...), body.List...)
+	withOwn(ctx, body)
 	return &ast.FuncLit{Type: ft, Body: body}
 }
 

@@ -335,7 +335,7 @@ func (ins *instrumenter) cond(e ast.Expr) ast.Expr {
 	if !ok {
 		ve = ins.mk(e)
 	}
-	return rtCall(rtBr, siteLit(site), ve)
+	return ins.branchCall(site, ve)
 }
 
 // plainLit rewrites the parts of a composite literal, keeping it a

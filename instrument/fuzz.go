@@ -266,10 +266,12 @@ func (ins *instrumenter) fuzzStmt(s *ast.ExprStmt) []ast.Stmt {
 		inputArgs = append(inputArgs, call(&ast.IndexExpr{X: rtSel(ctor), Index: p.Type}, ast.NewIdent(fuzzIn), &ast.BasicLit{Kind: token.INT, Value: fmt.Sprint(i - 1)}))
 	}
 	saved := ins.fn
-	ins.fn = &funcCtx{parent: saved}
+	ctx := &funcCtx{parent: saved}
+	ins.fn = ctx
 	body := ins.block(lit.Body)
 	ins.fn = saved
 	body.List = append(prologue, body.List...)
+	withOwn(ctx, body)
 	symLit := &ast.FuncLit{Type: &ast.FuncType{Params: &ast.FieldList{List: symParams}}, Body: body}
 	fz := ast.NewIdent(fuzzFn)
 	concLit := &ast.FuncLit{

@@ -296,6 +296,36 @@ type funcCtx struct {
 	twin    *twinInfo      // nil unless rewriting a twin's body
 	results *ast.FieldList // the function's results, for a bare return's named ones
 	parent  *funcCtx
+	// own is the variable that holds rt.Owner() for the body's branches,
+	// made by the first branch (branchCall); nil while the body has none.
+	own *ast.Ident
+	// init marks package-level initialisers, which have no body to
+	// declare own in: their branches ask the runtime each time.
+	init bool
+}
+
+// branchCall returns the call that records the branch site on the value
+// ve: rt.BrOwn with the function's own, or rt.Br outside a function body.
+func (ins *instrumenter) branchCall(site uint32, ve ast.Expr) ast.Expr {
+	f := ins.fn
+	if f == nil || f.init {
+		return rtCall(rtBr, siteLit(site), ve)
+	}
+	if f.own == nil {
+		f.own = ins.newTemp("own")
+	}
+	return rtCall(rtBrOwn, ast.NewIdent(f.own.Name), siteLit(site), ve)
+}
+
+// withOwn returns body with the declaration of f's own first, when a
+// branch of the body made it. It goes before everything, so that no goto
+// jumps over it.
+func withOwn(f *funcCtx, body *ast.BlockStmt) *ast.BlockStmt {
+	if f.own != nil {
+		decl := &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(f.own.Name)}, Tok: token.DEFINE, Rhs: []ast.Expr{rtCall(rtOwner)}}
+		body.List = append([]ast.Stmt{decl}, body.List...)
+	}
+	return body
 }
 
 // newSite allocates a branch site for the node n.

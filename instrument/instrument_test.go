@@ -930,12 +930,17 @@ func checkSiteLines(t *testing.T, rw *rewritten, res *Result) {
 				return true
 			}
 			// IterString takes three sites: the loop's, the ASCII
-			// test's and the UTF-8 sequence test's.
+			// test's and the UTF-8 sequence test's. BrOwn takes its
+			// function's owner flag first.
+			args := c.Args
 			nsites := 1
-			if sel.Sel.Name == rtIterString {
+			switch sel.Sel.Name {
+			case rtIterString:
 				nsites = 3
+			case rtBrOwn:
+				args = args[1:]
 			}
-			for _, arg := range c.Args[:min(nsites, len(c.Args))] {
+			for _, arg := range args[:min(nsites, len(args))] {
 				lit, ok := arg.(*ast.BasicLit)
 				if !ok || lit.Kind != token.INT {
 					return true

@@ -502,6 +502,10 @@ const (
 	// Br is an explicit branch: the condition of an if, for or case, or one
 	// operand of && and ||.
 	rtBr = "Br"
+	// BrOwn is Br in a function that asked Owner once at its top.
+	rtBrOwn = "BrOwn"
+	// Owner reports whether the calling goroutine owns the symbolic state.
+	rtOwner = "Owner"
 	// Enter marks a function's entry in a traced execution; Leave,
 	// deferred, its return (Config.Markers).
 	rtEnter = "Enter"
@@ -644,8 +648,8 @@ var (
 // Declared in rt/range.go.
 const (
 	// IterBytes starts a range loop over b, whose loop condition is site; it
-	// returns the cursor and the zero key, value and value shadow that the
-	// loop's init declares.
+	// returns the cursor, the zero key, value and value shadow that the
+	// loop's init declares, and the start of the loop's own index.
 	rtIterBytes = "IterBytes"
 	// IterString starts a range loop over s: loop condition, ASCII test and
 	// UTF-8 sequence test are sites.
@@ -675,4 +679,7 @@ const (
 	iterNext = "Next" // moves to the next element; the loop condition
 	iterAt   = "At"   // index, element and shadow (bytes and strings)
 	iterKey  = "Key"  // the index alone (slices and integers)
+	// More is the loop condition of a cursor whose loop steps an index of
+	// its own (rt.BytesIter), given the index; its At takes the index.
+	iterMore = "More"
 )

@@ -152,7 +152,7 @@ func (ins *instrumenter) genDecl(d *ast.GenDecl) ast.Decl {
 	}
 	nd := *d
 	nd.Specs = nil
-	ins.fn = &funcCtx{}
+	ins.fn = &funcCtx{init: true}
 	ins.fnName = "init"
 	for _, sp := range d.Specs {
 		vs := *sp.(*ast.ValueSpec)
@@ -185,7 +185,7 @@ func (ins *instrumenter) funcLit(fl *ast.FuncLit) *ast.FuncLit {
 	}
 	saved := ins.fn
 	ins.fn = &funcCtx{results: fl.Type.Results, parent: saved}
-	body := ins.block(fl.Body)
+	body := withOwn(ins.fn, ins.block(fl.Body))
 	ins.fn = saved
 	body.List = append(ins.markers(fl), body.List...)
 	return &ast.FuncLit{Type: fl.Type, Body: body}
@@ -206,6 +206,7 @@ func (ins *instrumenter) funcDecl(fd *ast.FuncDecl) []ast.Decl {
 		nd.Doc = nil
 		nd.Body = ins.block(fd.Body)
 		nd.Body.List = append(append(ins.markers(fd), ins.takes(fd)...), nd.Body.List...)
+		withOwn(ins.fn, nd.Body)
 		ins.fn = nil
 		return []ast.Decl{&nd}
 	}
@@ -249,8 +250,9 @@ func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
 	ft, prologue := ins.twinType(fd.Type, t)
 	ins.fn = &funcCtx{twin: t, results: fd.Type.Results}
 	body := ins.block(fd.Body)
-	ins.fn = nil
 	body.List = append(append(append(ins.markers(fd), prologue...), ins.takes(fd)...), body.List...)
+	withOwn(ins.fn, body)
+	ins.fn = nil
 	return &ast.FuncDecl{Recv: fd.Recv, Name: ast.NewIdent(t.name), Type: ft, Body: body}
 }
 

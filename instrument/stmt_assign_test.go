@@ -81,7 +81,7 @@ func TestMultiAssignMemory(t *testing.T) {
 	return len(rest)`, []string{
 			`\{\s+(//line .*\s+)?var _gcl_s\d+ \*_gcl\.Expr`,
 			`_gcl\.StoreString\(_gcl\.Mk\(u\.s, _gcl_s\d+\), &u\.s\)`,
-			`if _gcl\.Br\(`}},
+			`if _gcl\.BrOwn\(_gcl_own\d+, `}},
 		{"element at an index the statement assigns", `i := 0
 	var rest string
 	i, u.a[i] = pair(s)

@@ -30,8 +30,17 @@ func (ins *instrumenter) forStmt(s *ast.ForStmt) *ast.ForStmt {
 // cursors (rt/range.go), which records the loop condition and reads each
 // element with its shadow:
 //
-//	for it, k, v, sv := rt.IterBytes(site, x); it.Next(); {
+//	for it, k, v, sv := rt.IterString(site, ascii, seq, x); it.Next(); {
 //		k, v, sv = it.At()
+//		body
+//	}
+//
+// A byte slice's loop keeps its index in a variable of its own, stepped
+// by the post statement (a continue steps it too), so that it stays in a
+// register:
+//
+//	for it, k, v, sv, i := rt.IterBytes(site, x); it.More(i); i++ {
+//		k, v, sv = it.At(i)
 //		body
 //	}
 //
@@ -57,11 +66,14 @@ type cursor struct {
 	// value, shadow), or 1 for an integer (key).
 	vals int
 	// at returns the call that yields key, value and, if shadowed, the
-	// value's shadow, given the cursor's variable; nil when the loop has
-	// no value.
-	at       func(it ast.Expr) ast.Expr
+	// value's shadow, given the cursor's variable and the loop's index
+	// (nil unless indexed); nil when the loop has no value.
+	at       func(it, idx ast.Expr) ast.Expr
 	shadowed bool // at yields the value's shadow
 	take     bool // the value's cells are installed with rt.Take
+	// indexed: start returns the loop's index last, the condition is
+	// it.More(i), the post statement i++, and the key is i.
+	indexed bool
 }
 
 // rangeCursor returns the cursor of a range loop over a tracked string or
@@ -72,8 +84,13 @@ func (ins *instrumenter) rangeCursor(s *ast.RangeStmt) (cursor, bool) {
 		return cursor{}, false
 	}
 	k := ins.trackOfExpr(s.X)
-	method := func(name string) func(ast.Expr) ast.Expr {
-		return func(it ast.Expr) ast.Expr { return call(field(it, name)) }
+	method := func(name string) func(ast.Expr, ast.Expr) ast.Expr {
+		return func(it, idx ast.Expr) ast.Expr {
+			if idx != nil {
+				return call(field(it, name), idx)
+			}
+			return call(field(it, name))
+		}
 	}
 	switch {
 	case (k == trackString || k == trackBytes) && k == trackOf(t):
@@ -84,7 +101,7 @@ func (ins *instrumenter) rangeCursor(s *ast.RangeStmt) (cursor, bool) {
 		c := cursor{vals: 3, at: method(iterAt), shadowed: true}
 		loop := siteLit(ins.newSite(sites.Loop, s.X))
 		if k == trackBytes {
-			c.start = rtCall(rtIterBytes, loop, vx)
+			c.start, c.indexed = rtCall(rtIterBytes, loop, vx), true
 		} else {
 			ascii, seq := ins.newSite(sites.Implicit, s.X), ins.newSite(sites.Implicit, s.X)
 			c.start = rtCall(rtIterString, loop, siteLit(ascii), siteLit(seq), vx)
@@ -121,13 +138,31 @@ func (ins *instrumenter) rangeCursor(s *ast.RangeStmt) (cursor, bool) {
 	} else {
 		c.take = hasLeaves(sl.Elem(), 0)
 	}
-	c.at = func(it ast.Expr) ast.Expr { return rtCall(at, addrOf(it)) }
+	c.at = func(it, _ ast.Expr) ast.Expr { return rtCall(at, addrOf(it)) }
 	return c, true
 }
 
 // cursorLoop builds the three-clause loop of s over the cursor c.
 func (ins *instrumenter) cursorLoop(s *ast.RangeStmt, c cursor, body *ast.BlockStmt) ast.Stmt {
 	it := ins.newTemp("it")
+	var idx *ast.Ident // the loop's own index, when the cursor has none
+	if c.indexed {
+		idx = ins.newTemp("i")
+	}
+	// idxExpr returns a use of idx, nil when there is none.
+	idxExpr := func() ast.Expr {
+		if idx == nil {
+			return nil
+		}
+		return ast.NewIdent(idx.Name)
+	}
+	// keyOf returns the current key: the loop's index, or the cursor's.
+	keyOf := func() ast.Expr {
+		if idx != nil {
+			return idxExpr()
+		}
+		return call(field(ast.NewIdent(it.Name), iterKey))
+	}
 	blank := func() ast.Expr { return ast.NewIdent("_") }
 	isBlank := func(e ast.Expr) bool {
 		id, ok := e.(*ast.Ident)
@@ -161,10 +196,10 @@ func (ins *instrumenter) cursorLoop(s *ast.RangeStmt, c cursor, body *ast.BlockS
 	case c.at == nil || isBlank(s.Value):
 		// No value to read: a key alone, or nothing.
 		if !isBlank(s.Key) {
-			pre = append(pre, &ast.AssignStmt{Lhs: []ast.Expr{key}, Tok: token.ASSIGN, Rhs: []ast.Expr{call(field(ast.NewIdent(it.Name), iterKey))}})
+			pre = append(pre, &ast.AssignStmt{Lhs: []ast.Expr{key}, Tok: token.ASSIGN, Rhs: []ast.Expr{keyOf()}})
 		}
 	default:
-		at := c.at(ast.NewIdent(it.Name))
+		at := c.at(ast.NewIdent(it.Name), idxExpr())
 		vid, isID := s.Value.(*ast.Ident)
 		var obj types.Object
 		if isID {
@@ -216,7 +251,7 @@ func (ins *instrumenter) cursorLoop(s *ast.RangeStmt, c cursor, body *ast.BlockS
 			declared = append(declared, tv.Name, ts.Name)
 			var kget ast.Expr = blank()
 			if !isBlank(s.Key) {
-				kget = call(field(ast.NewIdent(it.Name), iterKey))
+				kget = keyOf()
 			}
 			site := siteLit(ins.newSite(sites.Concrete, s.Value))
 			lhs := []ast.Expr{ins.lvalue(s.Value)}
@@ -230,12 +265,21 @@ func (ins *instrumenter) cursorLoop(s *ast.RangeStmt, c cursor, body *ast.BlockS
 				&ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: rhs})
 		}
 	}
-	init := &ast.AssignStmt{Lhs: append([]ast.Expr{it}, vars...), Tok: token.DEFINE, Rhs: []ast.Expr{c.start}}
+	lhs := append([]ast.Expr{it}, vars...)
+	cond := call(field(ast.NewIdent(it.Name), iterNext))
+	var post ast.Stmt
+	if idx != nil {
+		lhs = append(lhs, idx)
+		cond = call(field(ast.NewIdent(it.Name), iterMore), idxExpr())
+		post = &ast.IncDecStmt{X: idxExpr(), Tok: token.INC}
+	}
+	init := &ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: []ast.Expr{c.start}}
 	body.List = append(append(pre, uses(declared)...), body.List...)
 	return &ast.ForStmt{
 		For:  s.For,
 		Init: init,
-		Cond: call(field(ast.NewIdent(it.Name), iterNext)),
+		Cond: cond,
+		Post: post,
 		Body: body,
 	}
 }

@@ -67,7 +67,7 @@ func (ins *instrumenter) switchCases(s, n *ast.SwitchStmt, tag *ast.Ident, tagKi
 			for _, ce := range cc.List {
 				var atom ast.Expr
 				if vc, ok := ins.v(ce); ok {
-					atom = rtCall(rtBr, siteLit(ins.newSite(sites.Cond, ce)), eqCall(tagKind, ast.NewIdent(tag.Name), vc))
+					atom = ins.branchCall(ins.newSite(sites.Cond, ce), eqCall(tagKind, ast.NewIdent(tag.Name), vc))
 				} else {
 					atom = &ast.BinaryExpr{X: field(ast.NewIdent(tag.Name), vConcrete), Op: token.EQL, Y: ins.cx(ce)}
 				}

@@ -53,7 +53,7 @@ func run(dir, strategy string, rep Report) *Run {
 var (
 	curveRE  = regexp.MustCompile(`<polyline class="curve[^"]*" data-run="([^"]*)" data-index="(\d+)"[^>]*points="([^"]*)"`)
 	legendRE = regexp.MustCompile(`<g class="legend-item" data-run="([^"]*)">`)
-	siteRE   = regexp.MustCompile(`<span class="site (\w+)" title="([^"]*)">([^<]*)</span>`)
+	siteRE   = regexp.MustCompile(`<span class="site (\w+(?: proved)?)" title="([^"]*)">([^<]*)</span>`)
 )
 
 func TestLoad(t *testing.T) {
@@ -494,6 +494,14 @@ func TestSites(t *testing.T) {
 			run("b", "", Report{Branches: Branches{Sites: sites(false, true, false, false, false, true, false, false)}}),
 		}, []want{{"both", "x > 10"}, {"true", `s == "go"`}, {"false", "i < x"}, {"none", "x%7 == 3"}}},
 	}
+	proved := Report{Branches: Branches{Sites: sites(true, false, true, false, false, true, false, false)},
+		Unreachable: []Unreachable{{ID: 0, Outcome: false, By: "cfg"}, {ID: 3, Outcome: true, By: "mc"}}}
+	tests = append(tests, struct {
+		name string
+		runs []*Run
+		want []want
+	}{"proved unreachable", []*Run{run("a", "", proved)},
+		[]want{{"true proved", "x > 10"}, {"true", `s == "go"`}, {"false", "i < x"}, {"none proved", "x%7 == 3"}}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			page := render(t, tt.runs, Options{})
@@ -508,6 +516,14 @@ func TestSites(t *testing.T) {
 				if !strings.Contains(html.UnescapeString(got[i][2]), tt.runs[0].Report.Branches.Sites[i].Cond) {
 					t.Errorf("site %d: title %q lacks the condition", i, got[i][2])
 				}
+			}
+			for i, w := range tt.want {
+				if strings.HasSuffix(w.class, " proved") && !strings.Contains(html.UnescapeString(got[i][2]), "proved unreachable (") {
+					t.Errorf("site %d: title %q does not name the proof", i, got[i][2])
+				}
+			}
+			if legend := strings.Contains(page, "is proved unreachable (hover"); legend != (tt.name == "proved unreachable") {
+				t.Errorf("legend of proved outcomes shown: %v", legend)
 			}
 			union := strings.Contains(page, "the union")
 			if union != (len(tt.runs) > 1) {

@@ -4,6 +4,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -62,9 +63,27 @@ type unionSite struct {
 	True      bool
 	False     bool
 	PerRun    []string // per run: its outcome class, "" when the run lacks the site
+	// TrueBy and FalseBy name the proof that the outcome is unreachable
+	// (Unreachable.By) in some run, "" when none proved it.
+	TrueBy, FalseBy string
 }
 
 func (s *unionSite) class() string { return outcomeClass(s.True, s.False) }
+
+// proved reports whether an outcome no run covered is proved
+// unreachable: the page marks such a condition apart.
+func (s *unionSite) proved() bool {
+	return !s.True && s.TrueBy != "" || !s.False && s.FalseBy != ""
+}
+
+// segClass is the CSS class of the site's span: its outcome class, and
+// "proved" when an uncovered outcome is proved unreachable.
+func (s *unionSite) segClass() string {
+	if s.proved() {
+		return s.class() + " proved"
+	}
+	return s.class()
+}
 
 func (s *unionSite) title(labels []string) string {
 	yes := func(b bool) string {
@@ -74,7 +93,13 @@ func (s *unionSite) title(labels []string) string {
 		return "not covered"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\ntrue: %s, false: %s", s.Cond, yes(s.True), yes(s.False))
+	side := func(covered bool, by string) string {
+		if !covered && by != "" {
+			return "not covered, proved unreachable (" + by + ")"
+		}
+		return yes(covered)
+	}
+	fmt.Fprintf(&b, "%s\ntrue: %s, false: %s", s.Cond, side(s.True, s.TrueBy), side(s.False, s.FalseBy))
 	if s.Func != "" {
 		fmt.Fprintf(&b, "\nin %s", s.Func)
 	}
@@ -109,6 +134,13 @@ func describeClass(c string) string {
 func unionSites(runs []*Run) (placed []*unionSite, unplaced int) {
 	byKey := map[string]*unionSite{}
 	for i, r := range runs {
+		// The run's proofs, by site and outcome.
+		proofs := map[uint32][2]string{}
+		for _, u := range r.Report.Unreachable {
+			p := proofs[u.ID]
+			p[btoi(u.Outcome)] = u.By
+			proofs[u.ID] = p
+		}
 		for _, s := range r.Report.Branches.Sites {
 			file, line, col, ok := splitPos(s.Pos)
 			if !ok {
@@ -124,6 +156,9 @@ func unionSites(runs []*Run) (placed []*unionSite, unplaced int) {
 			}
 			u.True = u.True || s.True
 			u.False = u.False || s.False
+			if p, ok := proofs[s.ID]; ok {
+				u.FalseBy, u.TrueBy = cmp.Or(u.FalseBy, p[0]), cmp.Or(u.TrueBy, p[1])
+			}
 			prev := u.PerRun[i]
 			t, f := s.True || prev == classBoth || prev == classTrue, s.False || prev == classBoth || prev == classFalse
 			u.PerRun[i] = outcomeClass(t, f)
@@ -251,7 +286,7 @@ func annotateLine(text string, sites []*unionSite, labels []string) []segment {
 		if start > pos {
 			segs = append(segs, segment{Text: text[pos:start]})
 		}
-		segs = append(segs, segment{Text: text[start:end], Site: true, Class: s.class(), Title: s.title(labels)})
+		segs = append(segs, segment{Text: text[start:end], Site: true, Class: s.segClass(), Title: s.title(labels)})
 		pos = end
 	}
 	if pos < len(text) {
@@ -288,6 +323,7 @@ type annotatedSource struct {
 	Unplaced    int    // sites without a readable position
 	HasProfile  bool   // statement coverage shading is shown
 	ProfileNote string // why profiles were not (all) used
+	Proved      bool   // some uncovered outcome is proved unreachable
 }
 
 // annotate reads the files the runs' sites name and annotates them.
@@ -295,6 +331,9 @@ func annotate(runs []*Run, labels []string) *annotatedSource {
 	out := &annotatedSource{Union: len(runs) > 1}
 	sites, unplaced := unionSites(runs)
 	out.Unplaced = unplaced
+	for _, s := range sites {
+		out.Proved = out.Proved || s.proved()
+	}
 	moduleDir := ""
 	for _, r := range runs {
 		if r.Report.ModuleDir != "" {
@@ -401,4 +440,11 @@ func unwrapPathErr(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

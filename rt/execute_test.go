@@ -24,15 +24,16 @@ func checksumNative(b []byte, key uint32) int {
 
 // checksumInstrumented is checksumNative as the instrumenter rewrites it.
 func checksumInstrumented(b V[[]byte], key V[uint32]) V[int] {
+	own := Owner()
 	sum, sSum := uint32(0), (*sym.Expr)(nil)
-	for it, _, c, sc := IterBytes(0, b); it.Next(); {
-		_, c, sc = it.At()
+	for it, _, c, sc, i := IterBytes(0, b); it.More(i); i++ {
+		_, c, sc = it.At(i)
 		sum, sSum = Unpack(Add(Mul(Mk(sum, sSum), Mk[uint32](31, nil)), Conv[uint32](Mk(c, sc))))
 	}
-	if Br(1, Eq(Mk(sum, sSum), key)) {
+	if BrOwn(own, 1, Eq(Mk(sum, sSum), key)) {
 		return Mk[int](1, nil)
 	}
-	if Br(2, Eq(Shr(3, key, Mk[int](16, nil)), Mk[uint32](0xCAFE, nil))) {
+	if BrOwn(own, 2, Eq(Shr(3, key, Mk[int](16, nil)), Mk[uint32](0xCAFE, nil))) {
 		return Mk[int](2, nil)
 	}
 	return Mk[int](0, nil)

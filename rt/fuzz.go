@@ -2,8 +2,9 @@
 // package's test binary started with -test.run=^FuzzXxx$: the testing
 // package calls FuzzXxx(f) as for its seed corpus, and the rewritten f.Fuzz
 // call lands in FuzzRun, which serves requests from inside the first seed
-// call, one subtest per execution, so that t.Fatal, t.Skip and t.Error
-// behave as under go test. The testing package is reached through
+// call, one subtest per execution (the inputs of a batch share subtests,
+// runFuzzBatch), so that t.Fatal, t.Skip and t.Error behave as under go
+// test. The testing package is reached through
 // reflection: the runtime is also linked into non-test binaries.
 
 package rt
@@ -69,18 +70,89 @@ func serveFuzz(t reflect.Value, run func(t any, in *Input)) error {
 		start := time.Now()
 		learn(registered.Sites, q.Known)
 		resp := &BatchResponse{Results: make([]BatchResult, len(q.Inputs))}
-		for i, vals := range q.Inputs {
-			res := &resp.Results[i]
-			res.Status, res.Panic, res.Stack = runFuzz(&Input{dense: vals}, q.MaxLen, true, true, subType, runMethod, run)
-			res.Buckets = takeBuckets(nil)
-			dropHits()
-			if len(st.fresh) > 0 {
-				res.Fresh = append([]uint32(nil), st.fresh...)
-			}
-		}
+		runFuzzBatch(q, resp.Results, subType, runMethod, run)
 		resp.Nanos = uint64(time.Since(start))
 		return resp
 	})
+}
+
+// fuzzT is what the batch asks of a subtest's *testing.T.
+type fuzzT interface {
+	Failed() bool
+	Skipped() bool
+}
+
+// runFuzzBatch runs the inputs of q and fills res, one result per input.
+// A subtest costs more than a fast target's execution (t.Run walks the
+// stack for the subtest's name and starts a goroutine), so the inputs run
+// one after the other in one subtest, as long as its T stays as a fresh
+// subtest's would be: an input that fails, skips, ends the goroutine
+// (t.FailNow, t.SkipNow) or registers a cleanup (t.Cleanup, t.TempDir,
+// t.Setenv) ends the subtest, whose cleanups then run before the next
+// input, in the next subtest. An input therefore sees the T that a
+// subtest of its own would give it, and ends with the status it would get
+// there; a panic is recovered per input and leaves the T as it was.
+func runFuzzBatch(q *Batch, res []BatchResult, subType reflect.Type, runMethod reflect.Value, run func(t any, in *Input)) {
+	tg := registered
+	offs := Layout(tg.Params, q.MaxLen)
+	in := new(Input)
+	next := 0
+	for next < len(q.Inputs) {
+		var cleanups reflect.Value // the subtest's cleanups, invalid if the testing package hides them
+		body := reflect.MakeFunc(subType, func(args []reflect.Value) []reflect.Value {
+			sub := args[0]
+			t := sub.Interface()
+			ft, _ := t.(fuzzT)
+			if e := sub.Elem(); e.Kind() == reflect.Struct {
+				if c := e.FieldByName("cleanups"); c.Kind() == reflect.Slice {
+					cleanups = c
+				}
+			}
+			for next < len(q.Inputs) {
+				i := next
+				next++
+				*in = Input{dense: q.Inputs[i], offs: offs, maxLen: q.MaxLen, params: tg.Params, concrete: true}
+				if !runFuzzInput(t, ft, in, &res[i], run) || !cleanups.IsValid() || cleanups.Len() > 0 ||
+					ft == nil || ft.Failed() || ft.Skipped() {
+					return nil
+				}
+			}
+			return nil
+		})
+		runMethod.Call([]reflect.Value{reflect.ValueOf("gocolic"), body})
+	}
+}
+
+// runFuzzInput runs one input of a batch on the subtest's goroutine,
+// owning the state, and fills r; false when the input ended the goroutine
+// (runtime.Goexit, as t.FailNow and t.SkipNow call it).
+func runFuzzInput(t any, ft fuzzT, in *Input, r *BatchResult, run func(t any, in *Input)) (returned bool) {
+	tg := registered
+	reset(tg.Sites)
+	st.failed = st.failed[:0]
+	resetAll(tg)
+	claim()
+	defer func() {
+		release()
+		if p := recover(); p != nil {
+			r.Status, r.Panic, r.Stack = StatusPanic, panicString(p), string(goroutineStack())
+			returned = true // recovered: the goroutine goes on
+		} else if ft != nil && ft.Failed() {
+			r.Status, r.Panic = StatusFail, "test failed"
+			if len(st.failed) > 0 {
+				r.Panic = st.failed[0]
+			}
+		} else if ft != nil && ft.Skipped() {
+			r.Status = StatusSkip
+		}
+		r.Buckets = takeBuckets(nil)
+		dropHits()
+		if len(st.fresh) > 0 {
+			r.Fresh = append([]uint32(nil), st.fresh...)
+		}
+	}()
+	run(t, in)
+	return true
 }
 
 // executeFuzz runs one input in a subtest of the seed call's T.

@@ -36,7 +36,7 @@ type ifaceState struct {
 
 // clearIfaces forgets the interface inputs of the last execution.
 func clearIfaces() {
-	clear(st.iface.vals)
+	clearMap(st.iface.vals)
 	st.iface.nils, st.iface.unbox = nil, nil
 }
 

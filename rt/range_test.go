@@ -97,8 +97,8 @@ func TestIterBytesChanged(t *testing.T) {
 	s, _ := symInput("abc", 3)
 	b := V[[]byte]{C: []byte(s.C), S: s.S}
 	var shadows []*sym.Expr
-	for it, i, c, sc := IterBytes(0, b); it.Next(); {
-		i, c, sc = it.At()
+	for it, i, c, sc, k := IterBytes(0, b); it.More(k); k++ {
+		i, c, sc = it.At(k)
 		shadows = append(shadows, sc)
 		if i == 0 {
 			b.C[2] = c // a write the aggregate does not see

@@ -86,14 +86,16 @@ func reset(sites int) {
 	st.ats = st.ats[:0]
 	st.outsCut = false
 	st.fresh = st.fresh[:0]
-	clear(st.mem)
+	// Most executions of the mutation lane leave the maps empty, and
+	// clearing an empty map still walks its table.
+	clearMap(st.mem)
 	clear(st.pins)
 	st.pins = st.pins[:0]
-	clear(st.lens)
-	clear(st.caps)
-	clear(st.maps)
-	clear(st.objs)
-	clear(st.readers)
+	clearMap(st.lens)
+	clearMap(st.caps)
+	clearMap(st.maps)
+	clearMap(st.objs)
+	clearMap(st.readers)
 	st.nils = nil
 	clearIfaces()
 	st.passed = st.passed[:0]
@@ -104,6 +106,13 @@ func reset(sites int) {
 	lensUsed.Store(false)
 	mapsUsed.Store(false)
 	growCover(sites)
+}
+
+// clearMap empties m unless it is empty already.
+func clearMap[K comparable, V any](m map[K]V) {
+	if len(m) > 0 {
+		clear(m)
+	}
 }
 
 // growCover makes the coverage map hold sites sites.
@@ -208,9 +217,52 @@ func br(site uint32, c bool, s *sym.Expr) bool {
 	if !tracking() {
 		return c
 	}
+	branch(site, c, s)
+	return c
+}
+
+// Owner reports whether the calling goroutine owns the symbolic state.
+// The rewrite asks it once at the top of each function that has branches
+// and hands the answer to that function's BrOwn calls, instead of asking
+// at every branch: an activation of a function runs on one goroutine,
+// and the owner changes only between executions, when no activation of
+// the target's code is running on the goroutine that claims or releases
+// the state, so the answer holds for the whole activation.
+func Owner() bool { return tracking() }
+
+// BrOwn is Br in a function whose activation asked Owner: own is the
+// answer. It costs a counter increment on the common path, a branch
+// without a shadow whose outcome this execution has already taken.
+func BrOwn[T ~bool](own bool, site uint32, v V[T]) bool {
+	return brOwn(own, site, bool(v.C), v.S, branch)
+}
+
+// brOwn is BrOwn for every T, with its rare half passed as a parameter so
+// that it inlines (ops.go says why).
+func brOwn(own bool, site uint32, c bool, s *sym.Expr, slow func(uint32, bool, *sym.Expr)) bool {
+	if own {
+		o := site << 1
+		if c {
+			o |= 1
+		}
+		// A non-zero count means hit has seen this outcome in this
+		// execution: it is covered and touched, only the count changes;
+		// unless the execution is traced, whose sequence needs every
+		// outcome (the monitors' replay would go on from a wrong state).
+		if s == nil && o < uint32(len(st.counts)) && st.counts[o] != 0 && !st.traced {
+			st.counts[o]++
+		} else {
+			slow(site, c, s)
+		}
+	}
+	return c
+}
+
+// branch counts and records a branch on the goroutine that owns the
+// state.
+func branch(site uint32, c bool, s *sym.Expr) {
 	hit(site, c)
 	if s != nil {
 		record(site, c, s)
 	}
-	return c
 }

@@ -14,16 +14,19 @@ const (
 	trSites                          = 4
 )
 
-// traceInner is, as the rewrite with markers writes it,
+// traceInner is, as the rewrite with markers writes it (the loop's
+// condition through BrOwn, as the rewrite writes conditions),
 //
 //	func inner(x uint32) bool {
 //		for i := 0; i < 2; i++ {}
 //		return x > 3
 //	}
 func traceInner(x V[uint32]) bool {
+	own := Owner()
 	Enter(trInner)
 	defer Leave(trInner)
-	for i := 0; Br(trLoop, Mk(i < 2, nil)); i++ {
+	// BrOwn: the second true outcome takes its fast path untraced.
+	for i := 0; BrOwn(own, trLoop, Mk(i < 2, nil)); i++ {
 	}
 	return Br(trCond, Gt(x, Mk[uint32](3, nil)))
 }

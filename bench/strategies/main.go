@@ -4,8 +4,8 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/strategies [-programs stackvm,tlv] [-strategies cover,dfs] [-runs 20] [-execs 4000 [-cap 15m] | -budget 60s]
-//	    [-heuristic-dir DIR | -learn [-learn-budget 1h]] [-out FILE] [-json FILE] [-keep]
+//	go run ./bench/strategies [-programs stackvm,tlv] [-strategies cover,dfs] [-runs 20] [-first-seed N] [-execs 4000 [-cap 15m] | -budget 60s]
+//	    [-heuristic-dir DIR | -learn [-learn-budget 1h] [-learn-flags "-samples 8 -top 2"]] [-out FILE] [-json FILE] [-keep]
 //
 // The corpus is bench/strategies/corpus: one package per directory, each
 // with a single exported entry function, 400 to 900 lines of code with
@@ -24,8 +24,9 @@
 // is given for the program: DIR/NAME.json with -heuristic-dir, or the one
 // -learn writes. -learn first runs, per program,
 //
-//	gocolic learn -seed 1 -runs E -budget L -o FILE <program flags> ./NAME Func
+//	gocolic learn -seed 1 -runs E -budget L -o FILE <learn flags> <program flags> ./NAME Func
 //
+// (<learn flags>: -learn-flags, e.g. the learner's sample counts)
 // (the protocol: learn on seed 1), and then evaluates every
 // strategy on seeds 2 … runs+1, so that no strategy is measured on the
 // learning's seed.
@@ -69,10 +70,12 @@ const learned = "learned"
 type options struct {
 	programs, strategies string
 	runs, execs          int
+	firstSeed            int64
 	budget, cap          time.Duration
 	heuristicDir         string
 	learn                bool
 	learnBudget          time.Duration
+	learnFlags           string
 	out, jsonOut         string
 	keep                 bool
 }
@@ -82,12 +85,14 @@ func main() {
 	flag.StringVar(&o.programs, "programs", "", "comma-separated programs of "+corpusDir+" to run (default: all)")
 	flag.StringVar(&o.strategies, "strategies", "", "comma-separated strategies to run (default: all of "+strings.Join(explore.Names(), ", ")+"; learned only with -heuristic-dir or -learn)")
 	flag.IntVar(&o.runs, "runs", 20, "runs per program and strategy, one per seed (1 … runs; with -learn 2 … runs+1)")
+	flag.Int64Var(&o.firstSeed, "first-seed", 0, "first seed of the runs (0: 1, or 2 with -learn); e.g. 2 with -heuristic-dir and weights learned on seed 1")
 	flag.IntVar(&o.execs, "execs", 4000, "executions per run (gocolic's -runs); ignored with -budget")
 	flag.DurationVar(&o.budget, "budget", 0, "wall-clock budget per run (gocolic's -budget) instead of a number of executions")
 	flag.DurationVar(&o.cap, "cap", 15*time.Minute, "with -execs: wall-clock bound of a run (gocolic's -budget beside -runs; 0: none); the tables count the runs it stopped")
 	flag.StringVar(&o.heuristicDir, "heuristic-dir", "", "directory of weight files NAME.json for -strategy learned, one per program")
 	flag.BoolVar(&o.learn, "learn", false, "run gocolic learn on each program with seed 1 first, then evaluate on the other seeds")
 	flag.DurationVar(&o.learnBudget, "learn-budget", time.Hour, "gocolic learn's -budget per program")
+	flag.StringVar(&o.learnFlags, "learn-flags", "", "extra flags of gocolic learn, space-separated (e.g. \"-samples 8 -top 2 -checks 2 -rounds 3\")")
 	flag.StringVar(&o.out, "out", "", "also write the Markdown report to this file")
 	flag.StringVar(&o.jsonOut, "json", "", "write every run's record (raw data) to this JSON file")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary workspace (corpus copy, reports, weight files, logs) and print its path")
@@ -122,19 +127,28 @@ func (o *options) check() error {
 		return errors.New("-budget must be positive")
 	case o.cap < 0:
 		return errors.New("-cap must not be negative")
+	case o.firstSeed < 0:
+		return errors.New("-first-seed must not be negative")
+	case o.learn && o.firstSeed == 1:
+		return errors.New("-first-seed 1 with -learn: seed 1 is the learning's")
 	case o.learn && o.heuristicDir != "":
 		return errors.New("-learn and -heuristic-dir exclude each other")
 	case o.learn && o.learnBudget <= 0:
 		return errors.New("-learn-budget must be positive")
+	case o.learnFlags != "" && !o.learn:
+		return errors.New("-learn-flags needs -learn")
 	}
 	return nil
 }
 
-// seeds returns the seeds every strategy runs with: 1 … runs, or
-// 2 … runs+1 after learning on seed 1.
+// seeds returns the seeds every strategy runs with: from -first-seed, or
+// 1 … runs, or 2 … runs+1 after learning on seed 1.
 func (o *options) seeds() []int64 {
 	first := int64(1)
-	if o.learn {
+	switch {
+	case o.firstSeed > 0:
+		first = o.firstSeed
+	case o.learn:
 		first = 2
 	}
 	var s []int64
@@ -212,14 +226,15 @@ func run(ctx context.Context, o options) error {
 		defer os.RemoveAll(dir)
 	}
 	rn := &runner{
-		bin:     filepath.Join(dir, "bin", "gocolic"),
-		module:  filepath.Join(dir, "mod"),
-		reports: filepath.Join(dir, "reports"),
-		logs:    filepath.Join(dir, "logs"),
-		weights: filepath.Join(dir, "weights"),
-		execs:   o.execs,
-		budget:  o.budget,
-		cap:     o.cap,
+		bin:        filepath.Join(dir, "bin", "gocolic"),
+		module:     filepath.Join(dir, "mod"),
+		reports:    filepath.Join(dir, "reports"),
+		logs:       filepath.Join(dir, "logs"),
+		weights:    filepath.Join(dir, "weights"),
+		execs:      o.execs,
+		budget:     o.budget,
+		cap:        o.cap,
+		learnFlags: strings.Fields(o.learnFlags),
 	}
 	if err := rn.setUp(ctx, root, programs); err != nil {
 		return err
@@ -227,7 +242,7 @@ func run(ctx context.Context, o options) error {
 
 	m := meta{
 		Execs: o.execs, Budget: durationString(o.budget), Runs: o.runs, Seeds: o.seeds(),
-		Learn: o.learn, LearnBudget: durationString(o.learnBudget),
+		Learn: o.learn, LearnBudget: durationString(o.learnBudget), LearnFlags: o.learnFlags,
 		GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU(),
 		Commit: harness.Commit(ctx, root),
 	}

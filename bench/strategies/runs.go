@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/report"
 )
 
@@ -102,6 +103,10 @@ type learnRecord struct {
 	Weights string   `json:"weights,omitempty"` // the weight file written
 	Error   string   `json:"error,omitempty"`
 	WallMS  int64    `json:"wall_ms"`
+	// Learned is how the weights were learned, as their file records it
+	// (rounds, executions, the learner's own time, the check's score);
+	// nil without a weight file.
+	Learned *explore.Learning `json:"learned,omitempty"`
 }
 
 // meta are the settings of a benchmark run.
@@ -113,6 +118,7 @@ type meta struct {
 	Seeds       []int64 `json:"seeds"`
 	Learn       bool    `json:"learn,omitempty"`
 	LearnBudget string  `json:"learn_budget,omitempty"`
+	LearnFlags  string  `json:"learn_flags,omitempty"`
 	GoVersion   string  `json:"go_version"`
 	Platform    string  `json:"platform"`
 	CPUs        int     `json:"cpus"`
@@ -133,6 +139,8 @@ type runner struct {
 	// -budget beside -runs), 0 for no bound: a Z3 query can ignore its own
 	// timeout, and only the end of the run's budget interrupts it.
 	cap time.Duration
+	// learn are extra flags of gocolic learn (-learn-flags).
+	learnFlags []string
 }
 
 // setUp copies the programs into a module of their own in the workspace
@@ -246,6 +254,7 @@ func (rn *runner) run(ctx context.Context, p *program, strategy string, seed int
 // learnArgs returns the command line of gocolic learn for p.
 func (rn *runner) learnArgs(p *program, budget time.Duration, out string) []string {
 	args := []string{"learn", "-seed", "1", "-runs", strconv.Itoa(rn.execs), "-budget", budget.String(), "-o", out}
+	args = append(args, rn.learnFlags...)
 	args = append(args, p.Flags...)
 	return append(args, "./"+p.Name, p.Func)
 }
@@ -267,10 +276,11 @@ func (rn *runner) learn(ctx context.Context, p *program, budget time.Duration) l
 			lr.Error += ": " + msg
 		}
 	default:
-		if _, err := os.Stat(out); err != nil {
+		w, err := explore.ReadWeights(out)
+		if err != nil {
 			lr.Error = "no weight file: " + err.Error()
 		} else {
-			lr.Weights = out
+			lr.Weights, lr.Learned = out, &w.Learned
 		}
 	}
 	return lr

@@ -40,10 +40,19 @@ func TestRunnerArgs(t *testing.T) {
 			t.Errorf("%s: args = %q, want %q", tt.name, got, tt.want)
 		}
 	}
-	rn := runner{execs: 4000}
-	got := strings.Join(rn.learnArgs(p, time.Hour, "w.json"), " ")
-	if want := "learn -seed 1 -runs 4000 -budget 1h0m0s -o w.json -maxlen 96 ./smtp Serve"; got != want {
-		t.Errorf("learnArgs = %q, want %q", got, want)
+	learnTests := []struct {
+		name string
+		rn   runner
+		want string
+	}{
+		{"defaults", runner{execs: 4000}, "learn -seed 1 -runs 4000 -budget 1h0m0s -o w.json -maxlen 96 ./smtp Serve"},
+		{"learn flags before the program's", runner{execs: 4000, learnFlags: []string{"-samples", "8", "-top", "2"}},
+			"learn -seed 1 -runs 4000 -budget 1h0m0s -o w.json -samples 8 -top 2 -maxlen 96 ./smtp Serve"},
+	}
+	for _, tt := range learnTests {
+		if got := strings.Join(tt.rn.learnArgs(p, time.Hour, "w.json"), " "); got != tt.want {
+			t.Errorf("%s: learnArgs = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
 
@@ -104,6 +113,11 @@ func TestOptions(t *testing.T) {
 	if got := learn.seeds(); !slices.Equal(got, []int64{2, 3, 4}) {
 		t.Errorf("seeds with -learn = %v, want 2 3 4 (seed 1 is the learning's)", got)
 	}
+	from := ok
+	from.firstSeed = 5
+	if got := from.seeds(); !slices.Equal(got, []int64{5, 6, 7}) {
+		t.Errorf("seeds with -first-seed 5 = %v, want 5 6 7", got)
+	}
 	bad := []struct {
 		name string
 		o    options
@@ -114,6 +128,9 @@ func TestOptions(t *testing.T) {
 		{"negative budget", options{runs: 1, execs: 1, budget: -time.Second}, "-budget"},
 		{"negative cap", options{runs: 1, execs: 1, cap: -time.Second}, "-cap"},
 		{"learn and weights", options{runs: 1, execs: 1, learn: true, heuristicDir: "w", learnBudget: time.Hour}, "exclude"},
+		{"learn flags without learning", options{runs: 1, execs: 1, learnFlags: "-samples 4"}, "-learn-flags"},
+		{"negative first seed", options{runs: 1, execs: 1, firstSeed: -1}, "-first-seed"},
+		{"learning's seed evaluated", options{runs: 1, execs: 1, learn: true, firstSeed: 1, learnBudget: time.Hour}, "seed 1"},
 	}
 	for _, tt := range bad {
 		if err := tt.o.check(); err == nil || !strings.Contains(err.Error(), tt.want) {

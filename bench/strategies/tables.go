@@ -196,7 +196,11 @@ func (r *results) markdown(m meta) (string, error) {
 	}
 	b.WriteString(".\n")
 	if m.Learn {
-		fmt.Fprintf(&b, "`learned`: weights from `gocolic learn -seed 1` per program (budget %s), evaluated on the other seeds.\n", m.LearnBudget)
+		learnFlags := ""
+		if m.LearnFlags != "" {
+			learnFlags = ", `" + m.LearnFlags + "`"
+		}
+		fmt.Fprintf(&b, "`learned`: weights from `gocolic learn -seed 1` per program (budget %s%s), evaluated on the other seeds.\n", m.LearnBudget, learnFlags)
 	}
 	if m.Interrupted {
 		b.WriteString("\n**Interrupted**: the tables hold the runs made before the interruption.\n")
@@ -305,13 +309,24 @@ func (r *results) markdown(m meta) (string, error) {
 	}
 	if len(r.learns) > 0 {
 		b.WriteString("\n## Learning\n\n")
-		lt := harness.Table{Head: []string{"program", "wall time", "result"}, Right: []bool{false, true, false}}
+		lt := harness.Table{
+			Head:  []string{"program", "rounds", "executions", "learning time", "wall time", "check score (outcomes)", "result"},
+			Right: []bool{false, true, true, true, true, true, false},
+		}
 		for _, l := range r.learns {
 			res := "ok"
 			if l.Error != "" {
 				res = "FAILED: " + harness.Cell(l.Error)
 			}
-			lt.Add(l.Program, fmt.Sprintf("%.0fs", float64(l.WallMS)/1000), res)
+			rounds, execs, secs, score := "–", "–", "–", "–"
+			if c := l.Learned; c != nil {
+				rounds, execs = strconv.Itoa(c.Rounds), harness.Rate(float64(c.Executions))
+				secs, score = fmt.Sprintf("%.0fs", c.Seconds), strconv.FormatFloat(c.Score, 'f', 1, 64)
+				if c.Partial {
+					res += " (stopped at its budget: best so far)"
+				}
+			}
+			lt.Add(l.Program, rounds, execs, secs, fmt.Sprintf("%.0fs", float64(l.WallMS)/1000), score, res)
 		}
 		t, err := lt.Markdown()
 		if err != nil {

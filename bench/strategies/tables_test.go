@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/explore"
 )
 
 // fixture returns results of two programs, three strategies and five
@@ -72,15 +73,18 @@ func TestCompare(t *testing.T) {
 
 func TestMarkdown(t *testing.T) {
 	r := fixture()
-	r.learns = []learnRecord{{Program: "vm", WallMS: 61000}, {Program: "ini", WallMS: 2000, Error: "exit status 1"}}
-	md, err := r.markdown(meta{Execs: 4000, Runs: 5, Seeds: []int64{1, 2, 3, 4, 5}, Learn: true, LearnBudget: "1h0m0s",
+	r.learns = []learnRecord{
+		{Program: "vm", WallMS: 61000, Learned: &explore.Learning{Rounds: 3, Executions: 144000, Seconds: 58.4, Score: 212.5, Partial: true}},
+		{Program: "ini", WallMS: 2000, Error: "exit status 1"},
+	}
+	md, err := r.markdown(meta{Execs: 4000, Runs: 5, Seeds: []int64{1, 2, 3, 4, 5}, Learn: true, LearnBudget: "1h0m0s", LearnFlags: "-samples 8 -top 2",
 		GoVersion: "go1.24", Platform: "linux/amd64", CPUs: 2, Commit: "abc123"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
 		"Each run: one worker, 4000 executions, seeds 1–5 (5 runs per program and strategy). go1.24, linux/amd64, 2 CPUs, commit abc123.",
-		"weights from `gocolic learn -seed 1` per program (budget 1h0m0s)",
+		"weights from `gocolic learn -seed 1` per program (budget 1h0m0s, `-samples 8 -top 2`)",
 		"| program | outcomes | cover | dfs | learned |",
 		// vm: dfs is best and has the top average (31.0); learned ties at 31.0.
 		"| vm | 200 | 27.0 | **31.0**† | **31.0** |",
@@ -92,8 +96,9 @@ func TestMarkdown(t *testing.T) {
 		"| dfs | 4 (1 failed) | 31.0 | 32.0 | 96/300 | 4,000 | 0.5 | − p=0.125 (n=4) |",
 		"## Is the learned heuristic best?",
 		"| ini | 38.0 | cover | 33.5 | + p=0.062 (n=5) |",
-		"| vm | 61s | ok |",
-		"| ini | 2s | FAILED: exit status 1 |",
+		"| program | rounds | executions | learning time | wall time | check score (outcomes) | result |",
+		"| vm | 3 | 144,000 | 58s | 61s | 212.5 | ok (stopped at its budget: best so far) |",
+		"| ini | – | – | – | 2s | – | FAILED: exit status 1 |",
 		"## Failed runs",
 		`| ini | dfs | 5 | exit status 1: a \| b |`,
 	}

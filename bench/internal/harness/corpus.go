@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/constant"
 	"go/parser"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,6 +39,16 @@ func MakeValue(typ string, c constant.Value) (corpus.Value, error) {
 			return corpus.Value{}, fmt.Errorf("%s is not a string", c)
 		}
 		return corpus.Value{Type: typ, Bytes: []byte(constant.StringVal(c))}, nil
+	case "float64", "float32":
+		f := constant.ToFloat(c)
+		if f.Kind() != constant.Float && f.Kind() != constant.Int {
+			return corpus.Value{}, fmt.Errorf("%s is not a number", c)
+		}
+		v, _ := constant.Float64Val(f)
+		if typ == "float32" {
+			return corpus.Value{Type: typ, Float: uint64(math.Float32bits(float32(v)))}, nil
+		}
+		return corpus.Value{Type: typ, Float: math.Float64bits(v)}, nil
 	}
 	ib, ok := intBits[typ]
 	if !ok {

@@ -1,12 +1,18 @@
 package harness
 
 import (
+	"go/ast"
+	"go/parser"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gocolic/gocolic/corpus"
 )
 
 func TestValueOf(t *testing.T) {
@@ -21,6 +27,7 @@ func TestValueOf(t *testing.T) {
 		{"string", `"a\n"`, `string("a\n")`},
 		{"[]byte", `[]byte("\x80\x01")`, `[]byte("\x80\x01")`},
 		{"int", "-9223372036854775808", "int(-9223372036854775808)"},
+		{"float64", "1", "float64(1)"},
 	}
 	for _, tt := range tests {
 		v, err := ValueOf(tt.typ, tt.lit)
@@ -28,7 +35,7 @@ func TestValueOf(t *testing.T) {
 			t.Errorf("ValueOf(%s, %s) = %s, %v; want %s", tt.typ, tt.lit, v.Line(), err, tt.want)
 		}
 	}
-	for _, bad := range [][2]string{{"uint8", "256"}, {"int8", "-129"}, {"uint32", "-1"}, {"float64", "1"}, {"bool", "1"}} {
+	for _, bad := range [][2]string{{"uint8", "256"}, {"int8", "-129"}, {"uint32", "-1"}, {"float64", `"x"`}, {"bool", "1"}} {
 		if v, err := ValueOf(bad[0], bad[1]); err == nil {
 			t.Errorf("ValueOf(%s, %s) = %s; want an error", bad[0], bad[1], v.Line())
 		}
@@ -129,5 +136,35 @@ func TestCopyTree(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dst, "sub", "b.go")); string(b) != "package x // sub/b.go" {
 		t.Errorf("sub/b.go holds %q", b)
+	}
+}
+
+// TestSeedValues reads f.Add arguments of every kind the walk corpus and
+// the examples use: floats (as their bits), an empty byte slice literal,
+// conversions and integers of a width.
+func TestSeedValues(t *testing.T) {
+	for _, tt := range []struct {
+		typ, arg string
+		want     corpus.Value
+	}{
+		{"float64", "0.0", corpus.Value{Type: "float64", Float: math.Float64bits(0)}},
+		{"float64", "2.5", corpus.Value{Type: "float64", Float: math.Float64bits(2.5)}},
+		{"float32", "-1", corpus.Value{Type: "float32", Float: uint64(math.Float32bits(-1))}},
+		{"[]byte", "[]byte{}", corpus.Value{Type: "[]byte", Bytes: []byte{}}},
+		{"[]byte", `[]byte("ab")`, corpus.Value{Type: "[]byte", Bytes: []byte("ab")}},
+		{"int32", "int32(-3)", corpus.Value{Type: "int32", Int: -3}},
+	} {
+		e, err := parser.ParseExpr(tt.arg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := seeds([][]ast.Expr{{e}}, []string{tt.typ})
+		if err != nil {
+			t.Errorf("%s %s: %v", tt.typ, tt.arg, err)
+			continue
+		}
+		if !reflect.DeepEqual(got[0][0], tt.want) {
+			t.Errorf("%s %s = %+v, want %+v", tt.typ, tt.arg, got[0][0], tt.want)
+		}
 	}
 }

@@ -208,12 +208,17 @@ func seeds(adds [][]ast.Expr, params []string) ([][]corpus.Value, error) {
 }
 
 // constValue evaluates a constant expression in the universe scope; a
-// conversion to []byte or string is looked through.
+// conversion to []byte or string is looked through, and []byte{} is the
+// empty string.
 func constValue(e ast.Expr) (constant.Value, error) {
 	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
 		if t := types.ExprString(call.Fun); t == "[]byte" || t == "string" {
 			return constValue(call.Args[0])
 		}
+	}
+	// An empty byte slice literal is the empty string's bytes.
+	if lit, ok := e.(*ast.CompositeLit); ok && len(lit.Elts) == 0 && types.ExprString(lit.Type) == "[]byte" {
+		return constant.MakeString(""), nil
 	}
 	tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, types.ExprString(e))
 	if err != nil {

@@ -8,6 +8,14 @@
 // sequences that build particular stack states.
 package stackvm
 
+// A path runs up to stepLimit instructions, each a few dozen symbolic
+// conditions on reads at a symbolic index (m.code[m.pc]): without a bound
+// the queries past the first ~200 executions held the solver stack for
+// more than the watchdog's 6 s each, and a concolic-only run stopped
+// "solver stuck". -depth bounds the conditions a query asks about.
+//
+//strategies:flags -depth 300
+
 // Header layout.
 const (
 	magic0     = 'S'
