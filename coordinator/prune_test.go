@@ -26,12 +26,12 @@ func (f *fakePruner) Name(i int) string { return "fn" }
 // held (still open) and voids its judgements of the same execution.
 func TestPrune(t *testing.T) {
 	b := sym.NewBuilder()
-	x := b.Var(0, 8)
 	conds := make([]*sym.Expr, 4)
 	path := make([]explore.Branch, 4)
 	wire := make([]rt.WireEvent, 4)
 	for i := range conds {
-		conds[i] = b.Cmp(sym.KULt, x, b.Const(uint64(10*(i+1)), 8))
+		// Conditions on four inputs, so that no side settles another.
+		conds[i] = b.Cmp(sym.KULt, b.Var(uint64(i), 8), b.Const(10, 8))
 		path[i] = explore.Branch{Site: uint32(i), Taken: true, Cond: conds[i]}
 		wire[i] = rt.WireEvent{Site: uint32(i), Taken: true}
 	}
@@ -62,7 +62,7 @@ func TestPrune(t *testing.T) {
 			if tc.first >= 0 {
 				resp.Concrete = []rt.Concretised{{Site: 9, Cause: rt.CauseCall, Count: 1, First: uint32(tc.first)}}
 			}
-			out := d.tree.Record(path, sym.Env{0: 1}, nil)
+			out := d.tree.Record(path, sym.Env{0: 1, 1: 1, 2: 1, 3: 1}, nil)
 			kept := d.prune(resp, out.NewCandidates)
 			if len(kept) != tc.kept || d.rep.Prune.Pruned != tc.pruned {
 				t.Errorf("kept %d, pruned %d; want %d, %d", len(kept), d.rep.Prune.Pruned, tc.kept, tc.pruned)
