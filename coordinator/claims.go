@@ -35,6 +35,32 @@ func (d *coordinator) claims(cs []Claim) {
 	d.rep.Unreachable = append([]Claim(nil), cs...)
 }
 
+// addClaims takes in the claims of a model-checking round during the
+// run: those not held yet join the standing ones, unless a claim was
+// refuted already (then every proof is suspect, these too). A claim on
+// an outcome the run has covered is refuted at once.
+func (d *coordinator) addClaims(cs []Claim) {
+	if d.refuted {
+		return
+	}
+	if d.claimed == nil {
+		d.claimed = map[sites.Outcome]Claim{}
+	}
+	for _, c := range cs {
+		if _, ok := d.claimed[c.Outcome]; ok {
+			continue
+		}
+		d.claimed[c.Outcome] = c
+		d.rep.Unreachable = append(d.rep.Unreachable, c)
+	}
+	for _, c := range cs {
+		if d.rep.Covered.Has(c.Outcome.Site(), c.Outcome.Taken()) {
+			d.refute(c.Outcome, nil)
+			return
+		}
+	}
+}
+
 // refute checks a newly covered outcome against the claims: covering a
 // claimed one, with input env, drops them all and records the failure.
 func (d *coordinator) refute(o sites.Outcome, env sym.Env) {
@@ -50,8 +76,12 @@ func (d *coordinator) refute(o sites.Outcome, env sym.Env) {
 		}
 	}
 	msg := fmt.Sprintf("branch outcome %t of %s was covered after %q proved it unreachable; the %d claims are dropped", o.Taken(), where, c.By, len(d.claimed))
-	d.claimed, d.rep.Unreachable = nil, nil
-	if d.rep.addInternal("prove", msg, fmt.Sprintf("covered by the input %v", env)) && d.cfg.Progress != nil {
+	d.claimed, d.rep.Unreachable, d.refuted = nil, nil, true
+	detail := fmt.Sprintf("covered by the input %v", env)
+	if env == nil {
+		detail = "covered before the claim was made"
+	}
+	if d.rep.addInternal("prove", msg, detail) && d.cfg.Progress != nil {
 		fmt.Fprintf(d.cfg.Progress, "gocolic: internal error: %s\n", msg)
 	}
 }

@@ -57,3 +57,48 @@ func TestRefutedClaim(t *testing.T) {
 		})
 	}
 }
+
+// TestRoundClaims delivers the claims of a model-checking round during a
+// run (Config.Rounds): claims on outcomes nothing covers stand, with the
+// run's own; a claim on an outcome the run has covered is refuted, which
+// drops them all; OnCover hears of every outcome covered first.
+func TestRoundClaims(t *testing.T) {
+	far := []Claim{{sites.OutcomeOf(998, false), "mc"}, {sites.OutcomeOf(998, true), "mc"}}
+	for _, tt := range []struct {
+		name    string
+		round   []Claim
+		refuted bool
+	}{
+		{"standing", far, false},
+		{"refuted", append([]Claim{{sites.OutcomeOf(0, false), "mc"}, {sites.OutcomeOf(0, true), "mc"}}, far...), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := runConfig(t, answering(solver.Unsat), modeBranches)
+			rounds := make(chan []Claim, 1)
+			rounds <- tt.round
+			close(rounds)
+			covered := sites.Coverage{}
+			cfg.NoSolve, cfg.Unreachable, cfg.Rounds = true, []Claim{{sites.OutcomeOf(999, true), "cfg"}}, rounds
+			cfg.OnCover = func(o sites.Outcome) { covered.Add(o.Site(), o.Taken()) }
+			rep := runDriver(t, context.Background(), cfg)
+			if len(covered) == 0 || len(covered) != len(rep.Covered) {
+				t.Errorf("OnCover heard %d sites, the run covered %d", len(covered), len(rep.Covered))
+			}
+			var alarms int
+			for _, ie := range rep.InternalErrors {
+				if ie.Where == "prove" {
+					alarms++
+				}
+			}
+			if tt.refuted {
+				if alarms != 1 || len(rep.Unreachable) != 0 {
+					t.Errorf("%d alarms, %d claims standing; want 1, none", alarms, len(rep.Unreachable))
+				}
+				return
+			}
+			if alarms != 0 || len(rep.Unreachable) != 1+len(tt.round) {
+				t.Errorf("%d alarms, claims %v; want none, %d", alarms, rep.Unreachable, 1+len(tt.round))
+			}
+		})
+	}
+}

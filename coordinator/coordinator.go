@@ -97,6 +97,17 @@ type Config struct {
 	// Unreachable are the branch outcomes proved unreachable before the
 	// run (claims.go); an execution that covers one refutes them all.
 	Unreachable []Claim
+	// Pruner, if not nil, judges each new candidate by the monitors of
+	// the model checker (prune.go); the workers then trace every
+	// execution (rt.Request.Trace).
+	Pruner Pruner
+	// Rounds, if not nil, delivers the claims of the model checker's
+	// rounds during the run (claims.go), which join Unreachable's.
+	Rounds <-chan []Claim
+	// OnCover, if not nil, is called with every branch outcome the run
+	// covers first, from the goroutine that called Run; it must not
+	// block. The model checker's rounds aim at the others.
+	OnCover func(sites.Outcome)
 }
 
 // Execution is one input that a run keeps: it covered something first.
@@ -209,6 +220,8 @@ type Report struct {
 	// Unreachable are the claims of Config.Unreachable that stand at the
 	// end: all of them, or none once an execution refuted one (claims.go).
 	Unreachable []Claim
+	// Prune counts what the monitors of Config.Pruner did (prune.go).
+	Prune PruneStats
 }
 
 // LaneStats counts what each lane did and what they handed each other.
@@ -341,6 +354,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	d.rep.Update.Unrun = d.seedsLeft
 	d.rep.Tree = d.tree.Stats()
+	d.rep.Prune.Covered = d.prunedCovered()
 	d.rep.Paths = d.rep.Tree.Paths
 	d.rep.Divergences = d.rep.Tree.Divergences
 	if d.backoff != nil {
@@ -384,7 +398,10 @@ type coordinator struct {
 	rng       *rand.Rand
 	condSites int
 	covered   int
-	claimed   map[sites.Outcome]Claim // the standing claims of Config.Unreachable (claims.go)
+	claimed   map[sites.Outcome]Claim      // the standing claims of Config.Unreachable (claims.go)
+	pruned    map[int][]*explore.Candidate // the candidates each monitor held back (prune.go)
+	dropped   map[int]bool                 // the monitors an alarm dropped (prune.go)
+	refuted   bool                         // an execution refuted a claim: no claim stands (claims.go)
 	lastShow  time.Time
 	pool      *pool
 	// stopping is closed when the run stops (the budget, the runs, a
@@ -487,6 +504,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 	room := max(d.cfg.Workers, p.size)
 	done := budgetCtx.Done()
 	inject := d.cfg.Inject
+	rounds := d.cfg.Rounds
 	for {
 		budgetLeft := d.cfg.Runs == 0 || d.rep.Execs+inflight < d.cfg.Runs
 		// Keep the pool busy while workers are. A pool of one is waited
@@ -552,6 +570,19 @@ func (d *coordinator) loop(ctx context.Context) error {
 		if d.rep.Stopped != "" && inflight == 0 {
 			cancel()
 			d.drain()
+			// The claims of rounds that have ended are taken in.
+			for rounds != nil {
+				select {
+				case cs, ok := <-rounds:
+					if !ok {
+						rounds = nil
+					} else {
+						d.addClaims(cs)
+					}
+				default:
+					rounds = nil
+				}
+			}
 			return nil
 		}
 		var send chan job
@@ -607,6 +638,12 @@ func (d *coordinator) loop(ctx context.Context) error {
 				queue = append(queue, job{env: env})
 				d.rep.Injected++
 				d.rep.Exhausted = false
+			}
+		case cs, ok := <-rounds:
+			if !ok {
+				rounds = nil
+			} else {
+				d.addClaims(cs)
 			}
 		case <-tick.C:
 			d.progress(false)
@@ -711,7 +748,7 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 				}
 				continue
 			}
-			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen}
+			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen, Trace: d.cfg.Pruner != nil}
 			resp, crash, err := runJob(w, q)
 			if crash != nil {
 				w.kill()
@@ -818,7 +855,7 @@ func (d *coordinator) process(o outcome) {
 		d.setAside(o.job) // its coverage counts now, its path later
 	} else {
 		out = d.tree.Record(path, o.job.env, o.job.origin)
-		out.NewCandidates = d.judge(out.NewCandidates)
+		out.NewCandidates = d.prune(resp, d.judge(out.NewCandidates))
 		d.keepPath(o.job, path, resp)
 	}
 	divergedAt := -1
@@ -842,6 +879,9 @@ func (d *coordinator) process(o outcome) {
 		site, side := f>>1, f&1 == 1
 		if d.rep.Covered.Add(site, side) {
 			d.refute(sites.Outcome(f), o.job.env)
+			if d.cfg.OnCover != nil {
+				d.cfg.OnCover(sites.Outcome(f))
+			}
 			first = append(first, sites.Outcome(f))
 			if fb.Fresh == nil {
 				fb.Fresh = sites.Coverage{}

@@ -195,7 +195,7 @@ func (ins *instrumenter) twinLit(fl *ast.FuncLit, t *twinInfo) *ast.FuncLit {
 	ins.fn = saved
 	// A literal has no receiver: a declaration of its type alone gives
 	// takes the parameters whose shadows callers hand over (rt.Pass).
-	body.List = append(append(prologue, ins.takes(&ast.FuncDecl{Type: fl.Type})...), body.List...)
+	body.List = append(append(append(ins.markers(fl), prologue...), ins.takes(&ast.FuncDecl{Type: fl.Type})...), body.List...)
 	withOwn(ctx, body)
 	return &ast.FuncLit{Type: ft, Body: body}
 }

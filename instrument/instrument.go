@@ -68,6 +68,12 @@ type Config struct {
 	// MaxElems bounds the length of slice, map and variadic inputs;
 	// zero means DefaultMaxElems.
 	MaxElems int
+	// Markers gives every rewritten function body an entry site
+	// (sites.Func) and starts it with rt.Enter and a deferred rt.Leave,
+	// so that a traced execution (rt.Request.Trace) tells the calls
+	// apart; the model checker's monitors need them (-abstraction).
+	// Without it the build pays nothing for them.
+	Markers bool
 }
 
 // Exports are the twins a Support rewrite makes callable from other

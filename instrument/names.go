@@ -506,6 +506,10 @@ const (
 	rtBrOwn = "BrOwn"
 	// Owner reports whether the calling goroutine owns the symbolic state.
 	rtOwner = "Owner"
+	// Enter marks a function's entry in a traced execution; Leave,
+	// deferred, its return (Config.Markers).
+	rtEnter = "Enter"
+	rtLeave = "Leave"
 )
 
 // Declared in rt/str.go.

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gocolic/gocolic/sites"
 )
 
 // rewriteFile rewrites one file of the package and prints it.
@@ -185,6 +187,7 @@ func (ins *instrumenter) funcLit(fl *ast.FuncLit) *ast.FuncLit {
 	ins.fn = &funcCtx{results: fl.Type.Results, parent: saved}
 	body := withOwn(ins.fn, ins.block(fl.Body))
 	ins.fn = saved
+	body.List = append(ins.markers(fl), body.List...)
 	return &ast.FuncLit{Type: fl.Type, Body: body}
 }
 
@@ -202,7 +205,7 @@ func (ins *instrumenter) funcDecl(fd *ast.FuncDecl) []ast.Decl {
 		nd := *fd
 		nd.Doc = nil
 		nd.Body = ins.block(fd.Body)
-		nd.Body.List = append(ins.takes(fd), nd.Body.List...)
+		nd.Body.List = append(append(ins.markers(fd), ins.takes(fd)...), nd.Body.List...)
 		withOwn(ins.fn, nd.Body)
 		ins.fn = nil
 		return []ast.Decl{&nd}
@@ -247,10 +250,30 @@ func (ins *instrumenter) twinDecl(fd *ast.FuncDecl, t *twinInfo) *ast.FuncDecl {
 	ft, prologue := ins.twinType(fd.Type, t)
 	ins.fn = &funcCtx{twin: t, results: fd.Type.Results}
 	body := ins.block(fd.Body)
-	body.List = append(append(prologue, ins.takes(fd)...), body.List...)
+	body.List = append(append(append(ins.markers(fd), prologue...), ins.takes(fd)...), body.List...)
 	withOwn(ins.fn, body)
 	ins.fn = nil
 	return &ast.FuncDecl{Recv: fd.Recv, Name: ast.NewIdent(t.name), Type: ft, Body: body}
+}
+
+// markers returns the statements that mark a call of the function fn
+// (a declaration or a literal) in a traced execution, when the build has
+// markers: rt.Enter with the function's entry site, and rt.Leave deferred,
+// which runs after the body's own deferred calls and also when a panic
+// unwinds the function. The site is allocated after the body's: the
+// other sites keep their order, and their numbers shift by the entry
+// sites of the literals before them.
+func (ins *instrumenter) markers(fn ast.Node) []ast.Stmt {
+	if !ins.cfg.Markers {
+		return nil
+	}
+	id := ins.newSite(sites.Func, fn)
+	ins.sites[id-ins.cfg.SiteBase].Text = "func " + ins.fnName
+	site := siteLit(id)
+	return []ast.Stmt{
+		&ast.ExprStmt{X: rtCall(rtEnter, site)},
+		&ast.DeferStmt{Call: rtCall(rtLeave, site)},
+	}
 }
 
 // twinType returns the type of the twin of a function of type ft, a

@@ -40,7 +40,8 @@ func loadAbs(t testing.TB) *absPkg {
 }
 
 // loadPkg loads the package in dir, instruments it as a support package
-// (for its site table) and builds its graph, once per directory.
+// with markers (for its site table, entry sites included) and builds its
+// graph, once per directory.
 func loadPkg(t testing.TB, dir string) *absPkg {
 	t.Helper()
 	pkgMu.Lock()
@@ -52,7 +53,7 @@ func loadPkg(t testing.TB, dir string) *absPkg {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := instrument.Package(pkg.Package, instrument.Config{RuntimePath: build.RuntimePath, Support: true})
+	res, err := instrument.Package(pkg.Package, instrument.Config{RuntimePath: build.RuntimePath, Support: true, Markers: true})
 	if err != nil {
 		t.Fatal(err)
 	}

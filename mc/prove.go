@@ -33,6 +33,14 @@ type Summary struct {
 	// Skipped counts the functions left out when the budget ran out.
 	Skipped int
 	Time    time.Duration
+	// Nodes counts the nodes of the closed graphs.
+	Nodes int
+	// Rounds counts the rounds during testing a caller ran beside the
+	// one this summary began with (the session's alternation).
+	Rounds int
+	// Graphs are the closed graphs, one per function whose run closed
+	// one: the monitors' (NewMonitors).
+	Graphs []*ARG
 }
 
 // Prove runs Check on each function of g that has condition sites of
@@ -40,6 +48,14 @@ type Summary struct {
 // towards both outcomes of each, within budget in all, and returns the
 // outcomes proved unreachable. queryTimeout bounds each Z3 query.
 func Prove(ctx context.Context, g *cfa.Graph, table []sites.Site, budget, queryTimeout time.Duration) ([]sites.Outcome, Summary, error) {
+	return ProveUncovered(ctx, g, table, nil, budget, queryTimeout)
+}
+
+// ProveUncovered is Prove towards the outcomes covered does not report
+// (a round of the alternation with testing, seed 002's Algorithm 3):
+// functions whose outcomes are all covered are left out. covered may be
+// nil: no outcome is covered.
+func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, covered func(sites.Outcome) bool, budget, queryTimeout time.Duration) ([]sites.Outcome, Summary, error) {
 	start := time.Now()
 	var sum Summary
 	ctx, cancel := context.WithTimeout(ctx, budget)
@@ -54,10 +70,15 @@ func Prove(ctx context.Context, g *cfa.Graph, table []sites.Site, budget, queryT
 		if br == nil || br.Joined || br.Point || br.Check {
 			continue
 		}
-		if goals[br.Func] == nil {
-			order = append(order, br.Func)
+		for _, taken := range []bool{true, false} {
+			if covered != nil && covered(sites.OutcomeOf(s.ID, taken)) {
+				continue
+			}
+			if goals[br.Func] == nil {
+				order = append(order, br.Func)
+			}
+			goals[br.Func] = append(goals[br.Func], Goal{s.ID, taken})
 		}
-		goals[br.Func] = append(goals[br.Func], Goal{s.ID, true}, Goal{s.ID, false})
 	}
 	slv, err := z3.New(z3.Options{Timeout: queryTimeout})
 	if err != nil {
@@ -84,6 +105,10 @@ func Prove(ctx context.Context, g *cfa.Graph, table []sites.Site, budget, queryT
 		sum.Predicates += res.Predicates
 		if res.Incomplete != "" {
 			sum.Incomplete++
+		}
+		if res.ARG != nil {
+			sum.Graphs = append(sum.Graphs, res.ARG)
+			sum.Nodes += len(res.ARG.Nodes)
 		}
 		for _, gl := range goals[fn] {
 			switch res.Verdicts[gl].Status {

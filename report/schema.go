@@ -45,6 +45,9 @@ type Report struct {
 	// execution refuted a claim, which drops them all (internal_errors
 	// then says so).
 	Unreachable []Unreachable `json:"unreachable"`
+	// Abstraction is what the model checker and its monitors did
+	// (-abstraction); nil for other runs.
+	Abstraction *Abstraction `json:"abstraction,omitempty"`
 	// Tags are the build tags the run added to the user's, under which
 	// the instrumented packages use Go instead of assembly; none in most
 	// runs.
@@ -110,6 +113,40 @@ type Report struct {
 	// one in an output costs that output), each with the stack that
 	// locates it; a run without any has none.
 	InternalErrors []InternalError `json:"internal_errors"`
+}
+
+// Abstraction is what the model checker (-abstraction) did before the
+// run, and what its monitors did during it.
+type Abstraction struct {
+	// MCMS is the model checker's wall time.
+	MCMS int64 `json:"mc_ms"`
+	// Functions counts the functions checked; Incomplete those a bound
+	// stopped (nothing is claimed or monitored in them), Skipped those
+	// the budget left out.
+	Functions  int `json:"functions"`
+	Incomplete int `json:"incomplete"`
+	Skipped    int `json:"skipped"`
+	// Rounds counts the rounds during testing (-mc-share), besides the
+	// one before; the other counts add up all rounds.
+	Rounds int `json:"rounds"`
+	// Refinements and Predicates are summed over the functions;
+	// ARGNodes counts the nodes of the closed graphs.
+	Refinements int `json:"refinements"`
+	Predicates  int `json:"predicates"`
+	ARGNodes    int `json:"arg_nodes"`
+	// Monitors counts the functions whose closed graph prunes the
+	// search (those the build marked).
+	Monitors int `json:"monitors"`
+	// Pruned counts the negations the monitors held back; Released
+	// those given back when their monitor raised an alarm.
+	Pruned   int `json:"pruned"`
+	Released int `json:"released"`
+	// Alarms name the functions whose monitor an execution left (the
+	// model was wrong): the monitor was dropped and testing went on.
+	Alarms []string `json:"alarms"`
+	// PrunedCovered counts the held-back negations an execution took all
+	// the same: a wrong pruning, 0 in a sound run.
+	PrunedCovered int `json:"pruned_covered"`
 }
 
 // InternalError is one failure of gocolic's own code during a run: where

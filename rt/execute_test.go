@@ -126,3 +126,15 @@ func BenchmarkConcrete(b *testing.B) {
 		checksumInstrumented(Mk(in, nil), Mk[uint32](12345, nil))
 	}
 }
+
+// BenchmarkExecuteTraced is BenchmarkExecute with the outcome sequence
+// of the model checker's monitors (Request.Trace), for the cost of a
+// trace beside an untraced execution.
+func BenchmarkExecuteTraced(b *testing.B) {
+	q := request(16)
+	q.Trace = true
+	enc := sym.NewEncoder()
+	for b.Loop() {
+		execute(target, q, enc)
+	}
+}

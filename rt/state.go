@@ -20,6 +20,10 @@ type Event struct {
 // data cannot exhaust the worker's memory; the rest runs concretely.
 const maxEvents = 1 << 16
 
+// maxOutcomes bounds the outcome sequence of a traced execution
+// (Request.Trace); past it the sequence is cut (Response.OutcomesCut).
+const maxOutcomes = 1 << 20
+
 // st is the state of the current execution. It is package-level because
 // the instrumented code reaches it from every function of the target on the
 // hot path, where threading a context parameter through all calls would
@@ -50,6 +54,16 @@ var st struct {
 	results   [maxResults]passed     // struct results handed to the caller (slice.go)
 	iface     ifaceState             // interface inputs (iface.go)
 	conc      concTable              // concretisation events of this execution (concrete.go)
+	// traced: the execution records every outcome of a site that
+	// reports outcomes, concrete ones included, and the entries and
+	// returns of functions (Enter, Leave), in outs (Request.Trace).
+	traced  bool
+	outs    []uint32
+	outsCut bool // outs hit maxOutcomes
+	// ats holds, for each event of path, the length of outs when it was
+	// recorded: the outcomes before it, its own last if its site reports
+	// outcomes (hit). Apart from Event, which stays small untraced.
+	ats []uint32
 }
 
 func init() {
@@ -67,6 +81,10 @@ func reset(sites int) {
 	st.b.Reset()
 	st.path = st.path[:0]
 	st.truncated = false
+	st.traced = false
+	st.outs = st.outs[:0]
+	st.ats = st.ats[:0]
+	st.outsCut = false
 	st.fresh = st.fresh[:0]
 	// Most executions of the mutation lane leave the maps empty, and
 	// clearing an empty map still walks its table.
@@ -139,6 +157,38 @@ func hit(site uint32, taken bool) {
 		st.touched = append(st.touched, o)
 	}
 	st.counts[o]++
+	if st.traced {
+		traceOut(o)
+	}
+}
+
+// traceOut appends one element to the outcome sequence of a traced
+// execution.
+func traceOut(o uint32) {
+	if len(st.outs) >= maxOutcomes {
+		st.outsCut = true
+		return
+	}
+	st.outs = append(st.outs, o)
+}
+
+// Enter marks the entry of a function in a traced execution: site is the
+// function's entry site (sites.Func), recorded as its true outcome. The
+// rewrite calls it first in every function body when the build has
+// markers (instrument.Config.Markers), with a deferred Leave.
+func Enter(site uint32) {
+	if st.traced && tracking() {
+		traceOut(site<<1 | 1)
+	}
+}
+
+// Leave marks the return of the function whose entry site is site, as the
+// site's false outcome; it runs deferred, so a panic that unwinds the
+// function marks its return too.
+func Leave(site uint32) {
+	if st.traced && tracking() {
+		traceOut(site << 1)
+	}
 }
 
 // record appends a symbolic branch to the path. Constant conditions carry
@@ -152,6 +202,9 @@ func record(site uint32, taken bool, cond *sym.Expr) {
 		return
 	}
 	st.path = append(st.path, Event{Site: site, Taken: taken, Cond: cond})
+	if st.traced {
+		st.ats = append(st.ats, uint32(len(st.outs)))
+	}
 }
 
 // Br is an explicit branch: the condition of an if, for or case, or one
@@ -193,8 +246,10 @@ func brOwn(own bool, site uint32, c bool, s *sym.Expr, slow func(uint32, bool, *
 			o |= 1
 		}
 		// A non-zero count means hit has seen this outcome in this
-		// execution: it is covered and touched, only the count changes.
-		if s == nil && o < uint32(len(st.counts)) && st.counts[o] != 0 {
+		// execution: it is covered and touched, only the count changes;
+		// unless the execution is traced, whose sequence needs every
+		// outcome (the monitors' replay would go on from a wrong state).
+		if s == nil && o < uint32(len(st.counts)) && st.counts[o] != 0 && !st.traced {
 			st.counts[o]++
 		} else {
 			slow(site, c, s)

@@ -20,6 +20,10 @@ type Request struct {
 	// asks for it to tell whether an execution that timed out is slow in
 	// itself or only under tracking.
 	Concrete bool
+	// Trace asks for the execution's outcome sequence
+	// (Response.Outcomes): the monitors of abstraction-driven testing
+	// replay it. Without it the worker records only symbolic branches.
+	Trace bool
 }
 
 // Status says how an execution ended inside the worker.
@@ -45,6 +49,10 @@ type WireEvent struct {
 	Site  uint32
 	Taken bool
 	Cond  uint64
+	// At is, in a traced execution, the length of Response.Outcomes
+	// when the event was recorded: the outcomes before it, its own last
+	// if its site reports outcomes. Zero without a trace.
+	At uint32
 }
 
 // Response reports one execution.
@@ -64,6 +72,16 @@ type Response struct {
 	// Concrete counts the execution's concretisation events per site and
 	// cause, in the order of their first events.
 	Concrete []Concretised
+	// Outcomes, when the request asked for a trace, are every outcome
+	// of a site that reports outcomes (site<<1 | outcome), concrete
+	// ones included, in order, with the entries (true) and returns
+	// (false) of the functions' entry sites (sites.Func) around them;
+	// OutcomesCut says that the sequence stopped at its bound, so
+	// events whose At is its length know nothing of what preceded them.
+	Outcomes    []uint32
+	OutcomesCut bool
+	// Traced says that the execution was traced (Request.Trace).
+	Traced bool
 }
 
 type writer struct{ buf []byte }
@@ -148,6 +166,7 @@ func AppendRequest(buf []byte, q *Request) []byte {
 	w.byte1(kindRequest)
 	w.uv(uint64(q.MaxLen))
 	w.bool1(q.Concrete)
+	w.bool1(q.Trace)
 	w.env(q.Env)
 	return w.buf
 }
@@ -160,6 +179,7 @@ func ParseRequest(b []byte) (*Request, error) {
 	}
 	q := &Request{MaxLen: int(r.uv())}
 	q.Concrete = r.byte1() != 0
+	q.Trace = r.byte1() != 0
 	q.Env = r.env()
 	return q, r.err
 }
@@ -199,6 +219,14 @@ func AppendResponse(buf []byte, p *Response) []byte {
 		w.uv(uint64(c.Count))
 		w.uv(uint64(c.First))
 	}
+	w.bool1(p.Traced)
+	if p.Traced {
+		w.uints(p.Outcomes)
+		w.bool1(p.OutcomesCut)
+		for _, e := range p.Path {
+			w.uv(uint64(e.At))
+		}
+	}
 	return w.buf
 }
 
@@ -233,6 +261,13 @@ func ParseResponse(b []byte) (*Response, error) {
 			r.err = fmt.Errorf("concretisation cause %d", c.Cause)
 		}
 		p.Concrete[i] = c
+	}
+	if p.Traced = r.byte1() == 1; p.Traced {
+		p.Outcomes = r.uints()
+		p.OutcomesCut = r.byte1() == 1
+		for i := range p.Path {
+			p.Path[i].At = uint32(r.uv())
+		}
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("rt: bad response: %w", r.err)

@@ -20,6 +20,7 @@ func sampleRequests() map[string]*Request {
 		"nil env":  {Env: nil, MaxLen: 32},
 		"one":      {Env: map[uint64]uint64{0: 7}, MaxLen: 1},
 		"concrete": {Env: map[uint64]uint64{3: 9}, MaxLen: 8, Concrete: true},
+		"trace":    {Env: map[uint64]uint64{3: 9}, MaxLen: 8, Trace: true},
 		"extremes": {Env: map[uint64]uint64{
 			0:              0,
 			1:              math.MaxUint64,
@@ -47,6 +48,9 @@ func TestRequestRoundTrip(t *testing.T) {
 			got, err := ParseRequest(buf[len("prefix"):])
 			if err != nil {
 				t.Fatal(err)
+			}
+			if got.Concrete != q.Concrete || got.Trace != q.Trace {
+				t.Errorf("Concrete %t Trace %t, want %t %t", got.Concrete, got.Trace, q.Concrete, q.Trace)
 			}
 			if got.MaxLen != q.MaxLen {
 				t.Errorf("MaxLen %d, want %d", got.MaxLen, q.MaxLen)
@@ -83,6 +87,13 @@ func sampleResponses() map[string]*Response {
 				{Site: NoSite, Cause: CauseStale, Count: 7, First: 2},
 			},
 		},
+		"traced": {
+			Path:        []WireEvent{{Site: 2, Taken: true, Cond: 0, At: 3}, {Site: 9, Cond: 1, At: math.MaxUint32}},
+			Traced:      true,
+			Outcomes:    []uint32{1, 4, 5, math.MaxUint32},
+			OutcomesCut: true,
+		},
+		"traced, nothing taken": {Traced: true},
 		"concretised only": {
 			Concrete: []Concretised{{Site: 0, Cause: CauseOpaque, Count: 2, First: 1}},
 		},
@@ -102,7 +113,8 @@ func equalResponse(a, b *Response) bool {
 		slices.Equal(a.Results, b.Results) && slices.Equal(a.Fresh, b.Fresh) &&
 		slices.Equal(a.Hits, b.Hits) && bytes.Equal(a.Exprs, b.Exprs) &&
 		slices.Equal(a.Path, b.Path) && a.Truncated == b.Truncated && a.Nanos == b.Nanos &&
-		slices.Equal(a.Concrete, b.Concrete)
+		slices.Equal(a.Concrete, b.Concrete) && a.Traced == b.Traced &&
+		slices.Equal(a.Outcomes, b.Outcomes) && a.OutcomesCut == b.OutcomesCut
 }
 
 func TestResponseRoundTrip(t *testing.T) {
@@ -247,7 +259,8 @@ func TestCorruptPayloads(t *testing.T) {
 		{name: "request count past the data", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 3, 1, 2)...), wantFail: true},
 		{name: "request missing value", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 1, 5)...), wantFail: true},
 		{name: "request of another kind", request: true, payload: append([]byte{kindBatch}, uvarints(8, 0, 0)...), wantFail: true},
-		{name: "request minimal", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 0)...)},
+		{name: "request without env", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 0)...), wantFail: true},
+		{name: "request minimal", request: true, payload: append([]byte{kindRequest}, uvarints(8, 0, 0, 0)...)},
 		{name: "response empty", payload: nil, wantFail: true},
 		{name: "response huge panic length", payload: append([]byte{1}, uvarints(math.MaxUint64)...), wantFail: true},
 		{name: "response panic longer than data", payload: append([]byte{1}, uvarints(100, 'a')...), wantFail: true},
@@ -261,8 +274,12 @@ func TestCorruptPayloads(t *testing.T) {
 		{name: "response huge concretisation count", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f)...), wantFail: true},
 		{name: "response unknown cause", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(NumCauses), 1, 0)...), wantFail: true},
 		{name: "response concretisation without first", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(CauseCall), 1)...), wantFail: true},
-		{name: "response one concretisation", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(CauseCall), 1, 0)...)},
-		{name: "response minimal", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0)...)},
+		{name: "response one concretisation", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 1, 5, byte(CauseCall), 1, 0, 0)...)},
+		{name: "response without traced", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0)...), wantFail: true},
+		{name: "response minimal", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0, 0)...)},
+		{name: "response traced without outcomes", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0, 1)...), wantFail: true},
+		{name: "response huge outcome count", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0, 1, 0xff, 0xff, 0xff, 0x0f)...), wantFail: true},
+		{name: "response traced minimal", payload: append([]byte{0}, append(uvarints(0, 0, 0, 0, 0, 0, 0), 0, 0, 0, 1, 0, 0)...)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -101,6 +101,7 @@ func execute(t Entry, q *Request, enc *sym.Encoder) (resp *Response) {
 		claim() // else no goroutine tracks: the run records nothing
 	}
 	reset(t.Sites)
+	st.traced = q.Trace && !q.Concrete
 	resetAll(t)
 	in := &Input{env: q.Env, offs: Layout(t.Params, q.MaxLen), maxLen: q.MaxLen, params: t.Params, concrete: q.Concrete}
 	resp = &Response{}
@@ -127,6 +128,15 @@ func finish(resp *Response, enc *sym.Encoder) {
 	resp.Path = make([]WireEvent, len(st.path))
 	for i, e := range st.path {
 		resp.Path[i] = WireEvent{Site: e.Site, Taken: e.Taken, Cond: enc.Encode(e.Cond)}
+	}
+	if st.traced {
+		for i, at := range st.ats {
+			resp.Path[i].At = at
+		}
+		resp.Traced = true
+		resp.Outcomes = append([]uint32(nil), st.outs...)
+		resp.OutcomesCut = st.outsCut
+		st.traced = false
 	}
 	resp.Exprs = append([]byte(nil), enc.Bytes()...)
 	resp.Fresh = append([]uint32(nil), st.fresh...)

@@ -132,7 +132,8 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 
 	if cmd != CmdLearn {
 		fs.BoolVar(&c.Prove, "prove", d.Prove, "prove branch outcomes unreachable when no path of the control-flow and call graphs leads to them from the entry, and report coverage of the reachable outcomes beside coverage of all")
-		fs.BoolVar(&c.Abstraction, "abstraction", d.Abstraction, "before testing, model-check each function (predicate abstraction refined on spurious paths; calls and memory are any value) and prove the branch outcomes no abstract path reaches unreachable (experimental; takes up to a fifth of the budget)")
+		fs.BoolVar(&c.Abstraction, "abstraction", d.Abstraction, "model-check each function (predicate abstraction refined on spurious paths; calls and memory are any value), before testing and, with a time budget, in rounds beside it towards the outcomes not covered yet: prove the branch outcomes no abstract path reaches unreachable, and skip the negations no abstract path allows (experimental)")
+		fs.Float64Var(&c.MCShare, "mc-share", d.MCShare, "with -abstraction, the model checker's share of the budget: half before testing, half in rounds beside it")
 	}
 
 	// Outputs.

@@ -122,6 +122,7 @@ func fuzzTarget(cfg *Config) (*target, []sym.Env, string, error) {
 	t, err := instrumentTarget(*cfg, pkg, instrument.Config{
 		FuzzTarget: cfg.Func,
 		Impure:     cfg.Impure,
+		Markers:    cfg.Abstraction,
 	})
 	if err != nil {
 		return nil, nil, "", err

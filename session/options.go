@@ -51,6 +51,10 @@ type Config struct {
 	// of the graph before testing, and claims the condition outcomes
 	// its closed abstract reachability graphs leave out unreachable.
 	Abstraction bool
+	// MCShare is the model checker's share of the budget with
+	// Abstraction: half of it before testing, the rest in rounds during
+	// testing (rounds.go); 0 means DefaultMCShare.
+	MCShare float64
 
 	JSON         string // report path, "" for none
 	Out          string // directory of the generated test file; "" for the package's
@@ -91,6 +95,7 @@ func DefaultConfig() Config {
 		MaxElems: instrument.DefaultMaxElems,
 		Stdlib:   true,
 		Prove:    true,
+		MCShare:  DefaultMCShare,
 		Learn:    learn.DefaultConfig(),
 	}
 }
@@ -122,6 +127,12 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxLen > maxMaxLen {
 		return fmt.Errorf("-maxlen %d is too large (at most %d)", c.MaxLen, maxMaxLen)
+	}
+	if c.MCShare == 0 {
+		c.MCShare = DefaultMCShare
+	}
+	if c.MCShare < 0 || c.MCShare >= 1 {
+		return fmt.Errorf("-mc-share %v is out of range (above 0, below 1)", c.MCShare)
 	}
 	if c.MaxElems < 0 || c.MaxElems > maxMaxElems {
 		return fmt.Errorf("-maxelems %d is out of range (0 to %d)", c.MaxElems, maxMaxElems)

@@ -15,6 +15,7 @@ import (
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/guard"
+	"github.com/gocolic/gocolic/mc"
 	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
@@ -194,6 +195,20 @@ func unreachableJSON(t *Entry, rep *coordinator.Report) []report.Unreachable {
 	return out
 }
 
+// abstractionJSON is what the model checker and its monitors did, nil
+// when it did not run.
+func abstractionJSON(rep *coordinator.Report, sum *mc.Summary, monitors int) *report.Abstraction {
+	if sum == nil {
+		return nil
+	}
+	return &report.Abstraction{
+		MCMS: sum.Time.Milliseconds(), Rounds: sum.Rounds, Functions: sum.Functions, Incomplete: sum.Incomplete, Skipped: sum.Skipped,
+		Refinements: sum.Refinements, Predicates: sum.Predicates, ARGNodes: sum.Nodes, Monitors: monitors,
+		Pruned: rep.Prune.Pruned, Released: rep.Prune.Released, Alarms: append([]string{}, rep.Prune.Alarms...),
+		PrunedCovered: rep.Prune.Covered,
+	}
+}
+
 // writeJSON writes the JSON report (-json, and report.json of -rundir)
 // of a run to path.
 func writeJSON(path string, cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chains []solver.Solver, out *Outcome) error {
@@ -236,6 +251,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 		})
 	}
 	j.Unreachable = unreachableJSON(t, rep)
+	j.Abstraction = abstractionJSON(rep, out.MC, out.Monitors)
 	for i, f := range rep.SortedFindings() {
 		bug := report.Bug{Kind: f.Kind, Message: f.Message, Call: t.Call(f.Input), Count: f.Count,
 			FoundMS: f.Elapsed.Milliseconds(), Minimized: f.Minimized, Stack: f.Stack, Inputs: map[string]string{}}

@@ -23,6 +23,7 @@ import (
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
+	"github.com/gocolic/gocolic/mc"
 	"github.com/gocolic/gocolic/mutate"
 	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/rt"
@@ -44,6 +45,10 @@ type Outcome struct {
 	Hybrid *report.HybridStats
 	// Update is what gocolic update did to the saved suite.
 	Update *report.Update
+	// MC is what the model checker did (-abstraction), nil when it did
+	// not run; Monitors counts the functions whose monitor pruned.
+	MC       *mc.Summary
+	Monitors int
 }
 
 // Entry is the function under test as the outputs see it.
@@ -174,6 +179,7 @@ func testTargetOf(cfg *Config) (*target, error) {
 		Entry:    cfg.Func,
 		Impure:   cfg.Impure,
 		MaxElems: cfg.MaxElems,
+		Markers:  cfg.Abstraction,
 	})
 	if err != nil {
 		return nil, err
@@ -305,18 +311,9 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	// while the worker builds, on a copy of t: buildWorker replaces t's
 	// rewrite when it falls back to the originals of the copies, and the
 	// facts are then made again for the rewrite that runs.
-	type facts struct {
-		static explore.Static
-		claims []coordinator.Claim
-		err    error
-	}
 	factsc := make(chan facts, 1)
 	ins, tc := t.ins, *t
-	go func() {
-		var f facts
-		f.static, f.claims, f.err = staticFacts(cfg, &tc)
-		factsc <- f
-	}()
+	go func() { factsc <- staticFacts(cfg, &tc) }()
 	bin, args, err := buildWorker(cfg, t, work)
 	f := <-factsc
 	if err != nil {
@@ -324,7 +321,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		return nil, err
 	}
 	if t.ins != ins {
-		f.static, f.claims, f.err = staticFacts(cfg, t)
+		f = staticFacts(cfg, t)
 	}
 	var eval *coordinator.Evaluator
 	if cfg.Solver.Opaque() {
@@ -338,7 +335,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	}
 	static, claims, staticErr := f.static, f.claims, f.err
 	dcfg, chains := runConfig(cfg, t, bin, args, eval, seeds)
-	dcfg.Progress, dcfg.Static, dcfg.Unreachable = cfg.Stderr, static, claims
+	dcfg.Progress, dcfg.Static, dcfg.Unreachable, dcfg.Pruner = cfg.Stderr, static, claims, f.pruner
 	if cfg.Strategy == "learned" {
 		dcfg.Props = siteProps(t, cfg.Func)
 	}
@@ -368,7 +365,16 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		}()
 		stopFuzzer = func() { cancel(); <-done }
 	}
+	rnd, stopRounds := startRounds(ctx, cfg, t, &f)
+	if rnd != nil {
+		dcfg.Pruner, dcfg.Rounds, dcfg.OnCover = f.pruner, rnd.claims, rnd.covered.add
+	}
 	rep, runErr := coordinator.Run(ctx, dcfg)
+	stopRounds()
+	if rnd != nil {
+		f.monitors = rnd.mons.Len()
+		f.mc.Rounds = rnd.n
+	}
 	stopFuzzer()
 	if rep == nil {
 		closeAll()
@@ -378,7 +384,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	if runErr != nil {
 		runErr = fmt.Errorf("%w: %w", ErrRun, runErr)
 	}
-	return &run{out: &Outcome{Report: rep, Entry: t.entry}, chains: chains.released(), close: closeAll}, runErr
+	return &run{out: &Outcome{Report: rep, Entry: t.entry, MC: f.mc, Monitors: f.monitors}, chains: chains.released(), close: closeAll}, runErr
 }
 
 // stacks are the solver stacks of a run's pool, kept for the report's
@@ -486,7 +492,7 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 	}
 	branchSites := 0
 	for _, s := range t.ins.Sites {
-		if s.Kind != sites.Concrete && !s.Std {
+		if s.IsBranch() && !s.Std {
 			branchSites++
 		}
 	}

@@ -30,20 +30,36 @@ import (
 // go/ssa is a guard.Error).
 func staticGraph(cfg Config, t *target) (explore.Static, error) {
 	cfg.Prove, cfg.Abstraction = false, false
-	g, _, err := staticFacts(cfg, t)
-	return g, err
+	f := staticFacts(cfg, t)
+	return f.static, f.err
+}
+
+// facts are the static facts of a run (staticFacts).
+type facts struct {
+	static explore.Static
+	claims []coordinator.Claim
+	// pruner holds the model checker's monitors (-abstraction), nil
+	// without any; mc its summary, nil when it did not run.
+	pruner   coordinator.Pruner
+	monitors int
+	mc       *mc.Summary
+	// graph is the control-flow automaton, for the model checker's
+	// rounds during testing (-abstraction), nil without it.
+	graph *cfa.Graph
+	err   error
 }
 
 // staticFacts builds the graph when cfg's strategy reads one or cfg.Prove
-// asks for the proof, and returns it for the strategy (nil when the
-// strategy reads none) and the outcomes it proves unreachable from the
-// run's entry. A failure of either costs what it would have given, not
-// the run: the strategy finds every outcome Far, nothing is claimed, and
-// the error is returned for the report.
-func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, error) {
+// or cfg.Abstraction asks for proofs, and returns it for the strategy
+// (nil when the strategy reads none), the outcomes proved unreachable,
+// and the model checker's monitors and summary (-abstraction). A failure
+// of any costs what it would have given, not the run: the strategy finds
+// every outcome Far, nothing is claimed or pruned, and the error is
+// returned for the report.
+func staticFacts(cfg Config, t *target) (f facts) {
 	uses := explore.UsesStatic(cfg.Strategy)
 	if !uses && !cfg.Prove && !cfg.Abstraction {
-		return nil, nil, nil
+		return f
 	}
 	// The graph holds the target, its support packages but the standard
 	// ones, and a fuzz target's external test package.
@@ -65,7 +81,7 @@ func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, er
 		} else {
 			fmt.Fprintf(cfg.Stderr, "gocolic: no control-flow graph (%v); no branch outcome is proved unreachable\n", err)
 		}
-		return nil, nil, err
+		return facts{err: err}
 	}
 	var claims []coordinator.Claim
 	if cfg.Prove {
@@ -81,7 +97,12 @@ func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, er
 		}
 	}
 	if cfg.Abstraction {
-		claims = append(claims, modelCheck(cfg, g, t, claims)...)
+		mcClaims, mons, sum := modelCheck(cfg, g, t, claims)
+		claims = append(claims, mcClaims...)
+		f.mc, f.graph = sum, g
+		if mons.Len() > 0 {
+			f.pruner, f.monitors = mons, mons.Len()
+		}
 	}
 	branches, unmapped := 0, 0
 	for _, s := range t.ins.Sites {
@@ -97,27 +118,28 @@ func staticFacts(cfg Config, t *target) (explore.Static, []coordinator.Claim, er
 		fmt.Fprintf(cfg.Stderr, ", %d of %d outcomes proved unreachable", len(claims), 2*branches)
 	}
 	fmt.Fprintln(cfg.Stderr)
-	if !uses {
-		return nil, claims, err
+	f.claims, f.err = claims, err
+	if uses {
+		f.static = g
 	}
-	return g, claims, err
+	return f
 }
 
-// modelCheck runs the model checker over the graph's functions within a
-// fifth of the run's budget (2 s without one) and returns the outcomes it
-// proves unreachable that claimed does not hold yet, by "mc". A failure
-// costs the claims, not the run.
-func modelCheck(cfg Config, g *cfa.Graph, t *target, claimed []coordinator.Claim) []coordinator.Claim {
-	budget := cfg.Budget / 5
-	if budget <= 0 {
-		budget = 2 * time.Second
-	}
+// modelCheck runs the model checker over the graph's functions within
+// its time before testing (mcBudget) and returns the outcomes it
+// proves unreachable that claimed does not hold yet, by "mc"; the
+// monitors of its closed graphs for the functions the build marked (nil
+// when there are none); and its summary. A failure costs the claims and
+// the monitors, not the run.
+func modelCheck(cfg Config, g *cfa.Graph, t *target, claimed []coordinator.Claim) ([]coordinator.Claim, *mc.Monitors, *mc.Summary) {
+	budget := mcBudget(cfg)
 	have := map[sites.Outcome]bool{}
 	for _, c := range claimed {
 		have[c.Outcome] = true
 	}
 	var out []coordinator.Claim
 	var sum mc.Summary
+	var mons *mc.Monitors
 	err := guard.Do("mc", func() error {
 		proved, s, err := mc.Prove(context.Background(), g, t.ins.Sites, budget, 200*time.Millisecond)
 		sum = s
@@ -126,15 +148,18 @@ func modelCheck(cfg Config, g *cfa.Graph, t *target, claimed []coordinator.Claim
 				out = append(out, coordinator.Claim{Outcome: o, By: "mc"})
 			}
 		}
+		if err == nil {
+			mons = mc.NewMonitors(g, t.ins.Sites, s.Graphs)
+		}
 		return err
 	})
 	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "gocolic: model checking failed (%v); it claims nothing\n", err)
-		return nil
+		fmt.Fprintf(cfg.Stderr, "gocolic: model checking failed (%v); it claims and prunes nothing\n", err)
+		return nil, nil, &sum
 	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: model checker: %d functions, %d of %d outcomes proved unreachable (%d new), %d reachable, %d refinements, %d functions stopped by a bound, %d left out, %v\n",
-		sum.Functions, sum.Unreachable, sum.Goals, len(out), sum.Reachable, sum.Refinements, sum.Incomplete, sum.Skipped, sum.Time.Round(time.Millisecond))
-	return out
+	fmt.Fprintf(cfg.Stderr, "gocolic: model checker: %d functions, %d of %d outcomes proved unreachable (%d new), %d reachable, %d refinements, %d functions stopped by a bound, %d left out, %d monitors, %v\n",
+		sum.Functions, sum.Unreachable, sum.Goals, len(out), sum.Reachable, sum.Refinements, sum.Incomplete, sum.Skipped, mons.Len(), sum.Time.Round(time.Millisecond))
+	return out, mons, &sum
 }
 
 // entries returns the functions a worker's executions start from, the

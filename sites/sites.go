@@ -34,6 +34,11 @@ const (
 	// memory, an opaque call), so that the concretisation events counted
 	// there (rt.Cause) have a position.
 	Concrete
+	// Func is not a branch either: it is the entry of a function, in a
+	// build with markers (instrument.Config.Markers), where a traced
+	// execution records the entry (the true outcome) and the return (the
+	// false outcome) of each call (rt.Enter, rt.Leave).
+	Func
 )
 
 // String returns the kind's name as the JSON report writes it.
@@ -49,6 +54,8 @@ func (k Kind) String() string {
 		return "test"
 	case Concrete:
 		return "concrete"
+	case Func:
+		return "func"
 	}
 	return "?"
 }
@@ -69,7 +76,7 @@ type Site struct {
 }
 
 // IsBranch reports whether s has two outcomes that executions take.
-func (s Site) IsBranch() bool { return s.Kind != Concrete }
+func (s Site) IsBranch() bool { return s.Kind != Concrete && s.Kind != Func }
 
 // Outcome is one outcome of a branch site, encoded as the workers send
 // them (rt.Response.Fresh): the site shifted left by one, or'ed with 1 for

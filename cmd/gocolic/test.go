@@ -94,6 +94,10 @@ func summary(w io.Writer, out *session.Outcome, dir string) {
 	for _, f := range rep.SortedFindings() {
 		fmt.Fprintf(w, "  %s: %s\n    input: %s\n", f.Kind, f.Message, out.Entry.Call(f.Input))
 	}
+	if m := out.MC; m != nil {
+		fmt.Fprintf(w, "gocolic: abstraction: %d functions model-checked in %v, %d rounds during testing (%d refinements, %d predicates, %d graph nodes), %d monitors pruned %d negations, %d alarms\n",
+			m.Functions, m.Time.Round(time.Millisecond), m.Rounds, m.Refinements, m.Predicates, m.Nodes, out.Monitors, rep.Prune.Pruned, len(rep.Prune.Alarms))
+	}
 	if rep.SlowTracked > 0 {
 		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it: not reported as bugs, and their paths are unexplored\n", rep.SlowTracked)
 	}

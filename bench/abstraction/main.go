@@ -1,0 +1,272 @@
+// Command abstraction measures abstraction-driven testing (issue 19,
+// seed 002): branch coverage of gocolic test with and without
+// -abstraction at equal count-based budgets, on the programs of
+// bench/abstraction/corpus.
+//
+// Usage, from the repository root:
+//
+//	go run ./bench/abstraction [-programs simplewhile,unreach] [-runs 300] [-seeds 3] [-budget D] [-cap 5m] [-out FILE] [-json FILE]
+//
+// The harness copies the corpus into a temporary module, builds gocolic
+// there once, and runs, one at a time, for every program, seed k and
+// mode (off, on):
+//
+//	gocolic test -runs E -lanes concolic -solver z3 -seed k -workers 1 -notests -nostate -minimizetime 0 -json FILE [-abstraction] ./NAME Func
+//
+// Without -budget a run has no time budget, so the model checker runs
+// once, before testing, for at most 2 s, and has no rounds during
+// testing (which would make the run depend on timing): both modes run
+// exactly E executions. -budget D gives both modes the time budget D
+// too: the model checker then has -mc-share's part of it, half before
+// testing and half in rounds beside it, and a run ends at E executions
+// or at D. The cap (-cap) only kills a run that hangs.
+//
+// From each run's JSON report it takes the branch coverage of the target
+// package (covered of branches.total), the outcomes proved unreachable,
+// and the abstraction's numbers (model-checker time, negations pruned,
+// alarms, pruned outcomes covered), and prints Markdown: per program and
+// mode the mean and range of coverage over the seeds, and the means of
+// the rest. -json writes every run's record. A failed run is listed and
+// left out; the command then exits with status 1.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gocolic/gocolic/bench/internal/harness"
+	"github.com/gocolic/gocolic/report"
+)
+
+// program is one package of the corpus and its entry.
+type program struct{ name, fn string }
+
+// programs is the corpus, in the order of the tables.
+var programs = []program{
+	{"simplewhile", "Goal"},
+	{"branches", "Run"},
+	{"unreach", "Run"},
+	{"nsichneu2", "Run"},
+	{"nsichneu9", "Run"},
+	{"nsichneu17", "Run"},
+}
+
+// record is one run.
+type record struct {
+	Program     string `json:"program"`
+	Abstraction bool   `json:"abstraction"`
+	Seed        int    `json:"seed"`
+	Execs       int    `json:"execs"`
+	Covered     int    `json:"covered"`
+	Total       int    `json:"total"`
+	Unreachable int    `json:"unreachable"`
+	MCMS        int64  `json:"mc_ms"`
+	Rounds      int    `json:"rounds"`
+	Pruned      int    `json:"pruned"`
+	Alarms      int    `json:"alarms"`
+	// PrunedCovered must be 0: a pruned negation taken all the same.
+	PrunedCovered int    `json:"pruned_covered"`
+	WallMS        int64  `json:"wall_ms"`
+	Failure       string `json:"failure,omitempty"`
+}
+
+func main() {
+	var (
+		only   = flag.String("programs", "", "comma-separated programs of the corpus (default: all)")
+		runs   = flag.Int("runs", 300, "executions of each run")
+		seeds  = flag.Int("seeds", 3, "seeds 1..N of each program and mode")
+		budget = flag.Duration("budget", 0, "time budget of each run besides -runs (0: none; the model checker then has 2 s before testing and no rounds)")
+		capDur = flag.Duration("cap", 5*time.Minute, "kill a run that takes longer")
+		out    = flag.String("out", "", "write the Markdown tables to this file too")
+		jsonTo = flag.String("json", "", "write every run's record to this file")
+	)
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := mainErr(ctx, *only, *runs, *seeds, *budget, *capDur, *out, *jsonTo); err != nil {
+		fmt.Fprintln(os.Stderr, "abstraction:", err)
+		os.Exit(1)
+	}
+}
+
+func mainErr(ctx context.Context, only string, runs, seeds int, budget, capDur time.Duration, out, jsonTo string) error {
+	progs, err := choose(only)
+	if err != nil {
+		return err
+	}
+	root, err := harness.RepoRoot()
+	if err != nil {
+		return err
+	}
+	w, err := harness.NewWorkspaceOf(ctx, root, "bench/abstraction/corpus")
+	if err != nil {
+		return err
+	}
+	defer w.Remove()
+	var recs []record
+	for _, p := range progs {
+		for seed := 1; seed <= seeds; seed++ {
+			for _, on := range []bool{false, true} {
+				r := runOne(ctx, w, p, seed, on, runs, budget, capDur)
+				fmt.Fprintf(os.Stderr, "%s seed %d abstraction %t: %d/%d%s\n", p.name, seed, on, r.Covered, r.Total, failNote(r))
+				recs = append(recs, r)
+			}
+		}
+	}
+	var sinks []io.Writer
+	sinks = append(sinks, os.Stdout)
+	if out != "" {
+		f, err := os.Create(out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sinks = append(sinks, f)
+	}
+	table(io.MultiWriter(sinks...), recs, runs, budget, seeds)
+	if jsonTo != "" {
+		b, err := json.MarshalIndent(recs, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(jsonTo, b, 0o644); err != nil {
+			return err
+		}
+	}
+	for _, r := range recs {
+		if r.Failure != "" {
+			return fmt.Errorf("some runs failed")
+		}
+	}
+	return nil
+}
+
+// choose returns the programs named in only (all when empty).
+func choose(only string) ([]program, error) {
+	if only == "" {
+		return programs, nil
+	}
+	var out []program
+	for _, n := range strings.Split(only, ",") {
+		found := false
+		for _, p := range programs {
+			if p.name == n {
+				out, found = append(out, p), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no program %q in the corpus", n)
+		}
+	}
+	return out, nil
+}
+
+func failNote(r record) string {
+	if r.Failure == "" {
+		return ""
+	}
+	return " FAILED: " + r.Failure
+}
+
+// runOne runs gocolic test once and reads its report.
+func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, on bool, runs int, budget, capDur time.Duration) record {
+	rec := record{Program: p.name, Abstraction: on, Seed: seed}
+	name := fmt.Sprintf("%s-%d-%t", p.name, seed, on)
+	jsonPath := filepath.Join(w.Dir, name+".json")
+	args := []string{"test", "-runs", strconv.Itoa(runs), "-lanes", "concolic", "-solver", "z3", "-seed", strconv.Itoa(seed),
+		"-workers", "1", "-notests", "-nostate", "-minimizetime", "0", "-json", jsonPath, "-abstraction=" + strconv.FormatBool(on), "./" + p.name, p.fn}
+	if budget > 0 {
+		args = append([]string{args[0], "-budget", budget.String()}, args[1:]...)
+	}
+	res := harness.Run(ctx, capDur, w.Module, w.LogPath(name), w.Bin, args...)
+	rec.WallMS = res.Wall.Milliseconds()
+	rep, err := report.ReadJSON(jsonPath)
+	if f := harness.RunFailure(res.ExitCode, res.TimedOut, err); f != "" {
+		rec.Failure = f
+		return rec
+	}
+	rec.Execs, rec.Covered, rec.Total, rec.Unreachable = rep.Executions, rep.Branches.Covered, rep.Branches.Total, len(rep.Unreachable)
+	if a := rep.Abstraction; a != nil {
+		rec.MCMS, rec.Rounds, rec.Pruned, rec.Alarms, rec.PrunedCovered = a.MCMS, a.Rounds, a.Pruned, len(a.Alarms), a.PrunedCovered
+	}
+	return rec
+}
+
+// table prints, per program and mode, the mean and range of coverage
+// over the seeds that ran, and the means of the abstraction's numbers.
+func table(w io.Writer, recs []record, runs int, budget time.Duration, seeds int) {
+	limit := fmt.Sprintf("-runs %d", runs)
+	if budget > 0 {
+		limit += " -budget " + budget.String()
+	}
+	fmt.Fprintf(w, "Branch coverage of gocolic test at %s (mean over %d seeds, -workers 1, -solver z3, -lanes concolic):\n\n", limit, seeds)
+	fmt.Fprintln(w, "| program | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | model checker ms | rounds | pruned | alarms | pruned covered | failed |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, p := range programs {
+		for _, on := range []bool{false, true} {
+			var ok []record
+			failed := 0
+			for _, r := range recs {
+				if r.Program != p.name || r.Abstraction != on {
+					continue
+				}
+				if r.Failure != "" {
+					failed++
+					continue
+				}
+				ok = append(ok, r)
+			}
+			if len(ok) == 0 && failed == 0 {
+				continue
+			}
+			row := summarise(ok)
+			mode := "off"
+			if on {
+				mode = "on"
+			}
+			fmt.Fprintf(w, "| %s | %s | %.1f (%d–%d) / %d | %.1f | %.1f / %.1f | %.0f | %.1f | %.1f | %.1f | %d | %d |\n",
+				p.name, mode, row.covered, row.min, row.max, row.total, row.unreachable, row.covered, float64(row.total)-row.unreachable, row.mcMS, row.rounds, row.pruned, row.alarms, row.prunedCovered, failed)
+		}
+	}
+}
+
+// row is what a table row shows of some runs.
+type row struct {
+	covered, unreachable, mcMS, rounds, pruned, alarms float64
+	min, max, total, prunedCovered                     int
+}
+
+func summarise(rs []record) row {
+	var r row
+	if len(rs) == 0 {
+		return r
+	}
+	r.min = rs[0].Covered
+	for _, x := range rs {
+		r.covered += float64(x.Covered)
+		r.unreachable += float64(x.Unreachable)
+		r.mcMS += float64(x.MCMS)
+		r.rounds += float64(x.Rounds)
+		r.pruned += float64(x.Pruned)
+		r.alarms += float64(x.Alarms)
+		r.min, r.max, r.total = min(r.min, x.Covered), max(r.max, x.Covered), x.Total
+		r.prunedCovered += x.PrunedCovered
+	}
+	n := float64(len(rs))
+	r.covered /= n
+	r.unreachable /= n
+	r.mcMS /= n
+	r.rounds /= n
+	r.pruned /= n
+	r.alarms /= n
+	return r
+}

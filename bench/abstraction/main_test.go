@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSummarise checks a row: means over the runs, the range of
+// coverage, and pruned outcomes covered added up, not averaged.
+func TestSummarise(t *testing.T) {
+	r := summarise([]record{
+		{Covered: 10, Total: 20, Unreachable: 1, MCMS: 100, Rounds: 1, Pruned: 4, Alarms: 0, PrunedCovered: 0},
+		{Covered: 14, Total: 20, Unreachable: 3, MCMS: 300, Rounds: 3, Pruned: 2, Alarms: 1, PrunedCovered: 1},
+	})
+	if r.covered != 12 || r.min != 10 || r.max != 14 || r.total != 20 || r.unreachable != 2 || r.mcMS != 200 || r.rounds != 2 || r.pruned != 3 || r.alarms != 0.5 || r.prunedCovered != 1 {
+		t.Errorf("row %+v", r)
+	}
+	if z := summarise(nil); z != (row{}) {
+		t.Errorf("no runs: %+v", z)
+	}
+}
+
+// TestTable checks that each program and mode that ran has a row, with
+// its failures counted, and that the others have none.
+func TestTable(t *testing.T) {
+	var b strings.Builder
+	table(&b, []record{
+		{Program: "unreach", Abstraction: false, Seed: 1, Covered: 8, Total: 10},
+		{Program: "unreach", Abstraction: true, Seed: 1, Covered: 9, Total: 10, Unreachable: 1, Pruned: 2},
+		{Program: "unreach", Abstraction: true, Seed: 2, Failure: "exit 2"},
+	}, 100, 0, 2)
+	out := b.String()
+	for _, want := range []string{"| unreach | off | 8.0 (8–8) / 10 | 0.0 | 8.0 / 10.0 |", "| unreach | on | 9.0 (9–9) / 10 | 1.0 | 9.0 / 9.0 | 0 | 0.0 | 2.0 | 0.0 | 0 | 1 |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "simplewhile") {
+		t.Errorf("a row for a program that did not run:\n%s", out)
+	}
+}
+
+// TestChoose checks the -programs filter.
+func TestChoose(t *testing.T) {
+	ps, err := choose("unreach,simplewhile")
+	if err != nil || len(ps) != 2 || ps[0].name != "unreach" {
+		t.Errorf("choose: %v, %v", ps, err)
+	}
+	if _, err := choose("nope"); err == nil {
+		t.Error("an unknown program was accepted")
+	}
+}

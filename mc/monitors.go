@@ -1,0 +1,222 @@
+package mc
+
+// This file is the product of the monitors with the program, on the fly
+// (seed 002, Algorithm 3 line 14): the coordinator hands it the outcome
+// sequence of each traced execution (rt.Response.Outcomes), with the
+// entries and returns of the functions marked by their entry sites
+// (sites.Func), and learns, for each symbolic branch of the execution's
+// path, whether the other outcome has an edge in the monitor of the
+// function that took it. One invocation is replayed by its function's
+// monitor from the function's entry; outcomes of its callees belong to
+// their own invocations.
+//
+// Soundness: a negation is pruned only when the replay of its own
+// invocation is exact up to it (the function has a monitor that has not
+// been dropped, the replay is neither Top nor in alarm, the event's own
+// outcome is where the trace says it is), and the monitor has no edge
+// for the other outcome. An executed outcome without an edge drops the
+// function's monitor for the rest of the run (an alarm); the caller must
+// then take back the negations it pruned.
+
+import (
+	"go/token"
+	"sync"
+
+	"github.com/gocolic/gocolic/cfa"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sites"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Monitors are the monitors of a run's functions, by entry site. They
+// are safe for concurrent use: a model-checking round may Update them
+// while the coordinator replays executions.
+type Monitors struct {
+	g  *cfa.Graph
+	mu sync.Mutex
+	// entry maps each entry site of the table to its monitor's index in
+	// mons, -1 while its function has none; at maps the entry sites'
+	// positions to them.
+	entry map[uint32]int
+	at    map[place]uint32
+	// std are the sites of standard packages instrumented in place:
+	// the outcomes of a callee there, whose entry and return no marker
+	// tells, belong to no monitored function, and are skipped instead
+	// of making the caller's replay give up as an unmapped site does.
+	std     map[uint32]bool
+	mons    []*Monitor
+	names   []string
+	dropped []bool
+}
+
+// place is a position in a file.
+type place struct {
+	file string
+	off  int
+}
+
+// NewMonitors returns the monitors of graphs, closed graphs of functions
+// of g (Summary.Graphs), keyed by the entry sites (sites.Func) of table
+// at their functions' positions. A graph whose function has no entry
+// site gets no monitor: its calls cannot be told apart.
+func NewMonitors(g *cfa.Graph, table []sites.Site, graphs []*ARG) *Monitors {
+	ms := &Monitors{g: g, entry: map[uint32]int{}, at: map[place]uint32{}, std: map[uint32]bool{}}
+	for _, s := range table {
+		if s.Std {
+			ms.std[s.ID] = true
+		}
+		if s.Kind == sites.Func {
+			ms.entry[s.ID] = -1
+			ms.at[place{s.Pos.Filename, s.Pos.Offset}] = s.ID
+		}
+	}
+	ms.Update(graphs)
+	return ms
+}
+
+// Update replaces the monitors of the functions of graphs, closed
+// graphs of a later round, and adds those of functions that had none.
+// A monitor dropped after an alarm stays dropped: the model of its
+// function was wrong once. The indices of the others stay.
+func (ms *Monitors) Update(graphs []*ARG) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	fset := ms.g.Prog.Fset
+	for _, a := range graphs {
+		if a == nil || a.Fn.Syntax() == nil {
+			continue
+		}
+		p := fset.Position(a.Fn.Syntax().Pos())
+		site, ok := ms.at[place{p.Filename, p.Offset}]
+		if !ok {
+			continue
+		}
+		m := NewMonitor(ms.g, a)
+		switch i := ms.entry[site]; {
+		case i < 0:
+			ms.entry[site] = len(ms.mons)
+			ms.mons = append(ms.mons, m)
+			ms.names = append(ms.names, funcName(a.Fn, fset))
+			ms.dropped = append(ms.dropped, false)
+		case !ms.dropped[i]:
+			ms.mons[i] = m
+		}
+	}
+}
+
+// funcName names fn with its position, for reports.
+func funcName(fn *ssa.Function, fset *token.FileSet) string {
+	return fn.String() + " (" + fset.Position(fn.Pos()).String() + ")"
+}
+
+// Len returns the number of monitors.
+func (ms *Monitors) Len() int {
+	if ms == nil {
+		return 0
+	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	return len(ms.mons)
+}
+
+// Name returns the function of monitor i, with its position.
+func (ms *Monitors) Name(i int) string {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	return ms.names[i]
+}
+
+// frame is one invocation being replayed.
+type frame struct {
+	entry uint32
+	mon   int // -1: no monitor
+	r     *Replay
+}
+
+// Prune replays one execution's outcome sequence (cut: it stopped at
+// its bound) and returns, for each event of path (its symbolic branches,
+// At placing them in outs), the monitor that has no edge for the
+// event's other outcome, or -1; and the monitors the execution raised an
+// alarm in, which are dropped from now on.
+func (ms *Monitors) Prune(outs []uint32, cut bool, path []rt.WireEvent) (by []int, alarms []int) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	by = make([]int, len(path))
+	for i := range by {
+		by[i] = -1
+	}
+	// own is the place in outs of event j's own outcome, -1 when it has
+	// none (a branch no site reports as an outcome: an implicit check, a
+	// model's condition) or its place is lost past the cut.
+	own := func(j int) int {
+		e := path[j]
+		at := int(e.At)
+		if at == 0 || at > len(outs) || cut && at == len(outs) || outs[at-1] != uint32(sites.OutcomeOf(e.Site, e.Taken)) {
+			return -1
+		}
+		return at - 1
+	}
+	var stack []frame
+	// judge decides event j, whose own outcome comes next.
+	judge := func(j int) {
+		if len(stack) == 0 {
+			return
+		}
+		f := stack[len(stack)-1]
+		if f.mon < 0 || ms.dropped[f.mon] || f.r.Top || f.r.Alarm {
+			return
+		}
+		e := path[j]
+		if _, plain, _, ours := f.r.m.edge(sites.OutcomeOf(e.Site, e.Taken)); !plain || !ours {
+			return
+		}
+		if !f.r.Allows(sites.OutcomeOf(e.Site, !e.Taken)) {
+			by[j] = f.mon
+		}
+	}
+	j := 0
+	for i, o := range outs {
+		// The events are in order and their places grow.
+		for ; j < len(path) && own(j) <= i; j++ {
+			if own(j) == i {
+				judge(j)
+			}
+		}
+		site := o >> 1
+		if m, ok := ms.entry[site]; ok {
+			if o&1 == 1 {
+				f := frame{entry: site, mon: m}
+				if m >= 0 && !ms.dropped[m] {
+					f.r = ms.mons[m].Start()
+				} else {
+					f.mon = -1
+				}
+				stack = append(stack, f)
+				continue
+			}
+			// A return pops its invocation, and any above it whose
+			// return went unmarked.
+			for k := len(stack) - 1; k >= 0; k-- {
+				if stack[k].entry == site {
+					stack = stack[:k]
+					break
+				}
+			}
+			continue
+		}
+		if len(stack) == 0 || ms.std[site] {
+			continue
+		}
+		f := &stack[len(stack)-1]
+		if f.mon < 0 || ms.dropped[f.mon] {
+			continue
+		}
+		f.r.Step(sites.Outcome(o))
+		if f.r.Alarm {
+			ms.dropped[f.mon] = true
+			alarms = append(alarms, f.mon)
+			f.mon = -1
+		}
+	}
+	return by, alarms
+}
