@@ -482,9 +482,17 @@ func TestTimeoutIsUnknown(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("timed-out query took %v", d)
 	}
-	// The solver stays usable.
+	// The solver stays usable. Its timeout of a millisecond holds for
+	// this query too, which a loaded machine can exceed now and then:
+	// one answer in a few tries shows the solver works.
 	x := b.Var(0, 64)
-	if r := solve(t, s, cs[:1], b.Eq(x, b.Const(5, 64))); r.Status != solver.Sat || r.Model[0] != 5 {
+	var r solver.Result
+	for range 10 {
+		if r = solve(t, s, cs[:1], b.Eq(x, b.Const(5, 64))); r.Status != solver.Unknown {
+			break
+		}
+	}
+	if r.Status != solver.Sat || r.Model[0] != 5 {
 		t.Errorf("after timeout: got %v %v, want sat with v0=5", r.Status, r.Model)
 	}
 }
