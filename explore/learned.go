@@ -69,7 +69,7 @@ type Learned struct {
 	selDir     []int32 // by outcome: candidates handed out of that direction
 	lastSel    []int32 // by outcome: 1 + the number of the selection that last handed it out, 0 for never
 	ctx        [5]map[uint64]bool
-	waiting    [5]map[uint64][]*lcand // contexts not seen yet → the candidates that have them
+	ctxMay     [5]*[ctxFilter]uint64 // a filter of ctx: bit h mod 2^16 is set for every h it holds
 	lastDepth  int
 	lastOK     bool // the last answered attempt reached its candidate as predicted
 
@@ -107,6 +107,10 @@ type lcand struct {
 	near   uint8         // the near-unreached bits
 }
 
+// ctxFilter is the number of words of the filter of each context cache:
+// 2^16 bits, so that a context not handed out is seldom looked up.
+const ctxFilter = 1 << 10
+
 // staticMask selects the static features; the others are zero until
 // the first candidate is handed out.
 const staticMask Features = 1<<FFront - 1
@@ -128,7 +132,7 @@ func NewLearned(theta []float64, in LearnedInput) (*Learned, error) {
 	}
 	for k := range s.ctx {
 		s.ctx[k] = map[uint64]bool{}
-		s.waiting[k] = map[uint64][]*lcand{}
+		s.ctxMay[k] = new([ctxFilter]uint64)
 	}
 	fnOf := map[[2]string]int{}
 	for _, st := range in.Sites {
@@ -375,22 +379,13 @@ func (s *Learned) retarget() {
 }
 
 // ready computes once what lc's dynamic features need of the path and
-// the graph: its contexts (whether each was handed out before, and
-// otherwise a place among those waiting for it), and the sites after
-// its side.
+// the graph: its contexts, and the sites after its side.
 func (s *Learned) ready(lc *lcand) {
 	if lc.ready {
 		return
 	}
 	lc.ready = true
 	lc.hs = contexts(lc.c.Node, !lc.c.Side, s.dom)
-	for k, h := range lc.hs {
-		if s.ctx[k][h] {
-			lc.ctxHit |= 1 << k
-		} else {
-			s.waiting[k][h] = append(s.waiting[k][h], lc)
-		}
-	}
 	if s.reach != nil {
 		lc.a = s.within(lc.pb)
 		lc.region = true
@@ -412,6 +407,13 @@ func (s *Learned) features(lc *lcand, n int) Features {
 	d := c.Depth()
 
 	f.set(FAfterLast, s.lastOK && d >= s.lastDepth)
+	// A context once handed out stays so: look up only the others, and
+	// those only when the filter does not rule them out.
+	for k, h := range lc.hs {
+		if lc.ctxHit&(1<<k) == 0 && s.ctxMay[k][h>>6%ctxFilter]&(1<<(h&63)) != 0 && s.ctx[k][h] {
+			lc.ctxHit |= 1 << k
+		}
+	}
 	f |= Features(lc.ctxHit) << FContext1
 	sd, sb := at(s.selDepth, d), at(s.selDir, int(lc.b))
 	for i, k := range [3]int32{10, 20, 30} {
@@ -455,8 +457,7 @@ func (s *Learned) features(lc *lcand, n int) Features {
 	return f
 }
 
-// selected records that lc was handed out, and marks its contexts seen
-// in the candidates waiting for them.
+// selected records that lc was handed out.
 func (s *Learned) selected(lc *lcand) {
 	s.ready(lc)
 	d := lc.c.Depth()
@@ -468,14 +469,8 @@ func (s *Learned) selected(lc *lcand) {
 	s.selDir = grow(s.selDir, int(lc.b), 0)
 	s.selDir[lc.b]++
 	for k, h := range lc.hs {
-		if s.ctx[k][h] {
-			continue
-		}
 		s.ctx[k][h] = true
-		for _, w := range s.waiting[k][h] {
-			w.ctxHit |= 1 << k
-		}
-		delete(s.waiting[k], h)
+		s.ctxMay[k][h>>6%ctxFilter] |= 1 << (h & 63)
 	}
 	s.lastDepth = d
 }

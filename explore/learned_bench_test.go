@@ -80,6 +80,7 @@ func BenchmarkLearnedSearch(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			const events = 1000
 			cpu0 := cpuTime()
+			var inside time.Duration
 			for b.Loop() {
 				in := LearnedInput{Sites: simTable(), Props: simProps(), Static: newSimGraph(), Seed: 1}
 				var s Strategy
@@ -91,16 +92,19 @@ func BenchmarkLearnedSearch(b *testing.B) {
 				default:
 					s, _ = New(name, Config{Seed: 1})
 				}
-				w := newSimWorld(s, 30)
+				tm := &timed{Strategy: s}
+				w := newSimWorld(tm, 30)
 				w.run(simTokens(nil, w.b, rand.New(rand.NewPCG(0, 3)), 30), nil)
 				for range events {
 					w.stepOnce()
 				}
+				inside += tm.spent
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
 			// The machine may be shared: the process's CPU time says more
 			// than the wall clock.
 			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*events), "cpu-ns/event")
+			b.ReportMetric(float64(inside.Nanoseconds())/float64(b.N*events), "strategy-ns/event")
 		})
 	}
 }
@@ -112,4 +116,22 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// timed is a Strategy that adds up the time spent in Update and Next.
+type timed struct {
+	Strategy
+	spent time.Duration
+}
+
+func (t *timed) Update(fb Feedback) {
+	t0 := time.Now()
+	t.Strategy.Update(fb)
+	t.spent += time.Since(t0)
+}
+
+func (t *timed) Next() (*Candidate, bool) {
+	t0 := time.Now()
+	defer func() { t.spent += time.Since(t0) }()
+	return t.Strategy.Next()
 }
