@@ -41,6 +41,13 @@ type LearnedInput struct {
 // 70 times rank after all others. Counters, caches and coverage persist
 // over the whole run. The weights come from a file (Weights) that
 // gocolic learn writes.
+//
+// Next scores every candidate it considers, so that work is kept small:
+// what does not change for a candidate (its contexts, the sites after
+// it) is computed once, what only ever turns one way (a context handed
+// out, a region covered) is cached in the candidate, and counters are
+// read from slices. TestLearnedMatchesReference holds it to the
+// straightforward computation, choice for choice.
 type Learned struct {
 	theta  [NumFeatures]float64
 	static map[uint32]SiteProps
@@ -52,8 +59,8 @@ type Learned struct {
 	byNode  map[*Node]*lcand
 	pool    []*lcand
 	current *Node    // deepest node of the current path
-	onCur   []*lcand // the candidates along current, deepest first; nil when to be rebuilt
-	curOK   bool     // onCur is current's
+	onCur   []*lcand // the candidates along current, deepest first
+	curOK   bool     // onCur is current's (false: gather it again)
 	open    []*lcand // the open ones of onCur (per Next)
 
 	// The search state the dynamic features read, in slices indexed by
