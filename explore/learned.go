@@ -50,6 +50,7 @@ type LearnedInput struct {
 // straightforward computation, choice for choice.
 type Learned struct {
 	theta  [NumFeatures]float64
+	dynMax float64 // the sum of the positive weights of the features over the search (FAfterLast on)
 	static map[uint32]SiteProps
 	dom    func(d, b uint32) bool  // nil without a graph
 	reach  Reach                   // nil without one
@@ -101,7 +102,8 @@ type fnState struct {
 type lcand struct {
 	c     *Candidate
 	fixed Features
-	n     int // length of the path that opened it
+	n     int     // length of the path that opened it
+	bound float64 // the score of fixed
 
 	b, pb  sites.Outcome // the direction its node took, and the candidate's own
 	fn     int32         // index of its site's function, -1 for none
@@ -133,6 +135,9 @@ func NewLearned(theta []float64, in LearnedInput) (*Learned, error) {
 		rng: rand.New(rand.NewPCG(uint64(in.Seed), 0x6c6561726e6564)),
 	}
 	copy(s.theta[:], theta)
+	for _, w := range theta[FAfterLast:] {
+		s.dynMax += max(w, 0)
+	}
 	if in.Static != nil {
 		s.dom = in.Static.Dominates
 		s.reach, _ = in.Static.(Reach)
@@ -263,6 +268,7 @@ func (s *Learned) Update(fb Feedback) {
 			fn:    s.funcOf(b.site),
 			nearV: -1,
 		}
+		lc.bound = lc.fixed.Score(&s.theta)
 		s.byNode[c.Node] = lc
 		s.pool = append(s.pool, lc)
 	}
@@ -284,8 +290,14 @@ func (s *Learned) Next() (*Candidate, bool) {
 	var bestHeavy bool
 	ties := 0
 	for _, lc := range cands {
-		sc := s.features(lc, n).Score(&s.theta)
 		heavy := at(s.unsat, int(lc.pb)) > 70
+		if best != nil && s.selections > 0 && (heavy && !bestHeavy || heavy == bestHeavy && lc.bound+s.dynMax < bestScore-1e-9) {
+			// It can neither win nor tie (which would draw from rng):
+			// its fixed features and the best the others could add
+			// fall short. (The margin covers the order of summation.)
+			continue
+		}
+		sc := s.features(lc, n).Score(&s.theta)
 		switch {
 		case best == nil || heavy != bestHeavy && !heavy || heavy == bestHeavy && sc > bestScore:
 			best, bestScore, bestHeavy, ties = lc, sc, heavy, 1
