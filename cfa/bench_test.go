@@ -74,3 +74,24 @@ func BenchmarkUnreachable(b *testing.B) {
 		g.Unreachable(entry)
 	}
 }
+
+// BenchmarkDominates measures the dominator query the learned strategy
+// and cgs make for every branch they walk back over, on pairs of mapped
+// sites of the same package, near each other as on a path.
+func BenchmarkDominates(b *testing.B) {
+	p, table := benchPackage(b, "instrument")
+	g, err := Build([]*packages.Package{p}, table)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := g.Mapped()
+	i := 0
+	for b.Loop() {
+		d, x := m[i%len(m)], m[(i*7+3)%len(m)]
+		if i%2 == 0 {
+			x = m[(i+1)%len(m)]
+		}
+		i++
+		g.Dominates(d, x)
+	}
+}

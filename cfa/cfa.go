@@ -94,7 +94,8 @@ type Unmapped struct {
 type Graph struct {
 	Prog     *ssa.Program
 	branches map[uint32]*Branch
-	mapped   []uint32 // the keys of branches, in increasing order
+	bySite   []*Branch // branches by site, for Dominates
+	mapped   []uint32  // the keys of branches, in increasing order
 	unmapped []Unmapped
 	funcs    []*ssa.Function // the functions with bodies of the packages
 	pkgs     []*packages.Package
@@ -151,6 +152,12 @@ func Build(pkgs []*packages.Package, table []sites.Site) (*Graph, error) {
 	g.mapSites(table, syn)
 	g.mapChecks(table, syn, g.instrAt())
 	slices.Sort(g.mapped)
+	if len(g.mapped) > 0 {
+		g.bySite = make([]*Branch, g.mapped[len(g.mapped)-1]+1)
+		for _, id := range g.mapped {
+			g.bySite[id] = g.branches[id]
+		}
+	}
 	slices.SortFunc(g.unmapped, func(a, b Unmapped) int { return cmp.Compare(a.Site, b.Site) })
 	g.link()
 	return g, nil
@@ -444,22 +451,32 @@ func (g *Graph) Unmapped() []Unmapped { return g.unmapped }
 
 // Dominates reports whether d and b are mapped sites of one function and
 // d's (first) If runs before each of b's on every path from the
-// function's entry.
+// function's entry. The learned strategy and cgs ask it for every branch
+// they walk back over: it reads the dense table bySite and go/ssa's
+// dominator tree numbering, and allocates nothing.
 func (g *Graph) Dominates(d, b uint32) bool {
-	x, y := g.branches[d], g.branches[b]
-	if x == nil || y == nil || d == b || x.Func != y.Func {
+	if d == b || int(d) >= len(g.bySite) || int(b) >= len(g.bySite) {
 		return false
 	}
-	for i, yb := range append([]*ssa.BasicBlock{y.Block}, y.Also...) {
-		yi := y.index
-		if i > 0 {
-			yi = len(yb.Instrs) - 1 // the If of a further test
-		}
-		if !x.Block.Dominates(yb) || x.Block == yb && x.index > yi {
+	x, y := g.bySite[d], g.bySite[b]
+	if x == nil || y == nil || x.Func != y.Func {
+		return false
+	}
+	if !x.before(y.Block, y.index) {
+		return false
+	}
+	for _, yb := range y.Also {
+		if !x.before(yb, len(yb.Instrs)-1) { // the If of a further test
 			return false
 		}
 	}
 	return true
+}
+
+// before reports whether x's deciding instruction runs before
+// instruction i of block yb on every path to it.
+func (x *Branch) before(yb *ssa.BasicBlock, i int) bool {
+	return x.Block.Dominates(yb) && (x.Block != yb || x.index <= i)
 }
 
 // Funcs returns the functions with bodies of the packages, literals

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"hash/fnv"
+	"math/bits"
 	"strings"
 
 	"github.com/gocolic/gocolic/sites"
@@ -106,11 +107,9 @@ func (f *Features) set(i int, on bool) {
 // Score returns θ·f.
 func (f Features) Score(theta *[NumFeatures]float64) float64 {
 	var s float64
-	for i := 0; f != 0; i++ {
-		if f&1 != 0 {
-			s += theta[i]
-		}
-		f >>= 1
+	for f != 0 { // in increasing order of i, as sums of floats depend on it
+		s += theta[bits.TrailingZeros64(uint64(f))]
+		f &= f - 1
 	}
 	return s
 }

@@ -41,8 +41,16 @@ type LearnedInput struct {
 // 70 times rank after all others. Counters, caches and coverage persist
 // over the whole run. The weights come from a file (Weights) that
 // gocolic learn writes.
+//
+// Next scores every candidate it considers, so that work is kept small:
+// what does not change for a candidate (its contexts, the sites after
+// it) is computed once, what only ever turns one way (a context handed
+// out, a region covered) is cached in the candidate, and counters are
+// read from slices. TestLearnedMatchesReference holds it to the
+// straightforward computation, choice for choice.
 type Learned struct {
 	theta  [NumFeatures]float64
+	dynMax float64 // the sum of the positive weights of the features over the search (FAfterLast on)
 	static map[uint32]SiteProps
 	dom    func(d, b uint32) bool  // nil without a graph
 	reach  Reach                   // nil without one
@@ -51,25 +59,35 @@ type Learned struct {
 
 	byNode  map[*Node]*lcand
 	pool    []*lcand
-	current *Node // deepest node of the current path
+	current *Node    // deepest node of the current path
+	onCur   []*lcand // the candidates along current, deepest first
+	curOK   bool     // onCur is current's (false: gather it again)
+	open    []*lcand // the open ones of onCur (per Next)
 
-	covered sites.Coverage
-	unsat   map[sites.Outcome]int // failed attempts to reach each direction
-	execs   int
+	// The search state the dynamic features read, in slices indexed by
+	// site, outcome or depth (grown on demand): Next reads them for
+	// every candidate, and map lookups there were most of its cost.
+	cov   []uint8 // by site: bit 1 the false outcome covered, bit 2 the true one
+	unsat []int32 // by outcome: failed attempts to reach it
+	execs int
+	fnOf  []int32 // by site: index in funcs, -1 for none
 
 	selections int
-	selDepth   map[int]int
-	selDir     map[sites.Outcome]int
-	recent     [30]sites.Outcome // ring of the directions handed out
+	selDepth   []int32 // by depth: candidates handed out
+	selDir     []int32 // by outcome: candidates handed out of that direction
+	lastSel    []int32 // by outcome: 1 + the number of the selection that last handed it out, 0 for never
 	ctx        [5]map[uint64]bool
+	ctxMay     [5]*[ctxFilter]uint64 // a filter of ctx: bit h mod 2^16 is set for every h it holds
 	lastDepth  int
 	lastOK     bool // the last answered attempt reached its candidate as predicted
 
-	siteFn  map[uint32]int
-	funcs   []fnState
-	maxUnc  int              // most uncovered outcomes of a reached function (per Next)
-	targets map[uint32]uint8 // first sites of unreached functions: bit i for FNearUnreached10+i (per Next)
-	sizeT   [3]int           // branch-site thresholds of the largest 10%, 20%, 33% of functions
+	funcs     []fnState
+	maxUnc    int              // most uncovered outcomes of a reached function (per Next)
+	targets   map[uint32]uint8 // first sites of unreached functions: bit i for FNearUnreached10+i
+	reached   int              // functions reached so far
+	targetsAt int              // reached when targets were computed
+	targetV   int              // version of targets: bumped when they change
+	sizeT     [3]int           // branch-site thresholds of the largest 10%, 20%, 33% of functions
 }
 
 type fnState struct {
@@ -78,12 +96,29 @@ type fnState struct {
 	firstSite           uint32
 }
 
-// lcand is a queued candidate with the features fixed when it was opened.
+// lcand is a queued candidate with the features fixed when it was opened,
+// and what its dynamic features need that does not change: computed
+// once, when it is first scored after the first selection.
 type lcand struct {
 	c     *Candidate
 	fixed Features
-	n     int // length of the path that opened it
+	n     int     // length of the path that opened it
+	bound float64 // the score of fixed
+
+	b, pb  sites.Outcome // the direction its node took, and the candidate's own
+	fn     int32         // index of its site's function, -1 for none
+	ready  bool          // the fields below are set
+	hs     [5]uint64     // its contexts (contexts)
+	ctxHit uint8         // bit k: its (k+1)-context was handed out before (only grows)
+	a      ahead         // the sites after pb (Reach)
+	region bool          // pair(b) and the sites after it uncovered (only turns false)
+	nearV  int           // targetV when near was computed, -1 never
+	near   uint8         // the near-unreached bits
 }
+
+// ctxFilter is the number of words of the filter of each context cache:
+// 2^16 bits, so that a context not handed out is seldom looked up.
+const ctxFilter = 1 << 10
 
 // staticMask selects the static features; the others are zero until
 // the first candidate is handed out.
@@ -96,18 +131,20 @@ func NewLearned(theta []float64, in LearnedInput) (*Learned, error) {
 	}
 	s := &Learned{
 		static: in.Props, ahead: map[sites.Outcome]ahead{},
-		byNode: map[*Node]*lcand{}, covered: sites.Coverage{}, unsat: map[sites.Outcome]int{},
-		selDepth: map[int]int{}, selDir: map[sites.Outcome]int{},
-		siteFn: map[uint32]int{}, targets: map[uint32]uint8{},
+		byNode: map[*Node]*lcand{}, targets: map[uint32]uint8{},
 		rng: rand.New(rand.NewPCG(uint64(in.Seed), 0x6c6561726e6564)),
 	}
 	copy(s.theta[:], theta)
+	for _, w := range theta[FAfterLast:] {
+		s.dynMax += max(w, 0)
+	}
 	if in.Static != nil {
 		s.dom = in.Static.Dominates
 		s.reach, _ = in.Static.(Reach)
 	}
 	for k := range s.ctx {
 		s.ctx[k] = map[uint64]bool{}
+		s.ctxMay[k] = new([ctxFilter]uint64)
 	}
 	fnOf := map[[2]string]int{}
 	for _, st := range in.Sites {
@@ -123,7 +160,8 @@ func NewLearned(theta []float64, in LearnedInput) (*Learned, error) {
 			fnOf[key] = i
 			s.funcs = append(s.funcs, fnState{firstReached: -1, firstSite: st.ID})
 		}
-		s.siteFn[st.ID] = i
+		s.fnOf = grow(s.fnOf, int(st.ID), -1)
+		s.fnOf[st.ID] = int32(i)
 		f := &s.funcs[i]
 		f.branches++
 		f.uncovered += 2
@@ -141,7 +179,37 @@ func NewLearned(theta []float64, in LearnedInput) (*Learned, error) {
 			s.sizeT[i] = sizes[max(0, min(k, len(sizes)-1))]
 		}
 	}
+	s.retarget()
 	return s, nil
+}
+
+// grow returns xs extended to hold index i, new elements set to zero.
+func grow[T any](xs []T, i int, zero T) []T {
+	for len(xs) <= i {
+		xs = append(xs, zero)
+	}
+	return xs
+}
+
+// at returns xs[i], 0 past its end.
+func at(xs []int32, i int) int32 {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return 0
+}
+
+// funcOf returns the index of site's function, -1 for none.
+func (s *Learned) funcOf(site uint32) int32 {
+	if int(site) < len(s.fnOf) {
+		return s.fnOf[site]
+	}
+	return -1
+}
+
+// has reports whether outcome side of site was covered.
+func (s *Learned) has(site uint32, side bool) bool {
+	return int(site) < len(s.cov) && s.cov[site]&(1<<index(side)) != 0
 }
 
 // Update takes in what one event did: coverage, the functions reached,
@@ -152,14 +220,18 @@ func (s *Learned) Update(fb Feedback) {
 		s.execs++
 	}
 	for _, h := range fb.Hits {
-		if i, ok := s.siteFn[h.Site]; ok && s.funcs[i].firstReached < 0 {
+		if i := s.funcOf(h.Site); i >= 0 && s.funcs[i].firstReached < 0 {
 			s.funcs[i].firstReached = s.execs
+			s.reached++
 		}
 	}
 	for site, bits := range fb.Fresh {
 		for _, side := range [2]bool{false, true} {
-			if bits&(1<<index(side)) != 0 && s.covered.Add(site, side) {
-				if i, ok := s.siteFn[site]; ok {
+			bit := uint8(1) << index(side)
+			if bits&bit != 0 && !s.has(site, side) {
+				s.cov = grow(s.cov, int(site), 0)
+				s.cov[site] |= bit
+				if i := s.funcOf(site); i >= 0 {
 					s.funcs[i].uncovered--
 				}
 			}
@@ -169,16 +241,19 @@ func (s *Learned) Update(fb Feedback) {
 		reached := fb.Event == Ran && fb.Outcome.Reached
 		s.lastOK = reached && !fb.Outcome.Diverged
 		if !reached {
-			s.unsat[sites.OutcomeOf(o.Node.Site, o.Side)]++
+			x := int(sites.OutcomeOf(o.Node.Site, o.Side))
+			s.unsat = grow(s.unsat, x, 0)
+			s.unsat[x]++
 		}
 	}
-	if fb.Event == Ran && fb.Outcome.Leaf != nil {
-		s.current = fb.Outcome.Leaf
+	if fb.Event == Ran && fb.Outcome.Leaf != nil && fb.Outcome.Leaf != s.current {
+		s.current, s.curOK = fb.Outcome.Leaf, false
 	}
 	news := fb.Outcome.NewCandidates
 	if len(news) == 0 {
 		return
 	}
+	s.curOK = false
 	deepest := news[len(news)-1] // root first
 	path := pathOf(deepest.Node, !deepest.Side)
 	counts, lo, hi := dirCounts(path)
@@ -188,7 +263,12 @@ func (s *Learned) Update(fb Feedback) {
 			c:     c,
 			fixed: s.static[b.site].features(b.taken) | pathFeatures(c.Depth(), b, path, counts, lo, hi, fb.Fresh),
 			n:     len(path),
+			b:     b.outcome(),
+			pb:    sites.OutcomeOf(b.site, !b.taken),
+			fn:    s.funcOf(b.site),
+			nearV: -1,
 		}
+		lc.bound = lc.fixed.Score(&s.theta)
 		s.byNode[c.Node] = lc
 		s.pool = append(s.pool, lc)
 	}
@@ -210,8 +290,14 @@ func (s *Learned) Next() (*Candidate, bool) {
 	var bestHeavy bool
 	ties := 0
 	for _, lc := range cands {
+		heavy := at(s.unsat, int(lc.pb)) > 70
+		if best != nil && s.selections > 0 && (heavy && !bestHeavy || heavy == bestHeavy && lc.bound+s.dynMax < bestScore-1e-9) {
+			// It can neither win nor tie (which would draw from rng):
+			// its fixed features and the best the others could add
+			// fall short. (The margin covers the order of summation.)
+			continue
+		}
 		sc := s.features(lc, n).Score(&s.theta)
-		heavy := s.unsat[sites.OutcomeOf(lc.c.Node.Site, lc.c.Side)] > 70
 		switch {
 		case best == nil || heavy != bestHeavy && !heavy || heavy == bestHeavy && sc > bestScore:
 			best, bestScore, bestHeavy, ties = lc, sc, heavy, 1
@@ -229,19 +315,31 @@ func (s *Learned) Next() (*Candidate, bool) {
 	return best.c, true
 }
 
-// onPath returns the open candidates along the current path, and the
-// path's length.
+// onPath returns the open candidates along the current path, deepest
+// first, and the path's length. The candidates along the path are
+// gathered once per path; each call keeps the open ones.
 func (s *Learned) onPath() ([]*lcand, int) {
 	if s.current == nil {
 		return nil, 0
 	}
-	var out []*lcand
-	for m := s.current; m != nil; m = m.parent {
-		if lc := s.byNode[m]; lc != nil && lc.c.State() == Open {
-			out = append(out, lc)
+	if !s.curOK {
+		s.onCur = s.onCur[:0]
+		for m := s.current; m != nil; m = m.parent {
+			if lc := s.byNode[m]; lc != nil {
+				s.onCur = append(s.onCur, lc)
+			}
+		}
+		s.curOK = true
+	}
+	// A side handed out may be Open again (Backoff releases what it
+	// puts aside): filter each time, keep the gathered list.
+	s.open = s.open[:0]
+	for _, lc := range s.onCur {
+		if lc.c.State() == Open {
+			s.open = append(s.open, lc)
 		}
 	}
-	return out, s.current.Depth + 1
+	return s.open, s.current.Depth + 1
 }
 
 // openPool returns every open candidate, dropping from the pool those
@@ -259,7 +357,9 @@ func (s *Learned) openPool() []*lcand {
 	return s.pool
 }
 
-// prepare computes the per-Next state of the function features.
+// prepare computes the per-Next state of the function features: the
+// largest number of uncovered outcomes, and the targets when a function
+// was reached since they were last computed.
 func (s *Learned) prepare() {
 	s.maxUnc = 0
 	for _, f := range s.funcs {
@@ -267,9 +367,16 @@ func (s *Learned) prepare() {
 			s.maxUnc = max(s.maxUnc, f.uncovered)
 		}
 	}
-	if s.reach == nil {
-		return
+	if s.reach != nil && s.targetsAt != s.reached {
+		s.retarget()
 	}
+}
+
+// retarget computes the targets of the near-unreached features: the
+// first sites of the functions not reached yet.
+func (s *Learned) retarget() {
+	s.targetsAt = s.reached
+	s.targetV++
 	clear(s.targets)
 	for _, f := range s.funcs {
 		if f.firstReached >= 0 {
@@ -290,6 +397,20 @@ func (s *Learned) prepare() {
 	}
 }
 
+// ready computes once what lc's dynamic features need of the path and
+// the graph: its contexts, and the sites after its side.
+func (s *Learned) ready(lc *lcand) {
+	if lc.ready {
+		return
+	}
+	lc.ready = true
+	lc.hs = contexts(lc.c.Node, !lc.c.Side, s.dom)
+	if s.reach != nil {
+		lc.a = s.within(lc.pb)
+		lc.region = true
+	}
+}
+
 // features returns lc's feature vector; n is the length of the path it
 // is scored on (0: the one that opened it).
 func (s *Learned) features(lc *lcand, n int) Features {
@@ -299,52 +420,56 @@ func (s *Learned) features(lc *lcand, n int) Features {
 	if n == 0 {
 		n = lc.n
 	}
+	s.ready(lc)
 	f := lc.fixed
 	c := lc.c
 	d := c.Depth()
-	site := c.Node.Site
-	b := sites.OutcomeOf(site, !c.Side)
-	pb := sites.OutcomeOf(site, c.Side)
 
 	f.set(FAfterLast, s.lastOK && d >= s.lastDepth)
-	hs := contexts(c.Node, !c.Side, s.dom)
-	for k := range hs {
-		f.set(FContext1+k, s.ctx[k][hs[k]])
+	// A context once handed out stays so: look up only the others, and
+	// those only when the filter does not rule them out.
+	for k, h := range lc.hs {
+		if lc.ctxHit&(1<<k) == 0 && s.ctxMay[k][h>>6%ctxFilter]&(1<<(h&63)) != 0 && s.ctx[k][h] {
+			lc.ctxHit |= 1 << k
+		}
 	}
-	for i, k := range [3]int{10, 20, 30} {
-		f.set(FSelected10+i, s.selDepth[d] > k && s.selDir[b] > k)
+	f |= Features(lc.ctxHit) << FContext1
+	sd, sb := at(s.selDepth, d), at(s.selDir, int(lc.b))
+	for i, k := range [3]int32{10, 20, 30} {
+		f.set(FSelected10+i, sd > k && sb > k)
 	}
 	f.set(FNearLast, 5*abs(d-s.lastDepth) <= n)
-	f.set(FTargetUnsat, s.unsat[b] > 10)
-	f.set(FFlipUnsat, s.unsat[pb] > 10)
-	opp := !s.covered.Has(site, c.Side)
+	f.set(FTargetUnsat, at(s.unsat, int(lc.b)) > 10)
+	f.set(FFlipUnsat, at(s.unsat, int(lc.pb)) > 10)
+	opp := !s.has(c.Node.Site, c.Side)
 	f.set(FOppUncovered, opp)
 	if s.reach != nil {
-		region := opp
-		near := s.targets[site]
-		a := s.within(pb)
-		for _, id := range a.two {
-			near |= s.targets[id]
+		// Coverage only grows: a region once covered stays so.
+		if lc.region {
+			region := opp
+			for _, id := range lc.a.one {
+				region = region && (int(id) >= len(s.cov) || s.cov[id] == 0)
+			}
+			lc.region = region
 		}
-		for _, id := range a.one {
-			region = region && s.covered[id] == 0
+		f.set(FRegionUncovered, lc.region)
+		if lc.nearV != s.targetV {
+			near := s.targets[c.Node.Site]
+			for _, id := range lc.a.two {
+				near |= s.targets[id]
+			}
+			lc.near, lc.nearV = near, s.targetV
 		}
-		f.set(FRegionUncovered, region)
-		for i := range 4 {
-			f.set(FNearUnreached10+i, near&(1<<i) != 0)
-		}
+		f |= Features(lc.near&0xf) << FNearUnreached10
 	}
-	last := min(s.selections, len(s.recent))
-	for i := range last {
-		if s.recent[(s.selections-1-i)%len(s.recent)] == b {
-			f.set(FRecent10, i < 10)
-			f.set(FRecent20, i < 20)
-			f.set(FRecent30, true)
-			break
-		}
+	if last := at(s.lastSel, int(lc.b)); last > 0 {
+		i := s.selections - int(last) // how many selections ago
+		f.set(FRecent10, i < 10)
+		f.set(FRecent20, i < 20)
+		f.set(FRecent30, i < 30)
 	}
-	if i, ok := s.siteFn[site]; ok {
-		fn := s.funcs[i]
+	if lc.fn >= 0 {
+		fn := s.funcs[lc.fn]
 		f.set(FMostUncovered, fn.firstReached >= 0 && s.maxUnc > 0 && fn.uncovered == s.maxUnc)
 		f.set(FLatestFunc, fn.firstReached >= 0 && s.execs-fn.firstReached < 10 && fn.branches >= 10)
 	}
@@ -353,17 +478,20 @@ func (s *Learned) features(lc *lcand, n int) Features {
 
 // selected records that lc was handed out.
 func (s *Learned) selected(lc *lcand) {
-	c := lc.c
-	b := sites.OutcomeOf(c.Node.Site, !c.Side)
-	s.recent[s.selections%len(s.recent)] = b
+	s.ready(lc)
+	d := lc.c.Depth()
 	s.selections++
-	s.selDepth[c.Depth()]++
-	s.selDir[b]++
-	hs := contexts(c.Node, !c.Side, s.dom)
-	for k := range hs {
-		s.ctx[k][hs[k]] = true
+	s.lastSel = grow(s.lastSel, int(lc.b), 0)
+	s.lastSel[lc.b] = int32(s.selections)
+	s.selDepth = grow(s.selDepth, d, 0)
+	s.selDepth[d]++
+	s.selDir = grow(s.selDir, int(lc.b), 0)
+	s.selDir[lc.b]++
+	for k, h := range lc.hs {
+		s.ctx[k][h] = true
+		s.ctxMay[k][h>>6%ctxFilter] |= 1 << (h & 63)
 	}
-	s.lastDepth = c.Depth()
+	s.lastDepth = d
 }
 
 // ahead holds the sites of the first layer of the branch graph after an
