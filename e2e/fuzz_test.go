@@ -440,7 +440,7 @@ func FuzzB(f *testing.F) {
 	}
 	for _, want := range []string{
 		"gocolic: warning: f.Add at " + filepath.Join("p", "p_test.go") + ":9 is not used as a seed: argument 1 (v) is not a constant",
-		"gocolic: -maxlen 40 (raised from the default 32 for the longest seed, 40 bytes)",
+		"gocolic: -maxlen 41 (raised from the default 32: the code compares a length with 40)",
 		"gocolic: 1 seed inputs",
 	} {
 		if !strings.Contains(res.stderr, want) {

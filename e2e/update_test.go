@@ -44,9 +44,10 @@ var midV2 = strings.NewReplacer(
 	"} else {\n\t\treturn y\n\t}\n}", "} else {\n\t\treturn x\n\t}\n}",
 ).Replace(midV1)
 
-// midV3 changes only the result of one path (x < y, z <= y, x < z): no
+// midV3 changes only the result of one path (x < y, z <= y, x < z), for
+// every input of it (z+1, not y, which z may equal there): no
 // path changes.
-var midV3 = strings.Replace(midV1, "} else if x < z {\n\t\t\treturn z", "} else if x < z {\n\t\t\treturn y", 1)
+var midV3 = strings.Replace(midV1, "} else if x < z {\n\t\t\treturn z", "} else if x < z {\n\t\t\treturn z + 1", 1)
 
 var dfsFlags = append([]string{"-solver", "z3"}, updateFlags...)
 
