@@ -362,7 +362,7 @@ func TestSkipPattern(t *testing.T) {
 
 func TestMaxAttempts(t *testing.T) {
 	for _, tt := range []struct{ entries, want int }{
-		{0, 8}, {7, 8}, {8, 9}, {30, 31}, {63, 64}, {500, 64},
+		{0, 8}, {7, 8}, {8, 9}, {30, 31}, {63, 64}, {300, 256},
 	} {
 		if got := maxAttempts(tt.entries); got != tt.want {
 			t.Errorf("maxAttempts(%d) = %d, want %d", tt.entries, got, tt.want)
