@@ -35,7 +35,7 @@ func TestLearn(t *testing.T) {
 	// A round is 3 find runs and 2 check runs; a second round is run
 	// only when it can improve on the first, and it runs whole.
 	if l.Func != "Setting" || !strings.HasSuffix(l.Package, "/keywords") || l.Runs != 40 || l.Seed != 3 ||
-		l.Samples != 3 || l.Top != 2 || l.Checks != 1 || l.Rounds < 1 || l.Score <= 0 || l.Partial ||
+		l.Samples != 3 || l.Top != 2 || l.Checks != 1 || l.Rounds < 1 || l.Method != "refine" || l.Score <= 0 || l.Partial ||
 		l.Executions < 5*40*l.Rounds/2 || l.Executions > 5*40*l.Rounds {
 		t.Errorf("weight file says %+v", l)
 	}

@@ -42,6 +42,8 @@ type Learning struct {
 	Top     int `json:"top"`
 	Checks  int `json:"checks"`
 	Rounds  int `json:"rounds"`
+	// Method is how the weights were learned: refine or random.
+	Method string `json:"method,omitempty"`
 	// Score is the average number of branch outcomes the weights covered
 	// in the check; of a Partial learning that stopped before its first
 	// check, what they covered in their one run.

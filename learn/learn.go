@@ -6,6 +6,12 @@
 // best average no longer improves on the last, or at its round limit, or
 // at its time budget.
 //
+// The Random method is the baseline of the paper's RQ3: the same rounds
+// of find and check, every vector drawn uniformly, no refinement and no
+// early stop, the best check average of all rounds kept. Given the same
+// sizes and rounds it spends the same runs, so the two compare at equal
+// cost.
+//
 // The package knows nothing of how a run is made: a Runner runs the
 // program once with given weights and seed and says how many branch
 // outcomes it covered (session.Learn builds the worker once and runs the
@@ -47,7 +53,17 @@ type Config struct {
 	// Budget bounds the learning's wall-clock time; 0 for none. When it
 	// runs out, the result is the best vector found so far (Partial).
 	Budget time.Duration
+	// Method is Refine (the default when empty) or Random.
+	Method string
 }
+
+// The learning methods.
+const (
+	// MethodRefine is the paper's find / check / refine.
+	MethodRefine = "refine"
+	// MethodRandom samples uniformly every round: RQ3's baseline.
+	MethodRandom = "random"
+)
 
 // DefaultConfig returns the sizes of a learning that sets none. The
 // paper draws 1000 vectors a round and checks its 10 best 10 times. A
@@ -55,7 +71,7 @@ type Config struct {
 // examples/keywords (one worker, 2 loaded cores), so the paper's round
 // is days of CPU; 29 runs a round is what fits an hour on the first kind.
 func DefaultConfig() Config {
-	return Config{Samples: 20, Top: 3, Checks: 3, Rounds: 19, Parallel: 1}
+	return Config{Samples: 20, Top: 3, Checks: 3, Rounds: 19, Parallel: 1, Method: MethodRefine}
 }
 
 // Validate checks the sizes and gives the unset ones their defaults.
@@ -78,6 +94,13 @@ func (c *Config) Validate() error {
 	}
 	if c.Parallel == 0 {
 		c.Parallel = d.Parallel
+	}
+	switch c.Method {
+	case "":
+		c.Method = MethodRefine
+	case MethodRefine, MethodRandom:
+	default:
+		return fmt.Errorf("-method %q: want %s or %s", c.Method, MethodRefine, MethodRandom)
 	}
 	if c.Top < 2 || c.Top > c.Samples {
 		return fmt.Errorf("-top %d must be at least 2 (refinement draws around the two best) and at most -samples %d", c.Top, c.Samples)
@@ -232,6 +255,13 @@ func Learn(ctx context.Context, cfg Config, n int, run Runner, log io.Writer) (*
 		}
 		fmt.Fprintf(log, "gocolic: learn: round %d: best of find %d, best check average %.2f (%d runs, %s)\n",
 			round, int(ranked[0].score), checked[0].score, l.runs, time.Since(start).Round(time.Second))
+		if cfg.Method == MethodRandom {
+			// No refinement: every round draws afresh, the best of all stands.
+			if best == nil || checked[0].score > best.score {
+				best = &checked[0]
+			}
+			continue
+		}
 		if best != nil && checked[0].score <= best.score {
 			break // no improvement: the last improving round's best stands
 		}

@@ -3,8 +3,10 @@ package learn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -146,5 +148,79 @@ func TestConfigValidate(t *testing.T) {
 		if err := bad.Validate(); err == nil {
 			t.Errorf("%+v validated", bad)
 		}
+	}
+}
+
+// TestLearnRandom checks RQ3's baseline: every round draws uniformly (no
+// refinement), all rounds run (no early stop), so the cost equals the
+// rounds' runs, and the result is the best check average of all rounds.
+func TestLearnRandom(t *testing.T) {
+	type run struct {
+		theta []float64
+		score int
+	}
+	record := func(runs *[]run) Runner {
+		var mu sync.Mutex
+		return func(ctx context.Context, theta []float64, seed int64) (Score, error) {
+			s, err := fake(ctx, theta, seed)
+			mu.Lock()
+			*runs = append(*runs, run{slices.Clone(theta), s.Covered})
+			mu.Unlock()
+			return s, err
+		}
+	}
+	cfg := Config{Samples: 10, Top: 2, Checks: 2, Rounds: 4, Parallel: 1, Seed: 3}
+	perRound := cfg.Samples + cfg.Top*cfg.Checks
+
+	var refined []run
+	cfg.Method = MethodRefine
+	if _, err := Learn(context.Background(), cfg, 4, record(&refined), nil); err != nil {
+		t.Fatal(err)
+	}
+	var sampled []run
+	cfg.Method = MethodRandom
+	res, err := Learn(context.Background(), cfg, 4, record(&sampled), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rounds != cfg.Rounds || res.Runs != cfg.Rounds*perRound || len(sampled) != res.Runs {
+		t.Errorf("random: %d rounds, %d runs (%d recorded), want %d and %d", res.Rounds, res.Runs, len(sampled), cfg.Rounds, cfg.Rounds*perRound)
+	}
+	// Refinement keeps weight 0 positive after the first round (the two
+	// best have it positive); uniform draws do not.
+	negative := func(runs []run) bool {
+		for _, r := range runs[perRound:] {
+			if r.theta[0] < 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if negative(refined) {
+		t.Error("refine: a later round drew weight 0 negative; the test's premise fails")
+	}
+	if !negative(sampled) {
+		t.Error("random: no later round drew weight 0 negative: it refined")
+	}
+	// The result is the best check average over all rounds: a checked
+	// vector is run once in the find and Checks times in the check.
+	byTheta := map[string][]int{}
+	for _, r := range sampled {
+		k := fmt.Sprint(r.theta)
+		byTheta[k] = append(byTheta[k], r.score)
+	}
+	bestAvg := -1.0
+	for _, scores := range byTheta {
+		if len(scores) != 1+cfg.Checks {
+			continue
+		}
+		sum := 0
+		for _, s := range scores[1:] {
+			sum += s
+		}
+		bestAvg = max(bestAvg, float64(sum)/float64(cfg.Checks))
+	}
+	if !res.Checked || res.Score != bestAvg {
+		t.Errorf("random: result score %g (checked %t), want the best check average %g", res.Score, res.Checked, bestAvg)
 	}
 }

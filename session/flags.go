@@ -100,6 +100,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 		fs.IntVar(&c.Learn.Top, "top", d.Learn.Top, "best vectors of a round run again (check; at least 2; the paper: 10)")
 		fs.IntVar(&c.Learn.Checks, "checks", d.Learn.Checks, "runs of each checked vector, from other seeds (the paper: 10)")
 		fs.IntVar(&c.Learn.Rounds, "rounds", d.Learn.Rounds, "at most this many rounds; a round that does not improve on the last ends the learning")
+		fs.StringVar(&c.Learn.Method, "method", d.Learn.Method, "refine (find / check / refine, seed 001) or random (uniform draws every round, no refinement and no early stop: the paper's RQ3 baseline at the same cost per round)")
 	}
 
 	// The solver stack (stack.Options).

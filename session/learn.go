@@ -115,8 +115,8 @@ func Learn(ctx context.Context, cfg Config) (*Learned, error) {
 		covered, _ := rep.Covered.CondOutcomes(t.ins.Sites)
 		return learn.Score{Covered: covered, Execs: rep.Execs}, err
 	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: learning weights for %s.%s: %d samples a round, the best %d checked %d times each, up to %d rounds; runs of %d executions, %d at once\n",
-		t.pkg.Name, cfg.Func, lc.Samples, lc.Top, lc.Checks, lc.Rounds, cfg.Runs, lc.Parallel)
+	fmt.Fprintf(cfg.Stderr, "gocolic: learning weights for %s.%s (%s): %d samples a round, the best %d checked %d times each, up to %d rounds; runs of %d executions, %d at once\n",
+		t.pkg.Name, cfg.Func, lc.Method, lc.Samples, lc.Top, lc.Checks, lc.Rounds, cfg.Runs, lc.Parallel)
 	res, err := learn.Learn(ctx, lc, explore.NumFeatures, run, cfg.Stderr)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRun, err)
@@ -126,7 +126,7 @@ func Learn(ctx context.Context, cfg Config) (*Learned, error) {
 	}
 	w := explore.NewWeights(res.Theta, explore.Learning{
 		Package: t.pkg.PkgPath, Func: cfg.Func, Runs: cfg.Runs, Seed: cfg.Seed,
-		Samples: lc.Samples, Top: lc.Top, Checks: lc.Checks, Rounds: res.Rounds,
+		Samples: lc.Samples, Top: lc.Top, Checks: lc.Checks, Rounds: res.Rounds, Method: lc.Method,
 		Score: res.Score, Executions: res.Execs, Seconds: res.Elapsed.Seconds(), Partial: res.Partial,
 	})
 	if err := w.Write(cfg.WeightsOut); err != nil {

@@ -89,6 +89,7 @@ func TestLearnArgs(t *testing.T) {
 		{[]string{"./p", "F"}, "no weight file given (-o FILE)"},
 		{[]string{"./p", "F", "-o", "h.json", "-top", "1"}, "-top 1 must be at least 2"},
 		{[]string{"-top", "9", "./p", "F", "-o", "h.json", "-samples", "4"}, "-top 9 must be at least 2 (refinement draws around the two best) and at most -samples 4"},
+		{[]string{"./p", "F", "-o", "h.json", "-method", "grid"}, `-method "grid": want refine or random`},
 	}
 	for _, tt := range tests {
 		var out strings.Builder
