@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -71,15 +70,11 @@ func Learn(ctx context.Context, cfg Config) (*Learned, error) {
 	if err != nil {
 		return nil, err
 	}
-	work, err := os.MkdirTemp("", "gocolic-")
+	work, cleanup, err := newWorkDir(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("creating work directory: %w", err)
+		return nil, err
 	}
-	if cfg.KeepWork {
-		fmt.Fprintf(cfg.Stderr, "gocolic: work directory %s\n", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
+	defer cleanup()
 	bin, args, err := buildWorker(cfg, t, work)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"go/types"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -32,6 +31,7 @@ import (
 	"github.com/gocolic/gocolic/solver/stack"
 	"github.com/gocolic/gocolic/state"
 	"github.com/gocolic/gocolic/sym"
+	"github.com/gocolic/gocolic/workdir"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -294,18 +294,29 @@ type run struct {
 	close  func()
 }
 
+// newWorkDir makes the run's work directory (removing those of runs
+// killed earlier, package workdir) and returns the function that removes
+// it, which does nothing with -keepwork.
+func newWorkDir(cfg Config) (string, func(), error) {
+	d, _, err := workdir.New()
+	if err != nil {
+		return "", nil, err
+	}
+	if cfg.KeepWork {
+		d.Keep()
+		fmt.Fprintf(cfg.Stderr, "gocolic: work directory %s\n", d.Path)
+		return d.Path, func() {}, nil
+	}
+	return d.Path, func() { d.Close() }, nil
+}
+
 // exploreTarget builds the worker and runs the coordinator from seeds,
 // with go test -fuzz beside it when hy is not nil. It returns nil only
 // when nothing ran; otherwise the error, if any, is the run's own.
 func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, hy *hybrid) (*run, error) {
-	work, err := os.MkdirTemp("", "gocolic-")
+	work, cleanup, err := newWorkDir(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("creating work directory: %w", err)
-	}
-	cleanup := func() { os.RemoveAll(work) }
-	if cfg.KeepWork {
-		fmt.Fprintf(cfg.Stderr, "gocolic: work directory %s\n", work)
-		cleanup = func() {}
+		return nil, err
 	}
 	// The static facts (go/ssa of the instrumented packages) are built
 	// while the worker builds, on a copy of t: buildWorker replaces t's
