@@ -31,6 +31,8 @@ type Package struct {
 	// user's (FallbackTags); every go command of the run needs them
 	// (proc.GoEnv).
 	Tags []string
+
+	supportMemo map[string]supportAnswer // Support's answers, by arguments
 }
 
 // ErrBuild marks errors of the user's code: the package does not build.

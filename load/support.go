@@ -41,7 +41,29 @@ type listed struct {
 // the standard library (which gocolic cannot instrument: its runtime is
 // built on it), to match only packages the target does not import, or to
 // match a package of the graph that uses cgo.
+//
+// The answer is kept on p: a run asks twice (for the fallback tags, then
+// to instrument), and each ask runs go list.
 func (p *Package) Support(dir string, patterns []string) ([]*packages.Package, error) {
+	key := dir + "\x00" + strings.Join(patterns, "\x00")
+	if r, ok := p.supportMemo[key]; ok {
+		return slices.Clone(r.pkgs), r.err
+	}
+	pkgs, err := p.support(dir, patterns)
+	if p.supportMemo == nil {
+		p.supportMemo = map[string]supportAnswer{}
+	}
+	p.supportMemo[key] = supportAnswer{pkgs, err}
+	return slices.Clone(pkgs), err
+}
+
+// supportAnswer is one answer of Support, kept.
+type supportAnswer struct {
+	pkgs []*packages.Package
+	err  error
+}
+
+func (p *Package) support(dir string, patterns []string) ([]*packages.Package, error) {
 	if len(patterns) == 0 && p.Under == nil {
 		return nil, nil
 	}

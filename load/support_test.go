@@ -95,6 +95,13 @@ func TestSupport(t *testing.T) {
 				if tt.fuzz == "FuzzQ" && !slices.Contains(got, pkg.Under) {
 					t.Errorf("the package under test (its test variant) is not a support package")
 				}
+				// Asked again, it answers from memory: with no go on
+				// PATH, go list could not run.
+				t.Setenv("PATH", "")
+				again, err := pkg.Support(root, tt.patterns)
+				if err != nil || !slices.Equal(again, got) {
+					t.Errorf("asked again: %v, %v; want the first answer", again, err)
+				}
 				return
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
