@@ -29,7 +29,10 @@
 // (<learn flags>: -learn-flags, e.g. the learner's sample counts)
 // (the protocol: learn on seed 1), and then evaluates every
 // strategy on seeds 2 … runs+1, so that no strategy is measured on the
-// learning's seed.
+// learning's seed. The pseudo-strategy learned-random (named in
+// -strategies, with -learn) learns a second time with -method random and
+// -rounds set to the rounds the first learning ran, which costs the same
+// runs, and is evaluated as learned with those weights: seed 001's RQ3.
 //
 // From each run's JSON report it takes the branch coverage of the target
 // package (outcomes covered of branches.total) and prints Markdown: per
@@ -65,6 +68,12 @@ const corpusDir = "bench/strategies/corpus"
 
 // learned is the name of the learned strategy, which needs a weight file.
 const learned = "learned"
+
+// learnedRandom is the learned strategy with weights found by random
+// sampling (gocolic learn -method random) at the cost the find / check /
+// refine learning of the same program took: seed 001's RQ3 baseline.
+// Only with -learn, and only when asked for by name.
+const learnedRandom = "learned-random"
 
 // options are the command's flags.
 type options struct {
@@ -160,7 +169,7 @@ func (o *options) seeds() []int64 {
 
 // selectStrategies parses -strategies. learned is known only when weight
 // files come with it; it is then part of the default selection.
-func selectStrategies(list string, withLearned bool) ([]string, error) {
+func selectStrategies(list string, withLearned, withRandom bool) ([]string, error) {
 	var known []string
 	for _, n := range explore.Names() {
 		if n != learned || withLearned {
@@ -170,7 +179,13 @@ func selectStrategies(list string, withLearned bool) ([]string, error) {
 	if !withLearned && slices.Contains(strings.Split(list, ","), learned) {
 		return nil, errors.New("-strategies: learned needs -heuristic-dir or -learn")
 	}
-	names, err := harness.SelectNames(list, known, known)
+	def := slices.Clone(known)
+	if withRandom {
+		known = append(known, learnedRandom)
+	} else if slices.Contains(strings.Split(list, ","), learnedRandom) {
+		return nil, errors.New("-strategies: learned-random needs -learn")
+	}
+	names, err := harness.SelectNames(list, known, def)
 	if err != nil {
 		return nil, fmt.Errorf("-strategies: %w", err)
 	}
@@ -183,7 +198,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	withLearned := o.learn || o.heuristicDir != ""
-	strategies, err := selectStrategies(o.strategies, withLearned)
+	strategies, err := selectStrategies(o.strategies, withLearned, o.learn)
 	if err != nil {
 		return err
 	}
@@ -255,7 +270,7 @@ func run(ctx context.Context, o options) error {
 		m.LearnBudget = ""
 	}
 	res := newResults(programs, strategies, o.seeds())
-	if o.learn && slices.Contains(strategies, learned) {
+	if o.learn && (slices.Contains(strategies, learned) || slices.Contains(strategies, learnedRandom)) {
 		for _, p := range programs {
 			if ctx.Err() != nil {
 				break
@@ -269,6 +284,17 @@ func run(ctx context.Context, o options) error {
 			}
 			p.Heuristic = lr.Weights
 			fmt.Fprintf(os.Stderr, "strategies: learned %s in %.0fs\n", p.Name, float64(lr.WallMS)/1000)
+			if !slices.Contains(strategies, learnedRandom) || ctx.Err() != nil {
+				continue
+			}
+			fmt.Fprintf(os.Stderr, "strategies: sampling weights at random for %s (%d rounds, as learned)\n", p.Name, lr.Learned.Rounds)
+			rr := rn.learnRandom(ctx, p, o.learnBudget, lr.Learned.Rounds)
+			res.learns = append(res.learns, rr)
+			if rr.Error != "" {
+				fmt.Fprintf(os.Stderr, "strategies: random sampling for %s FAILED: %s\n", p.Name, rr.Error)
+				continue
+			}
+			p.RandomHeuristic = rr.Weights
 		}
 	}
 
@@ -283,7 +309,7 @@ loop:
 					break loop
 				}
 				var rec runRecord
-				if s == learned && p.Heuristic == "" {
+				if (s == learned && p.Heuristic == "") || (s == learnedRandom && p.RandomHeuristic == "") {
 					rec = runRecord{Program: p.Name, Strategy: s, Seed: seed, ExitCode: -1, Error: "no weight file (learning failed)"}
 				} else {
 					rec = rn.run(ctx, p, s, seed)

@@ -27,6 +27,8 @@ type program struct {
 	Flags []string `json:"flags,omitempty"`
 	// Heuristic is the weight file of -strategy learned, "" if none.
 	Heuristic string `json:"-"`
+	// RandomHeuristic is the weight file of learned-random, "" if none.
+	RandomHeuristic string `json:"-"`
 }
 
 // loadProgram reads the corpus package in dir.
@@ -184,9 +186,14 @@ func (rn *runner) limitFlags() []string {
 
 // args returns the command line of one run.
 func (rn *runner) args(p *program, strategy string, seed int64, jsonPath string) []string {
-	args := []string{"test", "-strategy", strategy}
-	if strategy == learned {
-		args = append(args, "-heuristic", p.Heuristic)
+	var args []string
+	switch strategy {
+	case learned:
+		args = []string{"test", "-strategy", learned, "-heuristic", p.Heuristic}
+	case learnedRandom:
+		args = []string{"test", "-strategy", learned, "-heuristic", p.RandomHeuristic}
+	default:
+		args = []string{"test", "-strategy", strategy}
 	}
 	args = append(args, rn.limitFlags()...)
 	// -lanes concolic: a strategy orders the concolic lane's candidates
@@ -263,11 +270,29 @@ func (rn *runner) learnArgs(p *program, budget time.Duration, out string) []stri
 // path in the record.
 func (rn *runner) learn(ctx context.Context, p *program, budget time.Duration) learnRecord {
 	out := filepath.Join(rn.weights, p.Name+".json")
+	return rn.learnWith(ctx, p, budget, out, rn.learnArgs(p, budget, out))
+}
+
+// learnRandom runs gocolic learn -method random on p with seed 1 for
+// rounds rounds (those its find / check / refine learning ran, so that
+// both cost the same runs; later flags win over -learn-flags).
+func (rn *runner) learnRandom(ctx context.Context, p *program, budget time.Duration, rounds int) learnRecord {
+	out := filepath.Join(rn.weights, p.Name+".random.json")
+	return rn.learnWith(ctx, p, budget, out, rn.randomLearnArgs(p, budget, out, rounds))
+}
+
+// randomLearnArgs returns the command line of learnRandom.
+func (rn *runner) randomLearnArgs(p *program, budget time.Duration, out string, rounds int) []string {
 	args := rn.learnArgs(p, budget, out)
+	n := len(args) - 2 // the package and function stay last
+	return append(append(args[:n:n], "-method", "random", "-rounds", strconv.Itoa(rounds)), args[n:]...)
+}
+
+func (rn *runner) learnWith(ctx context.Context, p *program, budget time.Duration, out string, args []string) learnRecord {
 	lr := learnRecord{Program: p.Name, Args: append([]string{"gocolic"}, args...)}
 	// gocolic learn stops at its budget and writes the best weights; the
 	// margin covers the build and the last runs.
-	res := harness.Run(ctx, budget+10*time.Minute, rn.module, filepath.Join(rn.logs, "learn."+p.Name+".log"), rn.bin, args...)
+	res := harness.Run(ctx, budget+10*time.Minute, rn.module, filepath.Join(rn.logs, "learn."+filepath.Base(out)+".log"), rn.bin, args...)
 	lr.WallMS = res.Wall.Milliseconds()
 	switch {
 	case res.Err != nil:

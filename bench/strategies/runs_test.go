@@ -11,7 +11,7 @@ import (
 )
 
 func TestRunnerArgs(t *testing.T) {
-	p := &program{Target: &harness.Target{Name: "smtp", Func: "Serve"}, Flags: []string{"-maxlen", "96"}, Heuristic: "w/smtp.json"}
+	p := &program{Target: &harness.Target{Name: "smtp", Func: "Serve"}, Flags: []string{"-maxlen", "96"}, Heuristic: "w/smtp.json", RandomHeuristic: "w/smtp.random.json"}
 	tests := []struct {
 		name     string
 		rn       runner
@@ -34,6 +34,10 @@ func TestRunnerArgs(t *testing.T) {
 			"learned gets its weight file", runner{execs: 300}, learned,
 			"test -strategy learned -heuristic w/smtp.json -runs 300 -lanes concolic -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
 		},
+		{
+			"learned-random is learned with the randomly sampled weights", runner{execs: 300}, learnedRandom,
+			"test -strategy learned -heuristic w/smtp.random.json -runs 300 -lanes concolic -seed 3 -workers 1 -notests -minimizetime 0 -json r.json -maxlen 96 ./smtp Serve",
+		},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(tt.rn.args(p, tt.strategy, 3, "r.json"), " "); got != tt.want {
@@ -53,6 +57,14 @@ func TestRunnerArgs(t *testing.T) {
 		if got := strings.Join(tt.rn.learnArgs(p, time.Hour, "w.json"), " "); got != tt.want {
 			t.Errorf("%s: learnArgs = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+	// The random sampling: the learning's flags, then -method random and
+	// the rounds of the refine learning, which win over -learn-flags.
+	rn := runner{execs: 4000, learnFlags: []string{"-samples", "8", "-rounds", "9"}}
+	got := rn.randomLearnArgs(p, time.Hour, "r.json", 3)
+	want := "learn -seed 1 -runs 4000 -budget 1h0m0s -o r.json -samples 8 -rounds 9 -maxlen 96 -method random -rounds 3 ./smtp Serve"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("learnRandom args = %q, want %q", s, want)
 	}
 }
 
@@ -77,6 +89,7 @@ func TestSelectStrategies(t *testing.T) {
 		name        string
 		list        string
 		withLearned bool
+		withRandom  bool
 		want        []string
 		wantErr     string
 	}{
@@ -84,10 +97,13 @@ func TestSelectStrategies(t *testing.T) {
 		{name: "default with weights", withLearned: true, want: []string{"cover", "dfs", "bfs", "random", "random-branch", "uniform-random", "generational", "priority", "cfds", "cgs", learned}},
 		{name: "order of explore.Names", list: "cgs,cover", want: []string{"cover", "cgs"}},
 		{name: "learned without weights", list: "cover,learned", wantErr: "learned needs -heuristic-dir or -learn"},
+		{name: "learned-random not by default", withLearned: true, withRandom: true, want: []string{"cover", "dfs", "bfs", "random", "random-branch", "uniform-random", "generational", "priority", "cfds", "cgs", learned}},
+		{name: "learned-random by name", list: "learned-random,learned,cover", withLearned: true, withRandom: true, want: []string{"cover", learned, learnedRandom}},
+		{name: "learned-random without -learn", list: "learned-random", withLearned: true, wantErr: "learned-random needs -learn"},
 		{name: "unknown", list: "astar", wantErr: `unknown name "astar"`},
 	}
 	for _, tt := range tests {
-		got, err := selectStrategies(tt.list, tt.withLearned)
+		got, err := selectStrategies(tt.list, tt.withLearned, tt.withRandom)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.wantErr)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -104,7 +105,7 @@ func mean(xs []float64) float64 {
 func (r *results) best(program string) string {
 	bestName, bestMean := "", math.Inf(-1)
 	for _, s := range r.strategies {
-		if s == learned {
+		if s == learned || s == learnedRandom {
 			continue
 		}
 		m := mean(r.sample(program, s).cov)
@@ -201,6 +202,9 @@ func (r *results) markdown(m meta) (string, error) {
 			learnFlags = ", `" + m.LearnFlags + "`"
 		}
 		fmt.Fprintf(&b, "`learned`: weights from `gocolic learn -seed 1` per program (budget %s%s), evaluated on the other seeds.\n", m.LearnBudget, learnFlags)
+		if slices.Contains(r.strategies, learnedRandom) {
+			b.WriteString("`learned-random`: weights from `gocolic learn -method random` on the same seed, with as many rounds as that learning ran (the same runs), evaluated the same way (seed 001's RQ3).\n")
+		}
 	}
 	if m.Interrupted {
 		b.WriteString("\n**Interrupted**: the tables hold the runs made before the interruption.\n")
@@ -307,26 +311,44 @@ func (r *results) markdown(m meta) (string, error) {
 		}
 		b.WriteString(t)
 	}
+	if slices.Contains(r.strategies, learned) && slices.Contains(r.strategies, learnedRandom) {
+		b.WriteString("\n## Find / check / refine against random sampling at the same cost (RQ3)\n\n")
+		lt := harness.Table{Head: []string{"program", "learned avg %", "learned-random avg %", "signed-rank (learned vs random)"}, Right: []bool{false, true, true, false}}
+		for _, p := range r.programs {
+			l, rs := r.sample(p.Name, learned), r.sample(p.Name, learnedRandom)
+			cmp := "–"
+			if len(l.cov) > 0 && len(rs.cov) > 0 {
+				cmp = r.compare(p.Name, learned, learnedRandom)
+			}
+			lt.Add(p.Name, pct(mean(l.cov)), pct(mean(rs.cov)), cmp)
+		}
+		t, err := lt.Markdown()
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(t)
+	}
 	if len(r.learns) > 0 {
 		b.WriteString("\n## Learning\n\n")
 		lt := harness.Table{
-			Head:  []string{"program", "rounds", "executions", "learning time", "wall time", "check score (outcomes)", "result"},
-			Right: []bool{false, true, true, true, true, true, false},
+			Head:  []string{"program", "method", "rounds", "executions", "learning time", "wall time", "check score (outcomes)", "result"},
+			Right: []bool{false, false, true, true, true, true, true, false},
 		}
 		for _, l := range r.learns {
 			res := "ok"
 			if l.Error != "" {
 				res = "FAILED: " + harness.Cell(l.Error)
 			}
-			rounds, execs, secs, score := "–", "–", "–", "–"
+			method, rounds, execs, secs, score := "–", "–", "–", "–", "–"
 			if c := l.Learned; c != nil {
+				method = cmp.Or(c.Method, "refine")
 				rounds, execs = strconv.Itoa(c.Rounds), harness.Rate(float64(c.Executions))
 				secs, score = fmt.Sprintf("%.0fs", c.Seconds), strconv.FormatFloat(c.Score, 'f', 1, 64)
 				if c.Partial {
 					res += " (stopped at its budget: best so far)"
 				}
 			}
-			lt.Add(l.Program, rounds, execs, secs, fmt.Sprintf("%.0fs", float64(l.WallMS)/1000), score, res)
+			lt.Add(l.Program, method, rounds, execs, secs, fmt.Sprintf("%.0fs", float64(l.WallMS)/1000), score, res)
 		}
 		t, err := lt.Markdown()
 		if err != nil {

@@ -96,9 +96,9 @@ func TestMarkdown(t *testing.T) {
 		"| dfs | 4 (1 failed) | 31.0 | 32.0 | 96/300 | 4,000 | 0.5 | − p=0.125 (n=4) |",
 		"## Is the learned heuristic best?",
 		"| ini | 38.0 | cover | 33.5 | + p=0.062 (n=5) |",
-		"| program | rounds | executions | learning time | wall time | check score (outcomes) | result |",
-		"| vm | 3 | 144,000 | 58s | 61s | 212.5 | ok (stopped at its budget: best so far) |",
-		"| ini | – | – | – | 2s | – | FAILED: exit status 1 |",
+		"| program | method | rounds | executions | learning time | wall time | check score (outcomes) | result |",
+		"| vm | refine | 3 | 144,000 | 58s | 61s | 212.5 | ok (stopped at its budget: best so far) |",
+		"| ini | – | – | – | – | 2s | – | FAILED: exit status 1 |",
 		"## Failed runs",
 		`| ini | dfs | 5 | exit status 1: a \| b |`,
 	}
@@ -152,6 +152,44 @@ func TestCappedRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"4000 executions (at most 15m0s", "| cover | 2 (1 capped) | 11.0 | 12.0 | 12/100 | 2,617 |"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("markdown lacks %q; got:\n%s", w, md)
+		}
+	}
+}
+
+// TestMarkdownRQ3 checks the table of learned against learned-random,
+// and that learned-random is never the best hand-made strategy.
+func TestMarkdownRQ3(t *testing.T) {
+	progs := []*program{{Target: &harness.Target{Name: "vm", Func: "Run", LOC: 500}}}
+	seeds := []int64{2, 3, 4, 5, 6}
+	r := newResults(progs, []string{"cover", learned, learnedRandom}, seeds)
+	add := func(strat string, covered []int) {
+		for i, c := range covered {
+			r.add(runRecord{Program: "vm", Strategy: strat, Seed: seeds[i], Covered: c, Total: 200, CoveragePct: float64(c) / 2, Executions: 4000})
+		}
+	}
+	add("cover", []int{50, 52, 54, 56, 58})
+	add(learned, []int{60, 62, 64, 66, 68})
+	add(learnedRandom, []int{70, 71, 72, 73, 74}) // above cover: still not "best hand-made"
+	r.learns = []learnRecord{
+		{Program: "vm", Learned: &explore.Learning{Rounds: 3, Executions: 144000, Seconds: 58, Score: 62, Method: "refine"}},
+		{Program: "vm", Learned: &explore.Learning{Rounds: 3, Executions: 150000, Seconds: 61, Score: 55, Method: "random"}},
+	}
+	if b := r.best("vm"); b != "cover" {
+		t.Errorf("best hand-made = %q, want cover", b)
+	}
+	md, err := r.markdown(meta{Execs: 4000, Runs: 5, Seeds: seeds, Learn: true, LearnBudget: "1h0m0s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"## Find / check / refine against random sampling at the same cost (RQ3)",
+		"`learned-random`: weights from `gocolic learn -method random`",
+		"| program | learned avg % | learned-random avg % | signed-rank (learned vs random) |",
+		"| vm | 32.0 | 36.0 | − p=0.062 (n=5) |",
+		"| vm | random | 3 | 150,000 | 61s |",
+	} {
 		if !strings.Contains(md, w) {
 			t.Errorf("markdown lacks %q; got:\n%s", w, md)
 		}
