@@ -2,6 +2,7 @@ package rt
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gocolic/gocolic/sym"
@@ -272,4 +273,37 @@ func BenchmarkConcretise(b *testing.B) {
 		Concrete(3, CauseCall, x)
 	}
 	clearConcrete()
+}
+
+// TestSliceSplitBudget checks that slicing at a symbolic offset splits
+// every byte over the string until the execution's budget of split terms
+// is spent, and then takes the offset at its concrete value, counted.
+func TestSliceSplitBudget(t *testing.T) {
+	own(t)
+	reset(4)
+	x := V[int]{C: 7, S: st.b.Var(0, 64)}
+	small := symStr("0123456789abcdef")
+	sub := SliceString(16, small, x, LenString(small))
+	if b := aggBytes(sub.S); len(b) != 9 || b[0].Kind != sym.KIte {
+		t.Fatalf("small[x:]: bytes %v, want 9 case splits", b)
+	}
+	if got := takeConcrete(nil); len(got) != 0 {
+		t.Errorf("small[x:] within the budget counted %+v", got)
+	}
+	// 193 bytes, each split over 200: past the budget at once.
+	big := symStr(strings.Repeat("a", 200))
+	for range 3 {
+		sub = SliceString(17, big, x, LenString(big))
+	}
+	if b, want := aggBytes(sub.S), aggBytes(big.S)[7:]; len(b) != len(want) || b[0] != want[0] || b[192] != want[192] {
+		t.Errorf("big[x:] past the budget: bytes are not big's own from 7")
+	}
+	if got := takeConcrete(nil); len(got) != 1 || got[0].Site != 17 || got[0].Cause != CauseIndex || got[0].Count != 3 {
+		t.Errorf("big[x:] past the budget counted %+v, want 3 index events at site 17", got)
+	}
+	// The budget is the execution's: a new one splits again.
+	reset(4)
+	if b := aggBytes(SliceString(16, small, x, LenString(small)).S); b[0].Kind != sym.KIte {
+		t.Errorf("after reset: small[x:] not split")
+	}
 }

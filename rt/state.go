@@ -54,6 +54,7 @@ var st struct {
 	results   [maxResults]passed     // struct results handed to the caller (slice.go)
 	iface     ifaceState             // interface inputs (iface.go)
 	conc      concTable              // concretisation events of this execution (concrete.go)
+	splits    int                    // case-split terms of slices at symbolic offsets so far (str.go)
 	// traced: the execution records every outcome of a site that
 	// reports outcomes, concrete ones included, and the entries and
 	// returns of functions (Enter, Leave), in outs (Request.Trace).
@@ -101,6 +102,7 @@ func reset(sites int) {
 	st.passed = st.passed[:0]
 	st.results = [maxResults]passed{}
 	clearConcrete()
+	st.splits = 0
 	memUsed.Store(false)
 	bytesUsed.Store(false)
 	lensUsed.Store(false)

@@ -204,18 +204,34 @@ func sliceAgg(site uint32, a, lo, hi *sym.Expr, clo, chi, n int) *sym.Expr {
 		return nil
 	}
 	bs := aggBytes(a)
+	if lo.Kind != sym.KConst {
+		// Each byte at a symbolic offset is a case split over all of a.
+		if cost := (len(bs) - min(clo, len(bs))) * len(bs); st.splits+cost <= maxSplitTerms {
+			st.splits += cost
+			var out []*sym.Expr
+			for k := 0; clo+k < len(bs); k++ {
+				out = append(out, byteAt(a, st.b.Add(lo, st.b.Const(uint64(k), 64)), clo+k))
+			}
+			return st.b.String(st.b.Sub(hi, lo), out)
+		}
+		concretise(site, CauseIndex)
+		lo = st.b.Const(uint64(clo), 64)
+	}
 	var out []*sym.Expr
-	if lo.Kind == sym.KConst {
-		if clo <= len(bs) {
-			out = bs[clo:]
-		}
-	} else {
-		for k := 0; clo+k < len(bs); k++ {
-			out = append(out, byteAt(a, st.b.Add(lo, st.b.Const(uint64(k), 64)), clo+k))
-		}
+	if clo <= len(bs) {
+		out = bs[clo:]
 	}
 	return st.b.String(st.b.Sub(hi, lo), out)
 }
+
+// maxSplitTerms bounds the terms that slicing at symbolic offsets may make
+// in one execution (sliceAgg). Every byte of s[lo:hi] at a symbolic lo is
+// a case split over the bytes of s, so one slice costs the square of s's
+// length; a lexer that takes input[pos:] at every character, pos being
+// symbolic after a decoded rune's width, costs its cube: 0.8 s per
+// execution on a 65-byte TOML document. Past the bound an offset is
+// taken at its concrete value (CauseIndex); the bytes keep their terms.
+const maxSplitTerms = 1 << 15
 
 // SliceString returns s[lo:hi]; site is the implicit bounds check.
 func SliceString[T ~string, I, J Integer](site uint32, s V[T], lo V[I], hi V[J]) V[T] {
