@@ -305,6 +305,9 @@ func (g *Graph) StaticCalls(f *ssa.Function) (calls []*ssa.Call, ok bool) {
 	for _, fn := range g.funcs {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
+				if _, ok := in.(*ssa.DebugRef); ok {
+					continue // names, does not run
+				}
 				c, isCall := in.(*ssa.Call)
 				for _, op := range in.Operands(ops[:0]) {
 					if *op != f {

@@ -151,6 +151,17 @@ type Result struct {
 	// Incomplete says which bound stopped the run before a graph was
 	// closed; nothing is then Unreachable.
 	Incomplete string
+	// AtCalls are the verdicts on the goals of other functions given to
+	// Check, at each call of the function that inlined them (a Copy):
+	// Unreachable says that no execution of this function takes the
+	// goal inside that call.
+	AtCalls map[CallGoal]Verdict
+}
+
+// CallGoal is a goal of a callee at one call that inlined it.
+type CallGoal struct {
+	Call *ssa.Call
+	Goal Goal
 }
 
 // Step is one refinement: the spurious abstract path and what it added.
@@ -179,6 +190,14 @@ type checker struct {
 	// claimable are the goals the graph can decide: plain Ifs of
 	// mapped sites of the function, out of the Recover block's reach.
 	claimable map[Goal]bool
+	// foreign are the goals of other functions, decided at the calls
+	// that inline them: copyOpen those still to be decided by a path
+	// check, copyClaim those the graph can decide (their call is out of
+	// the Recover block's reach), hits those the round's graph reaches.
+	foreign   map[Goal]bool
+	copyOpen  map[CallGoal]bool
+	copyClaim map[CallGoal]bool
+	hits      map[CallGoal]bool
 	res       *Result
 }
 
@@ -197,7 +216,9 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	c := &checker{g: g, fn: fn, a: newAbstraction(ctx, enc, slv), opts: opts,
-		goalOf: map[edgeKey]Goal{}, open: map[Goal]bool{}, claimable: map[Goal]bool{}, res: &Result{Verdicts: map[Goal]Verdict{}}}
+		goalOf: map[edgeKey]Goal{}, open: map[Goal]bool{}, claimable: map[Goal]bool{},
+		foreign: map[Goal]bool{}, copyOpen: map[CallGoal]bool{}, copyClaim: map[CallGoal]bool{},
+		res: &Result{Verdicts: map[Goal]Verdict{}, AtCalls: map[CallGoal]Verdict{}}}
 	recovers := recoverReach(fn)
 	for _, gl := range goals {
 		br := g.Branch(gl.Site)
@@ -205,11 +226,12 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 		case br == nil:
 			c.res.Verdicts[gl] = Verdict{Why: "unmapped site"}
 			continue
-		case br.Func != fn:
-			c.res.Verdicts[gl] = Verdict{Why: "site of another function"}
-			continue
 		case br.Joined || br.Point || br.Check:
 			c.res.Verdicts[gl] = Verdict{Why: "no If of its own"}
+			continue
+		case br.Func != fn:
+			c.res.Verdicts[gl] = Verdict{Why: "site of another function: see AtCalls"}
+			c.addForeign(gl, br)
 			continue
 		}
 		succ := 1
@@ -237,7 +259,10 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 			}
 		}
 	}
-	err := c.run()
+	err := c.copies(recovers)
+	if err == nil {
+		err = c.run()
+	}
 	c.res.Queries = c.a.queries
 	c.res.Predicates = len(c.a.preds)
 	if err != nil {
@@ -245,6 +270,12 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 			if v.Status == Unreachable {
 				v.Status = Unknown
 				c.res.Verdicts[gl] = v
+			}
+		}
+		for cg, v := range c.res.AtCalls {
+			if v.Status == Unreachable {
+				v.Status = Unknown
+				c.res.AtCalls[cg] = v
 			}
 		}
 		if errors.Is(err, errBound) || ctx.Err() != nil {
@@ -310,6 +341,7 @@ func (c *checker) round() (arg *ARG, refined bool, err error) {
 	fn := c.fn
 	nodes := []Node{{Block: fn.Blocks[0], Parent: -1, Cover: -1}}
 	byBlock := map[*ssa.BasicBlock][]int32{}
+	c.hits = map[CallGoal]bool{}
 	work := []int32{0}
 	for len(work) > 0 {
 		if err := c.a.ctx.Err(); err != nil {
@@ -329,6 +361,12 @@ func (c *checker) round() (arg *ARG, refined bool, err error) {
 		}
 		byBlock[nd.Block] = append(byBlock[nd.Block], n)
 		b := nd.Block
+		if len(c.copyClaim) > 0 {
+			refined, err := c.callees(nodes, n)
+			if err != nil || refined {
+				return nil, refined, err
+			}
+		}
 		for i := range b.Succs {
 			k := edgeKey{b, i}
 			s, ok, err := c.a.post(nodes[n].State, k)
@@ -380,6 +418,17 @@ func (c *checker) conclude(arg *ARG) error {
 		}
 		c.res.Verdicts[gl] = v
 	}
+	for cg := range c.copyClaim {
+		v := c.res.AtCalls[cg]
+		switch {
+		case c.hits[cg]:
+		case v.Status == Reachable:
+			return fmt.Errorf("mc: goal %v at a call has a feasible path but no edge in the closed graph of %s", cg.Goal, c.fn)
+		default:
+			v = Verdict{Status: Unreachable}
+		}
+		c.res.AtCalls[cg] = v
+	}
 	c.res.ARG = arg
 	return nil
 }
@@ -417,7 +466,7 @@ func (c *checker) reached(gl Goal, nodes []Node, child int32) (refined bool, err
 		c.giveUp(gl, "predicate budget spent")
 		return false, nil
 	}
-	step, err := c.a.refine(path, cx, c.opts.MaxPredicates)
+	step, err := c.a.refine(path, cx, c.opts.MaxPredicates, nil)
 	if err != nil {
 		return false, err
 	}

@@ -138,7 +138,10 @@ func (a *abstraction) core(blocks []*ssa.BasicBlock, cx *counterexample) ([]int,
 
 // refine adds predicates that remove the spurious path through blocks,
 // at most up to max predicates in all, and returns the step it made.
-func (a *abstraction) refine(blocks []*ssa.BasicBlock, cx *counterexample, max int) (Step, error) {
+// final, when not nil, is what the path must also meet at the entry of
+// its last block (a callee's goal inlined there, over state variables):
+// F_n = final.
+func (a *abstraction) refine(blocks []*ssa.BasicBlock, cx *counterexample, max int, final *sym.Expr) (Step, error) {
 	core, err := a.core(blocks, cx)
 	if err != nil {
 		return Step{}, err
@@ -151,6 +154,10 @@ func (a *abstraction) refine(blocks []*ssa.BasicBlock, cx *counterexample, max i
 	b := a.enc.B
 	f := b.Bool(true)
 	var wps [][]*sym.Expr // the state-only conjuncts of each F_i
+	if final != nil {
+		f = final
+		wps = append(wps, a.stateOnly(conjuncts(f)))
+	}
 	for i := len(blocks) - 2; i >= 0; i-- {
 		succ := slices.Index(blocks[i].Succs, blocks[i+1])
 		if succ < 0 {
