@@ -429,6 +429,9 @@ func (p *Path) define(v ssa.Value) *sym.Expr {
 	case *ssa.BinOp:
 		return p.binOp(v)
 	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return p.load(v)
+		}
 		x := p.Value(v.X)
 		if x == nil {
 			return nil
@@ -455,9 +458,6 @@ func (p *Path) define(v ssa.Value) *sym.Expr {
 		if ts := p.tup[v.Tuple]; v.Index < len(ts) {
 			return ts[v.Index]
 		}
-	}
-	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
-		return p.load(u)
 	}
 	return nil
 }
