@@ -116,6 +116,11 @@ type Graph struct {
 	covered sites.Coverage
 	dist    []int32 // to the nearest uncovered goal outcome, by node
 	dirty   bool
+
+	// The static calls of each function, and the functions that may
+	// start otherwise (StaticCalls), found on first use.
+	calls   map[*ssa.Function][]*ssa.Call
+	escapes map[*ssa.Function]bool
 }
 
 type edge struct {

@@ -296,10 +296,21 @@ func (g *Graph) StaticCalls(f *ssa.Function) (calls []*ssa.Call, ok bool) {
 	if obj == nil || f.Signature.Recv() != nil || f.TypeParams() != nil || f.Origin() != nil {
 		return nil, false
 	}
+	if g.calls == nil {
+		g.indexCalls()
+	}
+	if g.escapes[f] {
+		return nil, false
+	}
+	return g.calls[f], true
+}
+
+// indexCalls finds, once, the static calls of each function and the
+// functions that may start otherwise (StaticCalls).
+func (g *Graph) indexCalls() {
+	g.calls, g.escapes = map[*ssa.Function][]*ssa.Call{}, map[*ssa.Function]bool{}
 	for _, r := range g.roots(nil) {
-		if r == f {
-			return nil, false
-		}
+		g.escapes[r] = true
 	}
 	var ops []*ssa.Value
 	for _, fn := range g.funcs {
@@ -310,16 +321,16 @@ func (g *Graph) StaticCalls(f *ssa.Function) (calls []*ssa.Call, ok bool) {
 				}
 				c, isCall := in.(*ssa.Call)
 				for _, op := range in.Operands(ops[:0]) {
-					if *op != f {
-						continue
+					f, ok := (*op).(*ssa.Function)
+					switch {
+					case !ok:
+					case isCall && !c.Call.IsInvoke() && op == &c.Call.Value:
+						g.calls[f] = append(g.calls[f], c)
+					default:
+						g.escapes[f] = true // f as a value: it may start anywhere
 					}
-					if !isCall || c.Call.IsInvoke() || op != &c.Call.Value {
-						return nil, false // f as a value: it may start anywhere
-					}
-					calls = append(calls, c)
 				}
 			}
 		}
 	}
-	return calls, true
 }
