@@ -91,10 +91,14 @@ type Verdict struct {
 
 // Options bounds a run of the model checker. Zero values take defaults.
 type Options struct {
-	MaxNodes       int           // ARG nodes per round (default 5000)
-	MaxPredicates  int           // predicates in all (default 64)
-	MaxRefinements int           // refinements (default 20)
-	Timeout        time.Duration // wall time for the whole run (default 10 s)
+	MaxNodes       int // ARG nodes per round (default 5000)
+	MaxPredicates  int // predicates in all (default 64)
+	MaxRefinements int // refinements (default 20)
+	// MaxUnroll bounds the refinements per goal whose core is loop
+	// conditions alone (default 4): past it the goal is given up, so
+	// that a goal many turns deep does not keep the graph from closing.
+	MaxUnroll int
+	Timeout   time.Duration // wall time for the whole run (default 10 s)
 	// Bare starts with no predicate; otherwise the conditions of the
 	// goals' Ifs are the first predicates.
 	Bare bool
@@ -109,6 +113,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxRefinements <= 0 {
 		o.MaxRefinements = 20
+	}
+	if o.MaxUnroll <= 0 {
+		o.MaxUnroll = 4
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
@@ -198,7 +205,10 @@ type checker struct {
 	copyOpen  map[CallGoal]bool
 	copyClaim map[CallGoal]bool
 	hits      map[CallGoal]bool
-	res       *Result
+	// unrolled counts, by goal, the refinements whose core was loop
+	// conditions alone.
+	unrolled map[Goal]int
+	res      *Result
 }
 
 // errBound is returned when a bound stops a round before its graph is
@@ -217,7 +227,7 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 	defer cancel()
 	c := &checker{g: g, fn: fn, a: newAbstraction(ctx, enc, slv), opts: opts,
 		goalOf: map[edgeKey]Goal{}, open: map[Goal]bool{}, claimable: map[Goal]bool{},
-		foreign: map[Goal]bool{}, copyOpen: map[CallGoal]bool{}, copyClaim: map[CallGoal]bool{},
+		foreign: map[Goal]bool{}, unrolled: map[Goal]int{}, copyOpen: map[CallGoal]bool{}, copyClaim: map[CallGoal]bool{},
 		res: &Result{Verdicts: map[Goal]Verdict{}, AtCalls: map[CallGoal]Verdict{}}}
 	recovers := recoverReach(fn)
 	for _, gl := range goals {
@@ -466,7 +476,15 @@ func (c *checker) reached(gl Goal, nodes []Node, child int32) (refined bool, err
 		c.giveUp(gl, "predicate budget spent")
 		return false, nil
 	}
-	step, err := c.a.refine(path, cx, c.opts.MaxPredicates, nil)
+	core, err := c.a.core(path, cx)
+	if err != nil {
+		return false, err
+	}
+	if !c.unrollOK(gl, path, core) {
+		c.giveUp(gl, "refinement unrolls a loop")
+		return false, nil
+	}
+	step, err := c.a.refine(path, cx, core, c.opts.MaxPredicates, nil)
 	if err != nil {
 		return false, err
 	}
@@ -477,6 +495,16 @@ func (c *checker) reached(gl Goal, nodes []Node, child int32) (refined bool, err
 	}
 	c.res.Steps = append(c.res.Steps, step)
 	return true, nil
+}
+
+// unrollOK counts a refinement towards gl with this core and reports
+// whether it is within MaxUnroll.
+func (c *checker) unrollOK(gl Goal, path []*ssa.BasicBlock, core []int) bool {
+	if !unrolls(c.fn, path, core) {
+		return true
+	}
+	c.unrolled[gl]++
+	return c.unrolled[gl] <= c.opts.MaxUnroll
 }
 
 func (c *checker) giveUp(gl Goal, why string) {

@@ -210,7 +210,15 @@ func (c *checker) reachedCopy(cg CallGoal, cf copyForm, nodes []Node, n int32) (
 		giveUp("predicate budget spent")
 		return false, nil
 	}
-	step, err := c.a.refine(path, cx, c.opts.MaxPredicates, cf.f)
+	core, err := c.a.core(path, cx)
+	if err != nil {
+		return false, err
+	}
+	if !c.unrollOK(cg.Goal, path, core) {
+		giveUp("refinement unrolls a loop")
+		return false, nil
+	}
+	step, err := c.a.refine(path, cx, core, c.opts.MaxPredicates, cf.f)
 	if err != nil {
 		return false, err
 	}

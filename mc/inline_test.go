@@ -235,3 +235,45 @@ func TestInlinedPathsSat(t *testing.T) {
 		}
 	}
 }
+
+// loadSeed returns a program of bench/abstraction/corpus (seed 002's
+// examples in Go).
+func loadSeed(t testing.TB, name string) *absPkg {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return loadPkg(t, filepath.Join(filepath.Dir(filepath.Dir(file)), "bench", "abstraction", "corpus", name))
+}
+
+// TestSeedPrograms checks stage 2 on seed 002's programs: unreach's
+// unreachable goal (classify's r < 0, whose one caller keeps the largest
+// of five counts, never negative) is proved at its call and claimed, and
+// its other side is not; simplewhile's goal, 30 turns deep, is given up
+// after MaxUnroll loop refinements instead of unrolling the loop until
+// the time bound, so that the graph closes and gives a monitor.
+func TestSeedPrograms(t *testing.T) {
+	p := loadSeed(t, "unreach")
+	out, sum, err := Prove(context.Background(), p.g, p.table, 30*time.Second, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	neg, pos := p.goal(t, "classify", "r < 0", true), p.goal(t, "classify", "r < 0", false)
+	if !slices.Contains(out, sites.OutcomeOf(neg.Site, true)) || slices.Contains(out, sites.OutcomeOf(pos.Site, false)) {
+		t.Errorf("unreach: claimed %v, want classify's r < 0 true side and not its false side", out)
+	}
+	if sum.ByCalls != 1 {
+		t.Errorf("unreach: %d goals proved at calls, want 1", sum.ByCalls)
+	}
+
+	p = loadSeed(t, "simplewhile")
+	gl := p.goal(t, "Goal", "set", false)
+	enc := NewEncoder(sym.NewBuilder(), p.fns["Goal"])
+	enc.Inline = inlining(p, DefaultInlineDepth)
+	res, err := Check(context.Background(), p.g, enc, newZ3(t), []Goal{gl}, Options{Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ARG == nil || res.Verdicts[gl].Status != Unknown {
+		t.Errorf("simplewhile: graph closed %v (%q), verdict %v (%s); want a closed graph and the goal given up",
+			res.ARG != nil, res.Incomplete, res.Verdicts[gl].Status, res.Verdicts[gl].Why)
+	}
+}
