@@ -2,11 +2,14 @@
 // on the go/ssa form that cfa builds, with the concolic engine's own terms
 // (sym), so that the two engines share one semantics.
 //
-// The parts: the path encoder (this file); the predicate abstraction and
-// its cartesian abstract post (abstract.go); Algorithm 2 of seed 002,
+// The parts: the path encoder (this file), with the callees it inlines
+// (inline.go) and the memory it knows (memory.go); the predicate
+// abstraction and its cartesian abstract post (abstract.go); Algorithm 2
+// of seed 002,
 // which builds an abstract reachability graph of one function towards
 // the uncovered branch outcomes and claims unreachable those its closed
-// graph leaves out (arg.go); the check of abstract paths and refinement
+// graph leaves out (arg.go), the goals of inlined callees decided at
+// their calls (callees.go); the check of abstract paths and refinement
 // by weakest preconditions sliced by an unsat core (refine.go); the
 // monitor of a closed graph and its replay on executed traces
 // (monitor.go); and Prove, which runs the checker over a graph's
@@ -19,12 +22,15 @@
 // the same sym operations the runtime (rt/ops.go) uses for each operator,
 // so wraparound, signed division and the shift rules are Go's; a division
 // or a signed shift on the path adds the condition under which it does
-// not panic. What the encoder does not follow (calls other than the
-// builtin min and max, loads from memory, floats, strings, globals, values
-// defined before the path starts) is havoc: a fresh variable each time it
-// is computed. Implicit checks other than division and shift counts
-// (bounds, nil, assertions) add no condition, which only widens the set
-// of executions a formula admits.
+// not panic. A call of a static callee is expanded in place within the
+// Inline bounds (inline.go), and a load of an integer or boolean through
+// a pointer, a field or a global returns what the path stored there, as
+// far as type-based aliasing knows it (memory.go). What the encoder does
+// not follow (other calls but the builtin min and max, other loads,
+// floats, strings, values defined before the path starts) is havoc: a
+// fresh variable each time it is computed. Implicit checks other than
+// division and shift counts (bounds, nil, assertions) add no condition,
+// which only widens the set of executions a formula admits.
 package mc
 
 import (
