@@ -38,6 +38,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"sync"
 
 	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/packages"
@@ -118,9 +119,11 @@ type Graph struct {
 	dirty   bool
 
 	// The static calls of each function, and the functions that may
-	// start otherwise (StaticCalls), found on first use.
-	calls   map[*ssa.Function][]*ssa.Call
-	escapes map[*ssa.Function]bool
+	// start otherwise (StaticCalls), found on first use (once: the model
+	// checker's rounds run beside the search, which reads distances).
+	callsOnce sync.Once
+	calls     map[*ssa.Function][]*ssa.Call
+	escapes   map[*ssa.Function]bool
 }
 
 type edge struct {

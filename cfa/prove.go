@@ -296,9 +296,7 @@ func (g *Graph) StaticCalls(f *ssa.Function) (calls []*ssa.Call, ok bool) {
 	if obj == nil || f.Signature.Recv() != nil || f.TypeParams() != nil || f.Origin() != nil {
 		return nil, false
 	}
-	if g.calls == nil {
-		g.indexCalls()
-	}
+	g.callsOnce.Do(g.indexCalls)
 	if g.escapes[f] {
 		return nil, false
 	}
