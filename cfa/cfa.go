@@ -38,6 +38,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"sync"
 
 	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/packages"
@@ -116,6 +117,13 @@ type Graph struct {
 	covered sites.Coverage
 	dist    []int32 // to the nearest uncovered goal outcome, by node
 	dirty   bool
+
+	// The static calls of each function, and the functions that may
+	// start otherwise (StaticCalls), found on first use (once: the model
+	// checker's rounds run beside the search, which reads distances).
+	callsOnce sync.Once
+	calls     map[*ssa.Function][]*ssa.Call
+	escapes   map[*ssa.Function]bool
 }
 
 type edge struct {

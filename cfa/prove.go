@@ -282,3 +282,53 @@ func (g *Graph) linknamed() (names, whole map[string]bool) {
 	})
 	return names, whole
 }
+
+// StaticCalls returns the call instructions of the graph's functions that
+// call f statically, and ok true when those calls are the only way f can
+// start: f is a declared function without receiver or type parameters,
+// not a root of any run (an exported function, an initialiser, a
+// linknamed one, one of a package with non-Go files: see roots), and no
+// instruction names it other than as the callee of a static call (a
+// function value, a go or defer statement, a closure). When ok is false
+// the calls are nil: what holds at every call site need not hold for f.
+func (g *Graph) StaticCalls(f *ssa.Function) (calls []*ssa.Call, ok bool) {
+	obj, _ := f.Object().(*types.Func)
+	if obj == nil || f.Signature.Recv() != nil || f.TypeParams() != nil || f.Origin() != nil {
+		return nil, false
+	}
+	g.callsOnce.Do(g.indexCalls)
+	if g.escapes[f] {
+		return nil, false
+	}
+	return g.calls[f], true
+}
+
+// indexCalls finds, once, the static calls of each function and the
+// functions that may start otherwise (StaticCalls).
+func (g *Graph) indexCalls() {
+	g.calls, g.escapes = map[*ssa.Function][]*ssa.Call{}, map[*ssa.Function]bool{}
+	for _, r := range g.roots(nil) {
+		g.escapes[r] = true
+	}
+	var ops []*ssa.Value
+	for _, fn := range g.funcs {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				if _, ok := in.(*ssa.DebugRef); ok {
+					continue // names, does not run
+				}
+				c, isCall := in.(*ssa.Call)
+				for _, op := range in.Operands(ops[:0]) {
+					f, ok := (*op).(*ssa.Function)
+					switch {
+					case !ok:
+					case isCall && !c.Call.IsInvoke() && op == &c.Call.Value:
+						g.calls[f] = append(g.calls[f], c)
+					default:
+						g.escapes[f] = true // f as a value: it may start anywhere
+					}
+				}
+			}
+		}
+	}
+}

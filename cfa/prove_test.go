@@ -13,6 +13,7 @@ import (
 	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/sites"
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
 )
 
 const proveSrc = `package p
@@ -442,6 +443,64 @@ func unexported(x int) {
 		}
 		if claimed[s.ID] != want {
 			t.Errorf("%s: claimed %t, want %t", cond, claimed[s.ID], want)
+		}
+	}
+}
+
+const callsSrc = `package p
+
+func once(x int) int   { return x + 1 }
+func twice(x int) int  { return x * 2 }
+func valued(x int) int { return x }
+func deferred()        {}
+func spawned()         {}
+func Exported(x int) int { return x }
+
+type T struct{}
+
+func (T) method() int { return 1 }
+
+var fv = valued
+
+func Entry(x int) int {
+	defer deferred()
+	go spawned()
+	var t T
+	return once(x) + twice(x) + twice(3) + valued(x) + Exported(x) + fv(x) + t.method()
+}
+`
+
+// TestStaticCalls checks which functions only their static calls start:
+// a function called directly, once or twice, is; one whose value is
+// taken, one deferred or started as a goroutine, an exported one and a
+// method are not.
+func TestStaticCalls(t *testing.T) {
+	g, _ := crafted(t, callsSrc)
+	byName := map[string]*ssa.Function{}
+	for _, f := range g.Funcs() {
+		byName[f.Name()] = f
+	}
+	for _, tt := range []struct {
+		fn    string
+		calls int
+		ok    bool
+	}{
+		{"once", 1, true},
+		{"twice", 2, true},
+		{"valued", 0, false},
+		{"deferred", 0, false},
+		{"spawned", 0, false},
+		{"Exported", 0, false},
+		{"method", 0, false},
+	} {
+		calls, ok := g.StaticCalls(byName[tt.fn])
+		if ok != tt.ok || len(calls) != tt.calls {
+			t.Errorf("%s: %d calls, ok %v; want %d, %v", tt.fn, len(calls), ok, tt.calls, tt.ok)
+		}
+		for _, c := range calls {
+			if c.Call.StaticCallee() != byName[tt.fn] {
+				t.Errorf("%s: call %v calls another function", tt.fn, c)
+			}
 		}
 	}
 }

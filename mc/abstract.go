@@ -103,6 +103,10 @@ type abstraction struct {
 	cache map[postKey]int8
 	// queries counts the solver calls of abstract posts.
 	queries int
+	// bodies are the copies of inlined callees' goals by block, and
+	// hitCache the answers of hit (callees.go).
+	bodies   map[*ssa.BasicBlock][]copyForm
+	hitCache map[hitKey]bool
 }
 
 // An edgeKey is a CFA edge: a block and the index of its successor.

@@ -91,10 +91,14 @@ type Verdict struct {
 
 // Options bounds a run of the model checker. Zero values take defaults.
 type Options struct {
-	MaxNodes       int           // ARG nodes per round (default 5000)
-	MaxPredicates  int           // predicates in all (default 64)
-	MaxRefinements int           // refinements (default 20)
-	Timeout        time.Duration // wall time for the whole run (default 10 s)
+	MaxNodes       int // ARG nodes per round (default 5000)
+	MaxPredicates  int // predicates in all (default 64)
+	MaxRefinements int // refinements (default 20)
+	// MaxUnroll bounds the refinements per goal whose core is loop
+	// conditions alone (default 4): past it the goal is given up, so
+	// that a goal many turns deep does not keep the graph from closing.
+	MaxUnroll int
+	Timeout   time.Duration // wall time for the whole run (default 10 s)
 	// Bare starts with no predicate; otherwise the conditions of the
 	// goals' Ifs are the first predicates.
 	Bare bool
@@ -109,6 +113,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxRefinements <= 0 {
 		o.MaxRefinements = 20
+	}
+	if o.MaxUnroll <= 0 {
+		o.MaxUnroll = 4
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
@@ -151,6 +158,17 @@ type Result struct {
 	// Incomplete says which bound stopped the run before a graph was
 	// closed; nothing is then Unreachable.
 	Incomplete string
+	// AtCalls are the verdicts on the goals of other functions given to
+	// Check, at each call of the function that inlined them (a Copy):
+	// Unreachable says that no execution of this function takes the
+	// goal inside that call.
+	AtCalls map[CallGoal]Verdict
+}
+
+// CallGoal is a goal of a callee at one call that inlined it.
+type CallGoal struct {
+	Call *ssa.Call
+	Goal Goal
 }
 
 // Step is one refinement: the spurious abstract path and what it added.
@@ -179,7 +197,18 @@ type checker struct {
 	// claimable are the goals the graph can decide: plain Ifs of
 	// mapped sites of the function, out of the Recover block's reach.
 	claimable map[Goal]bool
-	res       *Result
+	// foreign are the goals of other functions, decided at the calls
+	// that inline them: copyOpen those still to be decided by a path
+	// check, copyClaim those the graph can decide (their call is out of
+	// the Recover block's reach), hits those the round's graph reaches.
+	foreign   map[Goal]bool
+	copyOpen  map[CallGoal]bool
+	copyClaim map[CallGoal]bool
+	hits      map[CallGoal]bool
+	// unrolled counts, by goal, the refinements whose core was loop
+	// conditions alone.
+	unrolled map[Goal]int
+	res      *Result
 }
 
 // errBound is returned when a bound stops a round before its graph is
@@ -197,7 +226,9 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	c := &checker{g: g, fn: fn, a: newAbstraction(ctx, enc, slv), opts: opts,
-		goalOf: map[edgeKey]Goal{}, open: map[Goal]bool{}, claimable: map[Goal]bool{}, res: &Result{Verdicts: map[Goal]Verdict{}}}
+		goalOf: map[edgeKey]Goal{}, open: map[Goal]bool{}, claimable: map[Goal]bool{},
+		foreign: map[Goal]bool{}, unrolled: map[Goal]int{}, copyOpen: map[CallGoal]bool{}, copyClaim: map[CallGoal]bool{},
+		res: &Result{Verdicts: map[Goal]Verdict{}, AtCalls: map[CallGoal]Verdict{}}}
 	recovers := recoverReach(fn)
 	for _, gl := range goals {
 		br := g.Branch(gl.Site)
@@ -205,11 +236,12 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 		case br == nil:
 			c.res.Verdicts[gl] = Verdict{Why: "unmapped site"}
 			continue
-		case br.Func != fn:
-			c.res.Verdicts[gl] = Verdict{Why: "site of another function"}
-			continue
 		case br.Joined || br.Point || br.Check:
 			c.res.Verdicts[gl] = Verdict{Why: "no If of its own"}
+			continue
+		case br.Func != fn:
+			c.res.Verdicts[gl] = Verdict{Why: "site of another function: see AtCalls"}
+			c.addForeign(gl, br)
 			continue
 		}
 		succ := 1
@@ -237,7 +269,10 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 			}
 		}
 	}
-	err := c.run()
+	err := c.copies(recovers)
+	if err == nil {
+		err = c.run()
+	}
 	c.res.Queries = c.a.queries
 	c.res.Predicates = len(c.a.preds)
 	if err != nil {
@@ -245,6 +280,12 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 			if v.Status == Unreachable {
 				v.Status = Unknown
 				c.res.Verdicts[gl] = v
+			}
+		}
+		for cg, v := range c.res.AtCalls {
+			if v.Status == Unreachable {
+				v.Status = Unknown
+				c.res.AtCalls[cg] = v
 			}
 		}
 		if errors.Is(err, errBound) || ctx.Err() != nil {
@@ -310,6 +351,7 @@ func (c *checker) round() (arg *ARG, refined bool, err error) {
 	fn := c.fn
 	nodes := []Node{{Block: fn.Blocks[0], Parent: -1, Cover: -1}}
 	byBlock := map[*ssa.BasicBlock][]int32{}
+	c.hits = map[CallGoal]bool{}
 	work := []int32{0}
 	for len(work) > 0 {
 		if err := c.a.ctx.Err(); err != nil {
@@ -329,6 +371,12 @@ func (c *checker) round() (arg *ARG, refined bool, err error) {
 		}
 		byBlock[nd.Block] = append(byBlock[nd.Block], n)
 		b := nd.Block
+		if len(c.copyClaim) > 0 {
+			refined, err := c.callees(nodes, n)
+			if err != nil || refined {
+				return nil, refined, err
+			}
+		}
 		for i := range b.Succs {
 			k := edgeKey{b, i}
 			s, ok, err := c.a.post(nodes[n].State, k)
@@ -380,6 +428,17 @@ func (c *checker) conclude(arg *ARG) error {
 		}
 		c.res.Verdicts[gl] = v
 	}
+	for cg := range c.copyClaim {
+		v := c.res.AtCalls[cg]
+		switch {
+		case c.hits[cg]:
+		case v.Status == Reachable:
+			return fmt.Errorf("mc: goal %v at a call has a feasible path but no edge in the closed graph of %s", cg.Goal, c.fn)
+		default:
+			v = Verdict{Status: Unreachable}
+		}
+		c.res.AtCalls[cg] = v
+	}
 	c.res.ARG = arg
 	return nil
 }
@@ -417,7 +476,15 @@ func (c *checker) reached(gl Goal, nodes []Node, child int32) (refined bool, err
 		c.giveUp(gl, "predicate budget spent")
 		return false, nil
 	}
-	step, err := c.a.refine(path, cx, c.opts.MaxPredicates)
+	core, err := c.a.core(path, cx)
+	if err != nil {
+		return false, err
+	}
+	if !c.unrollOK(gl, path, core) {
+		c.giveUp(gl, "refinement unrolls a loop")
+		return false, nil
+	}
+	step, err := c.a.refine(path, cx, core, c.opts.MaxPredicates, nil)
 	if err != nil {
 		return false, err
 	}
@@ -428,6 +495,16 @@ func (c *checker) reached(gl Goal, nodes []Node, child int32) (refined bool, err
 	}
 	c.res.Steps = append(c.res.Steps, step)
 	return true, nil
+}
+
+// unrollOK counts a refinement towards gl with this core and reports
+// whether it is within MaxUnroll.
+func (c *checker) unrollOK(gl Goal, path []*ssa.BasicBlock, core []int) bool {
+	if !unrolls(c.fn, path, core) {
+		return true
+	}
+	c.unrolled[gl]++
+	return c.unrolled[gl] <= c.opts.MaxUnroll
 }
 
 func (c *checker) giveUp(gl Goal, why string) {

@@ -2,11 +2,14 @@
 // on the go/ssa form that cfa builds, with the concolic engine's own terms
 // (sym), so that the two engines share one semantics.
 //
-// The parts: the path encoder (this file); the predicate abstraction and
-// its cartesian abstract post (abstract.go); Algorithm 2 of seed 002,
+// The parts: the path encoder (this file), with the callees it inlines
+// (inline.go) and the memory it knows (memory.go); the predicate
+// abstraction and its cartesian abstract post (abstract.go); Algorithm 2
+// of seed 002,
 // which builds an abstract reachability graph of one function towards
 // the uncovered branch outcomes and claims unreachable those its closed
-// graph leaves out (arg.go); the check of abstract paths and refinement
+// graph leaves out (arg.go), the goals of inlined callees decided at
+// their calls (callees.go); the check of abstract paths and refinement
 // by weakest preconditions sliced by an unsat core (refine.go); the
 // monitor of a closed graph and its replay on executed traces
 // (monitor.go); and Prove, which runs the checker over a graph's
@@ -19,12 +22,15 @@
 // the same sym operations the runtime (rt/ops.go) uses for each operator,
 // so wraparound, signed division and the shift rules are Go's; a division
 // or a signed shift on the path adds the condition under which it does
-// not panic. What the encoder does not follow (calls other than the
-// builtin min and max, loads from memory, floats, strings, globals, values
-// defined before the path starts) is havoc: a fresh variable each time it
-// is computed. Implicit checks other than division and shift counts
-// (bounds, nil, assertions) add no condition, which only widens the set
-// of executions a formula admits.
+// not panic. A call of a static callee is expanded in place within the
+// Inline bounds (inline.go), and a load of an integer or boolean through
+// a pointer, a field or a global returns what the path stored there, as
+// far as type-based aliasing knows it (memory.go). What the encoder does
+// not follow (other calls but the builtin min and max, other loads,
+// floats, strings, values defined before the path starts) is havoc: a
+// fresh variable each time it is computed. Implicit checks other than
+// division and shift counts (bounds, nil, assertions) add no condition,
+// which only widens the set of executions a formula admits.
 package mc
 
 import (
@@ -62,11 +68,18 @@ type Encoder struct {
 	// integer or a boolean.
 	params []*sym.Expr
 	next   uint64 // the next havoc variable
+	// Inline bounds the expansion of static callees (inline.go); the
+	// zero value expands none, as stage 1 did.
+	Inline Inlining
+	// memory says whether loads and stores are modelled (memory.go):
+	// not in a package that imports unsafe.
+	memory    bool
+	inlinable map[*ssa.Function]bool
 }
 
 // NewEncoder returns an Encoder of fn's paths whose terms b makes.
 func NewEncoder(b *sym.Builder, fn *ssa.Function) *Encoder {
-	e := &Encoder{B: b, Fn: fn, next: HavocBase}
+	e := &Encoder{B: b, Fn: fn, next: HavocBase, memory: !importsUnsafe(fn)}
 	for i, p := range fn.Params {
 		if w, _, ok := scalar(p.Type()); ok {
 			e.params = append(e.params, b.Var(uint64(i), w))
@@ -133,11 +146,19 @@ type Path struct {
 	// with Exit (nil for a result the encoder does not follow).
 	Results []*sym.Expr
 
-	env  map[ssa.Value]*sym.Expr // the latest term of each value
-	done bool                    // the body of the last block is encoded
+	done bool // the body of the last block is encoded
 	// pre, when set, gives the term of a value the path has not defined
 	// (nil for havoc): the abstraction's state variables (abstract.go).
 	pre func(ssa.Value) *sym.Expr
+
+	// Copies are the goal edges of the callees inlined at calls of the
+	// path's own function, with the condition of taking each (inline.go).
+	Copies []Copy
+
+	encFrame                // the values of the function being encoded
+	objs     map[objKey]int // addresses derived from others (memory.go)
+	mem      map[int]cell   // the memory the path knows, by address
+	nobj     int            // addresses numbered so far
 }
 
 // Start begins a path at block b, whose phis (with no edge to choose
@@ -152,7 +173,8 @@ func (e *Encoder) start(b *ssa.BasicBlock, pre func(ssa.Value) *sym.Expr) (*Path
 	if b.Parent() != e.Fn {
 		return nil, fmt.Errorf("mc: block %d is not in %s", b.Index, e.Fn)
 	}
-	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, env: map[ssa.Value]*sym.Expr{}, pre: pre}
+	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, pre: pre,
+		encFrame: encFrame{env: map[ssa.Value]*sym.Expr{}, stack: []*ssa.Function{e.Fn}}, objs: map[objKey]int{}, mem: map[int]cell{}}
 	for _, in := range b.Instrs {
 		if phi, ok := in.(*ssa.Phi); ok {
 			p.Value(phi)
@@ -276,6 +298,10 @@ func (p *Path) cond(c *sym.Expr) {
 	if c.Kind == sym.KTrue {
 		return
 	}
+	if p.sink != nil { // in an inlined callee's block
+		*p.sink = append(*p.sink, c)
+		return
+	}
 	p.Conds = append(p.Conds, c)
 	p.At = append(p.At, len(p.Blocks)-1)
 }
@@ -331,6 +357,7 @@ func (p *Path) Step(c *ssa.BasicBlock) error {
 	p.Blocks = append(p.Blocks, c)
 	p.done = false
 	for i, phi := range phis {
+		p.redefined(phi)
 		if terms[i] == nil {
 			p.havoc(phi)
 		} else {
@@ -361,14 +388,35 @@ func (p *Path) body() {
 		return
 	}
 	p.done = true
-	for _, in := range p.last().Instrs {
+	p.instrs(p.last().Instrs)
+}
+
+// instrs encodes the definitions, stores and calls of ins, phis aside.
+func (p *Path) instrs(ins []ssa.Instruction) {
+	for _, in := range ins {
+		switch in := in.(type) {
+		case *ssa.Phi:
+			continue
+		case *ssa.Store:
+			p.store(in)
+			continue
+		case *ssa.Call:
+			p.call(in)
+			continue
+		case *ssa.Go, *ssa.Defer, *ssa.RunDefers, *ssa.Send, *ssa.Select:
+			// Code that may run now or another goroutine that this
+			// synchronises with may write any memory.
+			p.clobber()
+		case *ssa.UnOp:
+			if in.Op == token.ARROW {
+				p.clobber()
+			}
+		}
 		v, ok := in.(ssa.Value)
 		if !ok {
 			continue
 		}
-		if _, ok := v.(*ssa.Phi); ok {
-			continue
-		}
+		p.redefined(v)
 		if _, _, ok := scalar(v.Type()); !ok {
 			continue
 		}
@@ -387,6 +435,9 @@ func (p *Path) define(v ssa.Value) *sym.Expr {
 	case *ssa.BinOp:
 		return p.binOp(v)
 	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return p.load(v)
+		}
 		x := p.Value(v.X)
 		if x == nil {
 			return nil
@@ -409,6 +460,10 @@ func (p *Path) define(v ssa.Value) *sym.Expr {
 		return p.Value(v.X)
 	case *ssa.Call:
 		return p.minMax(v)
+	case *ssa.Extract:
+		if ts := p.tup[v.Tuple]; v.Index < len(ts) {
+			return ts[v.Index]
+		}
 	}
 	return nil
 }

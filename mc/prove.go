@@ -3,13 +3,21 @@ package mc
 // This file runs the model checker over every function of a graph before
 // testing starts (-abstraction): the goals are the outcomes of the
 // condition sites, the claims are the goals each function's closed
-// graph leaves out. Each claim holds for every call of the function
-// whatever its caller passes, since parameters are free and calls and
-// memory are havoc.
+// graph leaves out. Such a claim holds for every call of the function
+// whatever its caller passes, since parameters are free (calls the
+// encoder does not inline, and memory it does not know, are havoc).
+//
+// A function that only static calls can start (cfa.Graph.StaticCalls)
+// is also checked at those calls: each caller's graph inlines it and
+// decides its goals there (Result.AtCalls). A goal is claimed when its
+// function's own graph leaves it out, or when every such call's does:
+// every execution that runs the function entered it through one of
+// those calls.
 
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gocolic/gocolic/cfa"
@@ -38,6 +46,9 @@ type Summary struct {
 	// Rounds counts the rounds during testing a caller ran beside the
 	// one this summary began with (the session's alternation).
 	Rounds int
+	// ByCalls counts the Unreachable goals proved at the calls of their
+	// function and not by its own graph.
+	ByCalls int
 	// Graphs are the closed graphs, one per function whose run closed
 	// one: the monitors' (NewMonitors).
 	Graphs []*ARG
@@ -80,12 +91,38 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 			goals[br.Func] = append(goals[br.Func], Goal{s.ID, taken})
 		}
 	}
+	// The callers of functions only static calls start decide those
+	// functions' goals at the calls too.
+	inGraph := map[*ssa.Function]bool{}
+	for _, f := range g.Funcs() {
+		inGraph[f] = true
+	}
+	staticCalls := map[*ssa.Function][]*ssa.Call{}
+	atCallers := map[*ssa.Function][]Goal{}
+	for _, fn := range slices.Clone(order) {
+		calls, ok := g.StaticCalls(fn)
+		if !ok || len(calls) == 0 {
+			continue
+		}
+		staticCalls[fn] = calls
+		for _, call := range calls {
+			caller := call.Parent()
+			if len(atCallers[caller]) > 0 && slices.Contains(atCallers[caller], goals[fn][0]) {
+				continue // another call of fn in the same caller
+			}
+			if goals[caller] == nil && atCallers[caller] == nil {
+				order = append(order, caller)
+			}
+			atCallers[caller] = append(atCallers[caller], goals[fn]...)
+		}
+	}
 	slv, err := z3.New(z3.Options{Timeout: queryTimeout})
 	if err != nil {
 		return nil, sum, fmt.Errorf("mc: %w", err)
 	}
 	defer slv.Close()
-	var out []sites.Outcome
+	own := map[Goal]Status{}
+	atCalls := map[CallGoal]Status{}
 	for i, fn := range order {
 		left := budget - time.Since(start)
 		if ctx.Err() != nil || left <= 0 {
@@ -95,7 +132,9 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 		// Each function gets an equal share of what is left, at most
 		// the default run time of Check.
 		share := min(left/time.Duration(len(order)-i), 10*time.Second)
-		res, err := Check(ctx, g, NewEncoder(sym.NewBuilder(), fn), slv, goals[fn], Options{Timeout: share})
+		enc := NewEncoder(sym.NewBuilder(), fn)
+		enc.Inline = Inlining{Depth: DefaultInlineDepth, Allow: func(f *ssa.Function) bool { return inGraph[f] }}
+		res, err := Check(ctx, g, enc, slv, append(slices.Clone(goals[fn]), atCallers[fn]...), Options{Timeout: share})
 		if err != nil {
 			return nil, sum, fmt.Errorf("mc: %s: %w", fn, err)
 		}
@@ -111,7 +150,26 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 			sum.Nodes += len(res.ARG.Nodes)
 		}
 		for _, gl := range goals[fn] {
-			switch res.Verdicts[gl].Status {
+			own[gl] = res.Verdicts[gl].Status
+		}
+		for cg, v := range res.AtCalls {
+			atCalls[cg] = v.Status
+		}
+	}
+	var out []sites.Outcome
+	for _, fn := range order {
+		for _, gl := range goals[fn] {
+			st, checked := own[gl]
+			if !checked {
+				continue
+			}
+			switch {
+			case st == Unreachable:
+			case unreachableAtAll(staticCalls[fn], gl, atCalls):
+				sum.ByCalls++
+				st = Unreachable
+			}
+			switch st {
 			case Unreachable:
 				sum.Unreachable++
 				out = append(out, sites.OutcomeOf(gl.Site, gl.Taken))
@@ -122,4 +180,14 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 	}
 	sum.Time = time.Since(start)
 	return out, sum, nil
+}
+
+// unreachableAtAll reports whether every call of calls left gl out.
+func unreachableAtAll(calls []*ssa.Call, gl Goal, at map[CallGoal]Status) bool {
+	for _, c := range calls {
+		if at[CallGoal{c, gl}] != Unreachable {
+			return false
+		}
+	}
+	return len(calls) > 0
 }

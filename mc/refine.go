@@ -137,12 +137,12 @@ func (a *abstraction) core(blocks []*ssa.BasicBlock, cx *counterexample) ([]int,
 }
 
 // refine adds predicates that remove the spurious path through blocks,
-// at most up to max predicates in all, and returns the step it made.
-func (a *abstraction) refine(blocks []*ssa.BasicBlock, cx *counterexample, max int) (Step, error) {
-	core, err := a.core(blocks, cx)
-	if err != nil {
-		return Step{}, err
-	}
+// whose unsat core is core (a.core), at most up to max predicates in
+// all, and returns the step it made.
+// final, when not nil, is what the path must also meet at the entry of
+// its last block (a callee's goal inlined there, over state variables):
+// F_n = final.
+func (a *abstraction) refine(blocks []*ssa.BasicBlock, cx *counterexample, core []int, max int, final *sym.Expr) (Step, error) {
 	step := Step{Path: blocks, Core: core}
 	inCore := map[int]bool{}
 	for _, e := range core {
@@ -151,6 +151,10 @@ func (a *abstraction) refine(blocks []*ssa.BasicBlock, cx *counterexample, max i
 	b := a.enc.B
 	f := b.Bool(true)
 	var wps [][]*sym.Expr // the state-only conjuncts of each F_i
+	if final != nil {
+		f = final
+		wps = append(wps, a.stateOnly(conjuncts(f)))
+	}
 	for i := len(blocks) - 2; i >= 0; i-- {
 		succ := slices.Index(blocks[i].Succs, blocks[i+1])
 		if succ < 0 {
@@ -190,6 +194,25 @@ func (a *abstraction) refine(blocks []*ssa.BasicBlock, cx *counterexample, max i
 		}
 	}
 	return step, nil
+}
+
+// unrolls reports whether the core of a spurious path holds only
+// edges that leave loop headers: the path is infeasible because of how
+// many times it went round, and the predicates that remove it count the
+// turns (one more each time the graph finds a longer path).
+func unrolls(fn *ssa.Function, blocks []*ssa.BasicBlock, core []int) bool {
+	heads := loopHeaders(fn)
+	n := 0
+	for _, e := range core {
+		if e >= len(blocks)-1 {
+			continue // the last block's own conditions (a callee's goal)
+		}
+		if !heads[blocks[e]] {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // conjuncts splits a conjunction.

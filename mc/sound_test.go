@@ -14,7 +14,8 @@ import (
 
 // TestClaimsSound runs the model checker on every function of
 // internal/prog (whose SSA walk the encoder's tests check against native
-// runs) towards every outcome of their conditions, then walks each
+// runs), with its helpers inlined as Prove does, towards every outcome
+// of their conditions, then walks each
 // function on random and boundary inputs: no walk takes an outcome
 // claimed unreachable. A walk stops where the native run would panic (a
 // division by zero, a negative shift count: a path condition that fails).
@@ -36,6 +37,7 @@ func TestClaimsSound(t *testing.T) {
 			continue
 		}
 		enc := NewEncoder(sym.NewBuilder(), fn)
+		enc.Inline = inlining(p, DefaultInlineDepth)
 		res, err := Check(t.Context(), p.g, enc, slvT, goals, Options{Timeout: 2 * time.Second})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -77,7 +79,9 @@ func TestClaimsSound(t *testing.T) {
 				}
 				env[uint64(j)] = v
 			}
-			path, _ := run(t, NewEncoder(sym.NewBuilder(), fn), env)
+			walk := NewEncoder(sym.NewBuilder(), fn)
+			walk.Inline = enc.Inline
+			path, _ := run(t, walk, env)
 			cut := len(path.Blocks) - 1
 			for k, c := range path.Conds {
 				if !sym.Holds(c, env) {

@@ -168,6 +168,7 @@ func addSummary(s *mc.Summary, o mc.Summary) {
 	s.Functions += o.Functions
 	s.Goals += o.Goals
 	s.Unreachable += o.Unreachable
+	s.ByCalls += o.ByCalls
 	s.Reachable += o.Reachable
 	s.Refinements += o.Refinements
 	s.Predicates += o.Predicates

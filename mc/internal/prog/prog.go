@@ -171,3 +171,40 @@ func Clamp(x int16, lo, hi uint8) int16 {
 	u := max(uint8(x), lo, hi/2)
 	return min(x, int16(hi), -3) + int16(min(u, 200))
 }
+
+// clampTo is a helper with several returns.
+func clampTo(x, lo, hi int16) int16 {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// divmod is a helper with two results that panics on a zero divisor.
+func divmod(x, y int16) (int16, int16) { return x / y, x % y }
+
+// abs8 is a helper whose result is a phi.
+func abs8(x int8) int8 {
+	r := x
+	if x < 0 {
+		r = -x
+	}
+	return r
+}
+
+// both calls clampTo twice from a helper: two levels deep.
+func both(x int16) int16 { return clampTo(x, 0, 10) + clampTo(x, -10, 0) }
+
+// Calls goes through the helpers, which the model checker inlines.
+func Calls(x, y int16) int {
+	c := clampTo(x, -100, 100)
+	q, r := divmod(c, y)
+	a := abs8(int8(q))
+	if int16(a)+r+both(x) > 50 {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,179 @@
+package mc
+
+// This file is the encoder's memory (stage 2 of issue 19): loads and
+// stores of integers and booleans through pointers, struct fields and
+// globals, with aliasing decided by type.
+//
+// An address is a number. A field of an address (&x.f) is the number of
+// the pair (x's number, f), a global its own number, and any other
+// pointer value a fresh number each time it is defined: two numbers may
+// still name the same memory (two pointers to one variable), so a store
+// of type T forgets every other cell whose type has T's underlying type,
+// the only ones Go's conversions let alias it; it keeps the stored value
+// for its own address. A load returns the cell's value, or a fresh
+// (havoc) one that later loads of the address share. A store of a struct
+// or an array, a call the encoder does not inline, a builtin that may
+// write (copy, append, clear, ...) and every synchronising operation
+// (channels, select, go, defer) forget all cells, since code the encoder
+// does not see may write anything then.
+//
+// The model assumes what Go's type rules give without unsafe: an encoder
+// of a function in a package that imports unsafe keeps no cell (every
+// load is havoc, as in stage 1), and no callee of such a package is
+// inlined. A pointer converted through unsafe.Pointer elsewhere and
+// passed in is outside the model.
+
+import (
+	"go/types"
+
+	"github.com/gocolic/gocolic/sym"
+	"golang.org/x/tools/go/ssa"
+)
+
+// objKey is an address derived from another: a field of base, or a
+// global (base -1).
+type objKey struct {
+	base, field int
+	g           *ssa.Global
+}
+
+// cell is what memory holds at an address: a value and the type it was
+// stored or loaded as.
+type cell struct {
+	val *sym.Expr
+	typ types.Type // underlying
+}
+
+// importsUnsafe reports whether fn's package imports unsafe.
+func importsUnsafe(fn *ssa.Function) bool {
+	if fn.Pkg == nil || fn.Pkg.Pkg == nil {
+		return true
+	}
+	for _, im := range fn.Pkg.Pkg.Imports() {
+		if im.Path() == "unsafe" {
+			return true
+		}
+	}
+	return false
+}
+
+// addr returns the number of the address held by v, a pointer value.
+func (p *Path) addr(v ssa.Value) int {
+	if n, ok := p.ptr[v]; ok {
+		return n
+	}
+	var n int
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		n = p.derived(objKey{base: p.addr(v.X), field: v.Field})
+	case *ssa.Global:
+		n = p.derived(objKey{base: -1, g: v})
+	default:
+		p.nobj++
+		n = p.nobj
+	}
+	if p.ptr == nil {
+		p.ptr = map[ssa.Value]int{}
+	}
+	p.ptr[v] = n
+	return n
+}
+
+func (p *Path) derived(k objKey) int {
+	if n, ok := p.objs[k]; ok {
+		return n
+	}
+	p.nobj++
+	p.objs[k] = p.nobj
+	return p.nobj
+}
+
+// redefined forgets v's address and results: an instruction encoded
+// again (a loop's next turn) defines a new value.
+func (p *Path) redefined(v ssa.Value) {
+	delete(p.ptr, v)
+	delete(p.tup, v)
+}
+
+// clobber forgets every cell.
+func (p *Path) clobber() {
+	if len(p.mem) > 0 {
+		p.mem = map[int]cell{}
+	}
+}
+
+// load returns the term of the load u (*x), nil when memory is not
+// modelled or u is not an integer or a boolean.
+func (p *Path) load(u *ssa.UnOp) *sym.Expr {
+	w, _, ok := scalar(u.Type())
+	if !ok || !p.enc.memory {
+		return nil
+	}
+	a := p.addr(u.X)
+	typ := u.Type().Underlying()
+	if c, ok := p.mem[a]; ok && c.val.Width == w && types.Identical(c.typ, typ) {
+		return c.val
+	}
+	t := p.havoc(u)
+	p.mem[a] = cell{t, typ}
+	return t
+}
+
+// store encodes s: the stored value at its address, every cell that may
+// alias it forgotten.
+func (p *Path) store(s *ssa.Store) {
+	if !p.enc.memory {
+		return
+	}
+	ptr, ok := s.Addr.Type().Underlying().(*types.Pointer)
+	if !ok {
+		p.clobber()
+		return
+	}
+	typ := ptr.Elem().Underlying()
+	switch typ.(type) {
+	case *types.Struct, *types.Array:
+		p.clobber() // its fields and elements change with it
+		return
+	}
+	a := p.addr(s.Addr)
+	for k, c := range p.mem {
+		if k != a && types.Identical(c.typ, typ) {
+			delete(p.mem, k)
+		}
+	}
+	delete(p.mem, a)
+	if _, _, ok := scalar(typ); ok {
+		if v := p.Value(s.Val); v != nil {
+			p.mem[a] = cell{v, typ}
+		}
+	}
+}
+
+// merge returns the cells every memory of ms holds with the same value:
+// what memory holds where their paths join.
+func merge(ms []map[int]cell) map[int]cell {
+	out := map[int]cell{}
+	if len(ms) == 0 {
+		return out
+	}
+	for k, c := range ms[0] {
+		same := true
+		for _, m := range ms[1:] {
+			if d, ok := m[k]; !ok || d.val != c.val {
+				same = false
+				break
+			}
+		}
+		if same {
+			out[k] = c
+		}
+	}
+	return out
+}
+
+// isPointer reports whether t is a pointer type.
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
