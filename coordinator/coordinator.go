@@ -868,30 +868,14 @@ func (d *coordinator) process(o outcome) {
 		so := uint32(h >> 32) // site<<1 | outcome
 		fb.Hits[i] = explore.Hit{Site: so >> 1, Side: so&1 == 1, Count: uint32(h)}
 	}
-	var first []sites.Outcome
 	fresh := resp.Fresh
 	if o.job.lane {
 		// The worker's map holds what the batch covered: the run's
 		// coverage is the judge of what this input adds.
 		fresh = d.freshOf(resp.Hits)
 	}
-	for _, f := range fresh {
-		site, side := f>>1, f&1 == 1
-		if d.rep.Covered.Add(site, side) {
-			d.refute(sites.Outcome(f), o.job.env)
-			if d.cfg.OnCover != nil {
-				d.cfg.OnCover(sites.Outcome(f))
-			}
-			first = append(first, sites.Outcome(f))
-			if fb.Fresh == nil {
-				fb.Fresh = sites.Coverage{}
-			}
-			fb.Fresh.Add(site, side)
-			if d.isCond(site) {
-				d.covered++
-			}
-		}
-	}
+	first, freshCover := d.addCover(fresh, o.job.env)
+	fb.Fresh = freshCover
 	switch {
 	case aside:
 		// The strategy is not told: an outcome it counted as covered
@@ -937,9 +921,36 @@ func (d *coordinator) process(o outcome) {
 	}
 }
 
+// addCover records the outcomes fresh (site<<1 | outcome) that env covered
+// and returns those the run had not covered, also as a set (nil when none).
+func (d *coordinator) addCover(fresh []uint32, env sym.Env) ([]sites.Outcome, sites.Coverage) {
+	var first []sites.Outcome
+	var set sites.Coverage
+	for _, f := range fresh {
+		site, side := f>>1, f&1 == 1
+		if d.rep.Covered.Add(site, side) {
+			d.refute(sites.Outcome(f), env)
+			if d.cfg.OnCover != nil {
+				d.cfg.OnCover(sites.Outcome(f))
+			}
+			first = append(first, sites.Outcome(f))
+			if set == nil {
+				set = sites.Coverage{}
+			}
+			set.Add(site, side)
+			if d.isCond(site) {
+				d.covered++
+			}
+		}
+	}
+	return first, set
+}
+
 // processSlow takes in an execution that only the run without tracking
-// finished in time: it has no path, so its candidate stays unreached, but a
-// panic or failure of the target in it is a finding.
+// finished in time: it has no path, so its candidate stays unreached, but
+// what that run covered counts, an input that covers something first is
+// kept as a case (and in the corpus), and a panic or failure of the
+// target in it is a finding.
 func (d *coordinator) processSlow(o outcome, elapsed time.Duration) {
 	d.rep.SlowTracked++
 	d.rep.ExecTime += time.Duration(o.resp.Nanos)
@@ -947,15 +958,25 @@ func (d *coordinator) processSlow(o outcome, elapsed time.Duration) {
 		d.tree.Resolve(o.job.origin, solver.Unknown)
 	}
 	d.strat.Update(explore.Feedback{Event: explore.Lost, Origin: o.job.origin})
+	first, _ := d.addCover(d.freshOf(o.resp.Hits), o.job.env)
 	n := len(d.rep.Findings)
-	switch o.resp.Status {
-	case rt.StatusPanic:
-		d.addFinding("panic", o.resp.Panic, o.resp.Stack, o.job.env, elapsed)
-	case rt.StatusFail:
-		d.addFinding("fail", o.resp.Panic, o.resp.Stack, o.job.env, elapsed)
+	switch {
+	case o.resp.Status == rt.StatusPanic:
+		d.addFinding("panic", o.resp.Panic, o.resp.Stack, o.job.env, elapsed).cover(first, o.resp)
+	case o.resp.Status == rt.StatusFail:
+		d.addFinding("fail", o.resp.Panic, o.resp.Stack, o.job.env, elapsed).cover(first, o.resp)
+	case len(first) > 0:
+		d.rep.Cases = append(d.rep.Cases, Execution{Input: o.job.env, Results: o.resp.Results, Elapsed: elapsed, First: first, Covers: covers(o.resp)})
 	}
-	if d.cfg.OnKeep != nil && len(d.rep.Findings) > n {
-		d.cfg.OnKeep(o.job.env, true)
+	failed := len(d.rep.Findings) > n
+	if d.cfg.OnKeep != nil && (failed || len(first) > 0) {
+		d.cfg.OnKeep(o.job.env, failed)
+	}
+	if len(first) > 0 {
+		d.sample()
+	}
+	if d.lane != nil {
+		d.learnLane(o.job, o.resp.Hits, nil, len(first) > 0)
 	}
 }
 

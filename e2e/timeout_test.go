@@ -33,7 +33,8 @@ func Heavy(x int) int {
 
 // TestTimeouts checks that a hang is a timeout finding, and that an
 // execution that exceeds -timeout only with symbolic tracking is not:
-// gocolic runs it again without tracking, counts it, and reports no bug.
+// gocolic runs it again without tracking, counts it, reports no bug, and
+// keeps what that run covered.
 func TestTimeouts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
@@ -62,6 +63,11 @@ func TestTimeouts(t *testing.T) {
 			}
 			if (rep.SlowTracked > 0) != tt.wantSlow {
 				t.Errorf("%d executions slow only under tracking, want some: %v\n%s", rep.SlowTracked, tt.wantSlow, res.stderr)
+			}
+			// What the runs without tracking covered counts, and kept
+			// a case: Heavy's loop and its h != 7 side.
+			if tt.wantSlow && (rep.Branches.Covered == 0 || len(rep.Cases) == 0) {
+				t.Errorf("slow executions: %d outcomes covered, %d cases; want their coverage and a case", rep.Branches.Covered, len(rep.Cases))
 			}
 		})
 	}

@@ -97,9 +97,10 @@ func serveMsgs(in io.Reader, out io.Writer, handle func(msg, reply []byte) ([]by
 // execute runs the target once and reports what happened.
 func execute(t Entry, q *Request, enc *sym.Encoder) (resp *Response) {
 	start := time.Now()
-	if !q.Concrete {
-		claim() // else no goroutine tracks: the run records nothing
-	}
+	// Claimed even when q.Concrete, as a batch's runs are: with no
+	// shadow on its input no term is built, but its branches are counted,
+	// so that what it covers counts.
+	claim()
 	reset(t.Sites)
 	st.traced = q.Trace && !q.Concrete
 	resetAll(t)
