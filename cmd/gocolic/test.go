@@ -99,7 +99,7 @@ func summary(w io.Writer, out *session.Outcome, dir string) {
 			m.Functions, m.Time.Round(time.Millisecond), m.Rounds, m.Refinements, m.Predicates, m.Nodes, out.Monitors, rep.Prune.Pruned, len(rep.Prune.Alarms))
 	}
 	if rep.SlowTracked > 0 {
-		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it: not reported as bugs, and their paths are unexplored\n", rep.SlowTracked)
+		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it: not reported as bugs; what they covered counts, but their paths are unexplored (a longer -timeout explores them)\n", rep.SlowTracked)
 	}
 	concretised(w, out, dir)
 	wasted(w, out, dir)
