@@ -87,9 +87,10 @@ const copyBudget = 200
 
 // copyable reports whether a range loop with this body may be emitted
 // twice: a small body with no labels (which a function may declare once),
-// no branch to a label (the loop's own label would then name the if
-// around the two loops) and no function literal or range loop of its own
-// (whose twins or copies would double again).
+// no branch to a label (a break or continue of the loop's own label would
+// then name the if around the two loops; goto is left out with them) and
+// no function literal or range loop of its own (whose twins or copies
+// would double again).
 func copyable(body *ast.BlockStmt) bool {
 	n, ok := 0, true
 	ast.Inspect(body, func(x ast.Node) bool {
