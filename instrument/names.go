@@ -651,6 +651,10 @@ const (
 	// returns the cursor, the zero key, value and value shadow that the
 	// loop's init declares, and the start of the loop's own index.
 	rtIterBytes = "IterBytes"
+	// PlainBytes starts the concrete copy of a range loop over a byte
+	// slice without a shadow: it returns what IterBytes returns, with a
+	// cursor that reads elements alone.
+	rtPlainBytes = "PlainBytes"
 	// IterString starts a range loop over s: loop condition, ASCII test and
 	// UTF-8 sequence test are sites.
 	rtIterString = "IterString"

@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
 
 	"github.com/gocolic/gocolic/sites"
 )
@@ -44,6 +45,10 @@ func (ins *instrumenter) forStmt(s *ast.ForStmt) *ast.ForStmt {
 //		body
 //	}
 //
+// A byte slice's loop whose body is small (copyable) is emitted twice,
+// under an if on the slice's shadow: when it is nil, the same loop over
+// rt.PlainBytes, whose cursor yields constant nil shadows (rt.PlainIter).
+//
 // The loop needs no range-over-func, so it compiles at every language
 // version, and its variables, declared by the init and assigned before
 // each body, are per-loop before go1.22 and per-iteration from go1.22 as
@@ -56,8 +61,98 @@ func (ins *instrumenter) rangeStmt(s *ast.RangeStmt) ast.Stmt {
 	if !ok {
 		return ins.plainRange(s, body)
 	}
-	return ins.cursorLoop(s, c, body)
+	if c.x == nil || !copyable(s.Body) {
+		return ins.cursorLoop(s, c, body)
+	}
+	// A byte slice's loop with a small body: the loop twice, its concrete
+	// copy taken when the slice has no shadow (rt.PlainIter says why).
+	r := ins.newTemp("r")
+	c.start = rtCall(rtIterBytes, c.site, ast.NewIdent(r.Name))
+	loop := ins.cursorLoop(s, c, body)
+	plain := cloneNode(loop).(*ast.ForStmt)
+	plain.Init.(*ast.AssignStmt).Rhs[0] = rtCall(rtPlainBytes, ast.NewIdent(r.Name))
+	return &ast.IfStmt{
+		If:   s.For,
+		Init: &ast.AssignStmt{Lhs: []ast.Expr{r}, Tok: token.DEFINE, Rhs: []ast.Expr{c.x}},
+		Cond: &ast.BinaryExpr{X: field(ast.NewIdent(r.Name), "S"), Op: token.EQL, Y: nilIdent()},
+		Body: &ast.BlockStmt{List: []ast.Stmt{plain}},
+		Else: &ast.BlockStmt{List: []ast.Stmt{loop}},
+	}
 }
+
+// copyBudget is the largest loop body, in syntax nodes before the
+// rewrite, that rangeStmt emits twice: the copy pays off in loops that
+// do little per element, and a bound keeps the code from doubling.
+const copyBudget = 200
+
+// copyable reports whether a range loop with this body may be emitted
+// twice: a small body with no labels (which a function may declare once),
+// no branch to a label (a break or continue of the loop's own label would
+// then name the if around the two loops; goto is left out with them) and
+// no function literal or range loop of its own (whose twins or copies
+// would double again).
+func copyable(body *ast.BlockStmt) bool {
+	n, ok := 0, true
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.LabeledStmt, *ast.FuncLit, *ast.RangeStmt:
+			ok = false
+		case *ast.BranchStmt:
+			ok = ok && x.Label == nil
+		}
+		n++
+		return ok && n <= copyBudget
+	})
+	return ok && n <= copyBudget
+}
+
+// cloneNode returns a deep copy of the syntax tree n, so that a rewritten
+// subtree can be emitted twice without sharing nodes. Objects and scopes
+// (the parser's resolution, unused by the rewrite) stay shared.
+func cloneNode(n ast.Node) ast.Node {
+	return cloneValue(reflect.ValueOf(n)).Interface().(ast.Node)
+}
+
+// cloneValue is cloneNode for any value of a syntax tree.
+func cloneValue(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || v.Type() == objectType || v.Type() == scopeType {
+			return v
+		}
+		c := reflect.New(v.Type().Elem())
+		c.Elem().Set(cloneValue(v.Elem()))
+		return c
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Type()).Elem()
+		c.Set(cloneValue(v.Elem()))
+		return c
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			c.Index(i).Set(cloneValue(v.Index(i)))
+		}
+		return c
+	case reflect.Struct:
+		c := reflect.New(v.Type()).Elem()
+		for i := range v.NumField() {
+			c.Field(i).Set(cloneValue(v.Field(i)))
+		}
+		return c
+	}
+	return v
+}
+
+var (
+	objectType = reflect.TypeOf((*ast.Object)(nil))
+	scopeType  = reflect.TypeOf((*ast.Scope)(nil))
+)
 
 // cursor is how a range loop reads its runtime cursor.
 type cursor struct {
@@ -74,6 +169,9 @@ type cursor struct {
 	// indexed: start returns the loop's index last, the condition is
 	// it.More(i), the post statement i++, and the key is i.
 	indexed bool
+	// x and site are a byte slice's value (rt.V) and loop site, from which
+	// rangeStmt may make start again; x is nil for other loops.
+	x, site ast.Expr
 }
 
 // rangeCursor returns the cursor of a range loop over a tracked string or
@@ -101,7 +199,7 @@ func (ins *instrumenter) rangeCursor(s *ast.RangeStmt) (cursor, bool) {
 		c := cursor{vals: 3, at: method(iterAt), shadowed: true}
 		loop := siteLit(ins.newSite(sites.Loop, s.X))
 		if k == trackBytes {
-			c.start, c.indexed = rtCall(rtIterBytes, loop, vx), true
+			c.start, c.indexed, c.x, c.site = rtCall(rtIterBytes, loop, vx), true, vx, loop
 		} else {
 			ascii, seq := ins.newSite(sites.Implicit, s.X), ins.newSite(sites.Implicit, s.X)
 			c.start = rtCall(rtIterString, loop, siteLit(ascii), siteLit(seq), vx)

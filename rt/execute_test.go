@@ -26,9 +26,16 @@ func checksumNative(b []byte, key uint32) int {
 func checksumInstrumented(b V[[]byte], key V[uint32]) V[int] {
 	own := Owner()
 	sum, sSum := uint32(0), (*sym.Expr)(nil)
-	for it, _, c, sc, i := IterBytes(0, b); it.More(i); i++ {
-		_, c, sc = it.At(i)
-		sum, sSum = Unpack(Add(Mul(Mk(sum, sSum), Mk[uint32](31, nil)), Conv[uint32](Mk(c, sc))))
+	if r := b; r.S == nil {
+		for it, _, c, sc, i := PlainBytes(r); it.More(i); i++ {
+			_, c, sc = it.At(i)
+			sum, sSum = Unpack(Add(Mul(Mk(sum, sSum), Mk[uint32](31, nil)), Conv[uint32](Mk(c, sc))))
+		}
+	} else {
+		for it, _, c, sc, i := IterBytes(0, r); it.More(i); i++ {
+			_, c, sc = it.At(i)
+			sum, sSum = Unpack(Add(Mul(Mk(sum, sSum), Mk[uint32](31, nil)), Conv[uint32](Mk(c, sc))))
+		}
 	}
 	if BrOwn(own, 1, Eq(Mk(sum, sSum), key)) {
 		return Mk[int](1, nil)

@@ -219,3 +219,40 @@ func TestCopyBytes(t *testing.T) {
 		}
 	})
 }
+
+// TestPlainBytes checks the cursor of a byte loop's concrete copy: it
+// yields the indexes and elements the range loop yields, elements the
+// body writes ahead of the loop included, with nil shadows, and records
+// no branch.
+func TestPlainBytes(t *testing.T) {
+	own(t)
+	// step is the body both loops run: it writes the next element, which
+	// a range loop over a slice reads at the next iteration.
+	step := func(b []byte, i int, c byte) string {
+		if i+1 < len(b) {
+			b[i+1] = c + 1
+		}
+		return string(rune('0'+i)) + string(c) + ";"
+	}
+	for _, in := range []string{"", "a", "abc\xff"} {
+		reset(4)
+		want, b := "", []byte(in)
+		for i, c := range b {
+			want += step(b, i, c)
+		}
+		got, b := "", []byte(in)
+		for it, i, c, sc, k := PlainBytes(Mk(b, nil)); it.More(k); k++ {
+			i, c, sc = it.At(k)
+			if sc != nil {
+				t.Errorf("%q: shadow %v at %d", in, sc, k)
+			}
+			got += step(b, i, c)
+		}
+		if got != want {
+			t.Errorf("%q: loop went %q, the range loop %q", in, got, want)
+		}
+		if len(st.path) != 0 {
+			t.Errorf("%q: recorded %d branches, want none", in, len(st.path))
+		}
+	}
+}

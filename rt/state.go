@@ -229,8 +229,10 @@ func br(site uint32, c bool, s *sym.Expr) bool {
 // at every branch: an activation of a function runs on one goroutine,
 // and the owner changes only between executions, when no activation of
 // the target's code is running on the goroutine that claims or releases
-// the state, so the answer holds for the whole activation.
-func Owner() bool { return tracking() }
+// the state, so the answer holds for the whole activation. It is
+// tracking written out, not a call of it: the call pushed its cost past
+// the inliner's budget, and every activation paid a call.
+func Owner() bool { return curg() == owner.Load() }
 
 // BrOwn is Br in a function whose activation asked Owner: own is the
 // answer. It costs a counter increment on the common path, a branch
