@@ -293,7 +293,8 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 		t.cut++
 	}
 
-	var bits []uint64 // packed outcomes of path[:n], shared by the new candidates
+	var bits []uint64        // packed outcomes of path[:n], shared by the new candidates
+	var decided *prefixFacts // what path[:d] decided, filled when first needed
 	var parent *Node
 	for d, br := range path[:n] {
 		var nd *Node
@@ -314,8 +315,15 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			t.nodes++
 			t.set(nd, br.Taken, Covered)
 			other := !br.Taken
-			if constFalse(br.Cond, other) {
-				// The other side's goal folded to false: no solver needed.
+			if decided == nil && !br.Cond.IsConst() {
+				decided = &prefixFacts{held: make(map[*sym.Expr]bool, d), bytes: make(map[*sym.Expr]byteSet)}
+				for _, p := range path[:d] {
+					decided.add(p)
+				}
+			}
+			if constFalse(br.Cond, other) || decided.refutes(br) {
+				// The other side's goal folded to false, or the prefix
+				// contradicts it on its face: no solver needed.
 				t.set(nd, other, Infeasible)
 			} else {
 				t.set(nd, other, Open)
@@ -340,6 +348,9 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 		}
 		if out.Inconsistent {
 			break
+		}
+		if decided != nil {
+			decided.add(br)
 		}
 		if origin != nil && nd == origin.Node && br.Taken == origin.Side {
 			out.Reached = true
@@ -371,6 +382,66 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 
 // constFalse reports whether the constraint of taking side of cond is the
 // constant false.
+// prefixFacts are what the branches of a path prefix decided, in the two
+// forms whose contradiction needs no solver: a condition term held or not,
+// and the values an 8-bit term's comparisons with constants leave it.
+// Wider terms get no value sets: their refutations are rarer and the
+// domain layer answers them.
+type prefixFacts struct {
+	held  map[*sym.Expr]bool    // condition, without negations -> its value
+	bytes map[*sym.Expr]byteSet // 8-bit term -> the values the prefix leaves it
+}
+
+// add notes the outcome of br.
+func (f *prefixFacts) add(br Branch) {
+	c, held := bare(br.Cond, br.Taken)
+	f.held[c] = held
+	if t, set := byteCompare(c); t != nil {
+		if !held {
+			set = set.not()
+		}
+		if old, ok := f.bytes[t]; ok {
+			set = set.and(old)
+		}
+		f.bytes[t] = set
+	}
+}
+
+// refutes reports whether the other side of br contradicts the prefix:
+// the very same term decided the way br took it (a loop or a repeated
+// check), or a comparison of a byte with a constant that no value the
+// prefix's comparisons of that byte leave can satisfy (a byte read as '"'
+// compared with '}', or as a digit compared with ']').
+// A term the prefix decided the other way is left to the solver: the
+// execution was not consistent.
+func (f *prefixFacts) refutes(br Branch) bool {
+	if f == nil {
+		return false
+	}
+	c, held := bare(br.Cond, br.Taken)
+	if h, ok := f.held[c]; ok && h == held {
+		return true
+	}
+	if t, set := byteCompare(c); t != nil {
+		if held { // the other side needs c false
+			set = set.not()
+		}
+		if old, ok := f.bytes[t]; ok && old.and(set).empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// bare strips the negations off cond and returns it with the value it has
+// when the branch goes the taken way.
+func bare(cond *sym.Expr, taken bool) (*sym.Expr, bool) {
+	for cond.Kind == sym.KNot {
+		cond, taken = cond.Args[0], !taken
+	}
+	return cond, taken
+}
+
 func constFalse(cond *sym.Expr, side bool) bool {
 	if side {
 		return cond.Kind == sym.KFalse

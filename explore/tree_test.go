@@ -17,15 +17,23 @@ func cond(b *sym.Builder, site uint32) *sym.Expr {
 }
 
 // path parses space-separated site/outcome pairs: "1t 2f" is site 1 taken
-// the true way, then site 2 taken the false way.
+// the true way, then site 2 taken the false way. A site's first branch has
+// cond(b, site); each later one a term of its own, as a loop's condition
+// on a changing counter has (a repeated term's other side is infeasible).
 func path(b *sym.Builder, s string) []Branch {
 	var p []Branch
+	seen := map[uint64]uint64{}
 	for _, f := range strings.Fields(s) {
 		site, err := strconv.ParseUint(f[:len(f)-1], 10, 32)
 		if err != nil {
 			panic(err)
 		}
-		p = append(p, Branch{Site: uint32(site), Taken: f[len(f)-1] == 't', Cond: cond(b, uint32(site))})
+		c := cond(b, uint32(site))
+		if k := seen[site]; k > 0 {
+			c = b.Cmp(sym.KULt, b.Var(site, 64), b.Const(10+k, 64))
+		}
+		seen[site]++
+		p = append(p, Branch{Site: uint32(site), Taken: f[len(f)-1] == 't', Cond: c})
 	}
 	return p
 }
@@ -208,6 +216,51 @@ func TestRecordConstantCondition(t *testing.T) {
 	checkNodes(t, tr, map[string]string{"": "infeasible covered", "t": "covered infeasible", "tf": "covered open"})
 	if st := tr.Stats(); st.Infeasible != 2 || st.Open != 1 {
 		t.Errorf("stats %+v, want 2 infeasible and 1 open", st)
+	}
+}
+
+// TestRecordRepeatedCondition checks that a condition the prefix already
+// decided, by the same term or its negation, or an equality of a term the
+// prefix set equal to another constant, gets no candidate on its other
+// side, and one decided the other way (an inconsistent execution) still
+// does.
+func TestRecordRepeatedCondition(t *testing.T) {
+	b := sym.NewBuilder()
+	c, d := cond(b, 1), cond(b, 2)
+	v := b.Var(7, 8)
+	eq := func(k uint64) *sym.Expr { return b.Eq(v, b.Const(k, 8)) }
+	tests := []struct {
+		name  string
+		path  []Branch
+		cands int
+		nodes map[string]string
+	}{
+		{"same term, same way", []Branch{{1, true, c}, {2, true, c}, {3, false, d}}, 2,
+			map[string]string{"": "open covered", "t": "infeasible covered", "tt": "covered open"}},
+		{"negated term, same value", []Branch{{1, false, c}, {2, true, b.Not(c)}}, 1,
+			map[string]string{"": "covered open", "f": "infeasible covered"}},
+		{"decided the other way", []Branch{{1, true, c}, {2, false, c}}, 2,
+			map[string]string{"": "open covered", "t": "covered open"}},
+		{"byte read as another constant", []Branch{{1, true, eq('a')}, {2, false, eq('b')}}, 1,
+			map[string]string{"": "open covered", "t": "covered infeasible"}},
+		{"byte known only unequal", []Branch{{1, false, eq('a')}, {2, false, eq('b')}}, 2,
+			map[string]string{"": "covered open", "f": "covered open"}},
+		{"digit compared with ']'", []Branch{{1, false, b.Cmp(sym.KULt, v, b.Const('0', 8))}, {2, false, b.Cmp(sym.KULt, b.Const('9', 8), v)}, {3, false, eq(']')}}, 2,
+			map[string]string{"": "covered open", "f": "covered open", "ff": "covered infeasible"}},
+		{"byte range leaves the constant", []Branch{{1, false, b.Cmp(sym.KULt, v, b.Const('0', 8))}, {2, false, eq('5')}}, 2,
+			map[string]string{"": "covered open", "f": "covered open"}},
+		{"other terms", []Branch{{1, true, c}, {2, true, d}}, 2,
+			map[string]string{"": "open covered", "t": "open covered"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := NewTree(b, Options{})
+			out := tr.Record(tt.path, sym.Env{}, nil)
+			if len(out.NewCandidates) != tt.cands {
+				t.Errorf("%d candidates %q, want %d", len(out.NewCandidates), describeAll(out.NewCandidates), tt.cands)
+			}
+			checkNodes(t, tr, tt.nodes)
+		})
 	}
 }
 

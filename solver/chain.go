@@ -24,17 +24,25 @@ type Config struct {
 	FastUnsat    bool
 	Independence bool
 	Cache        bool
+	Domain       bool
+	SeedFix      bool
 }
 
 // DefaultConfig returns the Config with every layer switched on.
 func DefaultConfig() Config {
-	return Config{FastUnsat: true, Independence: true, Cache: true}
+	return Config{FastUnsat: true, Independence: true, Cache: true, Domain: true, SeedFix: true}
 }
 
 // Chain returns core behind the layers cfg selects, in the order given in
 // the package documentation.
 func Chain(core Solver, cfg Config) Solver {
 	s := core
+	if cfg.SeedFix {
+		s = NewSeedFix(s)
+	}
+	if cfg.Domain {
+		s = NewDomain(s)
+	}
 	if cfg.Cache {
 		s = NewCache(s)
 	}

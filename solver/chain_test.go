@@ -308,7 +308,7 @@ func TestChainConfig(t *testing.T) {
 		cfg  solver.Config
 		want []string
 	}{
-		{solver.DefaultConfig(), []string{"fastunsat", "independence", "cache"}},
+		{solver.DefaultConfig(), []string{"fastunsat", "independence", "cache", "domain", "seedfix"}},
 		{solver.Config{Cache: true, FastUnsat: true}, []string{"fastunsat", "cache"}},
 		{solver.Config{}, nil},
 	}
@@ -402,6 +402,10 @@ func TestChainSoundness(t *testing.T) {
 		env sym.Env // inputs of the execution q came from
 	}
 	var history []past
+	var limits []*sym.Expr
+	for _, v := range vars {
+		limits = append(limits, tm.lt(v, tm.k(domain)))
+	}
 	const n = 400
 	for i := range n {
 		if i%25 == 0 { // a new execution
@@ -423,6 +427,10 @@ func TestChainSoundness(t *testing.T) {
 			history = append(history, past{q, env})
 		}
 
+		// The inputs' domain, as the coordinator states it, and the inputs
+		// the path came from, for the layers that start there.
+		q.Constraints = append(slices.Clone(limits), q.Constraints...)
+		q.Seed = base
 		got, err := chain.Solve(context.Background(), q)
 		if err != nil {
 			t.Fatalf("query %d: %v", i, err)
@@ -446,6 +454,9 @@ func TestChainSoundness(t *testing.T) {
 	local := 0
 	for _, l := range solver.Layers(chain) {
 		local += l.Stats().Local
+		if n := l.Name(); (n == "domain" || n == "seedfix") && l.Stats().Local == 0 {
+			t.Errorf("layer %s answered nothing itself", n)
+		}
 	}
 	if local == 0 || core.calls == n {
 		t.Errorf("the layers answered nothing themselves (core calls %d of %d)", core.calls, n)

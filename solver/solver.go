@@ -15,7 +15,16 @@
 //  3. cache (NewCache): exact answers for repeated queries, reuse of recent
 //     models that happen to satisfy a new query (counterexample reuse), and
 //     Unsat for queries that contain the assertions of a known Unsat query.
-//  4. the core, which decides: package solver/z3.
+//  4. domain (NewDomain): a goal over one variable with few possible values
+//     (a byte, a length under its limit) is decided by trying them all on
+//     the goal and the constraints over that variable alone.
+//  5. seed fix (NewSeedFix): the query's Seed with one variable changed so
+//     that a comparison of the goal flips, checked on every constraint.
+//  6. the core, which decides: package solver/z3.
+//
+// Layers 4 and 5 answer what a concolic search asks most: the other side of
+// one branch of a path the Seed took, which is usually one input value away
+// or contradicts a bound the prefix put on the same value.
 //
 // Layers are not safe for concurrent use; a chain serves one goroutine at a
 // time. Every layer reports its own Stats; Layers walks a chain for

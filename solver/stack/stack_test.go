@@ -99,8 +99,9 @@ func TestNew(t *testing.T) {
 		for _, l := range solver.Layers(s.Solver) {
 			names = append(names, l.Name())
 		}
-		// The chain's own layers come first: fastunsat, independence, cache.
-		if got := strings.Join(names[3:], " "); got != tt.cores {
+		// The chain's own layers come first: fastunsat, independence,
+		// cache, domain, seedfix.
+		if got := strings.Join(names[5:], " "); got != tt.cores {
 			t.Errorf("%s: layers %v, want %q behind the chain", tt.mode, names, tt.cores)
 		}
 		s.Close()
