@@ -772,7 +772,7 @@ func TestChain(t *testing.T) {
 	for _, l := range ls {
 		names = append(names, l.Name())
 	}
-	if fmt.Sprint(names) != "[fastunsat independence cache z3]" {
+	if fmt.Sprint(names) != "[fastunsat independence cache domain seedfix z3]" {
 		t.Errorf("Layers names = %v", names)
 	}
 	if n := ls[0].Stats().Queries; n != 150 {
