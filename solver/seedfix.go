@@ -30,23 +30,26 @@ type seedFix struct {
 }
 
 // NewSeedFix returns a layer that tries, before asking next, to satisfy a
-// query by a small change of its Seed: the input of the execution the
-// query came from, which satisfies the constraints but not the goal. For
-// each comparison in the goal it computes the values of one variable that
-// make one side equal the other side's current value, or one more or one
-// less, following the side's term down through invertible operations
-// (addition, subtraction, xor, negation, complement, extension,
-// truncation, masks, the chosen arm of an if-then-else); it evaluates each changed input on the goal and
-// every constraint and answers Sat with the first that satisfies them all.
-// Otherwise, and for queries with no Seed, opaque calls or string
-// aggregates, it passes the query on.
+// query whose goal is an equality by a small change of its Seed: the input
+// of the execution the query came from, which satisfies the constraints
+// but not the goal. For each comparison in the goal it computes the values
+// of one variable that make one side equal the other side's current value,
+// or one more or one less, following the side's term down through
+// invertible operations (addition, subtraction, xor, negation, complement,
+// extension, truncation, masks, the chosen arm of an if-then-else); it
+// evaluates each changed input on the goal and every constraint and
+// answers Sat with the first that satisfies them all. Otherwise, and for
+// other goals, queries with no Seed, opaque calls or string aggregates, it
+// passes the query on.
 //
 // A concolic search asks mostly such near misses: the goal negates one
 // branch of the seed's own path, often a comparison of one input byte or
 // length with a constant or another value, and the prefix rarely mentions
 // the variable the fix changes. The answer is the seed with one value
 // changed, which is also the input most likely to follow the seed's path
-// up to the branch.
+// up to the branch. An equality pins that value down; the other side of
+// an inequality is a range, whose bound the fix would always pick where
+// Z3 picks any value of it (see NewDomain for what that cost).
 func NewSeedFix(next Solver) Wrapper { return &seedFix{next: next} }
 
 // Name implements Layer.
@@ -65,7 +68,7 @@ func (f *seedFix) Solve(ctx context.Context, q Query) (r Result, err error) {
 	if err := checkQuery(q); err != nil {
 		return Result{}, err
 	}
-	if q.Seed != nil && !sym.HasCall(append(q.Constraints[:len(q.Constraints):len(q.Constraints)], q.Goal)...) && checkEvaluable(q) == nil {
+	if q.Goal.Kind == sym.KEq && q.Seed != nil && !sym.HasCall(append(q.Constraints[:len(q.Constraints):len(q.Constraints)], q.Goal)...) && checkEvaluable(q) == nil {
 		if m, ok := fixSeed(ctx, q); ok {
 			f.stats.Local++
 			return Result{Status: Sat, Model: m}, nil
