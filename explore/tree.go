@@ -380,8 +380,6 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 	return out
 }
 
-// constFalse reports whether the constraint of taking side of cond is the
-// constant false.
 // prefixFacts are what the branches of a path prefix decided, in the two
 // forms whose contradiction needs no solver: a condition term held or not,
 // and the values an 8-bit term's comparisons with constants leave it.
@@ -442,6 +440,8 @@ func bare(cond *sym.Expr, taken bool) (*sym.Expr, bool) {
 	return cond, taken
 }
 
+// constFalse reports whether the constraint of taking side of cond is the
+// constant false.
 func constFalse(cond *sym.Expr, side bool) bool {
 	if side {
 		return cond.Kind == sym.KFalse
