@@ -15,16 +15,22 @@
 //  3. cache (NewCache): exact answers for repeated queries, reuse of recent
 //     models that happen to satisfy a new query (counterexample reuse), and
 //     Unsat for queries that contain the assertions of a known Unsat query.
-//  4. domain (NewDomain): a goal over one variable with few possible values
-//     (a byte, a length under its limit) is decided by trying them all on
-//     the goal and the constraints over that variable alone.
-//  5. seed fix (NewSeedFix): the query's Seed with one variable changed so
-//     that a comparison of the goal flips, checked on every constraint.
+//  4. domain (NewDomain): a goal over one variable of at most ten bits (a
+//     byte) is decided by trying every value on the goal and the
+//     constraints over that variable alone: Unsat when none fits, Sat when
+//     exactly one does.
+//  5. seed fix (NewSeedFix): for an equality goal, the query's Seed with
+//     one variable changed so that the equality holds, checked on every
+//     constraint.
 //  6. the core, which decides: package solver/z3.
 //
 // Layers 4 and 5 answer what a concolic search asks most: the other side of
 // one branch of a path the Seed took, which is usually one input value away
-// or contradicts a bound the prefix put on the same value.
+// or contradicts what the prefix put on the same value. They answer Sat
+// only with a value the goal pins down, which any solver's model gives
+// too; ranges and input lengths go to the core, since the search depends
+// on the spread of the core's models (NewDomain says what the nearest
+// values cost).
 //
 // Layers are not safe for concurrent use; a chain serves one goroutine at a
 // time. Every layer reports its own Stats; Layers walks a chain for
