@@ -299,6 +299,29 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// startExploring starts gocolic with args in dir (with env, if not nil)
+// and returns once it explores: at its first progress line.
+func startExploring(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(gocolic, args...)
+	cmd.Dir, cmd.Env = dir, env
+	out := new(syncBuffer)
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for !strings.Contains(out.String(), "execs:") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no progress line:\n%s", out.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return cmd, out
+}
+
 // TestInterrupt checks that Ctrl-C ends a run early and still writes what
 // it found.
 func TestInterrupt(t *testing.T) {
@@ -310,22 +333,7 @@ func TestInterrupt(t *testing.T) {
 	}
 	dir := copyExamples(t)
 	js := filepath.Join(t.TempDir(), "r.json")
-	cmd := exec.Command(gocolic, "test", "-budget", "5m", "-json", js, "./scanner", "Tokens")
-	cmd.Dir = dir
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Wait until the exploration runs: the first progress line.
-	deadline := time.Now().Add(2 * time.Minute)
-	for !strings.Contains(out.String(), "execs:") {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no progress line:\n%s", out.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	cmd, out := startExploring(t, dir, nil, "test", "-budget", "5m", "-json", js, "./scanner", "Tokens")
 	cmd.Process.Signal(os.Interrupt)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()

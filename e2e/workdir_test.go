@@ -5,9 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
-	"time"
 )
 
 // TestKilledRunWorkDir kills a run with SIGKILL, which leaves its work
@@ -27,21 +25,7 @@ func TestKilledRunWorkDir(t *testing.T) {
 		m, _ := filepath.Glob(filepath.Join(tmp, "gocolic-*"))
 		return m
 	}
-	cmd := exec.Command(gocolic, "test", "-budget", "5m", "-notests", "./scanner", "Tokens")
-	cmd.Dir, cmd.Env = dir, env
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for !strings.Contains(out.String(), "execs:") {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no progress line:\n%s", out.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	cmd, _ := startExploring(t, dir, env, "test", "-budget", "5m", "-notests", "./scanner", "Tokens")
 	cmd.Process.Kill()
 	cmd.Wait()
 	left := workDirs()

@@ -235,14 +235,9 @@ func (c *checker) reachedCopy(cg CallGoal, cf copyForm, nodes []Node, n int32) (
 // last block's body up to the call of cf and the copy's guard, and
 // decides it.
 func (a *abstraction) checkCopy(blocks []*ssa.BasicBlock, cf copyForm) (*counterexample, error) {
-	p, err := a.enc.Start(blocks[0])
+	p, err := a.encodePath(blocks)
 	if err != nil {
 		return nil, err
-	}
-	for _, b := range blocks[1:] {
-		if err := p.Step(b); err != nil {
-			return nil, err
-		}
 	}
 	p.body()
 	var cp *Copy
@@ -256,20 +251,5 @@ func (a *abstraction) checkCopy(blocks []*ssa.BasicBlock, cf copyForm) (*counter
 	}
 	conds := append(append([]*sym.Expr(nil), p.Conds[:cp.Before]...), cp.Guard)
 	at := append(append([]int(nil), p.At[:cp.Before]...), len(blocks)-1)
-	cx := &counterexample{conds: conds, at: at}
-	st, r, err := a.status(conds, a.enc.B.Bool(true))
-	if err != nil {
-		return nil, err
-	}
-	cx.status = st
-	if st == solver.Sat {
-		cx.model = r.Model
-		cx.exact = true
-		for _, x := range sym.Vars(nil, conds...) {
-			if x.Val >= HavocBase {
-				cx.exact = false
-			}
-		}
-	}
-	return cx, nil
+	return a.decide(conds, at)
 }

@@ -44,6 +44,15 @@ type counterexample struct {
 
 // check encodes the path through blocks from the entry and decides it.
 func (a *abstraction) check(blocks []*ssa.BasicBlock) (*counterexample, error) {
+	p, err := a.encodePath(blocks)
+	if err != nil {
+		return nil, err
+	}
+	return a.decide(p.Conds, p.At)
+}
+
+// encodePath encodes the path through blocks from the entry.
+func (a *abstraction) encodePath(blocks []*ssa.BasicBlock) (*Path, error) {
 	p, err := a.enc.Start(blocks[0])
 	if err != nil {
 		return nil, err
@@ -53,8 +62,14 @@ func (a *abstraction) check(blocks []*ssa.BasicBlock) (*counterexample, error) {
 			return nil, err
 		}
 	}
-	cx := &counterexample{conds: p.Conds, at: p.At}
-	st, r, err := a.status(p.Conds, a.enc.B.Bool(true))
+	return p, nil
+}
+
+// decide decides the path conditions conds, at[i] the edge of conds[i]:
+// a model when they hold, exact when it rests on no havoc value.
+func (a *abstraction) decide(conds []*sym.Expr, at []int) (*counterexample, error) {
+	cx := &counterexample{conds: conds, at: at}
+	st, r, err := a.status(conds, a.enc.B.Bool(true))
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +77,7 @@ func (a *abstraction) check(blocks []*ssa.BasicBlock) (*counterexample, error) {
 	if st == solver.Sat {
 		cx.model = r.Model
 		cx.exact = true
-		for _, x := range sym.Vars(nil, p.Conds...) {
+		for _, x := range sym.Vars(nil, conds...) {
 			if x.Val >= HavocBase {
 				cx.exact = false
 			}
