@@ -17,7 +17,8 @@ import (
 // pointer dereferenced as Go does for the method value, and the shadows
 // of a value receiver handed over; a path through an unexported field of
 // the other package, which the caller cannot write, stays on the
-// original method, as does a method expression of the outer type.
+// original method, as does a method expression of the outer type. A
+// variadic function called with one argument goes to its twin.
 func TestForeignPromotedMethods(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages with the go command")
@@ -39,6 +40,8 @@ type Deep struct{ *Outer }
 type mixer struct{ Mixer }
 
 type Sealed struct{ mixer }
+
+func Sum(x uint32, more ...uint32) uint32 { return x + uint32(len(more)) }
 `
 	a := `package a
 
@@ -63,6 +66,7 @@ func F(x uint32, l local, lp *localPtr, o b.Outer, po b.PtrOuter, d b.Deep, u un
 	r += ls[0].MixV(x) + mk().MixV(x) + mkp().Mix(x)
 	r += s.Mix(x) + s.MixV(x)
 	r += local.MixV(l, x)
+	r += b.Sum(x)
 	return r
 }
 
@@ -117,6 +121,7 @@ func mkp() *local { return &local{} }
 		{"pointer returned by a call", "b.Gclm5_Mixer_Mix(&mkp().Mixer, ", true},
 		{"unexported field of another package", "s.mixer", false},
 		{"method expression of the outer type", "Gclm5_Mixer_MixV(l", false},
+		{"variadic function with one argument", "b.Gcl_Sum(_gcl.Mk(x, _gcl_s_x))", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
