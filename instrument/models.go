@@ -70,6 +70,7 @@ var models = map[string]model{
 	"internal/stringslite.TrimSuffix":      {false},
 	"internal/stringslite.CutPrefix":       {false},
 	"internal/stringslite.CutSuffix":       {false},
+	"internal/stringslite.Clone":           {false},
 
 	"strings.NewReader": {false},
 	"bytes.NewReader":   {false},

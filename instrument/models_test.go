@@ -347,6 +347,7 @@ var internalModels = map[string]string{
 	"internal/stringslite.TrimSuffix":      "strings",
 	"internal/stringslite.CutPrefix":       "strings",
 	"internal/stringslite.CutSuffix":       "strings",
+	"internal/stringslite.Clone":           "strings",
 }
 
 // internalModel reports whether fn, a key of models, is of an internal
