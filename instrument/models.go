@@ -119,6 +119,7 @@ var models = map[string]model{
 	"math/bits.ReverseBytes16":  {false},
 	"math/bits.ReverseBytes32":  {false},
 	"math/bits.ReverseBytes64":  {false},
+	"math/bits.Mul64":           {false},
 
 	"encoding/binary.Uvarint":               {false},
 	"(encoding/binary.bigEndian).Uint16":    {true},
