@@ -475,3 +475,100 @@ func F(x uint32, sel uint8) int {
 		t.Logf("gocolic:\n%s", res.stderr)
 	}
 }
+
+// TestInstrumentPromotedMethods checks that methods of an instrumented
+// package promoted through embedded fields keep their arguments
+// symbolic when another package calls them: b's Mixer is embedded by
+// value and by pointer, in a's structs and in b's own; each case's hard
+// branch is a 32-bit equality on a scramble computed inside Mixer's
+// methods. Without the field path written out, the call ran the
+// original method concretely and no case was found.
+func TestInstrumentPromotedMethods(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	b := `package b
+
+// Mixer scrambles with a key.
+type Mixer struct{ K uint32 }
+
+func mix(k, x uint32) uint32 {
+	x ^= k
+	return (x ^ (x >> 15)) * 0x9e3779b1
+}
+
+// Mix has a pointer receiver.
+func (m *Mixer) Mix(x uint32) uint32 { return mix(m.K, x) }
+
+// MixV has a value receiver.
+func (m Mixer) MixV(x uint32) uint32 { return mix(m.K, x) + 1 }
+
+// Outer embeds a Mixer by value.
+type Outer struct{ Mixer }
+
+// PtrOuter embeds a Mixer by pointer.
+type PtrOuter struct{ *Mixer }
+`
+	a := `package a
+
+import "example.com/m/b"
+
+type byValue struct{ b.Mixer }
+
+type byPointer struct {
+	n int
+	*b.Mixer
+}
+
+func F(x uint32, sel uint8) int {
+	switch sel {
+	case 0:
+		var v byValue
+		if v.Mix(x) == 0x1234abcd {
+			panic("pointer method through a value embed")
+		}
+	case 1:
+		p := &byPointer{Mixer: &b.Mixer{K: 3}}
+		if p.MixV(x) == 0x2345bcde {
+			panic("value method through a pointer embed")
+		}
+	case 2:
+		var o b.Outer
+		if o.Mix(x) == 0x3456cdef {
+			panic("method of an embedded field of another package's struct")
+		}
+	case 3:
+		v := byValue{b.Mixer{K: x}}
+		if v.MixV(7) == 0x4567def0 {
+			panic("symbolic field of a promoted value receiver")
+		}
+	case 4:
+		o := b.PtrOuter{Mixer: &b.Mixer{K: 5}}
+		if o.MixV(x) == 0x5678ef01 {
+			panic("value method through another package's pointer embed")
+		}
+	}
+	return 0
+}
+`
+	dir := module(t, map[string]string{"a/a.go": a, "b/b.go": b})
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", "20s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-notests", "-json", js, "-instrument", "./b", "./a", "F")
+	if res.code != 0 {
+		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+	}
+	rep := readInstrReport(t, js)
+	for _, msg := range []string{
+		"pointer method through a value embed", "value method through a pointer embed",
+		"method of an embedded field of another package's struct",
+		"symbolic field of a promoted value receiver",
+		"value method through another package's pointer embed",
+	} {
+		if !rep.found(msg) {
+			t.Errorf("%q not found", msg)
+		}
+	}
+	if t.Failed() {
+		t.Logf("gocolic:\n%s", res.stderr)
+	}
+}

@@ -447,13 +447,24 @@ func (ins *instrumenter) checkArgs(call *ast.CallExpr, t *twinInfo) *twinInfo {
 		return nil
 	}
 	// A single multi-valued argument cannot be split into V parameters.
-	if nargs == 1 && len(t.params) > 1 {
+	// A single argument of a variadic function with nothing for its
+	// variadic parameter is one value, and goes to the twin (go-version's
+	// NewVersion(v string, opts ...Option) called NewVersion(s)).
+	if nargs == 1 && len(t.params) > 1 && (t.model || ins.multiValued(call.Args[len(call.Args)-1])) {
 		return nil
 	}
 	if call.Ellipsis.IsValid() {
 		return nil
 	}
 	return t
+}
+
+// multiValued reports whether e is a call with several results (or of
+// unknown type), which as the only argument of a call stands for them
+// all.
+func (ins *instrumenter) multiValued(e ast.Expr) bool {
+	tup, ok := ins.typeOf(e).(*types.Tuple)
+	return ins.typeOf(e) == nil || ok && tup.Len() != 1
 }
 
 // methodExpr reports whether call calls a method expression T.M, whose

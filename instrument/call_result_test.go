@@ -14,7 +14,8 @@ import (
 // block; a field of a call's result is read from a place made for it
 // (rt.Took); a switch's init, which no statement can follow, counts them
 // as dropped (rt.DropResult), as are the parts of a literal that is not
-// stored in a place (rt.Concrete); a parallel assignment to fields stores
+// stored in a place (rt.Concrete), while one declared by var is stored
+// as by :=; a parallel assignment to fields stores
 // their shadows after it, or, where it cannot (more values than
 // rt.UnpackN takes, an init statement), counts them as dropped.
 func TestStructResults(t *testing.T) {
@@ -42,6 +43,14 @@ func TestStructResults(t *testing.T) {
 	return x`, []string{`x := _gcl_parse\(.*\)\s+(//line .*\s+)?_gcl\.TakeResult\(0, &x\)`}, nil},
 		{"var from a call", `var x = parse(s)
 	return x`, []string{`_gcl\.TakeResult\(0, &x\)`}, nil},
+		{"var of a literal with symbolic parts", `var x = H{n: len(s)}
+	return x`, []string{`x := H\{n: _gcl_t\d+\.C\}\s+(//line .*\s+)?_gcl\.Store\(_gcl_t\d+, &x\.n\)`}, []string{`CauseAssign`}},
+		{"var of a pointer to a literal", `var p = &H{n: len(s)}
+	return *p`, []string{`p := &H\{n: _gcl_t\d+\.C\}\s+(//line .*\s+)?_gcl\.Store\(_gcl_t\d+, &p\.n\)`}, []string{`CauseAssign`}},
+		{"var of the literal's type", `var x H = H{m: len(s)}
+	return x`, []string{`x := H\{m: _gcl_t\d+\.C\}\s+(//line .*\s+)?_gcl\.Store\(_gcl_t\d+, &x\.m\)`}, nil},
+		{"var of an interface type", `var x any = H{n: len(s)}
+	return x.(H)`, []string{`var x any = H\{n: _gcl\.Concrete\(\d+, _gcl\.CauseAssign, _gcl\.LenString\(`}, nil},
 		{"if's init", `if x := parse(s); x.n > 2 {
 		return x
 	}

@@ -91,27 +91,61 @@ func (ins *instrumenter) foreignMethod(t *twinInfo) bool {
 }
 
 // forwardable reports whether the call of the foreign method twin t by
-// call can go through the forwarder: a method selected directly on its
-// type (not promoted from an embedded field, whose path may run through
-// unexported fields), as a method value x.M or as a method expression
-// whose receiver type is the method's own, and with the method's package
-// named by an import of the calling file that is not shadowed there.
+// call can go through the forwarder: a method value x.M, selected on its
+// type or promoted through embedded fields that this package can name
+// (embedPath), or a method expression whose receiver type is the
+// method's own; and with the method's package named by an import of the
+// calling file that is not shadowed there.
 func (ins *instrumenter) forwardable(call *ast.CallExpr, t *twinInfo) bool {
 	f, ok := calledFunc(call).(*ast.SelectorExpr)
 	if !ok {
 		return false
 	}
 	sel, ok := ins.info.Selections[f]
-	if !ok || len(sel.Index()) != 1 {
+	if !ok {
 		return false
 	}
-	if sel.Kind() == types.MethodExpr {
+	switch sel.Kind() {
+	case types.MethodExpr:
 		recv := t.fn.Type().(*types.Signature).Recv().Type()
-		if !types.Identical(sel.Recv(), recv) {
+		if len(sel.Index()) != 1 || !types.Identical(sel.Recv(), recv) {
 			return false
 		}
+	case types.MethodVal:
+		if _, ok := ins.embedPath(sel); !ok {
+			return false
+		}
+	default:
+		return false
 	}
 	return ins.pkgNameAt(call.Pos(), t.fn.Pkg()) != ""
+}
+
+// embedPath returns the embedded fields through which the method value
+// sel is promoted, outermost first (none for a method of the receiver's
+// own type); false when a field on the path is unexported and declared
+// in another package, so that this package cannot write x.f, or when
+// the path does not run through structs.
+func (ins *instrumenter) embedPath(sel *types.Selection) ([]*types.Var, bool) {
+	idx := sel.Index()
+	t := sel.Recv()
+	var path []*types.Var
+	for _, i := range idx[:len(idx)-1] {
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil, false
+		}
+		fv := st.Field(i)
+		if !fv.Embedded() || !fv.Exported() && fv.Pkg() != ins.pkg.Types {
+			return nil, false
+		}
+		path = append(path, fv)
+		t = fv.Type()
+	}
+	return path, true
 }
 
 // pkgNameAt returns the name under which the file around pos imports
@@ -141,27 +175,73 @@ func (ins *instrumenter) pkgNameAt(pos token.Pos, pkg *types.Package) string {
 // call of the foreign method twin t for the call x.M(...) or T.M(x, ...):
 // the receiver adjusted to the method's receiver type as Go does for a
 // method value (&x, *p), nil for a method expression, whose receiver is
-// already the first argument.
+// already the first argument. A promoted method's receiver is the
+// embedded field, x.E1.E2, written out (forwardable checked that this
+// package can name each).
 func (ins *instrumenter) forwarderCall(call *ast.CallExpr, t *twinInfo) (ast.Expr, ast.Expr) {
 	f := calledFunc(call).(*ast.SelectorExpr)
 	fun := &ast.SelectorExpr{X: ast.NewIdent(ins.pkgNameAt(call.Pos(), t.fn.Pkg())), Sel: ast.NewIdent(t.xname)}
 	if ins.methodExpr(call) {
 		return fun, nil
 	}
-	_, wantPtr := t.fn.Type().(*types.Signature).Recv().Type().(*types.Pointer)
-	_, isPtr := ins.typeOf(f.X).Underlying().(*types.Pointer)
-	x := ins.cx(f.X)
+	path, _ := ins.embedPath(ins.info.Selections[f])
+	if len(path) == 0 {
+		return fun, ins.recvArg(t.fn, f.X, ins.cx(f.X))
+	}
+	field := func(base ast.Expr) ast.Expr {
+		for _, fv := range path {
+			base = &ast.SelectorExpr{X: base, Sel: ast.NewIdent(fv.Name())}
+		}
+		return base
+	}
+	var lx ast.Expr // the location, when it may be evaluated again
+	if ins.pure(f.X) {
+		lx = field(ins.lvalue(f.X))
+	}
+	return fun, promotedRecv(t.fn, path[len(path)-1].Type(), field(ins.cx(f.X)), lx)
+}
+
+// recvArg adjusts the receiver x (rewritten as rx) of a call of method fn
+// to fn's receiver type as Go does for a method value (&x, *p), handing
+// the shadows of a struct copied as a value receiver to the method.
+func (ins *instrumenter) recvArg(fn *types.Func, x, rx ast.Expr) ast.Expr {
+	_, wantPtr := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer)
+	_, isPtr := ins.typeOf(x).Underlying().(*types.Pointer)
 	switch {
 	case wantPtr && !isPtr:
-		x = addrOf(x) // x is addressable: the original call took its address
+		return addrOf(rx) // x is addressable: the original call took its address
 	case !wantPtr && isPtr:
-		if d, ok := ins.passDeref(f.X, x); ok {
-			x = d
-		} else {
-			x = &ast.StarExpr{X: x}
+		if d, ok := ins.passDeref(x, rx); ok {
+			return d
 		}
+		return &ast.StarExpr{X: rx}
 	case !wantPtr:
-		x = ins.passRecv(t.fn, f.X, x)
+		return ins.passRecv(fn, x, rx)
 	}
-	return fun, x
+	return rx
+}
+
+// promotedRecv is recvArg for the embedded field rx, of type ft, on
+// which a promoted method fn is called. lx is the same field written as
+// a location whose evaluation has no effect (its base is pure, and
+// fields and embedded pointers add none), nil if there is none: only
+// then are the shadows of a value receiver handed over, since that
+// evaluates the field twice.
+func promotedRecv(fn *types.Func, ft types.Type, rx, lx ast.Expr) ast.Expr {
+	_, wantPtr := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer)
+	p, isPtr := ft.(*types.Pointer)
+	switch {
+	case wantPtr && !isPtr:
+		// The original call took the field's address: it is
+		// addressable, or reached through a pointer.
+		return addrOf(rx)
+	case !wantPtr && isPtr:
+		if lx != nil && hasLeaves(p.Elem(), 0) {
+			return rtCall(rtPass, rx, &ast.StarExpr{X: lx})
+		}
+		return &ast.StarExpr{X: rx}
+	case !wantPtr && lx != nil && hasLeaves(ft, 0):
+		return rtCall(rtPass, addrOf(lx), rx)
+	}
+	return rx
 }

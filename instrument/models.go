@@ -70,6 +70,7 @@ var models = map[string]model{
 	"internal/stringslite.TrimSuffix":      {false},
 	"internal/stringslite.CutPrefix":       {false},
 	"internal/stringslite.CutSuffix":       {false},
+	"internal/stringslite.Clone":           {false},
 
 	"strings.NewReader": {false},
 	"bytes.NewReader":   {false},
@@ -118,6 +119,7 @@ var models = map[string]model{
 	"math/bits.ReverseBytes16":  {false},
 	"math/bits.ReverseBytes32":  {false},
 	"math/bits.ReverseBytes64":  {false},
+	"math/bits.Mul64":           {false},
 
 	"encoding/binary.Uvarint":               {false},
 	"(encoding/binary.bigEndian).Uint16":    {true},

@@ -111,6 +111,7 @@ var modelStmts = map[string]string{
 	"StrconvParseInt":        "if n, err := strconv.ParseInt(s, 10, 32); err == nil && n == 7 {\n\t\tk++\n\t}",
 	"Utf8DecodeRuneInString": "if c, size := utf8.DecodeRuneInString(s); c == 'é' && size == 2 {\n\t\tk++\n\t}",
 	"Utf8DecodeRune":         "if c, size := utf8.DecodeRune(b); c == 'x' && size == 1 {\n\t\tk++\n\t}",
+	"BitsMul64":              "if hi, lo := bits.Mul64(u64, 7); hi == 1 && lo == 2 {\n\t\tk++\n\t}",
 }
 
 // TestModelCalls checks that every modelled function is rewritten to its
@@ -347,6 +348,7 @@ var internalModels = map[string]string{
 	"internal/stringslite.TrimSuffix":      "strings",
 	"internal/stringslite.CutPrefix":       "strings",
 	"internal/stringslite.CutSuffix":       "strings",
+	"internal/stringslite.Clone":           "strings",
 }
 
 // internalModel reports whether fn, a key of models, is of an internal

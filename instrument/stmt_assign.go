@@ -494,6 +494,17 @@ func (ins *instrumenter) declStmt(s *ast.DeclStmt) []ast.Stmt {
 			return &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{spec}}}
 		}
 		if len(shadowed) == 0 {
+			// var p = &T{f: x}, var v T = T{f: x}: a literal with
+			// symbolic parts keeps them as p := &T{f: x} does, which
+			// declares the same variable when the literal's type is the
+			// declared one (litAssign checks it).
+			if len(vs.Names) == 1 && len(vs.Values) == 1 {
+				as := &ast.AssignStmt{Lhs: []ast.Expr{vs.Names[0]}, Tok: token.DEFINE, Rhs: vs.Values}
+				if st, ok := ins.litAssign(as); ok {
+					out = append(out, st...)
+					continue
+				}
+			}
 			n := *vs
 			n.Values = nil
 			for _, v := range vs.Values {

@@ -216,3 +216,35 @@ func BitsReverseBytes32(x V[uint32]) (uint32, *sym.Expr) {
 func BitsReverseBytes64(x V[uint64]) (uint64, *sym.Expr) {
 	return bitsSame(bits.ReverseBytes64(x.C), x, reverseBytes)
 }
+
+// mulHi is the high word of the 128-bit product of the 64-bit terms x
+// and y, over their 32-bit halves as bits.Mul64's Go code computes it:
+// exact, in 64-bit operations only.
+func mulHi(x, y *sym.Expr) *sym.Expr {
+	b := st.b
+	k := func(v uint64) *sym.Expr { return b.Const(v, 64) }
+	mul := func(p, q *sym.Expr) *sym.Expr { return b.Bin(sym.KMul, p, q) }
+	lo32 := func(p *sym.Expr) *sym.Expr { return b.Bin(sym.KAnd, p, k(1<<32-1)) }
+	hi32 := func(p *sym.Expr) *sym.Expr { return b.Shift(sym.KLShr, p, k(32)) }
+	x0, x1, y0, y1 := lo32(x), hi32(x), lo32(y), hi32(y)
+	t := b.Add(mul(x1, y0), hi32(mul(x0, y0)))
+	w1 := b.Add(lo32(t), mul(x0, y1))
+	return b.Add(b.Add(mul(x1, y1), hi32(t)), hi32(w1))
+}
+
+// BitsMul64 models bits.Mul64, which strconv's float parsing calls on the
+// mantissa: both words of the product, exactly.
+func BitsMul64(x, y V[uint64]) (hi, lo uint64, shi, slo *sym.Expr) {
+	hi, lo = bits.Mul64(x.C, y.C)
+	if x.S == nil && y.S == nil || !tracking() {
+		return hi, lo, nil, nil
+	}
+	xs, ys := x.S, y.S
+	if xs == nil {
+		xs = st.b.Const(x.C, 64)
+	}
+	if ys == nil {
+		ys = st.b.Const(y.C, 64)
+	}
+	return hi, lo, mulHi(xs, ys), st.b.Bin(sym.KMul, xs, ys)
+}

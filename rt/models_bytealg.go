@@ -202,6 +202,13 @@ func cutModel(lib func(string, string) (string, bool), s, p V[string], cut func(
 	return rest, found, sr, sf
 }
 
+// StringsliteClone models internal/stringslite.Clone, which strings.Clone
+// and strconv's errors call: the copy is the same string, so it keeps
+// s's term (the library copies through unsafe, which would drop it).
+func StringsliteClone(lib func(string) string, s V[string]) (string, *sym.Expr) {
+	return lib(s.C), s.S
+}
+
 // StringsliteTrimPrefix models internal/stringslite.TrimPrefix, which
 // strings.TrimPrefix calls.
 func StringsliteTrimPrefix(lib func(string, string) string, s, prefix V[string]) (string, *sym.Expr) {

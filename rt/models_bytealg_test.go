@@ -271,3 +271,31 @@ func TestStringsliteTrimCut(t *testing.T) {
 		})
 	}
 }
+
+// TestStringsliteClone checks that the model of stringslite.Clone returns
+// the library's copy with the argument's own term, symbolic or not.
+func TestStringsliteClone(t *testing.T) {
+	own(t)
+	reset(0)
+	agg, _ := newSymStringN(100, 4)
+	for _, tc := range []struct {
+		name string
+		s    V[string]
+	}{
+		{"symbolic", V[string]{C: "ab", S: agg}},
+		{"concrete", V[string]{C: "cd"}},
+		{"empty", V[string]{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			lib := func(s string) string { calls++; return strings.Clone(s) }
+			r, sr := StringsliteClone(lib, tc.s)
+			if r != tc.s.C || calls != 1 {
+				t.Errorf("result %q after %d library calls, want %q after 1", r, calls, tc.s.C)
+			}
+			if sr != tc.s.S {
+				t.Errorf("term %v, want the argument's %v", sr, tc.s.S)
+			}
+		})
+	}
+}

@@ -394,3 +394,67 @@ func TestReplaceModels(t *testing.T) {
 		})
 	}
 }
+
+func testReplaceAll(s, old, new string) string     { return strings.ReplaceAll(s, old, new) }
+func testReplace(s, old, new string, n int) string { return strings.Replace(s, old, new, n) }
+
+// TestReplaceTwin checks that the Replace models hand the calls they
+// would leave concrete (s contains old, and something is symbolic) to the
+// library's twin when the library is instrumented (its twin registered),
+// and keep every other call: s without old, n = 0, all concrete.
+func TestReplaceTwin(t *testing.T) {
+	own(t)
+	agg, _ := newSymStringN(100, modelMaxLen)
+	twinCalls := 0
+	RegisterTwin(testReplaceAll, func(s, old, new V[string]) (string, *sym.Expr) {
+		twinCalls++
+		return strings.ReplaceAll(s.C, old.C, new.C), nil
+	})
+	RegisterTwin(testReplace, func(s, old, new V[string], n V[int]) (string, *sym.Expr) {
+		twinCalls++
+		return strings.Replace(s.C, old.C, new.C, n.C), nil
+	})
+	defer delete(twinsByPC, funcPC(testReplaceAll))
+	defer delete(twinsByPC, funcPC(testReplace))
+	tests := []struct {
+		name          string
+		s, old, new   V[string]
+		n             V[int] // C -2: ReplaceAll
+		twin, shadowS bool   // the twin is called; the result is s's shadow
+	}{
+		{"symbolic s contains old", V[string]{C: "a_b", S: agg}, V[string]{C: "_"}, V[string]{}, V[int]{C: -2}, true, false},
+		{"symbolic s contains old, Replace", V[string]{C: "a_b_", S: agg}, V[string]{C: "_"}, V[string]{}, V[int]{C: -1}, true, false},
+		{"symbolic n", V[string]{C: "a_b"}, V[string]{C: "_"}, V[string]{}, V[int]{C: 1, S: agg}, true, false},
+		{"symbolic new", V[string]{C: "a_b"}, V[string]{C: "_"}, V[string]{C: "-", S: agg}, V[int]{C: -2}, true, false},
+		{"s without old: the model", V[string]{C: "ab", S: agg}, V[string]{C: "_"}, V[string]{}, V[int]{C: -2}, false, true},
+		{"n = 0: the model", V[string]{C: "a_b", S: agg}, V[string]{C: "_"}, V[string]{}, V[int]{C: 0}, false, true},
+		{"all concrete", V[string]{C: "a_b"}, V[string]{C: "_"}, V[string]{}, V[int]{C: -2}, false, false},
+	}
+	for _, tc := range tests {
+		reset(0)
+		twinCalls = 0
+		var r string
+		var sh *sym.Expr
+		want := strings.Replace(tc.s.C, tc.old.C, tc.new.C, tc.n.C)
+		if tc.n.C == -2 {
+			r, sh = StringsReplaceAll(1, testReplaceAll, tc.s, tc.old, tc.new)
+			want = strings.ReplaceAll(tc.s.C, tc.old.C, tc.new.C)
+		} else {
+			r, sh = StringsReplace(1, testReplace, tc.s, tc.old, tc.new, tc.n)
+		}
+		if r != want {
+			t.Errorf("%s: %q, want %q", tc.name, r, want)
+		}
+		if (twinCalls == 1) != tc.twin {
+			t.Errorf("%s: twin called %d times, want it %v", tc.name, twinCalls, tc.twin)
+		}
+		if (sh != nil && sh == tc.s.S) != tc.shadowS {
+			t.Errorf("%s: shadow %v, want s's: %v", tc.name, sh, tc.shadowS)
+		}
+	}
+	reset(0)
+	twinCalls = 0
+	if StringsReplaceAll(1, strings.ReplaceAll, V[string]{C: "a_b", S: agg}, V[string]{C: "_"}, V[string]{}); twinCalls != 0 {
+		t.Errorf("a library without a registered twin: twin called")
+	}
+}

@@ -762,3 +762,50 @@ func TestFloat32BitsModels(t *testing.T) {
 		}
 	}
 }
+
+// TestBitsMul64 checks both words of the Mul64 model against bits.Mul64
+// at random and boundary points, with one or both factors symbolic.
+func TestBitsMul64(t *testing.T) {
+	edges := []uint64{0, 1, 1<<32 - 1, 1 << 32, 1<<64 - 1, 0x8000000000000000}
+	rng := rand.New(rand.NewPCG(11, 12))
+	randBits := func() uint64 { return rng.Uint64() >> rng.IntN(65) }
+	for _, tc := range []struct {
+		name   string
+		symbY  bool
+		fixedY uint64
+	}{
+		{"x symbolic", false, 0xd3c36113404ea4a9},
+		{"both symbolic", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			own(t) // the subtest's goroutine is the one tracked
+			reset(0)
+			xv, yv := st.b.Var(1, 64), (*sym.Expr)(nil)
+			if tc.symbY {
+				yv = st.b.Var(2, 64)
+			}
+			x0, y0 := randBits(), tc.fixedY
+			if tc.symbY {
+				y0 = randBits()
+			}
+			hi, lo, shi, slo := BitsMul64(V[uint64]{x0, xv}, V[uint64]{y0, yv})
+			if wh, wl := bits.Mul64(x0, y0); hi != wh || lo != wl {
+				t.Fatalf("%#x * %#x: concrete %#x %#x, want %#x %#x", x0, y0, hi, lo, wh, wl)
+			}
+			for i := range 3000 {
+				x, y := randBits(), randBits()
+				if i < len(edges)*len(edges) {
+					x, y = edges[i/len(edges)], edges[i%len(edges)]
+				}
+				if !tc.symbY {
+					y = tc.fixedY
+				}
+				wh, wl := bits.Mul64(x, y)
+				env := sym.Env{1: x, 2: y}
+				if gh, gl := sym.Eval(shi, env), sym.Eval(slo, env); gh != wh || gl != wl {
+					t.Fatalf("%#x * %#x: terms %#x %#x, want %#x %#x", x, y, gh, gl, wh, wl)
+				}
+			}
+		})
+	}
+}
