@@ -72,10 +72,7 @@ func bytesSplit(r [][]byte, s, sep V[[]byte], n V[int]) [][]byte {
 // result is a copy even when nothing is replaced, which the shadow, a
 // value, does not need to know.
 func BytesReplaceAll(site uint32, lib func([]byte, []byte, []byte) []byte, s, old, new V[[]byte]) ([]byte, *sym.Expr) {
-	if tw, ok := replaceTwin[func(V[[]byte], V[[]byte], V[[]byte]) ([]byte, *sym.Expr)](lib, s, old, new, V[int]{C: -1}); ok {
-		return tw(s, old, new)
-	}
-	return replaceModel(site, lib(s.C, old.C, new.C), s, old, new)
+	return replaceModel(site, lib(s.C, old.C, new.C), s, old)
 }
 
 // BytesNewReader models bytes.NewReader, like StringsNewReader.

@@ -394,60 +394,33 @@ func stringsSplit(r []string, s, sep V[string], n V[int]) []string {
 // not contain old, the common one when a parser normalises a rare
 // spelling (decimal replaces U+2212 with '-'): the result is then s, with
 // its shadow. Whether s contains old is a branch at site, so the search
-// also tries inputs that do; those go to the instrumented library's twin
-// when there is one (replaceTwin), and are otherwise concrete, counted as
+// also tries inputs that do; on those the result is concrete, counted as
 // call.
 func StringsReplaceAll(site uint32, lib func(string, string, string) string, s, old, new V[string]) (string, *sym.Expr) {
-	if tw, ok := replaceTwin[func(V[string], V[string], V[string]) (string, *sym.Expr)](lib, s, old, new, V[int]{C: -1}); ok {
-		return tw(s, old, new)
-	}
-	return replaceModel(site, lib(s.C, old.C, new.C), s, old, new)
+	return replaceModel(site, lib(s.C, old.C, new.C), s, old)
 }
 
 // StringsReplace models strings.Replace as StringsReplaceAll. A constant
 // n of 0 replaces nothing: the result is s, with no branch.
 func StringsReplace(site uint32, lib func(string, string, string, int) string, s, old, new V[string], n V[int]) (string, *sym.Expr) {
-	if tw, ok := replaceTwin[func(V[string], V[string], V[string], V[int]) (string, *sym.Expr)](lib, s, old, new, n); ok {
-		return tw(s, old, new, n)
-	}
 	r := lib(s.C, old.C, new.C, n.C)
 	if n.C == 0 && n.S == nil {
 		return r, s.S
 	}
-	return replaceModel(site, r, s, old, new)
-}
-
-// replaceTwin returns the instrumented library's twin of the replacing
-// function lib, of type T, for a call the model would leave concrete:
-// s contains old, something is symbolic, and n (-1 for ReplaceAll) is
-// symbolic or not 0. The twin's own branches then stand for
-// the model's site.
-func replaceTwin[T any, F any, S ~string | ~[]byte](lib F, s, old, new V[S], n V[int]) (T, bool) {
-	var zero T
-	if s.S == nil && old.S == nil && new.S == nil && n.S == nil || n.C == 0 && n.S == nil {
-		return zero, false
-	}
-	if !containsStr(string(s.C), string(old.C)) {
-		return zero, false
-	}
-	return libTwin[T](lib)
+	return replaceModel(site, r, s, old)
 }
 
 // replaceModel returns the result r of a replacement of old in s, with
 // s's shadow when s does not contain old (r is then s), after recording
-// that condition at site; where s contains old, a symbolic s or new is
-// made concrete (counted as call).
-func replaceModel[T ~string | ~[]byte](site uint32, r T, s, old, new V[T]) (T, *sym.Expr) {
+// that condition at site.
+func replaceModel[T ~string | ~[]byte](site uint32, r T, s, old V[T]) (T, *sym.Expr) {
 	if s.S == nil && old.S == nil || !tracking() {
-		if new.S != nil && tracking() && containsStr(string(s.C), string(old.C)) {
-			concretise(site, CauseCall)
-		}
 		return r, nil
 	}
 	has := containsStr(string(s.C), string(old.C))
 	record(site, has, contains(agg(s), agg(old)))
 	if has {
-		if s.S != nil || new.S != nil {
+		if s.S != nil {
 			concretise(site, CauseCall)
 		}
 		return r, nil
