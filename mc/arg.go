@@ -33,6 +33,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gocolic/gocolic/cfa"
@@ -448,32 +449,49 @@ func (c *checker) conclude(arg *ARG) error {
 // refined (refined reports that predicates were added) while the budget
 // lasts, and otherwise the goal is given up.
 func (c *checker) reached(gl Goal, nodes []Node, child int32) (refined bool, err error) {
+	return c.decidePath(gl, nodes, child, nil, func(v Verdict) {
+		c.open[gl] = false
+		c.res.Verdicts[gl] = v
+	})
+}
+
+// decidePath checks the abstract path to node n, followed by copy cf of
+// an inlined callee's goal when cf is not nil, towards gl. A feasible
+// path is settled Reachable, an undecided one given up; a spurious one
+// is refined while the budgets last (refined reports new predicates),
+// else given up. settle records the verdict and closes the goal.
+func (c *checker) decidePath(gl Goal, nodes []Node, n int32, cf *copyForm, settle func(Verdict)) (refined bool, err error) {
 	var path []*ssa.BasicBlock
-	for n := child; n >= 0; n = nodes[n].Parent {
-		path = append(path, nodes[n].Block)
+	for m := n; m >= 0; m = nodes[m].Parent {
+		path = append(path, nodes[m].Block)
 	}
-	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-		path[i], path[j] = path[j], path[i]
+	slices.Reverse(path)
+	var cx *counterexample
+	var final *sym.Expr
+	if cf == nil {
+		cx, err = c.a.check(path)
+	} else {
+		cx, err = c.a.checkCopy(path, *cf)
+		final = cf.f
 	}
-	cx, err := c.a.check(path)
 	if err != nil {
 		return false, err
 	}
+	giveUp := func(why string) { settle(Verdict{Why: why}) }
 	switch cx.status {
 	case solver.Sat:
-		c.open[gl] = false
-		c.res.Verdicts[gl] = Verdict{Status: Reachable, Model: cx.model, Exact: cx.exact}
+		settle(Verdict{Status: Reachable, Model: cx.model, Exact: cx.exact})
 		return false, nil
 	case solver.Unknown:
-		c.giveUp(gl, "the solver did not decide the path")
+		giveUp("the solver did not decide the path")
 		return false, nil
 	}
 	if len(c.res.Steps) >= c.opts.MaxRefinements {
-		c.giveUp(gl, "refinement budget spent")
+		giveUp("refinement budget spent")
 		return false, nil
 	}
 	if len(c.a.preds) >= c.opts.MaxPredicates {
-		c.giveUp(gl, "predicate budget spent")
+		giveUp("predicate budget spent")
 		return false, nil
 	}
 	core, err := c.a.core(path, cx)
@@ -481,16 +499,16 @@ func (c *checker) reached(gl Goal, nodes []Node, child int32) (refined bool, err
 		return false, err
 	}
 	if !c.unrollOK(gl, path, core) {
-		c.giveUp(gl, "refinement unrolls a loop")
+		giveUp("refinement unrolls a loop")
 		return false, nil
 	}
-	step, err := c.a.refine(path, cx, core, c.opts.MaxPredicates, nil)
+	step, err := c.a.refine(path, cx, core, c.opts.MaxPredicates, final)
 	if err != nil {
 		return false, err
 	}
 	step.Goal = gl
 	if len(step.Added) == 0 {
-		c.giveUp(gl, "refinement found no new predicate")
+		giveUp("refinement found no new predicate")
 		return false, nil
 	}
 	c.res.Steps = append(c.res.Steps, step)
@@ -505,9 +523,4 @@ func (c *checker) unrollOK(gl Goal, path []*ssa.BasicBlock, core []int) bool {
 	}
 	c.unrolled[gl]++
 	return c.unrolled[gl] <= c.opts.MaxUnroll
-}
-
-func (c *checker) giveUp(gl Goal, why string) {
-	c.open[gl] = false
-	c.res.Verdicts[gl] = Verdict{Why: why}
 }

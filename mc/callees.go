@@ -178,57 +178,10 @@ func (c *checker) callees(nodes []Node, n int32) (refined bool, err error) {
 // reachedCopy checks the path to node n followed by copy cf, as reached
 // does for a goal edge of the function.
 func (c *checker) reachedCopy(cg CallGoal, cf copyForm, nodes []Node, n int32) (refined bool, err error) {
-	var path []*ssa.BasicBlock
-	for m := n; m >= 0; m = nodes[m].Parent {
-		path = append(path, nodes[m].Block)
-	}
-	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-		path[i], path[j] = path[j], path[i]
-	}
-	cx, err := c.a.checkCopy(path, cf)
-	if err != nil {
-		return false, err
-	}
-	giveUp := func(why string) {
+	return c.decidePath(cg.Goal, nodes, n, &cf, func(v Verdict) {
 		c.copyOpen[cg] = false
-		c.res.AtCalls[cg] = Verdict{Why: why}
-	}
-	switch cx.status {
-	case solver.Sat:
-		c.copyOpen[cg] = false
-		c.res.AtCalls[cg] = Verdict{Status: Reachable, Model: cx.model, Exact: cx.exact}
-		return false, nil
-	case solver.Unknown:
-		giveUp("the solver did not decide the path")
-		return false, nil
-	}
-	if len(c.res.Steps) >= c.opts.MaxRefinements {
-		giveUp("refinement budget spent")
-		return false, nil
-	}
-	if len(c.a.preds) >= c.opts.MaxPredicates {
-		giveUp("predicate budget spent")
-		return false, nil
-	}
-	core, err := c.a.core(path, cx)
-	if err != nil {
-		return false, err
-	}
-	if !c.unrollOK(cg.Goal, path, core) {
-		giveUp("refinement unrolls a loop")
-		return false, nil
-	}
-	step, err := c.a.refine(path, cx, core, c.opts.MaxPredicates, cf.f)
-	if err != nil {
-		return false, err
-	}
-	step.Goal = cg.Goal
-	if len(step.Added) == 0 {
-		giveUp("refinement found no new predicate")
-		return false, nil
-	}
-	c.res.Steps = append(c.res.Steps, step)
-	return true, nil
+		c.res.AtCalls[cg] = v
+	})
 }
 
 // checkCopy encodes the path through blocks from the entry, then the
