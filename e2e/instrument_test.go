@@ -363,17 +363,9 @@ func TestInstrumentBadInput(t *testing.T) {
 	}
 }
 
-// TestInstrumentMethods checks that exported methods of an instrumented
-// package keep their arguments symbolic when another package calls them:
-// each case's hard branch is a 32-bit equality on a scramble computed
-// inside a method of b, reached through one form of call. Without the
-// forwarders the arguments reach b's methods concretely and no case is
-// found.
-func TestInstrumentMethods(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	b := `package b
+// mixerPkg is the start of package b of the method tests: Mixer
+// scrambles its argument with a key, by pointer and by value receiver.
+const mixerPkg = `package b
 
 // Mixer scrambles with a key.
 type Mixer struct{ K uint32 }
@@ -388,6 +380,19 @@ func (m *Mixer) Mix(x uint32) uint32 { return mix(m.K, x) }
 
 // MixV has a value receiver.
 func (m Mixer) MixV(x uint32) uint32 { return mix(m.K, x) + 1 }
+`
+
+// TestInstrumentMethods checks that exported methods of an instrumented
+// package keep their arguments symbolic when another package calls them:
+// each case's hard branch is a 32-bit equality on a scramble computed
+// inside a method of b, reached through one form of call. Without the
+// forwarders the arguments reach b's methods concretely and no case is
+// found.
+func TestInstrumentMethods(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	b := mixerPkg + `
 
 // Pair has two results.
 func (m *Mixer) Pair(x uint32) (uint32, bool) { return mix(m.K, x) + 2, x != 0 }
@@ -487,21 +492,7 @@ func TestInstrumentPromotedMethods(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	b := `package b
-
-// Mixer scrambles with a key.
-type Mixer struct{ K uint32 }
-
-func mix(k, x uint32) uint32 {
-	x ^= k
-	return (x ^ (x >> 15)) * 0x9e3779b1
-}
-
-// Mix has a pointer receiver.
-func (m *Mixer) Mix(x uint32) uint32 { return mix(m.K, x) }
-
-// MixV has a value receiver.
-func (m Mixer) MixV(x uint32) uint32 { return mix(m.K, x) + 1 }
+	b := mixerPkg + `
 
 // Outer embeds a Mixer by value.
 type Outer struct{ Mixer }
