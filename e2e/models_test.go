@@ -205,6 +205,31 @@ func ReadAllBytes(b []byte) {
 	}
 }
 
+type chunked struct {
+	r   io.Reader
+	buf []byte
+}
+
+func ReadFull(b []byte) {
+	// The header is read with io.ReadFull, as framed formats do; the
+	// bytes reach buf through the reader's instrumented Read.
+	c := &chunked{r: bytes.NewReader(b), buf: make([]byte, 8)}
+	if _, err := io.ReadFull(c.r, c.buf[:4]); err != nil {
+		return
+	}
+	if c.buf[0] == 0xff && c.buf[3] == 's' {
+		panic("found")
+	}
+}
+
+func ReaderRead(s string) {
+	r := strings.NewReader(s)
+	var two [2]byte
+	if n, _ := r.Read(two[:]); n == 2 && two[1] == '!' {
+		panic("found")
+	}
+}
+
 func Replace(s string) {
 	t := strings.ReplaceAll(s, "\u2212", "-")
 	if t == "-4.25" {
@@ -222,12 +247,13 @@ func ReplaceHas(s string) {
 
 // TestResultModels checks that Z3 alone reaches the branches on what the
 // models of Itoa, FormatInt, Split, SplitN, bytes.Split and ReplaceAll
-// return, the branch the Replace model records, and the bytes io.ReadAll
-// reads from a strings or bytes reader.
+// return, the branch the Replace model records, the bytes io.ReadAll
+// reads from a strings or bytes reader, and the bytes a reader's own Read
+// and io.ReadFull over it read.
 func TestResultModels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"lr/lr.go": resultModelTargets})
-	expectPanics(t, dir, "./lr", []string{"Itoa", "FormatInt", "Split", "SplitN", "SplitRange", "BytesSplit", "ReadAll", "ReadAllBytes", "Replace", "ReplaceHas"})
+	expectPanics(t, dir, "./lr", []string{"Itoa", "FormatInt", "Split", "SplitN", "SplitRange", "BytesSplit", "ReadAll", "ReadAllBytes", "ReadFull", "ReaderRead", "Replace", "ReplaceHas"})
 }

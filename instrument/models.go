@@ -75,6 +75,8 @@ var models = map[string]model{
 	"strings.NewReader": {false},
 	"bytes.NewReader":   {false},
 	"io.ReadAll":        {false},
+	"io.ReadFull":       {true},
+	"io.ReadAtLeast":    {true},
 
 	"strconv.Atoi":       {true},
 	"strconv.ParseInt":   {true},

@@ -112,6 +112,8 @@ var modelStmts = map[string]string{
 	"Utf8DecodeRuneInString": "if c, size := utf8.DecodeRuneInString(s); c == 'é' && size == 2 {\n\t\tk++\n\t}",
 	"Utf8DecodeRune":         "if c, size := utf8.DecodeRune(b); c == 'x' && size == 1 {\n\t\tk++\n\t}",
 	"BitsMul64":              "if hi, lo := bits.Mul64(u64, 7); hi == 1 && lo == 2 {\n\t\tk++\n\t}",
+	"IoReadFull":             "if n, err := io.ReadFull(os.Stdin, b); err == nil && n == 2 {\n\t\tk++\n\t}",
+	"IoReadAtLeast":          "if n, err := io.ReadAtLeast(os.Stdin, b, 1); err == nil && n == 2 {\n\t\tk++\n\t}",
 }
 
 // TestModelCalls checks that every modelled function is rewritten to its

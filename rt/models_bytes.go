@@ -77,7 +77,7 @@ func BytesReplaceAll(site uint32, lib func([]byte, []byte, []byte) []byte, s, ol
 
 // BytesNewReader models bytes.NewReader, like StringsNewReader.
 func BytesNewReader[R any](lib func([]byte) *R, b V[[]byte]) *R {
-	r := lib(b.C)
+	r := newReader(lib, b)
 	if b.S != nil && tracking() {
 		remember(r, string(b.C), b.S)
 	}

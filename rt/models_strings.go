@@ -431,7 +431,7 @@ func replaceModel[T ~string | ~[]byte](site uint32, r T, s, old V[T]) (T, *sym.E
 // StringsNewReader models strings.NewReader: the reader remembers the
 // shadow of s for io.ReadAll.
 func StringsNewReader[R any](lib func(string) *R, s V[string]) *R {
-	r := lib(s.C)
+	r := newReader(lib, s)
 	if s.S != nil && tracking() {
 		remember(r, s.C, s.S)
 	}
