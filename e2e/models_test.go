@@ -140,6 +140,8 @@ const resultModelTargets = `package lr
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"io"
 	"strconv"
 	"strings"
@@ -230,6 +232,14 @@ func ReaderRead(s string) {
 	}
 }
 
+func CRCFrame(b []byte) {
+	// A frame: the CRC-32 of the four bytes after it, then those bytes,
+	// as framed formats check their chunks.
+	if len(b) == 8 && binary.LittleEndian.Uint32(b) == crc32.ChecksumIEEE(b[4:]) && b[4] == 'x' {
+		panic("found")
+	}
+}
+
 func Replace(s string) {
 	t := strings.ReplaceAll(s, "\u2212", "-")
 	if t == "-4.25" {
@@ -249,11 +259,11 @@ func ReplaceHas(s string) {
 // models of Itoa, FormatInt, Split, SplitN, bytes.Split and ReplaceAll
 // return, the branch the Replace model records, the bytes io.ReadAll
 // reads from a strings or bytes reader, and the bytes a reader's own Read
-// and io.ReadFull over it read.
+// and io.ReadFull over it read, and a CRC-32 checksum of input bytes.
 func TestResultModels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"lr/lr.go": resultModelTargets})
-	expectPanics(t, dir, "./lr", []string{"Itoa", "FormatInt", "Split", "SplitN", "SplitRange", "BytesSplit", "ReadAll", "ReadAllBytes", "ReadFull", "ReaderRead", "Replace", "ReplaceHas"})
+	expectPanics(t, dir, "./lr", []string{"Itoa", "FormatInt", "Split", "SplitN", "SplitRange", "BytesSplit", "ReadAll", "ReadAllBytes", "ReadFull", "ReaderRead", "CRCFrame", "Replace", "ReplaceHas"})
 }

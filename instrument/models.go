@@ -72,11 +72,14 @@ var models = map[string]model{
 	"internal/stringslite.CutSuffix":       {false},
 	"internal/stringslite.Clone":           {false},
 
-	"strings.NewReader": {false},
-	"bytes.NewReader":   {false},
-	"io.ReadAll":        {false},
-	"io.ReadFull":       {true},
-	"io.ReadAtLeast":    {true},
+	"strings.NewReader":       {false},
+	"bytes.NewReader":         {false},
+	"io.ReadAll":              {false},
+	"hash/crc32.Update":       {true},
+	"hash/crc32.Checksum":     {true},
+	"hash/crc32.ChecksumIEEE": {true},
+	"io.ReadFull":             {true},
+	"io.ReadAtLeast":          {true},
 
 	"strconv.Atoi":       {true},
 	"strconv.ParseInt":   {true},
@@ -149,8 +152,9 @@ var models = map[string]model{
 // internal/bytealg and internal/stringslite, where their searches end,
 // only standard packages may import. strconv and unicode, floor packages
 // gocolic instruments as copies (build/stdcopy.go), hand what they leave
-// concrete to the copy's twin of the function.
-var libModels = map[string]bool{"strings": true, "bytes": true, "internal/bytealg": true, "internal/stringslite": true, "strconv": true, "unicode": true}
+// concrete to the copy's twin of the function. hash/crc32's models take
+// the function for its concrete result, which its assembly computes.
+var libModels = map[string]bool{"strings": true, "bytes": true, "internal/bytealg": true, "internal/stringslite": true, "strconv": true, "unicode": true, "hash/crc32": true}
 
 // modelTwin returns the twin description of fn's model, or nil when fn is
 // not modelled.

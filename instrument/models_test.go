@@ -46,6 +46,10 @@ var modelCalls = map[string]string{
 	"BytesNewReader":   `bytes.NewReader(b).Len() == 2`,
 	"IoReadAll":        `func() bool { d, _ := io.ReadAll(os.Stdin); return len(d) == 2 }()`,
 
+	"Crc32ChecksumIEEE": `crc32.ChecksumIEEE(b) == 7`,
+	"Crc32Checksum":     `crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) == 7`,
+	"Crc32Update":       `crc32.Update(u32, crc32.IEEETable, b) == 7`,
+
 	"StrconvItoa":       `strconv.Itoa(int(u)) == "12"`,
 	"StrconvFormatInt":  `strconv.FormatInt(int64(u), 10) == "12"`,
 	"StrconvFormatUint": `strconv.FormatUint(u64, 10) == "12"`,
@@ -144,6 +148,7 @@ func TestModelCalls(t *testing.T) {
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/crc32"
 	"io"
 	"math"
 	"math/bits"

@@ -147,5 +147,5 @@ func readTail(site uint32, buf V[[]byte], n V[int]) V[[]byte] {
 	if ab := aggBytes(a); n.C <= len(ab) {
 		bs = ab[n.C:]
 	}
-	return V[[]byte]{C: r, S: st.b.String(st.b.Sub(aggLen(a), index64(n)), bs)}
+	return V[[]byte]{C: r, S: st.b.String(st.b.Sub(aggLen(a), term(n)), bs)}
 }

@@ -203,6 +203,11 @@ func TestReadAtLeastModel(t *testing.T) {
 					r = iotest.OneByteReader(&chunkReader{data: []byte(tt.data), max: tt.max})
 				}
 				buf := V[[]byte]{C: make([]byte, tt.buf)}
+				if twin {
+					// A buffer with a shadow of its own (a parser's
+					// buffer that held input before).
+					buf.S = aggOf(string(buf.C))
+				}
 				var n int
 				var err error
 				var ns *sym.Expr
