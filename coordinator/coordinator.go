@@ -261,8 +261,12 @@ type outcome struct {
 	crash *Crash
 	err   error
 	// slow: the execution timed out under tracking and resp is its run
-	// without tracking (confirmTimeout).
+	// without tracking (confirmTimeout), or it panicked in gocolic's
+	// runtime and resp is that run (fault says how).
 	slow bool
+	// fault is a panic of gocolic's runtime in the tracked execution,
+	// which the run without tracking did not repeat (confirmPanic).
+	fault *rt.Response
 	// A batch's results, and the crashes of its inputs (lane.go).
 	bresp   *rt.BatchResponse
 	crashes map[int]*Crash
@@ -750,6 +754,22 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 			}
 			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen, Trace: d.cfg.Pruner != nil}
 			resp, crash, err := runJob(w, q)
+			if crash == nil && err == nil && runtimePanic(resp) {
+				c, ok, dead := confirmPanic(w, q, resp)
+				if dead {
+					w.kill()
+					nw, serr := startWorker(d.spec())
+					if serr != nil {
+						results <- outcome{job: j, err: serr}
+						return
+					}
+					w = nw
+				}
+				if !ok {
+					results <- outcome{job: j, resp: c, slow: true, fault: resp}
+					continue
+				}
+			}
 			if crash != nil {
 				w.kill()
 				nw, serr := startWorker(d.spec())
@@ -831,6 +851,9 @@ func (d *coordinator) process(o outcome) {
 		return
 	}
 	if o.slow {
+		if o.fault != nil {
+			d.rep.addInternal("worker", "panic in gocolic's runtime: "+o.fault.Panic, o.fault.Stack)
+		}
 		d.processSlow(o, elapsed)
 		return
 	}

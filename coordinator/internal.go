@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gocolic/gocolic/guard"
@@ -146,4 +147,57 @@ func runJob(w *worker, q *rt.Request) (resp *rt.Response, crash *Crash, err erro
 		return rerr
 	})
 	return resp, crash, err
+}
+
+// runtimePkgs are the prefixes of the frames of gocolic's runtime: it is
+// laid into the worker under gocolicrt (package build); a worker built
+// against the module itself (the coordinator's tests) names it by its
+// module path.
+var runtimePkgs = []string{"gocolicrt/", "github.com/gocolic/gocolic/rt.", "github.com/gocolic/gocolic/sym."}
+
+// runtimePanic reports whether the tracked execution resp panicked inside
+// gocolic's runtime rather than in the target: the innermost frame below
+// the panic, Go's runtime aside, is in a package of gocolicrt. Some of
+// those are the target's own panics, raised where the runtime does what
+// the rewritten expression did (an index out of range in rt.LoadIndex);
+// confirmPanic tells them apart.
+func runtimePanic(resp *rt.Response) bool {
+	if resp == nil || resp.Status != rt.StatusPanic {
+		return false
+	}
+	lines := strings.Split(resp.Stack, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "panic(") {
+			continue
+		}
+		for _, f := range lines[i+1:] {
+			if strings.HasPrefix(f, "\t") || strings.HasPrefix(f, "runtime.") || strings.HasPrefix(f, "panic(") {
+				continue
+			}
+			for _, p := range runtimePkgs {
+				if strings.HasPrefix(f, p) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// confirmPanic runs the input of q, whose tracked execution resp panicked
+// in gocolic's runtime, again on w without tracking. ok reports that the
+// target panics there too, with the same message: the panic is the
+// target's. Otherwise it is a fault of the runtime, and c is the run
+// without tracking, which stands for the execution (it counts its
+// coverage and its own outcome) while the fault is reported. dead reports
+// that the run without tracking killed w (the tracked run is kept then).
+func confirmPanic(w *worker, q *rt.Request, resp *rt.Response) (c *rt.Response, ok, dead bool) {
+	cq := *q
+	cq.Concrete = true
+	c, crash, err := runJob(w, &cq)
+	if err != nil || crash != nil {
+		return nil, true, true
+	}
+	return c, c.Status == rt.StatusPanic && c.Panic == resp.Panic, false
 }

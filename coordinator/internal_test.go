@@ -148,3 +148,51 @@ func TestAddInternal(t *testing.T) {
 		t.Errorf("internal errors %v, want %s", got, want)
 	}
 }
+
+// TestRunRuntimeFault checks that a panic of gocolic's runtime in a
+// tracked execution, which the run without tracking does not repeat, is
+// an internal error and not a finding of the target, and that the run
+// without tracking stands for the execution; the target's own panic
+// stays a finding.
+func TestRunRuntimeFault(t *testing.T) {
+	cfg := runConfig(t, &unsatSolver{}, modeRuntime, modePanic)
+	rep := runDriver(t, context.Background(), cfg)
+	checkFindings(t, rep.Findings, []wantFinding{{"panic", "boom", 1, modePanic}})
+	if len(rep.InternalErrors) != 1 || rep.InternalErrors[0].Where != "worker" ||
+		!strings.Contains(rep.InternalErrors[0].Message, "panic in gocolic's runtime") ||
+		!strings.Contains(rep.InternalErrors[0].Stack, "sym") {
+		t.Fatalf("internal errors %+v, want the runtime's panic, with its stack", rep.InternalErrors)
+	}
+	if rep.SlowTracked != 1 || rep.Execs != 2 {
+		t.Errorf("%d executions, %d run without tracking; want 2, 1", rep.Execs, rep.SlowTracked)
+	}
+}
+
+// TestRuntimePanic checks which panic stacks locate the panic in
+// gocolic's runtime: the innermost frame under the panic, Go's runtime
+// aside.
+func TestRuntimePanic(t *testing.T) {
+	const recoverFrames = "goroutine 1 [running]:\ngocolicrt/rt.execute.func1()\n\t/x/worker.go:114 +0x9c\n"
+	tests := []struct {
+		name  string
+		stack string
+		want  bool
+	}{
+		{"term builder", recoverFrames + "panic({0x1, 0x2})\n\t/go/src/runtime/panic.go:860 +0x13a\ngocolicrt/rt/sym.(*Builder).Bin(0x0)\n\t/go/src/gocolicrt/rt/sym/builder.go:117 +0x2d\np.F()\n\t/m/p.go:3\n", true},
+		{"through Go's runtime", recoverFrames + "panic({0x1, 0x2})\n\t/go/src/runtime/panic.go:860\nruntime.panicmem(...)\n\t/go/src/runtime/panic.go:262\ngocolicrt/rt.readTail(0x1)\n\t/go/src/gocolicrt/rt/models_io.go:150\n", true},
+		{"module layout", "panic({0x1, 0x2})\n\t/go/src/runtime/panic.go:860\ngithub.com/gocolic/gocolic/sym.(*Builder).Bin(0x0)\n\t/r/sym/builder.go:117\n", true},
+		{"the target's", recoverFrames + "panic({0x1, 0x2})\n\t/go/src/runtime/panic.go:860\nexample.com/p.F(0x1)\n\t/m/p.go:9 +0x1\ngocolicrt/rt.Call()\n\t/x/rt.go:1\n", false},
+		{"no panic line", "goroutine 1 [running]:\ngocolicrt/rt.F()\n\t/x.go:1\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := &rt.Response{Status: rt.StatusPanic, Stack: tt.stack}
+			if got := runtimePanic(resp); got != tt.want {
+				t.Errorf("runtimePanic = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if runtimePanic(&rt.Response{Status: rt.StatusOK, Stack: tests[0].stack}) {
+		t.Error("an execution that did not panic is a runtime panic")
+	}
+}

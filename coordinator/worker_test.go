@@ -31,6 +31,7 @@ const (
 	modeGoroutine  = 6 // panics in another goroutine
 	modeFatalBusy  = 7 // fatal error: stack overflow, with 100 more goroutines
 	modeGoroutine2 = 8 // the panic of modeGoroutine, at another line
+	modeRuntime    = 9 // panics in gocolic's runtime when tracked, returns 2 when not
 	// modeNumbered+k for k in 0..9 panics with "bad value <x>".
 	modeNumbered = 10
 	// Any value from modeBranches on returns after 64 symbolic branches.
