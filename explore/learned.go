@@ -61,7 +61,7 @@ type Learned struct {
 
 	byNode  map[*Node]*lcand
 	pool    []*lcand // in the order opened; slot i's bound in keys, its place in slots
-	keys    maxTree  // each pooled candidate's bound (rank)
+	keys    maxTree  // each pooled candidate's bound (rank), with the recent features of a hot direction (leaf)
 	slots   []slot
 	byDir   [][]int32            // by direction: the slots of its candidates, in order
 	keyBuf  []bound              // compact's
@@ -303,8 +303,10 @@ func (s *Learned) Update(fb Feedback) {
 		lc.slot = len(s.pool)
 		s.byNode[c.Node] = lc
 		s.pool = append(s.pool, lc)
-		s.keys.push(lc.key)
+		s.keys.push(s.leaf(lc.key, lc.b))
 		s.slots = append(s.slots, slot{key: lc.key, d: int32(c.Depth()), n: int32(lc.n), b: lc.b})
+		s.byDir = grow(s.byDir, int(lc.b), nil)
+		s.byDir[lc.b] = append(s.byDir[lc.b], int32(lc.slot))
 	}
 }
 
@@ -391,7 +393,7 @@ func (s *Learned) fromPool(ch *choice) {
 	// The tree finds the candidates whose bound and the most the moving
 	// features add reach the threshold; of those, the ones whose bound
 	// and their own moving features do are scored.
-	most := s.posW[FNearLast] + s.posW[FRecent10] + s.posW[FRecent20] + s.posW[FRecent30]
+	most := s.posW[FNearLast]
 	if s.lastOK {
 		most += s.posW[FAfterLast]
 	}
@@ -407,6 +409,9 @@ func (s *Learned) fromPool(ch *choice) {
 		if s.selections > 0 {
 			sl := &s.slots[i]
 			if s.bounded(sl.key, sl.d, sl.n, sl.b).less(thr) {
+				if l := s.leaf(sl.key, sl.b); l != s.keys.at(i) && s.keys.at(i).class >= 0 {
+					s.keys.set(i, l) // its direction cooled down since
+				}
 				continue
 			}
 		}
@@ -437,6 +442,26 @@ func (s *Learned) bounded(key bound, d, n int32, b sites.Outcome) bound {
 		key.score += s.posW[FNearLast]
 	}
 	key.score += s.recent(b)
+	return key
+}
+
+// hot reports whether direction b was handed out within the last 30
+// selections: its candidates may have recent features.
+func (s *Learned) hot(b sites.Outcome) bool {
+	last := at(s.lastSel, int(b))
+	return last > 0 && s.selections-int(last) < 30
+}
+
+// leaf returns the bound the tree holds for a candidate of key and
+// direction b: with the weights of all recent features while b is hot.
+// Those only fade until b is handed out again, so the tree's bounds stay
+// above the candidates' ranks while b stays hot; when b turns hot again,
+// selected raises the bounds of its candidates, and a scan lowers those
+// of a direction that cooled down as it comes across them.
+func (s *Learned) leaf(key bound, b sites.Outcome) bound {
+	if s.hot(b) {
+		key.score += s.posW[FRecent10] + s.posW[FRecent20] + s.posW[FRecent30]
+	}
 	return key
 }
 
@@ -493,8 +518,8 @@ func (s *Learned) rank(lc *lcand, f Features, heavy bool) {
 	lc.key = key
 	if lc.slot >= 0 {
 		s.slots[lc.slot].key = key
-		if key != s.keys.at(lc.slot) {
-			s.keys.set(lc.slot, key)
+		if l := s.leaf(key, lc.b); l != s.keys.at(lc.slot) {
+			s.keys.set(lc.slot, l)
 		}
 	}
 }
@@ -540,12 +565,16 @@ func (s *Learned) compact() {
 	keep := s.pool[:0]
 	s.keyBuf = s.keyBuf[:0]
 	slots := s.slots[:0]
+	for i := range s.byDir {
+		s.byDir[i] = s.byDir[i][:0]
+	}
 	for i, lc := range s.pool {
 		if lc.c.State() == Open {
 			lc.slot = len(keep)
 			keep = append(keep, lc)
 			slots = append(slots, s.slots[i])
-			s.keyBuf = append(s.keyBuf, lc.key)
+			s.keyBuf = append(s.keyBuf, s.leaf(lc.key, lc.b))
+			s.byDir[lc.b] = append(s.byDir[lc.b], int32(lc.slot))
 		} else {
 			lc.slot = -1
 		}
@@ -679,9 +708,19 @@ func (s *Learned) features(lc *lcand, n int) Features {
 func (s *Learned) selected(lc *lcand) {
 	s.ready(lc)
 	d := lc.c.Depth()
+	wasHot := s.hot(lc.b)
 	s.selections++
 	s.lastSel = grow(s.lastSel, int(lc.b), 0)
 	s.lastSel[lc.b] = int32(s.selections)
+	if !wasHot && s.posW[FRecent10]+s.posW[FRecent20]+s.posW[FRecent30] > 0 {
+		// b turns hot: its candidates' bounds take in the recent
+		// features.
+		for _, i := range s.byDir[lc.b] {
+			if l := s.keys.at(int(i)); l.class >= 0 {
+				s.keys.set(int(i), s.leaf(s.slots[i].key, lc.b))
+			}
+		}
+	}
 	s.selDepth = grow(s.selDepth, d, 0)
 	s.selDepth[d]++
 	s.selDir = grow(s.selDir, int(lc.b), 0)
