@@ -112,6 +112,7 @@ type lcand struct {
 	c     *Candidate
 	fixed Features
 	n     int     // length of the path that opened it
+	d     int32   // its depth
 	bound float64 // the score of fixed
 	slot  int     // its index in pool, -1 when dropped from it
 	key   bound   // its rank from now on is at most this and the moving features (rank)
@@ -293,6 +294,7 @@ func (s *Learned) Update(fb Feedback) {
 			c:     c,
 			fixed: s.static[b.site].features(b.taken) | pathFeatures(c.Depth(), b, path, counts, lo, hi, fb.Fresh),
 			n:     len(path),
+			d:     int32(c.Depth()),
 			b:     b.outcome(),
 			pb:    sites.OutcomeOf(b.site, !b.taken),
 			fn:    s.funcOf(b.site),
@@ -317,7 +319,7 @@ func (s *Learned) Next() (*Candidate, bool) {
 	var ch choice
 	if cands, n := s.onPath(); len(cands) > 0 {
 		for _, lc := range cands {
-			if s.selections == 0 || !s.bounded(lc.key, int32(lc.c.Depth()), int32(n), lc.b).less(s.threshold(&ch)) {
+			if s.selections == 0 || !s.bounded(lc.key, lc.d, int32(n), lc.b).less(s.threshold(&ch)) {
 				s.consider(&ch, lc, n)
 			}
 		}
