@@ -44,12 +44,19 @@ type LearnedInput struct {
 // over the whole run. The weights come from a file (Weights) that
 // gocolic learn writes.
 //
-// Next scores every candidate it considers, so that work is kept small:
-// what does not change for a candidate (its contexts, the sites after
-// it) is computed once, what only ever turns one way (a context handed
-// out, a region covered) is cached in the candidate, and counters are
-// read from slices. TestLearnedMatchesReference holds it to the
-// straightforward computation, choice for choice.
+// Next scores the candidates it cannot rule out, so that work is kept
+// small: what does not change for a candidate (its contexts, the sites
+// after it) is computed once, what only ever turns one way (a context
+// handed out, a region covered) is cached in the candidate, and counters
+// are read from slices. Each candidate has a bound on its rank from now
+// on (rank: the features that cannot change any more as they are, the
+// others at their positive weights, all but the moving ones, which Next
+// adds per candidate); a max tree over the pool (maxTree) finds, in pool
+// order, only the candidates whose bound reaches the best so far, so the
+// choice and the draws among equals are those of a scan of every
+// candidate. TestLearnedMatchesReference holds it to the straightforward
+// computation, choice for choice, and TestLearnedBoundsHold the bounds
+// to the scores.
 type Learned struct {
 	theta  [NumFeatures]float64
 	dynMax float64 // the sum of the positive weights of the features over the search but the moving ones
