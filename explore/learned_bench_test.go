@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -78,7 +79,10 @@ func BenchmarkStrategyNext(b *testing.B) {
 // clock; strategy-ns/event is the wall time spent in Update and Next.
 // The pool variants bound the tree's depth to 20 and run behind Backoff,
 // as the coordinator does: paths run out of open candidates, and most
-// choices are among the whole pool.
+// choices are among the whole pool; their weights favour the features
+// that move with every selection (the depth of the last one, the
+// directions handed out lately), as weights tried by gocolic learn on
+// ledger did, so that candidates all over the pool compete.
 func BenchmarkLearnedSearch(b *testing.B) {
 	theta := simTheta(3, false)
 	for _, name := range []string{"learned", "reference", "learned-pool", "reference-pool"} {
@@ -90,10 +94,17 @@ func BenchmarkLearnedSearch(b *testing.B) {
 			for b.Loop() {
 				in := LearnedInput{Sites: simTable(), Props: simProps(), Static: newSimGraph(), Seed: 1}
 				var s Strategy
+				th := theta
+				if pool {
+					th = slices.Clone(theta)
+					for _, i := range []int{FAfterLast, FNearLast, FRecent10, FRecent30} {
+						th[i] = 7.5
+					}
+				}
 				if strings.HasPrefix(name, "learned") {
-					s, _ = NewLearned(theta, in)
+					s, _ = NewLearned(th, in)
 				} else {
-					s, _ = newRefLearned(theta, in)
+					s, _ = newRefLearned(th, in)
 				}
 				if pool {
 					s = NewBackoff(s, DefaultBackoff())
