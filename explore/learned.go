@@ -2,6 +2,8 @@ package explore
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -42,15 +44,22 @@ type LearnedInput struct {
 // over the whole run. The weights come from a file (Weights) that
 // gocolic learn writes.
 //
-// Next scores every candidate it considers, so that work is kept small:
-// what does not change for a candidate (its contexts, the sites after
-// it) is computed once, what only ever turns one way (a context handed
-// out, a region covered) is cached in the candidate, and counters are
-// read from slices. TestLearnedMatchesReference holds it to the
-// straightforward computation, choice for choice.
+// Next scores the candidates it cannot rule out, so that work is kept
+// small: what does not change for a candidate (its contexts, the sites
+// after it) is computed once, what only ever turns one way (a context
+// handed out, a region covered) is cached in the candidate, and counters
+// are read from slices. Each candidate has a bound on its rank from now
+// on (rank: the features that cannot change any more as they are, the
+// others at their positive weights, all but the moving ones, which Next
+// adds per candidate); a max tree over the pool (maxTree) finds, in pool
+// order, only the candidates whose bound reaches the best so far, so the
+// choice and the draws among equals are those of a scan of every
+// candidate. TestLearnedMatchesReference holds it to the straightforward
+// computation, choice for choice, and TestLearnedBoundsHold the bounds
+// to the scores.
 type Learned struct {
 	theta  [NumFeatures]float64
-	dynMax float64 // the sum of the positive weights of the features over the search (FAfterLast on)
+	dynMax float64 // the sum of the positive weights of the features over the search but the moving ones
 	static map[uint32]SiteProps
 	dom    func(d, b uint32) bool  // nil without a graph
 	reach  Reach                   // nil without one
@@ -58,11 +67,18 @@ type Learned struct {
 	rng    *rand.Rand
 
 	byNode  map[*Node]*lcand
-	pool    []*lcand
-	current *Node    // deepest node of the current path
-	onCur   []*lcand // the candidates along current, deepest first
-	curOK   bool     // onCur is current's (false: gather it again)
-	open    []*lcand // the open ones of onCur (per Next)
+	pool    []*lcand // in the order opened; slot i's bound in keys, its place in slots
+	keys    maxTree  // each pooled candidate's bound (rank), with the recent features of a hot direction (leaf)
+	slots   []slot
+	byDir   [][]int32            // by direction: the slots of its candidates, in order
+	keyBuf  []bound              // compact's
+	dead    int                  // slots of pool whose candidate left Open (bound gone)
+	posW    [NumFeatures]float64 // max(θ_i, 0)
+	margin  float64              // what sums of weights in another order may differ by
+	current *Node                // deepest node of the current path
+	onCur   []*lcand             // the candidates along current, deepest first
+	curOK   bool                 // onCur is current's (false: gather it again)
+	open    []*lcand             // the open ones of onCur (per Next)
 
 	// The search state the dynamic features read, in slices indexed by
 	// site, outcome or depth (grown on demand): Next reads them for
@@ -103,7 +119,10 @@ type lcand struct {
 	c     *Candidate
 	fixed Features
 	n     int     // length of the path that opened it
+	d     int32   // its depth
 	bound float64 // the score of fixed
+	slot  int     // its index in pool, -1 when dropped from it
+	key   bound   // its rank from now on is at most this and the moving features (rank)
 
 	b, pb  sites.Outcome // the direction its node took, and the candidate's own
 	fn     int32         // index of its site's function, -1 for none
@@ -114,6 +133,14 @@ type lcand struct {
 	region bool          // pair(b) and the sites after it uncovered (only turns false)
 	nearV  int           // targetV when near was computed, -1 never
 	near   uint8         // the near-unreached bits
+}
+
+// slot is what a pooled candidate's moving features depend on, beside
+// the pool, so that a scan reads them from one array.
+type slot struct {
+	key  bound         // the candidate's key
+	d, n int32         // its depth, and the length of the path that opened it
+	b    sites.Outcome // the direction its node took
 }
 
 // ctxFilter is the number of words of the filter of each context cache:
@@ -135,9 +162,20 @@ func NewLearned(theta []float64, in LearnedInput) (*Learned, error) {
 		rng: rand.New(rand.NewPCG(uint64(in.Seed), 0x6c6561726e6564)),
 	}
 	copy(s.theta[:], theta)
-	for _, w := range theta[FAfterLast:] {
-		s.dynMax += max(w, 0)
+	for i, w := range theta[FAfterLast:] {
+		if moving&(1<<(FAfterLast+i)) == 0 {
+			s.dynMax += max(w, 0)
+		}
 	}
+	sum := 0.0
+	for i, w := range theta {
+		s.posW[i] = max(w, 0)
+		sum += math.Abs(w)
+	}
+	// Two sums of the same weights in different orders differ by far
+	// less than this; bounds are compared with it to spare, so that a
+	// candidate that ties is never skipped.
+	s.margin = 1e-9 * (1 + sum)
 	if in.Static != nil {
 		s.dom = in.Static.Dominates
 		s.reach, _ = in.Static.(Reach)
@@ -263,56 +301,236 @@ func (s *Learned) Update(fb Feedback) {
 			c:     c,
 			fixed: s.static[b.site].features(b.taken) | pathFeatures(c.Depth(), b, path, counts, lo, hi, fb.Fresh),
 			n:     len(path),
+			d:     int32(c.Depth()),
 			b:     b.outcome(),
 			pb:    sites.OutcomeOf(b.site, !b.taken),
 			fn:    s.funcOf(b.site),
 			nearV: -1,
 		}
 		lc.bound = lc.fixed.Score(&s.theta)
+		lc.key = bound{class: 1, score: lc.bound + s.dynMax}
+		lc.slot = len(s.pool)
 		s.byNode[c.Node] = lc
 		s.pool = append(s.pool, lc)
+		s.keys.push(s.leaf(lc.key, lc.b))
+		s.slots = append(s.slots, slot{key: lc.key, d: int32(c.Depth()), n: int32(lc.n), b: lc.b})
+		s.byDir = grow(s.byDir, int(lc.b), nil)
+		s.byDir[lc.b] = append(s.byDir[lc.b], int32(lc.slot))
 	}
 }
 
 // Next hands out the open candidate of highest score, on the current
 // path if it has any.
 func (s *Learned) Next() (*Candidate, bool) {
-	cands, n := s.onPath()
-	if len(cands) == 0 {
-		cands, n = s.openPool(), 0
-	}
-	if len(cands) == 0 {
-		return nil, false
-	}
 	s.prepare()
-	var best *lcand
-	var bestScore float64
-	var bestHeavy bool
-	ties := 0
-	for _, lc := range cands {
-		heavy := at(s.unsat, int(lc.pb)) > 70
-		if best != nil && s.selections > 0 && (heavy && !bestHeavy || heavy == bestHeavy && lc.bound+s.dynMax < bestScore-1e-9) {
-			// It can neither win nor tie (which would draw from rng):
-			// its fixed features and the best the others could add
-			// fall short. (The margin covers the order of summation.)
-			continue
-		}
-		sc := s.features(lc, n).Score(&s.theta)
-		switch {
-		case best == nil || heavy != bestHeavy && !heavy || heavy == bestHeavy && sc > bestScore:
-			best, bestScore, bestHeavy, ties = lc, sc, heavy, 1
-		case heavy == bestHeavy && sc == bestScore:
-			// One of the equals, uniformly: the k-th replaces the
-			// choice with probability 1/k.
-			ties++
-			if s.rng.IntN(ties) == 0 {
-				best = lc
+	var ch choice
+	if cands, n := s.onPath(); len(cands) > 0 {
+		for _, lc := range cands {
+			if s.selections == 0 || !s.bounded(lc.key, lc.d, int32(n), lc.b).less(s.threshold(&ch)) {
+				s.consider(&ch, lc, n)
 			}
 		}
+	} else {
+		s.fromPool(&ch)
 	}
-	best.c.claim()
-	s.selected(best)
-	return best.c, true
+	if ch.best == nil {
+		return nil, false
+	}
+	ch.best.c.claim()
+	s.selected(ch.best)
+	return ch.best.c, true
+}
+
+// choice is the candidate of highest rank among those considered so far
+// by one Next.
+type choice struct {
+	best  *lcand
+	score float64
+	heavy bool // its side failed to be reached more than 70 times
+	ties  int  // candidates of its rank and score so far
+}
+
+// threshold returns the least bound of a candidate that may still win or
+// tie with ch (the one that would draw from rng): the others are skipped.
+// Before the first selection the bounds do not hold (the dynamic features
+// are all 0, whatever the weights of the features fixed at opening), and
+// nothing is skipped.
+func (s *Learned) threshold(ch *choice) bound {
+	if ch.best == nil || s.selections == 0 {
+		return bound{class: 0, score: math.Inf(-1)}
+	}
+	if ch.heavy {
+		return bound{class: 0, score: ch.score - s.margin}
+	}
+	return bound{class: 1, score: ch.score - s.margin}
+}
+
+// consider scores lc, makes it ch's candidate if it ranks higher, and
+// draws among equals; n is the length of the path it is scored on (0:
+// the one that opened it).
+func (s *Learned) consider(ch *choice, lc *lcand, n int) {
+	heavy := at(s.unsat, int(lc.pb)) > 70
+	f := s.features(lc, n)
+	sc := f.Score(&s.theta)
+	if s.selections > 0 {
+		s.rank(lc, f, heavy)
+	}
+	switch {
+	case ch.best == nil || heavy != ch.heavy && !heavy || heavy == ch.heavy && sc > ch.score:
+		ch.best, ch.score, ch.heavy, ch.ties = lc, sc, heavy, 1
+	case heavy == ch.heavy && sc == ch.score:
+		// One of the equals, uniformly: the k-th replaces the choice
+		// with probability 1/k.
+		ch.ties++
+		if s.rng.IntN(ch.ties) == 0 {
+			ch.best = lc
+		}
+	}
+}
+
+// fromPool considers the open candidates of the whole pool, in the
+// order they were opened, as a scan of all of them would, but visits
+// only those whose bound reaches the threshold: the others can neither
+// win nor tie, so skipping them changes neither the choice nor the draws
+// from rng. A candidate found not Open any more is dropped, as openPool
+// drops it: it does not come back (only Backoff hands a side back to
+// Open, right after Next handed it out, before any other Next).
+func (s *Learned) fromPool(ch *choice) {
+	if s.dead > 64 && 2*s.dead > len(s.pool) {
+		s.compact()
+	}
+	// The tree finds the candidates whose bound and the most the moving
+	// features add reach the threshold; of those, the ones whose bound
+	// and their own moving features do are scored.
+	most := s.posW[FNearLast]
+	if s.lastOK {
+		most += s.posW[FAfterLast]
+	}
+	for i := 0; ; i++ {
+		thr := s.threshold(ch)
+		coarse := thr
+		if s.selections > 0 {
+			coarse.score -= most
+		}
+		if i = s.keys.next(i, coarse); i < 0 {
+			return
+		}
+		if s.selections > 0 {
+			sl := &s.slots[i]
+			if s.bounded(sl.key, sl.d, sl.n, sl.b).less(thr) {
+				if l := s.leaf(sl.key, sl.b); l != s.keys.at(i) && s.keys.at(i).class >= 0 {
+					s.keys.set(i, l) // its direction cooled down since
+				}
+				continue
+			}
+		}
+		lc := s.pool[i]
+		if lc.c.State() != Open {
+			s.keys.set(i, gone)
+			s.dead++
+			continue
+		}
+		s.consider(ch, lc, 0)
+	}
+}
+
+// moving are the features that change with each selection for many
+// candidates at once: those of the depth and direction of the last ones
+// handed out. Bounds leave them out; Next adds them per candidate, from
+// its depth, path length and direction (bounded).
+const moving Features = 1<<FAfterLast | 1<<FNearLast | 1<<FRecent10 | 1<<FRecent20 | 1<<FRecent30
+
+// bounded returns key raised by the positive weights of the moving
+// features that a candidate at depth d of direction b, scored on a path
+// of n branches, has now.
+func (s *Learned) bounded(key bound, d, n int32, b sites.Outcome) bound {
+	if s.lastOK && int(d) >= s.lastDepth {
+		key.score += s.posW[FAfterLast]
+	}
+	if 5*abs(int(d)-s.lastDepth) <= int(n) {
+		key.score += s.posW[FNearLast]
+	}
+	key.score += s.recent(b)
+	return key
+}
+
+// hot reports whether direction b was handed out within the last 30
+// selections: its candidates may have recent features.
+func (s *Learned) hot(b sites.Outcome) bool {
+	last := at(s.lastSel, int(b))
+	return last > 0 && s.selections-int(last) < 30
+}
+
+// leaf returns the bound the tree holds for a candidate of key and
+// direction b: with the weights of all recent features while b is hot.
+// Those only fade until b is handed out again, so the tree's bounds stay
+// above the candidates' ranks while b stays hot; when b turns hot again,
+// selected raises the bounds of its candidates, and a scan lowers those
+// of a direction that cooled down as it comes across them.
+func (s *Learned) leaf(key bound, b sites.Outcome) bound {
+	if s.hot(b) {
+		key.score += s.posW[FRecent10] + s.posW[FRecent20] + s.posW[FRecent30]
+	}
+	return key
+}
+
+// recent returns the positive weights of the recent features that
+// candidates of direction b have now.
+func (s *Learned) recent(b sites.Outcome) float64 {
+	last := at(s.lastSel, int(b))
+	if last == 0 {
+		return 0
+	}
+	switch i := s.selections - int(last); {
+	case i < 10:
+		return s.posW[FRecent10] + s.posW[FRecent20] + s.posW[FRecent30]
+	case i < 20:
+		return s.posW[FRecent20] + s.posW[FRecent30]
+	case i < 30:
+		return s.posW[FRecent30]
+	}
+	return 0
+}
+
+// The dynamic features by how they change as the search goes on.
+const (
+	// onOnly are the features that never turn off once on: contexts
+	// handed out, counts of selections and failures above a threshold.
+	onOnly Features = 0x1f<<FContext1 | 1<<FSelected10 | 1<<FSelected20 | 1<<FSelected30 |
+		1<<FTargetUnsat | 1<<FFlipUnsat
+	// offOnly are those that never turn on again once off: coverage only
+	// grows, and functions once reached stay so.
+	offOnly Features = 1<<FOppUncovered | 1<<FRegionUncovered | 0xf<<FNearUnreached10
+	// dynamic are all the features over the search.
+	dynamic Features = (1<<NumFeatures - 1) &^ (1<<FAfterLast - 1)
+)
+
+// rank sets lc's bound from its features f now (heavy: its side failed
+// more than 70 times): the features that cannot change any more count
+// as they are, every other one with its weight if positive. The bound
+// holds for every later Next, as failures only grow, so it only ever
+// goes down.
+func (s *Learned) rank(lc *lcand, f Features, heavy bool) {
+	settled := f&onOnly | ^f&offOnly
+	if lc.fn < 0 {
+		settled |= 1<<FMostUncovered | 1<<FLatestFunc
+	} else if fn := s.funcs[lc.fn]; fn.branches < 10 || fn.firstReached >= 0 && s.execs-fn.firstReached >= 10 {
+		settled |= 1 << FLatestFunc // executions only go on
+	}
+	key := bound{class: 1, score: (lc.fixed | f&onOnly).Score(&s.theta)}
+	if heavy {
+		key.class = 0
+	}
+	for free := dynamic &^ settled &^ moving; free != 0; free &= free - 1 {
+		key.score += s.posW[bits.TrailingZeros64(uint64(free))]
+	}
+	lc.key = key
+	if lc.slot >= 0 {
+		s.slots[lc.slot].key = key
+		if l := s.leaf(key, lc.b); l != s.keys.at(lc.slot) {
+			s.keys.set(lc.slot, l)
+		}
+	}
 }
 
 // onPath returns the open candidates along the current path, deepest
@@ -346,15 +564,34 @@ func (s *Learned) onPath() ([]*lcand, int) {
 // that are not Open any more (a Pending one was handed out: whoever holds
 // it, as Backoff does, hands it back to the tree).
 func (s *Learned) openPool() []*lcand {
+	s.compact()
+	return s.pool
+}
+
+// compact drops from the pool the candidates that are not Open any more
+// and lays out the bounds of the others again.
+func (s *Learned) compact() {
 	keep := s.pool[:0]
-	for _, lc := range s.pool {
+	s.keyBuf = s.keyBuf[:0]
+	slots := s.slots[:0]
+	for i := range s.byDir {
+		s.byDir[i] = s.byDir[i][:0]
+	}
+	for i, lc := range s.pool {
 		if lc.c.State() == Open {
+			lc.slot = len(keep)
 			keep = append(keep, lc)
+			slots = append(slots, s.slots[i])
+			s.keyBuf = append(s.keyBuf, s.leaf(lc.key, lc.b))
+			s.byDir[lc.b] = append(s.byDir[lc.b], int32(lc.slot))
+		} else {
+			lc.slot = -1
 		}
 	}
 	clear(s.pool[len(keep):])
-	s.pool = keep
-	return s.pool
+	s.pool, s.slots = keep, slots
+	s.dead = 0
+	s.keys.reset(s.keyBuf)
 }
 
 // prepare computes the per-Next state of the function features: the
@@ -480,9 +717,19 @@ func (s *Learned) features(lc *lcand, n int) Features {
 func (s *Learned) selected(lc *lcand) {
 	s.ready(lc)
 	d := lc.c.Depth()
+	wasHot := s.hot(lc.b)
 	s.selections++
 	s.lastSel = grow(s.lastSel, int(lc.b), 0)
 	s.lastSel[lc.b] = int32(s.selections)
+	if !wasHot && s.posW[FRecent10]+s.posW[FRecent20]+s.posW[FRecent30] > 0 {
+		// b turns hot: its candidates' bounds take in the recent
+		// features.
+		for _, i := range s.byDir[lc.b] {
+			if l := s.keys.at(int(i)); l.class >= 0 {
+				s.keys.set(int(i), s.leaf(s.slots[i].key, lc.b))
+			}
+		}
+	}
 	s.selDepth = grow(s.selDepth, d, 0)
 	s.selDepth[d]++
 	s.selDir = grow(s.selDir, int(lc.b), 0)

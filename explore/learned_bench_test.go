@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -76,9 +77,16 @@ func BenchmarkStrategyNext(b *testing.B) {
 // the simulation's work, which is the same for both; cpu-ns/event is the
 // process's CPU time, which a shared machine disturbs less than the wall
 // clock; strategy-ns/event is the wall time spent in Update and Next.
+// The pool variants bound the tree's depth to 20 and run behind Backoff,
+// as the coordinator does: paths run out of open candidates, and most
+// choices are among the whole pool; their weights favour the features
+// that move with every selection (the depth of the last one, the
+// directions handed out lately), as weights tried by gocolic learn on
+// ledger did, so that candidates all over the pool compete.
 func BenchmarkLearnedSearch(b *testing.B) {
 	theta := simTheta(3, false)
-	for _, name := range []string{"learned", "reference"} {
+	for _, name := range []string{"learned", "reference", "learned-pool", "reference-pool"} {
+		pool := strings.HasSuffix(name, "-pool")
 		b.Run(name, func(b *testing.B) {
 			const events = 1000
 			cpu0 := cpuTime()
@@ -86,13 +94,26 @@ func BenchmarkLearnedSearch(b *testing.B) {
 			for b.Loop() {
 				in := LearnedInput{Sites: simTable(), Props: simProps(), Static: newSimGraph(), Seed: 1}
 				var s Strategy
-				if name == "learned" {
-					s, _ = NewLearned(theta, in)
+				th := theta
+				if pool {
+					th = slices.Clone(theta)
+					for _, i := range []int{FAfterLast, FNearLast, FRecent10, FRecent30} {
+						th[i] = 7.5
+					}
+				}
+				if strings.HasPrefix(name, "learned") {
+					s, _ = NewLearned(th, in)
 				} else {
-					s, _ = newRefLearned(theta, in)
+					s, _ = newRefLearned(th, in)
+				}
+				if pool {
+					s = NewBackoff(s, DefaultBackoff())
 				}
 				tm := &timed{Strategy: s}
 				w := newSimWorld(tm, 30)
+				if pool {
+					w.tr = NewTree(w.b, Options{MaxDepth: 20})
+				}
 				w.run(simTokens(nil, w.b, rand.New(rand.NewPCG(0, 3)), 30), nil)
 				for range events {
 					w.stepOnce()

@@ -233,19 +233,35 @@ func simTheta(seed uint64, ints bool) []float64 {
 // with refutations, failures, lost and diverged executions, both get the
 // same events, and must hand out the same candidates in the same order
 // and give every open candidate the same features (every 100 events).
+// Choices among the whole pool (the current path has nothing open),
+// where Learned skips candidates by their bounds, must be among them;
+// behind Backoff, as the coordinator runs it, candidates handed out and
+// put aside come back Open and are chosen again.
 func TestLearnedMatchesReference(t *testing.T) {
 	tests := []struct {
 		name      string
 		seed      int64
 		ints      bool
 		static    bool
-		fixedOnly bool // weights on the features fixed at opening only: bounds are exact, ties everywhere
+		fixedOnly bool     // weights on the features fixed at opening only: bounds are exact, ties everywhere
+		backoff   bool     // both behind Backoff
+		depth     int      // the tree's MaxDepth: short paths run out of open candidates, and Next chooses among the whole pool
+		only      Features // if not 0, the features that keep their weights (the others 0)
 	}{
 		{name: "ties, graph", seed: 1, ints: true, static: true},
 		{name: "ties, no graph", seed: 2, ints: true},
 		{name: "real weights, graph", seed: 3, static: true},
 		{name: "real weights, no graph", seed: 4},
 		{name: "fixed features only", seed: 5, ints: true, static: true, fixedOnly: true},
+		{name: "pool, ties, graph", seed: 6, ints: true, static: true, depth: 20},
+		{name: "pool, real weights, graph", seed: 7, static: true, depth: 20},
+		{name: "pool, real weights, no graph", seed: 8, depth: 20},
+		{name: "pool, fixed features only", seed: 9, ints: true, static: true, fixedOnly: true, depth: 20},
+		{name: "pool, backoff, ties, graph", seed: 10, ints: true, static: true, backoff: true, depth: 20},
+		{name: "pool, backoff, real weights", seed: 11, static: true, backoff: true, depth: 20},
+		{name: "pool, moving features only", seed: 2, static: true, depth: 20, only: moving},
+		{name: "pool, moving features only, ties", seed: 1, ints: true, static: true, depth: 20, only: moving},
+		{name: "pool, one-way features only", seed: 14, static: true, depth: 20, only: onOnly | offOnly},
 	}
 	heavy := 0 // outcomes that failed more than 70 times, over all cases
 	for _, tt := range tests {
@@ -258,6 +274,11 @@ func TestLearnedMatchesReference(t *testing.T) {
 			if tt.fixedOnly {
 				clear(theta[FAfterLast:])
 			}
+			for i := range theta {
+				if tt.only != 0 && !tt.only.Has(i) {
+					theta[i] = 0
+				}
+			}
 			opt, err := NewLearned(theta, in)
 			if err != nil {
 				t.Fatal(err)
@@ -266,11 +287,22 @@ func TestLearnedMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wo, wr := newSimWorld(opt, 6), newSimWorld(ref, 6)
+			var so, sr Strategy = opt, ref
+			if tt.backoff {
+				so, sr = NewBackoff(opt, DefaultBackoff()), NewBackoff(ref, DefaultBackoff())
+			}
+			wo, wr := newSimWorld(so, 6), newSimWorld(sr, 6)
+			if tt.depth > 0 {
+				wo.tr = NewTree(wo.b, Options{MaxDepth: tt.depth})
+				wr.tr = NewTree(wr.b, Options{MaxDepth: tt.depth})
+			}
 			wo.run(simTokens(nil, wo.b, rand.New(rand.NewPCG(0, 3)), 6), nil)
 			wr.run(simTokens(nil, wr.b, rand.New(rand.NewPCG(0, 3)), 6), nil)
-			chosen := 0
+			chosen, pooled := 0, 0
 			for i := range 1000 {
+				if cands, _ := ref.onPath(); len(cands) == 0 && ref.selections > 0 && len(ref.openPool()) > 1 {
+					pooled++
+				}
 				ko, kr := wo.stepOnce(), wr.stepOnce()
 				if ko != kr {
 					t.Fatalf("event %d: learned chose %q, the reference %q", i, ko, kr)
@@ -307,10 +339,88 @@ func TestLearnedMatchesReference(t *testing.T) {
 			if chosen < 700 {
 				t.Errorf("%d candidates handed out: the simulation exercises too little", chosen)
 			}
+			if tt.depth > 0 && pooled < 100 {
+				t.Errorf("%d choices among the whole pool: the simulation exercises too little", pooled)
+			}
 		})
 	}
 	// The rank of the candidates that failed often must be exercised.
 	if heavy == 0 {
 		t.Errorf("no outcome failed more than 70 times in any case: the simulation exercises too little")
+	}
+}
+
+// TestLearnedBoundsHold checks the bounds by which Next skips pooled
+// candidates: after every event of a simulated search, each open
+// candidate's bound, raised by the moving features it has now, is at
+// least its rank, and the tree holds each live slot's bound. A feature
+// counted as settled the wrong way (one that can still turn on counted
+// off, or one that can still turn off counted on), or a bound not laid
+// out again when it changes or the pool is compacted, breaks it, even
+// where no choice would change.
+func TestLearnedBoundsHold(t *testing.T) {
+	weights := func(on Features, w func(i int) float64) func() []float64 {
+		return func() []float64 {
+			th := make([]float64, NumFeatures)
+			for i := range th {
+				if on.Has(i) {
+					th[i] = w(i)
+				}
+			}
+			return th
+		}
+	}
+	tests := []struct {
+		name  string
+		theta func() []float64
+	}{
+		{name: "one-way features negative", theta: weights(onOnly|offOnly, func(i int) float64 { return -1 - float64(i%3) })},
+		{name: "one-way features positive", theta: weights(onOnly|offOnly, func(i int) float64 { return 1 + float64(i%3) })},
+		{name: "search features positive", theta: weights(dynamic, func(i int) float64 { return 1 + float64(i%3) })},
+		{name: "function features", theta: weights(1<<FMostUncovered|1<<FLatestFunc, func(i int) float64 { return float64(i % 5) })},
+		{name: "random weights", theta: func() []float64 { return simTheta(21, false) }},
+		{name: "random small integers", theta: func() []float64 { return simTheta(22, true) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := NewLearned(tt.theta(), LearnedInput{Sites: simTable(), Props: simProps(), Static: newSimGraph(), Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := newSimWorld(s, 6)
+			w.tr = NewTree(w.b, Options{MaxDepth: 20})
+			w.run(simTokens(nil, w.b, rand.New(rand.NewPCG(0, 3)), 6), nil)
+			checked := 0
+			for i := range 600 {
+				w.stepOnce()
+				if i%7 == 3 {
+					s.Len() // compacts the pool
+				}
+				if s.selections == 0 {
+					continue
+				}
+				for j, lc := range s.pool {
+					if lc.c.State() != Open {
+						continue
+					}
+					sl := s.slots[j]
+					if got, want := s.keys.at(j), (bound{class: lc.key.class, score: lc.key.score + s.recent(lc.b) - s.margin}); got.less(want) || sl.key != lc.key {
+						t.Fatalf("event %d: slot %d holds bound %v (slot %v), below its candidate's %v", i, j, got, sl.key, want)
+					}
+					up := s.bounded(lc.key, sl.d, sl.n, sl.b)
+					rank := bound{class: 1, score: s.features(lc, 0).Score(&s.theta) - s.margin}
+					if at(s.unsat, int(lc.pb)) > 70 {
+						rank.class = 0
+					}
+					if up.less(rank) {
+						t.Fatalf("event %d: candidate %s ranks %v, above its bound %v", i, key(lc.c), rank, up)
+					}
+					checked++
+				}
+			}
+			if checked < 10000 {
+				t.Errorf("%d bounds checked: the simulation exercises too little", checked)
+			}
+		})
 	}
 }
