@@ -186,6 +186,9 @@ func TestLearnRandom(t *testing.T) {
 	if res.Rounds != cfg.Rounds || res.Runs != cfg.Rounds*perRound || len(sampled) != res.Runs {
 		t.Errorf("random: %d rounds, %d runs (%d recorded), want %d and %d", res.Rounds, res.Runs, len(sampled), cfg.Rounds, cfg.Rounds*perRound)
 	}
+	if slices.Equal(refined[0].theta, sampled[0].theta) {
+		t.Error("random sampling drew refinement's first sample: the methods share their first round")
+	}
 	// Refinement keeps weight 0 positive after the first round (the two
 	// best have it positive); uniform draws do not.
 	negative := func(runs []run) bool {
