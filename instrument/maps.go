@@ -228,10 +228,12 @@ func (ins *instrumenter) unsafeString(x *ast.CallExpr) (ast.Expr, bool) {
 	return rtCall(rtUnsafeString, b, n), true
 }
 
-// builtinCall rewrites the calls of delete, append and copy that the
-// runtime tracks; it reports false for the others.
+// builtinCall rewrites the calls of delete, clear, append and copy that
+// the runtime tracks; it reports false for the others.
 func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
 	switch ins.builtin(x) {
+	case "clear":
+		return ins.clearCall(x)
 	case "delete":
 		m, ok := mapOf(ins.typeOf(x.Args[0]))
 		if !ok {
@@ -251,6 +253,41 @@ func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
 		if c, ok := ins.copyBytes(x); ok {
 			return field(c, vConcrete), true
 		}
+	}
+	return nil, false
+}
+
+// clearCall rewrites clear(x), so that the shadows of what it zeroes go
+// with the values (rt/clear.go): a slice drops its elements' cells, a
+// byte slice's bytes get constant cells (and a shadowed variable's
+// aggregate constant zero bytes), a map its log. Any slice or map is
+// rewritten, whatever its elements: a struct element's fields have cells
+// too. A type parameter goes to rt.ClearOf, which finds the kind at run
+// time.
+func (ins *instrumenter) clearCall(x *ast.CallExpr) (ast.Expr, bool) {
+	if len(x.Args) != 1 {
+		return nil, false
+	}
+	arg := x.Args[0]
+	t := ins.typeOf(arg)
+	if t == nil {
+		return nil, false
+	}
+	at := func(name string, args ...ast.Expr) ast.Expr { return call(rtSelAt(name, x.Pos()), args...) }
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return at(rtClearOf, ins.cx(arg)), true
+	}
+	switch t.Underlying().(type) {
+	case *types.Map:
+		return at(rtClearMap, ins.cx(arg)), true
+	case *types.Slice:
+		if trackOf(t) != trackBytes {
+			return at(rtClearSlice, ins.cx(arg)), true
+		}
+		if id, obj := ins.copyRoot(arg); id != nil {
+			return at(rtClearBytes, addrOf(ast.NewIdent(ins.shadowName(obj))), ast.NewIdent(id.Name), ins.cx(arg)), true
+		}
+		return at(rtClearBytesTo, ins.cx(arg)), true
 	}
 	return nil, false
 }

@@ -273,6 +273,25 @@ const (
 	rtRegisterMethod = "RegisterMethod"
 )
 
+// Declared in rt/clear.go.
+const (
+	// ClearBytes performs clear(dst) where dst is the shadowed byte-slice
+	// variable x or a slice of it: the cleared bytes of x's aggregate
+	// become constant zeros.
+	rtClearBytes = "ClearBytes"
+	// ClearBytesTo performs clear(b) for a byte slice that is not a
+	// shadowed variable: its bytes get constant cells.
+	rtClearBytesTo = "ClearBytesTo"
+	// ClearMap performs clear(m) on a map and drops its log.
+	rtClearMap = "ClearMap"
+	// ClearOf performs clear(x) for x of a type parameter, dropping the
+	// shadows of what it clears.
+	rtClearOf = "ClearOf"
+	// ClearSlice performs clear(s) for a slice whose elements are not
+	// bytes: the cells of the cleared elements are dropped.
+	rtClearSlice = "ClearSlice"
+)
+
 // Declared in rt/map.go.
 const (
 	// LenMap returns len(m) with its shadow: the length term of its log.

@@ -105,6 +105,7 @@ func reset(sites int) {
 	st.splits = 0
 	memUsed.Store(false)
 	bytesUsed.Store(false)
+	sliceCellsUsed.Store(false)
 	lensUsed.Store(false)
 	mapsUsed.Store(false)
 	growCover(sites)
