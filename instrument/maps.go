@@ -634,6 +634,55 @@ func (ins *instrumenter) litAssign(s *ast.AssignStmt) ([]ast.Stmt, bool) {
 	return append(out, post...), true
 }
 
+// appendLitAssign rewrites lhs = append(s, T{...}) in a block, for a
+// struct or array literal with symbolic parts (a backtracker's job
+// stack, a span list): the literal's non-constant elements go first, in
+// order, into temporaries as in litAssign, the value is appended by
+// rt.AppendValue (which moves the old elements' cells when the array
+// moved), and the tracked elements are then stored with their shadows
+// into the new last element of lhs. Without it the parts went through
+// rt.Concrete (assign), and the old elements lost their cells on growth.
+func (ins *instrumenter) appendLitAssign(s *ast.AssignStmt) ([]ast.Stmt, bool) {
+	if len(s.Lhs) != 1 || len(s.Rhs) != 1 || !ins.pure(s.Lhs[0]) {
+		return nil, false
+	}
+	if id, ok := s.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
+		return nil, false
+	}
+	x, ok := ast.Unparen(s.Rhs[0]).(*ast.CallExpr)
+	if !ok || ins.builtin(x) != "append" || len(x.Args) != 2 || x.Ellipsis.IsValid() {
+		return nil, false
+	}
+	lit, ok := ast.Unparen(x.Args[1]).(*ast.CompositeLit)
+	if !ok || !ins.symbolicParts(lit) {
+		return nil, false
+	}
+	elem, ok := ins.elemSlice(x)
+	st := ins.typeOf(x)
+	if !ok || !types.Identical(ins.typeOf(x.Args[0]), st) || !types.Identical(ins.typeOf(s.Lhs[0]), st) || !types.Identical(ins.typeOf(lit), elem) {
+		return nil, false
+	}
+	switch elem.Underlying().(type) {
+	case *types.Struct, *types.Array:
+	default:
+		return nil, false
+	}
+	last := ins.newTemp("e")
+	var pre, post []ast.Stmt
+	nlit, ok := ins.litParts(lit, last, &pre, &post)
+	if !ok {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(sites.Concrete, x))
+	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(s.Lhs[0])}, Tok: s.Tok,
+		Rhs: []ast.Expr{call(rtSelAt(rtAppendValue, x.Pos()), site, ins.cx(x.Args[0]), nlit)}})
+	if len(post) == 0 {
+		return out, true
+	}
+	out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{last}, Tok: token.DEFINE, Rhs: []ast.Expr{rtCall(rtLast, ins.cx(s.Lhs[0]))}})
+	return append(out, post...), true
+}
+
 // litParts returns the struct or array literal x with its non-constant
 // elements replaced by temporaries, adding their definitions to pre and
 // the stores of the tracked ones at their places in loc to post. Nested

@@ -82,6 +82,11 @@ const (
 	// AppendSlice returns append(s, t...): the cells of s's elements (when the
 	// result has a new backing array) and of t's follow them.
 	rtAppendSlice = "AppendSlice"
+	// AppendValue returns append(s, x) for one value of any type: the old
+	// elements' cells follow them when the array moved.
+	rtAppendValue = "AppendValue"
+	// Last returns the address of s's last element.
+	rtLast = "Last"
 	// AppendString is Append for a slice of strings.
 	rtAppendString = "AppendString"
 	// BytesOf returns the byte-slice literal T{xs...} with the aggregate of

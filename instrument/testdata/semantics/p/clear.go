@@ -34,3 +34,33 @@ func Clears(a int64, s string, bs []byte) (int, string) {
 	}
 	return score, string(b) + "|" + string(r.buf)
 }
+
+// bjob is what a backtracker pushes.
+type bjob struct {
+	pc  uint32
+	pos int
+	arg bool
+}
+
+// AppendLits pushes and pops literals with symbolic parts on a stack,
+// as regexp's backtracker does, and branches on what it pops.
+func AppendLits(a int64, s string) (int, int) {
+	var jobs []bjob
+	score := 0
+	for i := 0; i < len(s) && i < 6; i++ {
+		jobs = append(jobs, bjob{pc: uint32(s[i]), pos: i + int(a%3), arg: s[i] > 'a'})
+		if i%2 == 1 {
+			j := jobs[len(jobs)-1]
+			jobs = jobs[:len(jobs)-1]
+			if j.pc == 'b' || j.arg && j.pos > 2 {
+				score++
+			}
+		}
+	}
+	spans := []struct{ start, end int }{}
+	spans = append(spans, struct{ start, end int }{int(a), len(s)})
+	if len(jobs) > 0 && jobs[0].pos == spans[0].end {
+		score += 10
+	}
+	return score, len(jobs)
+}
