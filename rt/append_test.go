@@ -15,7 +15,7 @@ type vjob struct {
 // popped before does not survive under the new value.
 func TestAppendValue(t *testing.T) {
 	own(t)
-	reset(8)
+	reset(0)
 	x := st.b.Var(1, 64)
 	s := make([]vjob, 0, 1)
 	s = AppendValue(1, s, vjob{pc: 1, pos: 0})

@@ -87,7 +87,7 @@ func TestClearDropsShadows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			own(t)
-			reset(8)
+			reset(0)
 			got, kept := tt.run()
 			for i, g := range got {
 				if g != nil && g.Kind != sym.KConst {
@@ -127,7 +127,7 @@ func TestClearMap(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			own(t)
-			reset(8)
+			reset(0)
 			m := map[int]int{}
 			n := V[int]{C: tt.n, S: st.b.Var(1, 64)}
 			MapInput(m, n, 0, V[int]{C: 3, S: st.b.Var(2, 64)}, V[int]{C: 4, S: st.b.Var(3, 64)})
