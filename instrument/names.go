@@ -137,10 +137,13 @@ const (
 
 // Declared in rt/dyn.go.
 const (
+	// Closure returns wrap(twin), the value of a function literal with
+	// tracked parameters or results, and registers twin under it for Dyn.
+	rtClosure = "Closure"
 	// Dyn returns the function to call for a call of the function value f
-	// whose twin has type T: f's twin, when f is a registered function and
-	// this goroutine tracks, else adapt(f), which calls f with concrete
-	// arguments.
+	// whose twin has type T: f's twin, when f is a registered function or
+	// a literal made by Closure and this goroutine tracks, else adapt(f),
+	// which calls f with concrete arguments.
 	rtDyn = "Dyn"
 	// RegisterTwin records twin as the twin of the package-level function f.
 	rtRegisterTwin = "RegisterTwin"
