@@ -69,3 +69,39 @@ func TestStdlibInstrumented(t *testing.T) {
 		})
 	}
 }
+
+// callbackGoal is behind strings.FieldsFunc with a function literal as its
+// predicate: the goal needs the split positions, which depend on the input
+// only through the literal's result.
+const callbackGoal = `package s
+
+import "strings"
+
+func Fields(s string) int {
+	f := strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == '|' })
+	if len(f) == 3 && f[1] == "go" {
+		panic("found")
+	}
+	return len(f)
+}
+`
+
+// TestStdlibCallbackLiteral runs gocolic test, concolic lane only, on a
+// goal behind a standard function that calls a function literal of the
+// target: the literal's twin must run there (rt.Closure, rt.Dyn), so that
+// the predicate's result, and the fields, stay symbolic.
+func TestStdlibCallbackLiteral(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"s/s.go": callbackGoal})
+	js := filepath.Join(t.TempDir(), "s.json")
+	res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "40s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-maxbugs", "1", "-notests", "-json", js, "./s", "Fields")
+	if res.code != 0 {
+		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+	}
+	rep := readReport(t, js)
+	if len(rep.Bugs) == 0 || !strings.Contains(rep.Bugs[0].Message, "found") {
+		t.Errorf("goal not reached after %d executions (bugs %+v)\n%s", rep.Executions, rep.Bugs, res.stderr)
+	}
+}

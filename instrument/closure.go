@@ -200,6 +200,30 @@ func (ins *instrumenter) twinLit(fl *ast.FuncLit, t *twinInfo) *ast.FuncLit {
 	return &ast.FuncLit{Type: ft, Body: body}
 }
 
+// funcLitValue rewrites a function literal used as a value (passed on,
+// stored, returned). One with tracked parameters or results becomes
+// rt.Closure(twin, func(f twinType) litType { return wrapper of f }): the
+// wrapper has the literal's type, and the runtime registers the twin
+// under it, so that instrumented code that calls the value
+// (strings.IndexFunc, sort.Search, a callback in a field) calls the twin
+// through rt.Dyn instead of dropping the shadows of its arguments.
+func (ins *instrumenter) funcLitValue(fl *ast.FuncLit) ast.Expr {
+	t := ins.litTwins[fl]
+	if t == nil {
+		return ins.funcLit(fl)
+	}
+	twin := ins.twinLit(fl, t)
+	f := ast.NewIdent(funName)
+	wrap := &ast.FuncLit{
+		Type: &ast.FuncType{
+			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{f}, Type: twin.Type}}},
+			Results: &ast.FieldList{List: []*ast.Field{{Type: fl.Type}}},
+		},
+		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ReturnStmt{Results: []ast.Expr{ins.wrapperLit(fl, t, ast.NewIdent(funName))}}}},
+	}
+	return rtCall(rtClosure, twin, wrap)
+}
+
 // wrapperLit builds a literal of fl's type that calls twin, the twin of
 // fl, with concrete values: the value of fl wherever it is not called
 // directly (passed to sort.Slice, stored, started by go).

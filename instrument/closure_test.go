@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"go/types"
+	"regexp"
 	"testing"
 
 	"github.com/gocolic/gocolic/sites"
@@ -150,5 +151,54 @@ func Any(x int) int {
 	}
 	if got := shape(lookup(rw.pkg, "", "_gcl_Pick")); got != "" {
 		t.Errorf("Pick, over any, has a twin %q", got)
+	}
+}
+
+// TestLiteralValues checks that a function literal with tracked
+// parameters or results used as a value — passed on, stored, returned —
+// becomes rt.Closure of its twin and its wrapper, which registers the
+// twin for rt.Dyn, and that the package type-checks.
+func TestLiteralValues(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+	}{
+		{"passed to a function that calls it", `return indexFunc(s, func(r rune) bool { return r == ',' || r > k })`},
+		{"stored in a field", `h := &holder{pred: func(r rune) bool { return r == 'x' }}
+	return indexFunc(s, h.pred)`},
+		{"returned", `return indexFunc(s, pick(k))`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `package u
+
+type holder struct{ pred func(rune) bool }
+
+func indexFunc(s string, f func(rune) bool) int {
+	for i, r := range s {
+		if f(r) {
+			return i
+		}
+	}
+	return -1
+}
+
+func pick(k rune) func(rune) bool { return func(r rune) bool { return r < k } }
+
+func F(s string, k rune) int {
+	` + tt.body + `
+}
+`
+			pkg, res := rewrite(t, src, "F")
+			rw := recheck(t, res)
+			for _, err := range rw.errs {
+				t.Errorf("rewritten package: %v", err)
+			}
+			out := string(res.Files[pkg.CompiledGoFiles[0]])
+			want := regexp.MustCompile(`_gcl\.Closure\(func\(_gcl_p\d+ _gcl\.V\[rune\]\) \(bool, \*_gcl\.Expr\) \{`)
+			if !want.MatchString(out) {
+				t.Errorf("rewritten file does not match %s:\n%s", want, out)
+			}
+		})
 	}
 }

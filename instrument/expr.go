@@ -270,7 +270,7 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 		}
 		return ins.plainLit(x)
 	case *ast.FuncLit:
-		return ins.funcLit(x)
+		return ins.funcLitValue(x)
 	}
 	return e
 }

@@ -228,10 +228,12 @@ func (ins *instrumenter) unsafeString(x *ast.CallExpr) (ast.Expr, bool) {
 	return rtCall(rtUnsafeString, b, n), true
 }
 
-// builtinCall rewrites the calls of delete, append and copy that the
-// runtime tracks; it reports false for the others.
+// builtinCall rewrites the calls of delete, clear, append and copy that
+// the runtime tracks; it reports false for the others.
 func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
 	switch ins.builtin(x) {
+	case "clear":
+		return ins.clearCall(x)
 	case "delete":
 		m, ok := mapOf(ins.typeOf(x.Args[0]))
 		if !ok {
@@ -251,6 +253,41 @@ func (ins *instrumenter) builtinCall(x *ast.CallExpr) (ast.Expr, bool) {
 		if c, ok := ins.copyBytes(x); ok {
 			return field(c, vConcrete), true
 		}
+	}
+	return nil, false
+}
+
+// clearCall rewrites clear(x), so that the shadows of what it zeroes go
+// with the values (rt/clear.go): a slice drops its elements' cells, a
+// byte slice's bytes get constant cells (and a shadowed variable's
+// aggregate constant zero bytes), a map its log. Any slice or map is
+// rewritten, whatever its elements: a struct element's fields have cells
+// too. A type parameter goes to rt.ClearOf, which finds the kind at run
+// time.
+func (ins *instrumenter) clearCall(x *ast.CallExpr) (ast.Expr, bool) {
+	if len(x.Args) != 1 {
+		return nil, false
+	}
+	arg := x.Args[0]
+	t := ins.typeOf(arg)
+	if t == nil {
+		return nil, false
+	}
+	at := func(name string, args ...ast.Expr) ast.Expr { return call(rtSelAt(name, x.Pos()), args...) }
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return at(rtClearOf, ins.cx(arg)), true
+	}
+	switch t.Underlying().(type) {
+	case *types.Map:
+		return at(rtClearMap, ins.cx(arg)), true
+	case *types.Slice:
+		if trackOf(t) != trackBytes {
+			return at(rtClearSlice, ins.cx(arg)), true
+		}
+		if id, obj := ins.copyRoot(arg); id != nil {
+			return at(rtClearBytes, addrOf(ast.NewIdent(ins.shadowName(obj))), ast.NewIdent(id.Name), ins.cx(arg)), true
+		}
+		return at(rtClearBytesTo, ins.cx(arg)), true
 	}
 	return nil, false
 }
@@ -594,6 +631,55 @@ func (ins *instrumenter) litAssign(s *ast.AssignStmt) ([]ast.Stmt, bool) {
 		r = &ast.UnaryExpr{Op: token.AND, X: nlit}
 	}
 	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(s.Lhs[0])}, Tok: s.Tok, Rhs: []ast.Expr{r}})
+	return append(out, post...), true
+}
+
+// appendLitAssign rewrites lhs = append(s, T{...}) in a block, for a
+// struct or array literal with symbolic parts (a backtracker's job
+// stack, a span list): the literal's non-constant elements go first, in
+// order, into temporaries as in litAssign, the value is appended by
+// rt.AppendValue (which moves the old elements' cells when the array
+// moved), and the tracked elements are then stored with their shadows
+// into the new last element of lhs. Without it the parts went through
+// rt.Concrete (assign), and the old elements lost their cells on growth.
+func (ins *instrumenter) appendLitAssign(s *ast.AssignStmt) ([]ast.Stmt, bool) {
+	if len(s.Lhs) != 1 || len(s.Rhs) != 1 || !ins.pure(s.Lhs[0]) {
+		return nil, false
+	}
+	if id, ok := s.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
+		return nil, false
+	}
+	x, ok := ast.Unparen(s.Rhs[0]).(*ast.CallExpr)
+	if !ok || ins.builtin(x) != "append" || len(x.Args) != 2 || x.Ellipsis.IsValid() {
+		return nil, false
+	}
+	lit, ok := ast.Unparen(x.Args[1]).(*ast.CompositeLit)
+	if !ok || !ins.symbolicParts(lit) {
+		return nil, false
+	}
+	elem, ok := ins.elemSlice(x)
+	st := ins.typeOf(x)
+	if !ok || !types.Identical(ins.typeOf(x.Args[0]), st) || !types.Identical(ins.typeOf(s.Lhs[0]), st) || !types.Identical(ins.typeOf(lit), elem) {
+		return nil, false
+	}
+	switch elem.Underlying().(type) {
+	case *types.Struct, *types.Array:
+	default:
+		return nil, false
+	}
+	last := ins.newTemp("e")
+	var pre, post []ast.Stmt
+	nlit, ok := ins.litParts(lit, last, &pre, &post)
+	if !ok {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(sites.Concrete, x))
+	out := append(pre, &ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(s.Lhs[0])}, Tok: s.Tok,
+		Rhs: []ast.Expr{call(rtSelAt(rtAppendValue, x.Pos()), site, ins.cx(x.Args[0]), nlit)}})
+	if len(post) == 0 {
+		return out, true
+	}
+	out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{last}, Tok: token.DEFINE, Rhs: []ast.Expr{rtCall(rtLast, ins.cx(s.Lhs[0]))}})
 	return append(out, post...), true
 }
 

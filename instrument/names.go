@@ -82,6 +82,11 @@ const (
 	// AppendSlice returns append(s, t...): the cells of s's elements (when the
 	// result has a new backing array) and of t's follow them.
 	rtAppendSlice = "AppendSlice"
+	// AppendValue returns append(s, x) for one value of any type: the old
+	// elements' cells follow them when the array moved.
+	rtAppendValue = "AppendValue"
+	// Last returns the address of s's last element.
+	rtLast = "Last"
 	// AppendString is Append for a slice of strings.
 	rtAppendString = "AppendString"
 	// BytesOf returns the byte-slice literal T{xs...} with the aggregate of
@@ -132,10 +137,13 @@ const (
 
 // Declared in rt/dyn.go.
 const (
+	// Closure returns wrap(twin), the value of a function literal with
+	// tracked parameters or results, and registers twin under it for Dyn.
+	rtClosure = "Closure"
 	// Dyn returns the function to call for a call of the function value f
-	// whose twin has type T: f's twin, when f is a registered function and
-	// this goroutine tracks, else adapt(f), which calls f with concrete
-	// arguments.
+	// whose twin has type T: f's twin, when f is a registered function or
+	// a literal made by Closure and this goroutine tracks, else adapt(f),
+	// which calls f with concrete arguments.
 	rtDyn = "Dyn"
 	// RegisterTwin records twin as the twin of the package-level function f.
 	rtRegisterTwin = "RegisterTwin"
@@ -271,6 +279,25 @@ const (
 	// the method's signature, so that a call site, which knows the interface
 	// but not the dynamic type, can name it.
 	rtRegisterMethod = "RegisterMethod"
+)
+
+// Declared in rt/clear.go.
+const (
+	// ClearBytes performs clear(dst) where dst is the shadowed byte-slice
+	// variable x or a slice of it: the cleared bytes of x's aggregate
+	// become constant zeros.
+	rtClearBytes = "ClearBytes"
+	// ClearBytesTo performs clear(b) for a byte slice that is not a
+	// shadowed variable: its bytes get constant cells.
+	rtClearBytesTo = "ClearBytesTo"
+	// ClearMap performs clear(m) on a map and drops its log.
+	rtClearMap = "ClearMap"
+	// ClearOf performs clear(x) for x of a type parameter, dropping the
+	// shadows of what it clears.
+	rtClearOf = "ClearOf"
+	// ClearSlice performs clear(s) for a slice whose elements are not
+	// bytes: the cells of the cleared elements are dropped.
+	rtClearSlice = "ClearSlice"
 )
 
 // Declared in rt/map.go.

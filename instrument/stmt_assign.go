@@ -178,6 +178,9 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 		if out, ok := ins.litAssign(s); ok {
 			return out, nil
 		}
+		if out, ok := ins.appendLitAssign(s); ok {
+			return out, nil
+		}
 	}
 	nrhs := ins.cx(rhs)
 	if ctx != ctxBlock {

@@ -58,6 +58,30 @@ func AppendSlice[S ~[]T, T any](site uint32, s, t S) S {
 	return r
 }
 
+// AppendValue returns append(s, x) for one value of any type (a struct
+// or array literal, whose tracked parts the rewrite stores into the new
+// element afterwards, at Last(result)): the cells of s's elements follow
+// them when the array moved, and the length has a term when s's has.
+func AppendValue[S ~[]T, T any](site uint32, s S, x T) S {
+	r := append(s, x)
+	if !tracking() {
+		return r
+	}
+	followCells(s, r)
+	if cells() {
+		// The new element's old cells (spare capacity written before)
+		// are stale: the value is a literal's.
+		var z T
+		dropCells(uintptr(unsafe.Pointer(&r[len(s)])), unsafe.Sizeof(z))
+	}
+	appendLen(site, s, r, nil, 1)
+	return r
+}
+
+// Last returns the address of s's last element, where the rewrite stores
+// the shadows of a literal just appended (AppendValue).
+func Last[S ~[]T, T any](s S) *T { return &s[len(s)-1] }
+
 // followCells copies the cells of s's elements to r when append moved
 // them to a new backing array.
 func followCells[S ~[]T, T any](s, r S) {

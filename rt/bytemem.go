@@ -26,6 +26,12 @@ import (
 // only then, so that executions without them pay one atomic load.
 var bytesUsed atomic.Bool
 
+// sliceCellsUsed is set once the execution has recorded a symbolic cell
+// of a byte slice (a field, an element), and cleared by reset: a clear of
+// bytes then gives them constant cells, since such a cell trusts a byte
+// while it keeps its value (rt/clear.go).
+var sliceCellsUsed atomic.Bool
+
 // byteCells reports whether the calling goroutine may find cells of bytes.
 func byteCells() bool { return bytesUsed.Load() && tracking() }
 
@@ -52,6 +58,12 @@ func setByteCells(dst []byte, n int, term func(k int) *sym.Expr) {
 		// by value.
 		return
 	}
+	writeByteCells(dst, ts)
+}
+
+// writeByteCells records ts[k] as the cell of dst[k], all with one new
+// seq; a nil term records the byte's value as a constant.
+func writeByteCells(dst []byte, ts []*sym.Expr) {
 	st.byteSeq++
 	for k, t := range ts {
 		p := &dst[k]

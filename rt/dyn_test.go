@@ -74,3 +74,55 @@ func TestDyn(t *testing.T) {
 		Dyn(f, adapt)(V[int]{C: 1})
 	})
 }
+
+// TestClosureTwins checks that a call through a function value made from
+// a literal by Closure reaches that instance's twin: each instance its
+// own (their captured variables differ), on the tracking goroutine only,
+// and only within the execution that made it; a plain closure still
+// takes the adapter.
+func TestClosureTwins(t *testing.T) {
+	type twin = func(V[int]) (int, *sym.Expr)
+	adapt := func(f func(int) int) twin {
+		return func(x V[int]) (int, *sym.Expr) { return f(x.C), nil }
+	}
+	// lit is what the rewrite emits for func(x int) int { return x + k }.
+	lit := func(k int) func(int) int {
+		return Closure(func(x V[int]) (int, *sym.Expr) { return x.C + k, x.S },
+			func(f twin) func(int) int {
+				return func(x int) int { r, _ := f(V[int]{C: x}); return r }
+			})
+	}
+	own(t)
+	reset(0)
+	x := V[int]{C: 5, S: st.b.Var(0, 64)}
+	one, two := lit(1), lit(2)
+	for _, tt := range []struct {
+		name  string
+		f     func(int) int
+		wantC int
+	}{{"first instance", one, 6}, {"second instance", two, 7}} {
+		c, s := Dyn(tt.f, adapt)(x)
+		if c != tt.wantC || s != x.S {
+			t.Errorf("%s: got %d with shadow %v, want %d with %v", tt.name, c, s, tt.wantC, x.S)
+		}
+	}
+	if c := one(5); c != 6 {
+		t.Errorf("the wrapper called directly gives %d, want 6", c)
+	}
+	k := 3
+	if _, s := Dyn(func(x int) int { return x + k }, adapt)(x); s != nil {
+		t.Errorf("a closure not made by Closure reached a twin")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, s := Dyn(two, adapt)(x); s != nil {
+			t.Errorf("a goroutine that does not track reached a twin")
+		}
+	}()
+	<-done
+	reset(0)
+	if _, s := Dyn(one, adapt)(x); s != nil {
+		t.Errorf("a closure of the previous execution reached its twin")
+	}
+}

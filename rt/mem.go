@@ -357,6 +357,9 @@ func setBytesCell(p *[]byte, s *sym.Expr) {
 	c := cell{s: s, seq: st.byteSeq}
 	if s != nil {
 		c.str = string(*p)
+		if !sliceCellsUsed.Load() {
+			sliceCellsUsed.Store(true)
+		}
 	}
 	setCell(addr(p), unsafe.Pointer(p), c)
 }

@@ -50,6 +50,7 @@ var st struct {
 	objs      map[uintptr]ptrObj     // objects of pointer inputs, by address (alias.go)
 	nils      *sym.Expr              // "some pointer input is nil", nil when none is (alias.go)
 	readers   map[uintptr]readerCell // readers made from shadowed values (models_io.go)
+	closures  map[uintptr]closure    // twins of function literals made in this execution, by closure object (dyn.go)
 	passed    []passed               // struct arguments handed to a callee (slice.go)
 	results   [maxResults]passed     // struct results handed to the caller (slice.go)
 	iface     ifaceState             // interface inputs (iface.go)
@@ -75,6 +76,7 @@ func init() {
 	st.maps = make(map[uintptr]*mapShadow)
 	st.objs = make(map[uintptr]ptrObj)
 	st.readers = make(map[uintptr]readerCell)
+	st.closures = make(map[uintptr]closure)
 }
 
 // reset prepares the state for a new execution.
@@ -97,6 +99,7 @@ func reset(sites int) {
 	clearMap(st.maps)
 	clearMap(st.objs)
 	clearMap(st.readers)
+	clearMap(st.closures)
 	st.nils = nil
 	clearIfaces()
 	st.passed = st.passed[:0]
@@ -105,8 +108,10 @@ func reset(sites int) {
 	st.splits = 0
 	memUsed.Store(false)
 	bytesUsed.Store(false)
+	sliceCellsUsed.Store(false)
 	lensUsed.Store(false)
 	mapsUsed.Store(false)
+	closuresUsed.Store(false)
 	growCover(sites)
 }
 

@@ -32,7 +32,7 @@ var names = [...]string{
 	"OrderedInts", "OrderedFloats", "OrderedStrings", "MethodDeref",
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
-	"CopyInto", "BuildBox", "MultiFields", "MinMax", "Results",
+	"CopyInto", "BuildBox", "MultiFields", "MinMax", "Results", "Clears", "AppendLits",
 }
 
 // N is the number of functions Run dispatches to.
@@ -307,6 +307,10 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(m, u, i, n, r)
 	case 125:
 		return show(Results(a, s, bs))
+	case 126:
+		return show(Clears(a, s, bs))
+	case 127:
+		return show(AppendLits(a, s))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
