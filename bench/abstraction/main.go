@@ -66,13 +66,16 @@ type record struct {
 	Abstraction bool   `json:"abstraction"`
 	Seed        int    `json:"seed"`
 	Execs       int    `json:"execs"`
-	Covered     int    `json:"covered"`
-	Total       int    `json:"total"`
-	Unreachable int    `json:"unreachable"`
-	MCMS        int64  `json:"mc_ms"`
-	Rounds      int    `json:"rounds"`
-	Pruned      int    `json:"pruned"`
-	Alarms      int    `json:"alarms"`
+	// Queries and Unsat count the solver's path-condition queries.
+	Queries     int   `json:"queries"`
+	Unsat       int   `json:"unsat"`
+	Covered     int   `json:"covered"`
+	Total       int   `json:"total"`
+	Unreachable int   `json:"unreachable"`
+	MCMS        int64 `json:"mc_ms"`
+	Rounds      int   `json:"rounds"`
+	Pruned      int   `json:"pruned"`
+	Alarms      int   `json:"alarms"`
 	// PrunedCovered must be 0: a pruned negation taken all the same.
 	PrunedCovered int    `json:"pruned_covered"`
 	WallMS        int64  `json:"wall_ms"`
@@ -195,6 +198,7 @@ func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, on b
 		return rec
 	}
 	rec.Execs, rec.Covered, rec.Total, rec.Unreachable = rep.Executions, rep.Branches.Covered, rep.Branches.Total, len(rep.Unreachable)
+	rec.Queries, rec.Unsat = rep.Solver.Queries, rep.Solver.Unsat
 	if a := rep.Abstraction; a != nil {
 		rec.MCMS, rec.Rounds, rec.Pruned, rec.Alarms, rec.PrunedCovered = a.MCMS, a.Rounds, a.Pruned, len(a.Alarms), a.PrunedCovered
 	}
@@ -209,8 +213,8 @@ func table(w io.Writer, recs []record, runs int, budget time.Duration, seeds int
 		limit += " -budget " + budget.String()
 	}
 	fmt.Fprintf(w, "Branch coverage of gocolic test at %s (mean over %d seeds, -workers 1, -solver z3, -lanes concolic):\n\n", limit, seeds)
-	fmt.Fprintln(w, "| program | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | model checker ms | rounds | pruned | alarms | pruned covered | failed |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| program | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | queries (unsat) | model checker ms | rounds | pruned | alarms | pruned covered | failed |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, p := range programs {
 		for _, on := range []bool{false, true} {
 			var ok []record
@@ -233,16 +237,16 @@ func table(w io.Writer, recs []record, runs int, budget time.Duration, seeds int
 			if on {
 				mode = "on"
 			}
-			fmt.Fprintf(w, "| %s | %s | %.1f (%d–%d) / %d | %.1f | %.1f / %.1f | %.0f | %.1f | %.1f | %.1f | %d | %d |\n",
-				p.name, mode, row.covered, row.min, row.max, row.total, row.unreachable, row.covered, float64(row.total)-row.unreachable, row.mcMS, row.rounds, row.pruned, row.alarms, row.prunedCovered, failed)
+			fmt.Fprintf(w, "| %s | %s | %.1f (%d–%d) / %d | %.1f | %.1f / %.1f | %.0f (%.0f) | %.0f | %.1f | %.1f | %.1f | %d | %d |\n",
+				p.name, mode, row.covered, row.min, row.max, row.total, row.unreachable, row.covered, float64(row.total)-row.unreachable, row.queries, row.unsat, row.mcMS, row.rounds, row.pruned, row.alarms, row.prunedCovered, failed)
 		}
 	}
 }
 
 // row is what a table row shows of some runs.
 type row struct {
-	covered, unreachable, mcMS, rounds, pruned, alarms float64
-	min, max, total, prunedCovered                     int
+	covered, unreachable, queries, unsat, mcMS, rounds, pruned, alarms float64
+	min, max, total, prunedCovered                                     int
 }
 
 func summarise(rs []record) row {
@@ -254,6 +258,8 @@ func summarise(rs []record) row {
 	for _, x := range rs {
 		r.covered += float64(x.Covered)
 		r.unreachable += float64(x.Unreachable)
+		r.queries += float64(x.Queries)
+		r.unsat += float64(x.Unsat)
 		r.mcMS += float64(x.MCMS)
 		r.rounds += float64(x.Rounds)
 		r.pruned += float64(x.Pruned)
@@ -264,6 +270,8 @@ func summarise(rs []record) row {
 	n := float64(len(rs))
 	r.covered /= n
 	r.unreachable /= n
+	r.queries /= n
+	r.unsat /= n
 	r.mcMS /= n
 	r.rounds /= n
 	r.pruned /= n

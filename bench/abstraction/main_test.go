@@ -9,10 +9,10 @@ import (
 // coverage, and pruned outcomes covered added up, not averaged.
 func TestSummarise(t *testing.T) {
 	r := summarise([]record{
-		{Covered: 10, Total: 20, Unreachable: 1, MCMS: 100, Rounds: 1, Pruned: 4, Alarms: 0, PrunedCovered: 0},
-		{Covered: 14, Total: 20, Unreachable: 3, MCMS: 300, Rounds: 3, Pruned: 2, Alarms: 1, PrunedCovered: 1},
+		{Covered: 10, Total: 20, Unreachable: 1, Queries: 30, Unsat: 10, MCMS: 100, Rounds: 1, Pruned: 4, Alarms: 0, PrunedCovered: 0},
+		{Covered: 14, Total: 20, Unreachable: 3, Queries: 50, Unsat: 20, MCMS: 300, Rounds: 3, Pruned: 2, Alarms: 1, PrunedCovered: 1},
 	})
-	if r.covered != 12 || r.min != 10 || r.max != 14 || r.total != 20 || r.unreachable != 2 || r.mcMS != 200 || r.rounds != 2 || r.pruned != 3 || r.alarms != 0.5 || r.prunedCovered != 1 {
+	if r.covered != 12 || r.min != 10 || r.max != 14 || r.total != 20 || r.unreachable != 2 || r.queries != 40 || r.unsat != 15 || r.mcMS != 200 || r.rounds != 2 || r.pruned != 3 || r.alarms != 0.5 || r.prunedCovered != 1 {
 		t.Errorf("row %+v", r)
 	}
 	if z := summarise(nil); z != (row{}) {
@@ -26,11 +26,11 @@ func TestTable(t *testing.T) {
 	var b strings.Builder
 	table(&b, []record{
 		{Program: "unreach", Abstraction: false, Seed: 1, Covered: 8, Total: 10},
-		{Program: "unreach", Abstraction: true, Seed: 1, Covered: 9, Total: 10, Unreachable: 1, Pruned: 2},
+		{Program: "unreach", Abstraction: true, Seed: 1, Covered: 9, Total: 10, Unreachable: 1, Queries: 7, Unsat: 3, Pruned: 2},
 		{Program: "unreach", Abstraction: true, Seed: 2, Failure: "exit 2"},
 	}, 100, 0, 2)
 	out := b.String()
-	for _, want := range []string{"| unreach | off | 8.0 (8–8) / 10 | 0.0 | 8.0 / 10.0 |", "| unreach | on | 9.0 (9–9) / 10 | 1.0 | 9.0 / 9.0 | 0 | 0.0 | 2.0 | 0.0 | 0 | 1 |"} {
+	for _, want := range []string{"| unreach | off | 8.0 (8–8) / 10 | 0.0 | 8.0 / 10.0 |", "| unreach | on | 9.0 (9–9) / 10 | 1.0 | 9.0 / 9.0 | 7 (3) | 0 | 0.0 | 2.0 | 0.0 | 0 | 1 |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
