@@ -160,6 +160,9 @@ func newAbstraction(ctx context.Context, enc *Encoder, slv solver.Solver) *abstr
 		if t := enc.Param(i); t != nil {
 			a.params[t] = p
 		}
+		if t := enc.ParamLen(i); t != nil {
+			a.params[t] = p // the length of p: as constant as p
+		}
 	}
 	return a
 }
@@ -284,6 +287,9 @@ func (a *abstraction) edge(k edgeKey) (*edgeForm, error) {
 // e speaks of the edge's target.
 func (a *abstraction) after(f *edgeForm, e *sym.Expr) (*sym.Expr, error) {
 	return a.subst(e, func(x *sym.Expr) *sym.Expr {
+		if _, ok := a.valueOf(x).(*ssa.Parameter); ok {
+			return x // a parameter and its length do not change
+		}
 		if v := a.valueOf(x); v != nil {
 			return f.path.Value(v)
 		}
