@@ -143,6 +143,22 @@ type ARG struct {
 	Fn    *ssa.Function
 	Nodes []Node
 	Preds []Pred
+	// Calls are, by uncovered node, the edges of the callees inlined at
+	// the calls of its block (Copy) and whether the node's state allows
+	// each: what the monitor checks a callee's outcomes against when
+	// that call is the one the execution entered (monitors.go). A node
+	// or an edge without an entry is not known: allowed.
+	Calls map[int32][]CallEdge
+}
+
+// CallEdge is an edge of a callee inlined at a call of the graph's
+// function (Copy), and whether some execution from a node's state may
+// take it inside that call.
+type CallEdge struct {
+	Call  *ssa.Call
+	Block *ssa.BasicBlock
+	Succ  int
+	Hit   bool
 }
 
 // Result is the outcome of a run over one function.
@@ -440,8 +456,39 @@ func (c *checker) conclude(arg *ARG) error {
 		}
 		c.res.AtCalls[cg] = v
 	}
+	arg.Calls = c.callEdges(arg)
 	c.res.ARG = arg
 	return nil
+}
+
+// callEdges decides, at each uncovered node of the closed graph, the
+// edges of the callees inlined in its block. It stops at the first
+// error (the time bound): the nodes not decided by then have no entry,
+// which allows everything there.
+func (c *checker) callEdges(arg *ARG) map[int32][]CallEdge {
+	out := map[int32][]CallEdge{}
+	for n, nd := range arg.Nodes {
+		if nd.Cover >= 0 {
+			continue
+		}
+		cs, err := c.a.copiesAt(nd.Block)
+		if err != nil {
+			return out
+		}
+		if len(cs) == 0 {
+			continue
+		}
+		es := make([]CallEdge, 0, len(cs))
+		for i, cf := range cs {
+			hit, err := c.a.hit(nd.State, nd.Block, i, cf)
+			if err != nil {
+				return out
+			}
+			es = append(es, CallEdge{Call: cf.Call, Block: cf.Block, Succ: cf.Succ, Hit: hit})
+		}
+		out[int32(n)] = es
+	}
+	return out
 }
 
 // reached checks the abstract path to node child, whose edge takes goal

@@ -90,6 +90,10 @@ func (m *Monitor) States() int {
 type Replay struct {
 	m   *Monitor
 	cur []int32 // nodes waiting at a site's If, or at an exit
+	// passed are the nodes the last outcome (or the entry) led through
+	// up to cur, cur included: the blocks whose calls the execution may
+	// be making before the next outcome.
+	passed []int32
 	// Top: the replay gave up (an outcome it cannot map); everything is
 	// allowed from here.
 	Top bool
@@ -100,15 +104,15 @@ type Replay struct {
 // Start returns the replay at the function's entry.
 func (m *Monitor) Start() *Replay {
 	r := &Replay{m: m}
-	r.cur = m.close([]int32{0})
+	r.cur, r.passed = m.close([]int32{0})
 	return r
 }
 
 // close returns the nodes reached from from by edges no site reports,
-// stopping at nodes whose block ends with a site's If.
-func (m *Monitor) close(from []int32) []int32 {
+// stopping at nodes whose block ends with a site's If, and every node it
+// went through.
+func (m *Monitor) close(from []int32) (out, passed []int32) {
 	seen := map[int32]bool{}
-	var out []int32
 	work := slices.Clone(from)
 	for len(work) > 0 {
 		n := work[len(work)-1]
@@ -117,6 +121,7 @@ func (m *Monitor) close(from []int32) []int32 {
 			continue
 		}
 		seen[n] = true
+		passed = append(passed, n)
 		if _, ok := m.site[m.arg.Nodes[n].Block]; ok || len(m.next[n]) == 0 {
 			out = append(out, n)
 			continue
@@ -126,7 +131,7 @@ func (m *Monitor) close(from []int32) []int32 {
 		}
 	}
 	slices.Sort(out)
-	return out
+	return out, passed
 }
 
 // edge returns the plain If site's blocks and successor index for o; ok
@@ -184,11 +189,75 @@ func (r *Replay) Step(o sites.Outcome) bool {
 	next := r.targets(o, succ)
 	if len(next) == 0 {
 		r.Alarm = true
-		r.cur = nil
+		r.cur, r.passed = nil, nil
 		return false
 	}
-	r.cur = r.m.close(next)
+	r.cur, r.passed = r.m.close(next)
 	return true
+}
+
+// CallContext returns what the graph knows of the invocation of fn the
+// execution enters next: for each node it may be at and each call of
+// fn in that node's block, the callee's edges inlined there (CallEdge).
+// ok is false when the replay knows nothing (Top, Alarm), when no node
+// it may be at calls fn, or when one such call has no decided edges (not
+// inlined, or a bound stopped the count): the callee's outcomes are then
+// not judged by this graph.
+func (r *Replay) CallContext(fn *ssa.Function) (ctx [][]CallEdge, ok bool) {
+	if r.Top || r.Alarm || r.m.arg.Calls == nil {
+		return nil, false
+	}
+	for _, n := range r.passed {
+		for _, in := range r.m.arg.Nodes[n].Block.Instrs {
+			c, isCall := in.(*ssa.Call)
+			if !isCall || c.Call.StaticCallee() != fn {
+				continue
+			}
+			var es []CallEdge
+			for _, e := range r.m.arg.Calls[n] {
+				if e.Call == c {
+					es = append(es, e)
+				}
+			}
+			if len(es) == 0 {
+				return nil, false
+			}
+			ctx = append(ctx, es)
+		}
+	}
+	return ctx, len(ctx) > 0
+}
+
+// AllowsIn reports whether outcome o of a site of fn may be taken in the
+// invocation of fn whose contexts CallContext gave: in some context, one
+// of o's edges is allowed or not known. An outcome that is not a plain If
+// of fn is allowed.
+func (m *Monitor) AllowsIn(ctx [][]CallEdge, fn *ssa.Function, o sites.Outcome) bool {
+	br := m.g.Branch(o.Site())
+	if br == nil || br.Func != fn || br.Joined || br.Point || br.Check {
+		return true
+	}
+	succ := 1
+	if o.Taken() {
+		succ = 0
+	}
+	for _, es := range ctx {
+		for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
+			known := false
+			for _, e := range es {
+				if e.Block == b && e.Succ == succ {
+					if e.Hit {
+						return true
+					}
+					known = true
+				}
+			}
+			if !known {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Allows reports whether outcome o may come next: some current state has
