@@ -21,6 +21,7 @@ import (
 	"context"
 	"fmt"
 	mbits "math/bits"
+	"slices"
 
 	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/sym"
@@ -75,6 +76,11 @@ type State struct {
 // s is a literal of t (seed 002's prose; its Algorithm 2 writes the
 // inclusion the other way round).
 func (s State) covers(t State) bool { return s.True.subset(t.True) && s.False.subset(t.False) }
+
+// clone returns a copy of s that set may change.
+func (s State) clone() State {
+	return State{True: slices.Clone(s.True), False: slices.Clone(s.False)}
+}
 
 func (s State) literals() int { return s.True.count() + s.False.count() }
 

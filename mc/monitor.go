@@ -196,14 +196,22 @@ func (r *Replay) Step(o sites.Outcome) bool {
 	return true
 }
 
+// A CallSite is a node of a caller's graph the execution may be at
+// when it enters a callee, with the edges of the callee inlined at one
+// call of it in the node's block (CallEdge).
+type CallSite struct {
+	Node  int32
+	Edges []CallEdge
+}
+
 // CallContext returns what the graph knows of the invocation of fn the
 // execution enters next: for each node it may be at and each call of
-// fn in that node's block, the callee's edges inlined there (CallEdge).
-// ok is false when the replay knows nothing (Top, Alarm), when no node
-// it may be at calls fn, or when one such call has no decided edges (not
-// inlined, or a bound stopped the count): the callee's outcomes are then
-// not judged by this graph.
-func (r *Replay) CallContext(fn *ssa.Function) (ctx [][]CallEdge, ok bool) {
+// fn in that node's block, the callee's edges inlined there. ok is false
+// when the replay knows nothing (Top, Alarm), when no node it may be at
+// calls fn, or when one such call has no decided edges (not inlined, or
+// a bound stopped the count): the callee's outcomes are then not judged
+// by this graph.
+func (r *Replay) CallContext(fn *ssa.Function) (ctx []CallSite, ok bool) {
 	if r.Top || r.Alarm || r.m.arg.Calls == nil {
 		return nil, false
 	}
@@ -222,42 +230,104 @@ func (r *Replay) CallContext(fn *ssa.Function) (ctx [][]CallEdge, ok bool) {
 			if len(es) == 0 {
 				return nil, false
 			}
-			ctx = append(ctx, es)
+			ctx = append(ctx, CallSite{n, es})
 		}
 	}
 	return ctx, len(ctx) > 0
 }
 
-// AllowsIn reports whether outcome o of a site of fn may be taken in the
-// invocation of fn whose contexts CallContext gave: in some context, one
-// of o's edges is allowed or not known. An outcome that is not a plain If
-// of fn is allowed.
-func (m *Monitor) AllowsIn(ctx [][]CallEdge, fn *ssa.Function, o sites.Outcome) bool {
-	br := m.g.Branch(o.Site())
-	if br == nil || br.Func != fn || br.Joined || br.Point || br.Check {
-		return true
-	}
+// allowsAt reports whether the edges of a call allow outcome o of a plain
+// If br of the callee: one of o's edges is allowed or not known.
+func allowsAt(es []CallEdge, br *cfa.Branch, o sites.Outcome) bool {
 	succ := 1
 	if o.Taken() {
 		succ = 0
 	}
-	for _, es := range ctx {
-		for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
-			known := false
-			for _, e := range es {
-				if e.Block == b && e.Succ == succ {
-					if e.Hit {
-						return true
-					}
-					known = true
+	for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
+		known := false
+		for _, e := range es {
+			if e.Block == b && e.Succ == succ {
+				if e.Hit {
+					return true
 				}
+				known = true
 			}
-			if !known {
-				return true
-			}
+		}
+		if !known {
+			return true
 		}
 	}
 	return false
+}
+
+// calleeIf returns the branch of o when it is a plain If of fn.
+func (m *Monitor) calleeIf(fn *ssa.Function, o sites.Outcome) *cfa.Branch {
+	br := m.g.Branch(o.Site())
+	if br == nil || br.Func != fn || br.Joined || br.Point || br.Check {
+		return nil
+	}
+	return br
+}
+
+// AllowsIn reports whether outcome o of a site of fn may be taken in the
+// invocation of fn whose context CallContext gave: at some call site of
+// it, one of o's edges is allowed or not known. An outcome that is not a
+// plain If of fn is allowed.
+func (m *Monitor) AllowsIn(ctx []CallSite, fn *ssa.Function, o sites.Outcome) bool {
+	br := m.calleeIf(fn, o)
+	if br == nil {
+		return true
+	}
+	for _, cs := range ctx {
+		if allowsAt(cs.Edges, br, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// Took narrows the replay by outcome o, which the invocation of fn whose
+// context (from this replay) is ctx took: a node whose every call of fn
+// excludes o was not where the execution called fn, and is dropped from
+// the current ones. This is how the graph remembers which way a callee
+// went (arg.go's callPreds). It is sound only when the nodes that call
+// fn are all current ones (the call is in the block whose site's
+// outcome comes next, as close stops there), which it checks; a
+// current node that calls no fn stays.
+func (r *Replay) Took(ctx []CallSite, fn *ssa.Function, o sites.Outcome) {
+	br := r.m.calleeIf(fn, o)
+	if br == nil || r.Top || r.Alarm {
+		return
+	}
+	allowed := map[int32]bool{}
+	for _, cs := range ctx {
+		if !slices.Contains(r.cur, cs.Node) {
+			return
+		}
+		if _, seen := allowed[cs.Node]; !seen {
+			allowed[cs.Node] = false
+		}
+		if allowsAt(cs.Edges, br, o) {
+			allowed[cs.Node] = true
+		}
+	}
+	keep := func(n int32) bool { ok, calls := allowed[n]; return !calls || ok }
+	cur := r.cur[:0:0]
+	for _, n := range r.cur {
+		if keep(n) {
+			cur = append(cur, n)
+		}
+	}
+	if len(cur) == 0 {
+		return // AllowsIn raised the alarm
+	}
+	passed := r.passed[:0:0]
+	for _, n := range r.passed {
+		if keep(n) {
+			passed = append(passed, n)
+		}
+	}
+	r.cur, r.passed = cur, passed
 }
 
 // Allows reports whether outcome o may come next: some current state has

@@ -176,8 +176,9 @@ type frame struct {
 	// the graph of its caller (monitor ctxMon) knows of its edges at the
 	// calls it may have come from (Replay.CallContext).
 	fn     *ssa.Function
-	ctx    [][]CallEdge
+	ctx    []CallSite
 	ctxMon int
+	caller *Replay // the caller's replay, which ctx came from
 }
 
 // Prune replays one execution's outcome sequence (cut: it stopped at
@@ -250,7 +251,7 @@ func (ms *Monitors) Prune(outs []uint32, cut bool, path []rt.WireEvent) (by []in
 				if len(stack) > 0 && f.fn != nil && ms.calleeOK(f.fn) {
 					if c := stack[len(stack)-1]; c.mon >= 0 && !ms.dropped[c.mon] {
 						if ctx, ok := c.r.CallContext(f.fn); ok {
-							f.ctx, f.ctxMon = ctx, c.mon
+							f.ctx, f.ctxMon, f.caller = ctx, c.mon, c.r
 						}
 					}
 				}
@@ -273,9 +274,13 @@ func (ms *Monitors) Prune(outs []uint32, cut bool, path []rt.WireEvent) (by []in
 		f := &stack[len(stack)-1]
 		// An outcome of the callee its caller's graph excludes at the
 		// call: that graph is wrong.
-		if f.ctxMon >= 0 && !ms.dropped[f.ctxMon] && !ms.mons[f.ctxMon].AllowsIn(f.ctx, f.fn, sites.Outcome(o)) {
-			ms.dropped[f.ctxMon] = true
-			alarms = append(alarms, f.ctxMon)
+		if f.ctxMon >= 0 && !ms.dropped[f.ctxMon] {
+			if !ms.mons[f.ctxMon].AllowsIn(f.ctx, f.fn, sites.Outcome(o)) {
+				ms.dropped[f.ctxMon] = true
+				alarms = append(alarms, f.ctxMon)
+			} else {
+				f.caller.Took(f.ctx, f.fn, sites.Outcome(o))
+			}
 		}
 		if f.mon < 0 || ms.dropped[f.mon] {
 			continue

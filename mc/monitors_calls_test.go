@@ -45,9 +45,9 @@ func TestMonitorsCallee(t *testing.T) {
 		t.Fatalf("no monitor of %s", fn)
 		return -1
 	}
-	pair, rec := mon("Pair"), mon("Rec")
+	pair, rec, loop := mon("Pair"), mon("Rec"), mon("Loop")
 	entry := map[string]uint32{}
-	for _, fn := range []string{"Pair", "at", "Rec", "down", "Loopy", "first", "Spawn", "peek"} {
+	for _, fn := range []string{"Pair", "at", "Rec", "down", "Loopy", "first", "Spawn", "peek", "Loop"} {
 		entry[fn] = p.entrySite(t, fn)
 	}
 	g := func(fn, text string) func(bool) Goal {
@@ -56,6 +56,15 @@ func TestMonitorsCallee(t *testing.T) {
 	lt2 := func(fn string) func(bool) Goal { return g(fn, "len(in) < 2") }
 	atLt, eq := g("at", "i < len(in)"), g("Pair", "at(in, 0) == at(in, 1)")
 	downGe, firstLoop, firstLt, peekLt := g("down", "i >= len(in)"), g("first", "i < 2"), g("first", "n < len(in)"), g("peek", "i < len(in)")
+	loopLt3, loop7 := g("Loop", "i < 3"), g("Loop", "at(in, i) == 7")
+	// reads returns Loop's trace on an input of n bytes, none 7.
+	reads := func(n int) *traced {
+		tr := (&traced{}).enter(entry["Loop"])
+		for i := 0; i < 3; i++ {
+			tr.out(loopLt3(true), false).enter(entry["at"]).out(atLt(i < n), true).leave(entry["at"]).out(loop7(false), true)
+		}
+		return tr.out(loopLt3(false), false).leave(entry["Loop"])
+	}
 	unmapped := Goal{Site: 1 << 20, Taken: true}
 	callAt := func(tr *traced, inside bool) *traced {
 		return tr.enter(entry["at"]).out(atLt(inside), true).leave(entry["at"])
@@ -71,6 +80,11 @@ func TestMonitorsCallee(t *testing.T) {
 		alarms []int
 	}{
 		{name: "inlined, excluded", tr: long(&traced{}), by: []int{-1, pair, pair, -1}},
+		// Past the end at the second read: at the third, i < len(in)
+		// cannot hold, which Loop's graph remembers from the second;
+		// and a read past the end is 0, never 7 (Loop's own edges).
+		{name: "remembered", tr: reads(1), by: []int{-1, -1, -1, loop, loop, loop}},
+		{name: "remembered, not yet", tr: reads(2), by: []int{-1, -1, -1, -1, -1, loop}},
 		{name: "inlined, allowed", tr: callAt((&traced{}).enter(entry["Pair"]).out(lt2("Pair")(true), true), true).leave(entry["Pair"]), by: []int{-1, -1}},
 		{name: "recursive", tr: (&traced{}).enter(entry["Rec"]).out(lt2("Rec")(false), true).
 			enter(entry["down"]).out(downGe(false), true).enter(entry["down"]).out(downGe(false), true).enter(entry["down"]).out(downGe(true), true).

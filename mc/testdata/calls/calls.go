@@ -102,3 +102,15 @@ func charAt(s string, i int) byte {
 func Word(i int) int {
 	return int(charAt("four", i))
 }
+
+// Loop reads three bytes through at: once a read is past the end of
+// in, so is every later one.
+func Loop(in []byte) int {
+	n := 0
+	for i := 0; i < 3; i++ {
+		if at(in, i) == 7 {
+			n++
+		}
+	}
+	return n
+}
