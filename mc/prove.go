@@ -50,7 +50,8 @@ type Summary struct {
 	// function and not by its own graph.
 	ByCalls int
 	// Coarse counts the functions whose graph is the coarse one (no
-	// refinement), their refined run having been stopped by a bound.
+	// refinement), their refined run having been stopped by a bound;
+	// Incomplete counts those where both were.
 	Coarse int
 	// Graphs are the closed graphs, one per function whose run closed
 	// one: the monitors' (NewMonitors).
@@ -140,25 +141,29 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 			enc.Inline = Inlining{Depth: DefaultInlineDepth, Allow: func(f *ssa.Function) bool { return inGraph[f] }}
 			return Check(ctx, g, enc, slv, append(slices.Clone(goals[fn]), atCallers[fn]...), opts)
 		}
-		// First the coarse graph, on the goals' and the inlined
-		// callees' conditions alone (no refinement): it closes fast,
-		// and it is the monitor of a function whose refined run a
-		// bound stops (simple-while's Goal, whose goals need the loop
-		// unrolled 30 times). Both graphs' claims are sound.
-		start := time.Now()
-		coarse, err := check(Options{Timeout: share / 4, MaxRefinements: -1})
+		// The refined run first, on three quarters of the share; when a
+		// bound stops it, the coarse graph, on the goals' and the
+		// inlined callees' conditions alone (no refinement), on what is
+		// left: it closes fast, and it is the monitor of a function
+		// whose goals need more refinements than the budget has
+		// (simple-while's Goal, a loop unrolled 30 times). Both graphs'
+		// claims are sound.
+		began := time.Now()
+		res, err := check(Options{Timeout: share * 3 / 4})
 		if err != nil {
 			return nil, sum, fmt.Errorf("mc: %s: %w", fn, err)
 		}
-		res, err := check(Options{Timeout: share - time.Since(start)})
-		if err != nil {
-			return nil, sum, fmt.Errorf("mc: %s: %w", fn, err)
+		coarse := &Result{}
+		if rest := share - time.Since(began); res.ARG == nil && ctx.Err() == nil && rest > 0 {
+			if coarse, err = check(Options{Timeout: rest, MaxRefinements: -1}); err != nil {
+				return nil, sum, fmt.Errorf("mc: %s: %w", fn, err)
+			}
 		}
 		sum.Functions++
 		sum.Goals += len(goals[fn])
 		sum.Refinements += len(res.Steps)
 		sum.Predicates += res.Predicates
-		if res.Incomplete != "" {
+		if res.ARG == nil && coarse.ARG == nil {
 			sum.Incomplete++
 		}
 		switch {
