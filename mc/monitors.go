@@ -10,13 +10,29 @@ package mc
 // monitor from the function's entry; outcomes of its callees belong to
 // their own invocations.
 //
+// Calls. A callee that starts only through static calls of marked
+// functions (calleeOK) is also judged by its caller's graph at the call
+// it came from: the caller's graph inlined the callee there and decided,
+// at each node, which of the callee's edges its state allows
+// (ARG.Calls). A negation of the callee's that no node the caller's
+// replay may be at allows is pruned by the caller's monitor; the
+// callee's executed outcomes narrow the caller's replay to the nodes
+// that allow them (Replay.Took), which is how an earlier call's outcome
+// reaches a later call's judgement (simple-while's at past the end of
+// its input). A recursive call, a call not inlined, a callee that may
+// start otherwise (a function value, a go or defer statement) or a
+// caller's replay that gave up judges nothing.
+//
 // Soundness: a negation is pruned only when the replay of its own
 // invocation is exact up to it (the function has a monitor that has not
 // been dropped, the replay is neither Top nor in alarm, the event's own
 // outcome is where the trace says it is), and the monitor has no edge
-// for the other outcome. An executed outcome without an edge drops the
-// function's monitor for the rest of the run (an alarm); the caller must
-// then take back the negations it pruned.
+// for the other outcome; or when the caller's replay was exact at the
+// call and its graph excludes the other outcome there. An executed
+// outcome without an edge, or a callee's executed outcome the caller's
+// graph excludes at the call, drops that monitor for the rest of the
+// run (an alarm); the caller must then take back the negations it
+// pruned.
 
 import (
 	"go/token"
