@@ -6,6 +6,7 @@ import "testing"
 // Prove runs first: on Flagged, whose goal x < 3 needs one refinement to
 // be proved, it closes a graph without refining and gives the goal up
 // instead of claiming it; the default check refines and claims it.
+// Neither claims an unmapped goal.
 func TestCheckCoarse(t *testing.T) {
 	p := loadAbs(t)
 	gl := p.goal(t, "Flagged", "x < 3", true)
@@ -19,7 +20,11 @@ func TestCheckCoarse(t *testing.T) {
 		{"refined", 0, 1, Unreachable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := checkFn(t, p, "Flagged", []Goal{gl}, Options{MaxRefinements: tc.max})
+			unmapped := Goal{Site: 1 << 30, Taken: true}
+			res := checkFn(t, p, "Flagged", []Goal{gl, unmapped}, Options{MaxRefinements: tc.max})
+			if v := res.Verdicts[unmapped]; v.Status != Unknown {
+				t.Errorf("the unmapped goal: %v, want unknown", v.Status)
+			}
 			if res.ARG == nil {
 				t.Fatalf("no closed graph: %s", res.Incomplete)
 			}
