@@ -142,14 +142,15 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 			return Check(ctx, g, enc, slv, append(slices.Clone(goals[fn]), atCallers[fn]...), opts)
 		}
 		// First the coarse graph, on the goals' and the inlined
-		// callees' conditions alone (no refinement), within a quarter of
-		// the share: it closes fast (15-300 ms on the seed's programs),
+		// callees' conditions alone (no refinement), within half the
+		// share: it closes fast (15-300 ms on the seed's programs, more
+		// under load, when the refined run would not close either),
 		// and it is the monitor of a function whose refined run a bound
 		// stops (simple-while's Goal, whose goals need a loop unrolled
 		// 30 times). Then the refined run, on the rest. Both graphs'
 		// claims are sound.
 		began := time.Now()
-		coarse, err := check(Options{Timeout: share / 4, MaxRefinements: -1})
+		coarse, err := check(Options{Timeout: share / 2, MaxRefinements: -1})
 		if err != nil {
 			return nil, sum, fmt.Errorf("mc: %s: %w", fn, err)
 		}
