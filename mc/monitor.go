@@ -45,12 +45,16 @@ type Monitor struct {
 	// site is the site whose If ends a block, for the plain Ifs of
 	// mapped sites of the function.
 	site map[*ssa.BasicBlock]uint32
+	// calls are, by node and static callee, the edges of each call of
+	// the callee in the node's block (ARG.Calls), nil for a call with
+	// none: made once, as every entry of a callee looks them up.
+	calls map[int32]map[*ssa.Function][][]CallEdge
 }
 
 // NewMonitor returns the monitor of arg, a closed graph of a function of
 // g (Result.ARG).
 func NewMonitor(g *cfa.Graph, arg *ARG) *Monitor {
-	m := &Monitor{arg: arg, g: g, next: map[int32][][]int32{}, site: map[*ssa.BasicBlock]uint32{}}
+	m := &Monitor{arg: arg, g: g, next: map[int32][][]int32{}, site: map[*ssa.BasicBlock]uint32{}, calls: map[int32]map[*ssa.Function][][]CallEdge{}}
 	for c := int32(1); c < int32(len(arg.Nodes)); c++ {
 		nd := arg.Nodes[c]
 		p := nd.Parent
@@ -70,6 +74,30 @@ func NewMonitor(g *cfa.Graph, arg *ARG) *Monitor {
 		}
 		for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
 			m.site[b] = id
+		}
+	}
+	if arg.Calls != nil {
+		for n, nd := range arg.Nodes {
+			if nd.Cover >= 0 {
+				continue
+			}
+			for _, in := range nd.Block.Instrs {
+				c, isCall := in.(*ssa.Call)
+				if !isCall || c.Call.StaticCallee() == nil {
+					continue
+				}
+				fn := c.Call.StaticCallee()
+				var es []CallEdge
+				for _, e := range arg.Calls[int32(n)] {
+					if e.Call == c {
+						es = append(es, e)
+					}
+				}
+				if m.calls[int32(n)] == nil {
+					m.calls[int32(n)] = map[*ssa.Function][][]CallEdge{}
+				}
+				m.calls[int32(n)][fn] = append(m.calls[int32(n)][fn], es)
+			}
 		}
 	}
 	return m
@@ -216,17 +244,7 @@ func (r *Replay) CallContext(fn *ssa.Function) (ctx []CallSite, ok bool) {
 		return nil, false
 	}
 	for _, n := range r.passed {
-		for _, in := range r.m.arg.Nodes[n].Block.Instrs {
-			c, isCall := in.(*ssa.Call)
-			if !isCall || c.Call.StaticCallee() != fn {
-				continue
-			}
-			var es []CallEdge
-			for _, e := range r.m.arg.Calls[n] {
-				if e.Call == c {
-					es = append(es, e)
-				}
-			}
+		for _, es := range r.m.calls[n][fn] {
 			if len(es) == 0 {
 				return nil, false
 			}
