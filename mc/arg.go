@@ -106,6 +106,13 @@ type Options struct {
 	// Bare starts with no predicate; otherwise the conditions of the
 	// goals' Ifs are the first predicates.
 	Bare bool
+	// AllConds makes the conditions of every plain If of the function's
+	// mapped sites first predicates too, goals or not: a round towards
+	// the outcomes testing has not covered keeps the conditions of the
+	// covered ones, which its monitor needs as much as the first
+	// round's did (simple-while's loop bound, without which i < len(in)
+	// is not known to stay false once it is).
+	AllConds bool
 }
 
 func (o Options) withDefaults() Options {
@@ -287,6 +294,19 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 		c.open[gl], c.claimable[gl] = true, true
 		c.res.Verdicts[gl] = Verdict{Why: "not decided: a bound stopped the run first"}
 		if !opts.Bare {
+			for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
+				if t, err := c.a.condAt(b); err == nil {
+					c.a.addWithWeb(t, opts.MaxPredicates)
+				}
+			}
+		}
+	}
+	if opts.AllConds && !opts.Bare {
+		for _, id := range g.Mapped() {
+			br := g.Branch(id)
+			if br.Func != fn || br.Joined || br.Point || br.Check {
+				continue
+			}
 			for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
 				if t, err := c.a.condAt(b); err == nil {
 					c.a.addWithWeb(t, opts.MaxPredicates)

@@ -54,3 +54,27 @@ func TestEither(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAllConds checks AllConds, which the rounds during testing
+// use: the conditions of every plain If of the function's sites are
+// predicates from the start, goals or not, so that a coarse graph
+// towards Flagged's x < 3 alone tracks x > 5 and b as well.
+func TestCheckAllConds(t *testing.T) {
+	p := loadAbs(t)
+	gl := p.goal(t, "Flagged", "x < 3", true)
+	for _, tc := range []struct {
+		all   bool
+		preds int
+	}{
+		{false, 1},
+		{true, 3},
+	} {
+		res := checkFn(t, p, "Flagged", []Goal{gl}, Options{MaxRefinements: -1, AllConds: tc.all})
+		if res.ARG == nil {
+			t.Fatalf("AllConds %t: no closed graph: %s", tc.all, res.Incomplete)
+		}
+		if len(res.ARG.Preds) != tc.preds {
+			t.Errorf("AllConds %t: %d predicates, want %d", tc.all, len(res.ARG.Preds), tc.preds)
+		}
+	}
+}

@@ -150,13 +150,14 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 		// 30 times). Then the refined run, on the rest. Both graphs'
 		// claims are sound.
 		began := time.Now()
-		coarse, err := check(Options{Timeout: share / 2, MaxRefinements: -1})
+		rounds := covered != nil
+		coarse, err := check(Options{Timeout: share / 2, MaxRefinements: -1, AllConds: rounds})
 		if err != nil {
 			return nil, sum, fmt.Errorf("mc: %s: %w", fn, err)
 		}
 		res := &Result{Incomplete: "no time left"}
 		if rest := share - time.Since(began); ctx.Err() == nil && rest > 0 {
-			if res, err = check(Options{Timeout: rest}); err != nil {
+			if res, err = check(Options{Timeout: rest, AllConds: rounds}); err != nil {
 				return nil, sum, fmt.Errorf("mc: %s: %w", fn, err)
 			}
 		}
