@@ -21,6 +21,7 @@ import (
 	"context"
 	"fmt"
 	mbits "math/bits"
+	"slices"
 
 	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/sym"
@@ -75,6 +76,11 @@ type State struct {
 // s is a literal of t (seed 002's prose; its Algorithm 2 writes the
 // inclusion the other way round).
 func (s State) covers(t State) bool { return s.True.subset(t.True) && s.False.subset(t.False) }
+
+// clone returns a copy of s that set may change.
+func (s State) clone() State {
+	return State{True: slices.Clone(s.True), False: slices.Clone(s.False)}
+}
 
 func (s State) literals() int { return s.True.count() + s.False.count() }
 
@@ -159,6 +165,9 @@ func newAbstraction(ctx context.Context, enc *Encoder, slv solver.Solver) *abstr
 	for i, p := range enc.Fn.Params {
 		if t := enc.Param(i); t != nil {
 			a.params[t] = p
+		}
+		if t := enc.ParamLen(i); t != nil {
+			a.params[t] = p // the length of p: as constant as p
 		}
 	}
 	return a
@@ -284,6 +293,9 @@ func (a *abstraction) edge(k edgeKey) (*edgeForm, error) {
 // e speaks of the edge's target.
 func (a *abstraction) after(f *edgeForm, e *sym.Expr) (*sym.Expr, error) {
 	return a.subst(e, func(x *sym.Expr) *sym.Expr {
+		if _, ok := a.valueOf(x).(*ssa.Parameter); ok {
+			return x // a parameter and its length do not change
+		}
 		if v := a.valueOf(x); v != nil {
 			return f.path.Value(v)
 		}

@@ -92,9 +92,12 @@ type Verdict struct {
 
 // Options bounds a run of the model checker. Zero values take defaults.
 type Options struct {
-	MaxNodes       int // ARG nodes per round (default 5000)
-	MaxPredicates  int // predicates in all (default 64)
-	MaxRefinements int // refinements (default 20)
+	MaxNodes      int // ARG nodes per round (default 5000)
+	MaxPredicates int // predicates in all (default 64)
+	// MaxRefinements bounds the refinements (default 20; negative: none,
+	// every spurious path's goal is given up, so that the first round's
+	// graph, on the goals' conditions alone, is the one closed).
+	MaxRefinements int
 	// MaxUnroll bounds the refinements per goal whose core is loop
 	// conditions alone (default 4): past it the goal is given up, so
 	// that a goal many turns deep does not keep the graph from closing.
@@ -103,6 +106,13 @@ type Options struct {
 	// Bare starts with no predicate; otherwise the conditions of the
 	// goals' Ifs are the first predicates.
 	Bare bool
+	// AllConds makes the conditions of every plain If of the function's
+	// mapped sites first predicates too, goals or not: a round towards
+	// the outcomes testing has not covered keeps the conditions of the
+	// covered ones, which its monitor needs as much as the first
+	// round's did (simple-while's loop bound, without which i < len(in)
+	// is not known to stay false once it is).
+	AllConds bool
 }
 
 func (o Options) withDefaults() Options {
@@ -112,7 +122,7 @@ func (o Options) withDefaults() Options {
 	if o.MaxPredicates <= 0 {
 		o.MaxPredicates = 64
 	}
-	if o.MaxRefinements <= 0 {
+	if o.MaxRefinements == 0 {
 		o.MaxRefinements = 20
 	}
 	if o.MaxUnroll <= 0 {
@@ -143,6 +153,22 @@ type ARG struct {
 	Fn    *ssa.Function
 	Nodes []Node
 	Preds []Pred
+	// Calls are, by uncovered node, the edges of the callees inlined at
+	// the calls of its block (Copy) and whether the node's state allows
+	// each: what the monitor checks a callee's outcomes against when
+	// that call is the one the execution entered (monitors.go). A node
+	// or an edge without an entry is not known: allowed.
+	Calls map[int32][]CallEdge
+}
+
+// CallEdge is an edge of a callee inlined at a call of the graph's
+// function (Copy), and whether some execution from a node's state may
+// take it inside that call.
+type CallEdge struct {
+	Call  *ssa.Call
+	Block *ssa.BasicBlock
+	Succ  int
+	Hit   bool
 }
 
 // Result is the outcome of a run over one function.
@@ -209,7 +235,12 @@ type checker struct {
 	// unrolled counts, by goal, the refinements whose core was loop
 	// conditions alone.
 	unrolled map[Goal]int
-	res      *Result
+	// splitAt are, by block, the predicates a node there is split on
+	// (callPreds).
+	splitAt map[*ssa.BasicBlock][]int
+	// splitOn are the predicates of splitAt, of every block.
+	splitOn []int
+	res     *Result
 }
 
 // errBound is returned when a bound stops a round before its graph is
@@ -270,7 +301,23 @@ func Check(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solver, g
 			}
 		}
 	}
+	if opts.AllConds && !opts.Bare {
+		for _, id := range g.Mapped() {
+			br := g.Branch(id)
+			if br.Func != fn || br.Joined || br.Point || br.Check {
+				continue
+			}
+			for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
+				if t, err := c.a.condAt(b); err == nil {
+					c.a.addWithWeb(t, opts.MaxPredicates)
+				}
+			}
+		}
+	}
 	err := c.copies(recovers)
+	if err == nil && !opts.Bare {
+		err = c.callPreds()
+	}
 	if err == nil {
 		err = c.run()
 	}
@@ -362,7 +409,7 @@ func (c *checker) round() (arg *ARG, refined bool, err error) {
 		work = work[1:]
 		nd := &nodes[n]
 		for _, m := range byBlock[nd.Block] {
-			if nodes[m].State.covers(nd.State) {
+			if nodes[m].State.covers(nd.State) && c.sameSplit(nodes[m].State, nd.State) {
 				nd.Cover = m
 				break
 			}
@@ -387,21 +434,105 @@ func (c *checker) round() (arg *ARG, refined bool, err error) {
 			if !ok {
 				continue
 			}
-			nodes = append(nodes, Node{Block: k.to(), State: s, Parent: n, Via: i, Cover: -1})
-			child := int32(len(nodes) - 1)
-			if len(nodes) > c.opts.MaxNodes {
-				return nil, false, fmt.Errorf("%w: %d ARG nodes", errBound, c.opts.MaxNodes)
-			}
-			if gl, ok := c.goalOf[k]; ok && c.open[gl] {
-				refined, err := c.reached(gl, nodes, child)
-				if err != nil || refined {
-					return nil, refined, err
+			for _, s := range c.split(k.to(), s) {
+				nodes = append(nodes, Node{Block: k.to(), State: s, Parent: n, Via: i, Cover: -1})
+				child := int32(len(nodes) - 1)
+				if len(nodes) > c.opts.MaxNodes {
+					return nil, false, fmt.Errorf("%w: %d ARG nodes", errBound, c.opts.MaxNodes)
 				}
+				if gl, ok := c.goalOf[k]; ok && c.open[gl] {
+					refined, err := c.reached(gl, nodes, child)
+					if err != nil || refined {
+						return nil, refined, err
+					}
+				}
+				work = append(work, child)
 			}
-			work = append(work, child)
 		}
 	}
 	return &ARG{Fn: fn, Nodes: nodes, Preds: append([]Pred(nil), c.a.preds...)}, false, nil
+}
+
+// maxSplit bounds the predicates a node is split on: 2^maxSplit nodes.
+const maxSplit = 3
+
+// callPreds adds the conditions of the branches of callees inlined at
+// the function's calls as predicates of the blocks making the calls,
+// and has nodes there split on them (split). A callee's branch is no
+// edge of the caller's graph, so the graph would not otherwise remember
+// which way an earlier call went (simple-while's i < len(in) in at, past
+// the end once, past it at every later call): with the split, the
+// monitor's replay keeps only the nodes whose side the callee took
+// (monitors.go), and the graph's edges at the next call exclude what no
+// longer holds. Only callees that start through static calls alone are
+// split on, those the monitors judge in context.
+func (c *checker) callPreds() error {
+	for _, b := range c.fn.Blocks {
+		cs, err := c.a.copiesAt(b)
+		if err != nil {
+			return err
+		}
+		for _, cf := range cs {
+			callee, _ := cf.Call.Call.Value.(*ssa.Function)
+			if callee == nil {
+				continue
+			}
+			if calls, ok := c.g.StaticCalls(callee); !ok || len(calls) == 0 {
+				continue
+			}
+			for _, x := range c.a.stateOnly(conjuncts(cf.Guard)) {
+				c.a.addWithWeb(x, c.opts.MaxPredicates)
+				if x.Kind == sym.KNot {
+					x = x.Args[0]
+				}
+				i, ok := c.a.byExpr[x]
+				if !ok || slices.Contains(c.splitAt[b], i) || len(c.splitAt[b]) >= maxSplit {
+					continue
+				}
+				if c.splitAt == nil {
+					c.splitAt = map[*ssa.BasicBlock][]int{}
+				}
+				c.splitAt[b] = append(c.splitAt[b], i)
+				if !slices.Contains(c.splitOn, i) {
+					c.splitOn = append(c.splitOn, i)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// split returns the states of the nodes at block b for the post s: s
+// with each predicate of splitAt[b] that s leaves unknown made true in
+// some and false in others. Together they cover what s covers.
+func (c *checker) split(b *ssa.BasicBlock, s State) []State {
+	out := []State{s}
+	for _, i := range c.splitAt[b] {
+		if s.True.has(i) || s.False.has(i) || !c.a.tracked(i, b) {
+			continue
+		}
+		var next []State
+		for _, t := range out {
+			yes, no := t.clone(), t.clone()
+			yes.True.set(i)
+			no.False.set(i)
+			next = append(next, yes, no)
+		}
+		out = next
+	}
+	return out
+}
+
+// sameSplit reports whether s and t give each predicate nodes are split
+// on the same value: a node that knows how an earlier call went is not
+// covered by one that does not, which would forget it (callPreds).
+func (c *checker) sameSplit(s, t State) bool {
+	for _, i := range c.splitOn {
+		if s.True.has(i) != t.True.has(i) || s.False.has(i) != t.False.has(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // conclude gives a verdict to each goal from the closed graph.
@@ -440,8 +571,39 @@ func (c *checker) conclude(arg *ARG) error {
 		}
 		c.res.AtCalls[cg] = v
 	}
+	arg.Calls = c.callEdges(arg)
 	c.res.ARG = arg
 	return nil
+}
+
+// callEdges decides, at each uncovered node of the closed graph, the
+// edges of the callees inlined in its block. It stops at the first
+// error (the time bound): the nodes not decided by then have no entry,
+// which allows everything there.
+func (c *checker) callEdges(arg *ARG) map[int32][]CallEdge {
+	out := map[int32][]CallEdge{}
+	for n, nd := range arg.Nodes {
+		if nd.Cover >= 0 {
+			continue
+		}
+		cs, err := c.a.copiesAt(nd.Block)
+		if err != nil {
+			return out
+		}
+		if len(cs) == 0 {
+			continue
+		}
+		es := make([]CallEdge, 0, len(cs))
+		for i, cf := range cs {
+			hit, err := c.a.hit(nd.State, nd.Block, i, cf)
+			if err != nil {
+				return out
+			}
+			es = append(es, CallEdge{Call: cf.Call, Block: cf.Block, Succ: cf.Succ, Hit: hit})
+		}
+		out[int32(n)] = es
+	}
+	return out
 }
 
 // reached checks the abstract path to node child, whose edge takes goal

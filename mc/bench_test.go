@@ -3,6 +3,7 @@ package mc
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/gocolic/gocolic/solver/z3"
 	"github.com/gocolic/gocolic/sym"
@@ -33,6 +34,43 @@ func BenchmarkCheck(b *testing.B) {
 				if _, err := Check(context.Background(), p.g, enc, slv, goals, tc.opts); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkMonitorsPrune replays Loop's trace on a one-byte input (three
+// calls of at, the last two past the end) through the monitors of
+// testdata/calls, with at judged in Loop's context and without (its
+// function marked as one the caller's graph may not judge): the cost of
+// following calls in the product, per execution.
+func BenchmarkMonitorsPrune(b *testing.B) {
+	p := loadCalls(b)
+	_, sum, err := Prove(context.Background(), p.g, p.table, time.Minute, 5*time.Second)
+	if err != nil {
+		b.Fatal(err)
+	}
+	loop, at := p.entrySite(b, "Loop"), p.entrySite(b, "at")
+	lt3 := func(v bool) Goal { return p.goal(b, "Loop", "i < 3", v) }
+	eq7 := p.goal(b, "Loop", "at(in, i) == 7", false)
+	atLt := func(v bool) Goal { return p.goal(b, "at", "i < len(in)", v) }
+	tr := (&traced{}).enter(loop)
+	for i := 0; i < 3; i++ {
+		tr.out(lt3(true), false).enter(at).out(atLt(i < 1), true).leave(at).out(eq7, true)
+	}
+	tr.out(lt3(false), false).leave(loop)
+	for _, judged := range []bool{true, false} {
+		name := "in context"
+		if !judged {
+			name = "own monitors only"
+		}
+		b.Run(name, func(b *testing.B) {
+			ms := NewMonitors(p.g, p.table, sum.Graphs)
+			if !judged {
+				ms.inCtx[p.fns["at"]] = false
+			}
+			for b.Loop() {
+				ms.Prune(tr.outs, false, tr.path)
 			}
 		})
 	}

@@ -48,6 +48,11 @@ import (
 // variables numbered by their position, so the two never meet.
 const HavocBase = 1 << 32
 
+// LenBase is the number of the first length variable: the length of
+// slice or string parameter i is variable LenBase+i, between the
+// parameters' and the havoc variables' numbers.
+const LenBase = 1 << 31
+
 // sizes gives int, uint and uintptr their width: the worker runs on the
 // machine gocolic runs on.
 var sizes = sizesOf(runtime.GOARCH)
@@ -67,7 +72,10 @@ type Encoder struct {
 	// params[i] is the variable of parameter i, nil when it is not an
 	// integer or a boolean.
 	params []*sym.Expr
-	next   uint64 // the next havoc variable
+	// lens[i] is the variable of the length of parameter i, nil when it
+	// is not a slice or a string.
+	lens []*sym.Expr
+	next uint64 // the next havoc variable
 	// Inline bounds the expansion of static callees (inline.go); the
 	// zero value expands none, as stage 1 did.
 	Inline Inlining
@@ -86,9 +94,35 @@ func NewEncoder(b *sym.Builder, fn *ssa.Function) *Encoder {
 		} else {
 			e.params = append(e.params, nil)
 		}
+		if hasLen(p.Type()) {
+			e.lens = append(e.lens, b.Var(LenBase+uint64(i), intWidth()))
+		} else {
+			e.lens = append(e.lens, nil)
+		}
 	}
 	return e
 }
+
+// hasLen reports whether t is a slice or a string: a value whose length
+// does not change, so that one variable stands for it along a path.
+func hasLen(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return true
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	}
+	return false
+}
+
+// intWidth is the width of int.
+func intWidth() uint8 { return uint8(sizes.Sizeof(types.Typ[types.Int]) * 8) }
+
+// ParamLen returns the variable of the length of parameter i, nil when
+// it is not a slice or a string: len(p) of a parameter p is that one
+// variable at every use, in the function and in the callees inlined
+// with p as an argument.
+func (e *Encoder) ParamLen(i int) *sym.Expr { return e.lens[i] }
 
 // Param returns the variable of the function's parameter i (receiver
 // first, as go/ssa numbers them): variable number i, at the parameter's

@@ -27,6 +27,8 @@ package mc
 // when every call that can start it leaves its copy out (prove.go).
 
 import (
+	"go/constant"
+
 	"github.com/gocolic/gocolic/sym"
 	"golang.org/x/tools/go/ssa"
 )
@@ -65,6 +67,7 @@ type encFrame struct {
 	env   map[ssa.Value]*sym.Expr   // the latest term of each value
 	ptr   map[ssa.Value]int         // addresses of pointer values (memory.go)
 	tup   map[ssa.Value][]*sym.Expr // results of inlined calls with several
+	lens  map[ssa.Value]*sym.Expr   // lengths of an inlined callee's parameters
 	sink  *[]*sym.Expr              // where conditions go inside a callee
 	depth int                       // calls inlined around this frame
 	stack []*ssa.Function           // the functions of the frames, outermost first
@@ -136,7 +139,12 @@ func (p *Path) call(c *ssa.Call) {
 	p.redefined(c)
 	if bi, ok := c.Call.Value.(*ssa.Builtin); ok {
 		switch bi.Name() {
-		case "len", "cap", "min", "max", "real", "imag", "complex", "print", "println":
+		case "len":
+			if t := p.lenOf(c.Call.Args[0]); t != nil {
+				p.env[c] = t
+				return
+			}
+		case "cap", "min", "max", "real", "imag", "complex", "print", "println":
 		default:
 			p.clobber()
 		}
@@ -167,6 +175,32 @@ func (p *Path) call(c *ssa.Call) {
 	}
 }
 
+// lenOf returns the term of len(v): the length variable of a slice or
+// string parameter of the path's function, the length an inlined
+// callee's parameter was bound to, or a constant string's; nil (havoc)
+// for any other value.
+func (p *Path) lenOf(v ssa.Value) *sym.Expr {
+	if t, ok := p.lens[v]; ok {
+		return t
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		if len(p.stack) != 1 {
+			return nil // a callee's parameter without a bound length
+		}
+		for i, q := range p.enc.Fn.Params {
+			if q == v {
+				return p.enc.lens[i]
+			}
+		}
+	case *ssa.Const:
+		if v.Value != nil && v.Value.Kind() == constant.String && hasLen(v.Type()) {
+			return p.enc.B.Const(uint64(len(constant.StringVal(v.Value))), intWidth())
+		}
+	}
+	return nil
+}
+
 // inline encodes the call c in place (the file's comment) and returns the
 // terms of its results (nil for one the encoder does not follow); ok is
 // false when c is not expanded.
@@ -195,6 +229,12 @@ func (p *Path) inline(c *ssa.Call) (results []*sym.Expr, ok bool) {
 		}
 		if isPointer(a.Type()) {
 			callee.ptr[g.Params[i]] = p.addr(a)
+		}
+		if n := p.lenOf(a); n != nil && hasLen(g.Params[i].Type()) {
+			if callee.lens == nil {
+				callee.lens = map[ssa.Value]*sym.Expr{}
+			}
+			callee.lens[g.Params[i]] = n
 		}
 	}
 	top := p.depth == 0

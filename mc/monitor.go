@@ -45,12 +45,16 @@ type Monitor struct {
 	// site is the site whose If ends a block, for the plain Ifs of
 	// mapped sites of the function.
 	site map[*ssa.BasicBlock]uint32
+	// calls are, by node and static callee, the edges of each call of
+	// the callee in the node's block (ARG.Calls), nil for a call with
+	// none: made once, as every entry of a callee looks them up.
+	calls map[int32]map[*ssa.Function][][]CallEdge
 }
 
 // NewMonitor returns the monitor of arg, a closed graph of a function of
 // g (Result.ARG).
 func NewMonitor(g *cfa.Graph, arg *ARG) *Monitor {
-	m := &Monitor{arg: arg, g: g, next: map[int32][][]int32{}, site: map[*ssa.BasicBlock]uint32{}}
+	m := &Monitor{arg: arg, g: g, next: map[int32][][]int32{}, site: map[*ssa.BasicBlock]uint32{}, calls: map[int32]map[*ssa.Function][][]CallEdge{}}
 	for c := int32(1); c < int32(len(arg.Nodes)); c++ {
 		nd := arg.Nodes[c]
 		p := nd.Parent
@@ -72,6 +76,30 @@ func NewMonitor(g *cfa.Graph, arg *ARG) *Monitor {
 			m.site[b] = id
 		}
 	}
+	if arg.Calls != nil {
+		for n, nd := range arg.Nodes {
+			if nd.Cover >= 0 {
+				continue
+			}
+			for _, in := range nd.Block.Instrs {
+				c, isCall := in.(*ssa.Call)
+				if !isCall || c.Call.StaticCallee() == nil {
+					continue
+				}
+				fn := c.Call.StaticCallee()
+				var es []CallEdge
+				for _, e := range arg.Calls[int32(n)] {
+					if e.Call == c {
+						es = append(es, e)
+					}
+				}
+				if m.calls[int32(n)] == nil {
+					m.calls[int32(n)] = map[*ssa.Function][][]CallEdge{}
+				}
+				m.calls[int32(n)][fn] = append(m.calls[int32(n)][fn], es)
+			}
+		}
+	}
 	return m
 }
 
@@ -90,6 +118,10 @@ func (m *Monitor) States() int {
 type Replay struct {
 	m   *Monitor
 	cur []int32 // nodes waiting at a site's If, or at an exit
+	// passed are the nodes the last outcome (or the entry) led through
+	// up to cur, cur included: the blocks whose calls the execution may
+	// be making before the next outcome.
+	passed []int32
 	// Top: the replay gave up (an outcome it cannot map); everything is
 	// allowed from here.
 	Top bool
@@ -100,15 +132,15 @@ type Replay struct {
 // Start returns the replay at the function's entry.
 func (m *Monitor) Start() *Replay {
 	r := &Replay{m: m}
-	r.cur = m.close([]int32{0})
+	r.cur, r.passed = m.close([]int32{0})
 	return r
 }
 
 // close returns the nodes reached from from by edges no site reports,
-// stopping at nodes whose block ends with a site's If.
-func (m *Monitor) close(from []int32) []int32 {
+// stopping at nodes whose block ends with a site's If, and every node it
+// went through.
+func (m *Monitor) close(from []int32) (out, passed []int32) {
 	seen := map[int32]bool{}
-	var out []int32
 	work := slices.Clone(from)
 	for len(work) > 0 {
 		n := work[len(work)-1]
@@ -117,6 +149,7 @@ func (m *Monitor) close(from []int32) []int32 {
 			continue
 		}
 		seen[n] = true
+		passed = append(passed, n)
 		if _, ok := m.site[m.arg.Nodes[n].Block]; ok || len(m.next[n]) == 0 {
 			out = append(out, n)
 			continue
@@ -126,7 +159,7 @@ func (m *Monitor) close(from []int32) []int32 {
 		}
 	}
 	slices.Sort(out)
-	return out
+	return out, passed
 }
 
 // edge returns the plain If site's blocks and successor index for o; ok
@@ -184,11 +217,135 @@ func (r *Replay) Step(o sites.Outcome) bool {
 	next := r.targets(o, succ)
 	if len(next) == 0 {
 		r.Alarm = true
-		r.cur = nil
+		r.cur, r.passed = nil, nil
 		return false
 	}
-	r.cur = r.m.close(next)
+	r.cur, r.passed = r.m.close(next)
 	return true
+}
+
+// A CallSite is a node of a caller's graph the execution may be at
+// when it enters a callee, with the edges of the callee inlined at one
+// call of it in the node's block (CallEdge).
+type CallSite struct {
+	Node  int32
+	Edges []CallEdge
+}
+
+// CallContext returns what the graph knows of the invocation of fn the
+// execution enters next: for each node it may be at and each call of
+// fn in that node's block, the callee's edges inlined there. ok is false
+// when the replay knows nothing (Top, Alarm), when no node it may be at
+// calls fn, or when one such call has no decided edges (not inlined, or
+// a bound stopped the count): the callee's outcomes are then not judged
+// by this graph.
+func (r *Replay) CallContext(fn *ssa.Function) (ctx []CallSite, ok bool) {
+	if r.Top || r.Alarm || r.m.arg.Calls == nil {
+		return nil, false
+	}
+	for _, n := range r.passed {
+		for _, es := range r.m.calls[n][fn] {
+			if len(es) == 0 {
+				return nil, false
+			}
+			ctx = append(ctx, CallSite{n, es})
+		}
+	}
+	return ctx, len(ctx) > 0
+}
+
+// allowsAt reports whether the edges of a call allow outcome o of a plain
+// If br of the callee: one of o's edges is allowed or not known.
+func allowsAt(es []CallEdge, br *cfa.Branch, o sites.Outcome) bool {
+	succ := 1
+	if o.Taken() {
+		succ = 0
+	}
+	for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
+		known := false
+		for _, e := range es {
+			if e.Block == b && e.Succ == succ {
+				if e.Hit {
+					return true
+				}
+				known = true
+			}
+		}
+		if !known {
+			return true
+		}
+	}
+	return false
+}
+
+// calleeIf returns the branch of o when it is a plain If of fn.
+func (m *Monitor) calleeIf(fn *ssa.Function, o sites.Outcome) *cfa.Branch {
+	br := m.g.Branch(o.Site())
+	if br == nil || br.Func != fn || br.Joined || br.Point || br.Check {
+		return nil
+	}
+	return br
+}
+
+// AllowsIn reports whether outcome o of a site of fn may be taken in the
+// invocation of fn whose context CallContext gave: at some call site of
+// it, one of o's edges is allowed or not known. An outcome that is not a
+// plain If of fn is allowed.
+func (m *Monitor) AllowsIn(ctx []CallSite, fn *ssa.Function, o sites.Outcome) bool {
+	br := m.calleeIf(fn, o)
+	if br == nil {
+		return true
+	}
+	for _, cs := range ctx {
+		if allowsAt(cs.Edges, br, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// Took narrows the replay by outcome o, which the invocation of fn whose
+// context (from this replay) is ctx took: a node whose every call of fn
+// excludes o was not where the execution called fn, and is dropped from
+// the current ones. This is how the graph remembers which way a callee
+// went (arg.go's callPreds). It is sound only when the nodes that call
+// fn are all current ones (the call is in the block whose site's
+// outcome comes next, as close stops there), which it checks; a
+// current node that calls no fn stays.
+func (r *Replay) Took(ctx []CallSite, fn *ssa.Function, o sites.Outcome) {
+	br := r.m.calleeIf(fn, o)
+	if br == nil || r.Top || r.Alarm {
+		return
+	}
+	allowed := map[int32]bool{}
+	for _, cs := range ctx {
+		if !slices.Contains(r.cur, cs.Node) {
+			return
+		}
+		if _, seen := allowed[cs.Node]; !seen {
+			allowed[cs.Node] = false
+		}
+		if allowsAt(cs.Edges, br, o) {
+			allowed[cs.Node] = true
+		}
+	}
+	keep := func(n int32) bool { ok, calls := allowed[n]; return !calls || ok }
+	cur := r.cur[:0:0]
+	for _, n := range r.cur {
+		if keep(n) {
+			cur = append(cur, n)
+		}
+	}
+	if len(cur) == 0 {
+		return // AllowsIn raised the alarm
+	}
+	passed := r.passed[:0:0]
+	for _, n := range r.passed {
+		if keep(n) {
+			passed = append(passed, n)
+		}
+	}
+	r.cur, r.passed = cur, passed
 }
 
 // Allows reports whether outcome o may come next: some current state has

@@ -10,13 +10,29 @@ package mc
 // monitor from the function's entry; outcomes of its callees belong to
 // their own invocations.
 //
+// Calls. A callee that starts only through static calls of marked
+// functions (calleeOK) is also judged by its caller's graph at the call
+// it came from: the caller's graph inlined the callee there and decided,
+// at each node, which of the callee's edges its state allows
+// (ARG.Calls). A negation of the callee's that no node the caller's
+// replay may be at allows is pruned by the caller's monitor; the
+// callee's executed outcomes narrow the caller's replay to the nodes
+// that allow them (Replay.Took), which is how an earlier call's outcome
+// reaches a later call's judgement (simple-while's at past the end of
+// its input). A recursive call, a call not inlined, a callee that may
+// start otherwise (a function value, a go or defer statement) or a
+// caller's replay that gave up judges nothing.
+//
 // Soundness: a negation is pruned only when the replay of its own
 // invocation is exact up to it (the function has a monitor that has not
 // been dropped, the replay is neither Top nor in alarm, the event's own
 // outcome is where the trace says it is), and the monitor has no edge
-// for the other outcome. An executed outcome without an edge drops the
-// function's monitor for the rest of the run (an alarm); the caller must
-// then take back the negations it pruned.
+// for the other outcome; or when the caller's replay was exact at the
+// call and its graph excludes the other outcome there. An executed
+// outcome without an edge, or a callee's executed outcome the caller's
+// graph excludes at the call, drops that monitor for the rest of the
+// run (an alarm); the caller must then take back the negations it
+// pruned.
 
 import (
 	"go/token"
@@ -47,6 +63,11 @@ type Monitors struct {
 	mons    []*Monitor
 	names   []string
 	dropped []bool
+	// fnOf maps the entry sites to their functions; inCtx says, by
+	// function, whether a caller's graph may judge its invocations
+	// (calleeOK).
+	fnOf  map[uint32]*ssa.Function
+	inCtx map[*ssa.Function]bool
 }
 
 // place is a position in a file.
@@ -60,7 +81,8 @@ type place struct {
 // at their functions' positions. A graph whose function has no entry
 // site gets no monitor: its calls cannot be told apart.
 func NewMonitors(g *cfa.Graph, table []sites.Site, graphs []*ARG) *Monitors {
-	ms := &Monitors{g: g, entry: map[uint32]int{}, at: map[place]uint32{}, std: map[uint32]bool{}}
+	ms := &Monitors{g: g, entry: map[uint32]int{}, at: map[place]uint32{}, std: map[uint32]bool{},
+		fnOf: map[uint32]*ssa.Function{}, inCtx: map[*ssa.Function]bool{}}
 	for _, s := range table {
 		if s.Std {
 			ms.std[s.ID] = true
@@ -70,8 +92,44 @@ func NewMonitors(g *cfa.Graph, table []sites.Site, graphs []*ARG) *Monitors {
 			ms.at[place{s.Pos.Filename, s.Pos.Offset}] = s.ID
 		}
 	}
+	for _, fn := range g.Funcs() {
+		if site, ok := ms.siteOf(fn); ok {
+			ms.fnOf[site] = fn
+		}
+	}
 	ms.Update(graphs)
 	return ms
+}
+
+// siteOf returns the entry site of fn.
+func (ms *Monitors) siteOf(fn *ssa.Function) (uint32, bool) {
+	if fn == nil || fn.Syntax() == nil {
+		return 0, false
+	}
+	p := ms.g.Prog.Fset.Position(fn.Syntax().Pos())
+	site, ok := ms.at[place{p.Filename, p.Offset}]
+	return site, ok
+}
+
+// calleeOK reports whether an invocation of fn that enters in a
+// caller's frame can be told apart by the caller's graph: fn starts only
+// through static calls (cfa.Graph.StaticCalls: no function value, go or
+// defer statement names it, so no goroutine, deferred or library call
+// starts it), and each function making those calls has an entry marker,
+// so that the entry comes in the frame of the call's own function.
+func (ms *Monitors) calleeOK(fn *ssa.Function) bool {
+	if ok, seen := ms.inCtx[fn]; seen {
+		return ok
+	}
+	calls, ok := ms.g.StaticCalls(fn)
+	ok = ok && len(calls) > 0
+	for _, c := range calls {
+		if _, marked := ms.siteOf(c.Parent()); !marked {
+			ok = false
+		}
+	}
+	ms.inCtx[fn] = ok
+	return ok
 }
 
 // Update replaces the monitors of the functions of graphs, closed
@@ -86,8 +144,7 @@ func (ms *Monitors) Update(graphs []*ARG) {
 		if a == nil || a.Fn.Syntax() == nil {
 			continue
 		}
-		p := fset.Position(a.Fn.Syntax().Pos())
-		site, ok := ms.at[place{p.Filename, p.Offset}]
+		site, ok := ms.siteOf(a.Fn)
 		if !ok {
 			continue
 		}
@@ -131,6 +188,13 @@ type frame struct {
 	entry uint32
 	mon   int // -1: no monitor
 	r     *Replay
+	// fn is the invocation's function; ctx, when ctxMon is not -1, what
+	// the graph of its caller (monitor ctxMon) knows of its edges at the
+	// calls it may have come from (Replay.CallContext).
+	fn     *ssa.Function
+	ctx    []CallSite
+	ctxMon int
+	caller *Replay // the caller's replay, which ctx came from
 }
 
 // Prune replays one execution's outcome sequence (cut: it stopped at
@@ -163,15 +227,24 @@ func (ms *Monitors) Prune(outs []uint32, cut bool, path []rt.WireEvent) (by []in
 			return
 		}
 		f := stack[len(stack)-1]
-		if f.mon < 0 || ms.dropped[f.mon] || f.r.Top || f.r.Alarm {
-			return
-		}
 		e := path[j]
-		if _, plain, _, ours := f.r.m.edge(sites.OutcomeOf(e.Site, e.Taken)); !plain || !ours {
+		if f.mon >= 0 && !ms.dropped[f.mon] && !f.r.Top && !f.r.Alarm {
+			if _, plain, _, ours := f.r.m.edge(sites.OutcomeOf(e.Site, e.Taken)); plain && ours && !f.r.Allows(sites.OutcomeOf(e.Site, !e.Taken)) {
+				by[j] = f.mon
+				return
+			}
+		}
+		// The caller's graph at the call: the event's own outcome must
+		// be a plain If of the callee, as the other is.
+		if f.ctxMon < 0 || ms.dropped[f.ctxMon] {
 			return
 		}
-		if !f.r.Allows(sites.OutcomeOf(e.Site, !e.Taken)) {
-			by[j] = f.mon
+		cm := ms.mons[f.ctxMon]
+		if br := ms.g.Branch(e.Site); br == nil || br.Func != f.fn || br.Joined || br.Point || br.Check {
+			return
+		}
+		if !cm.AllowsIn(f.ctx, f.fn, sites.OutcomeOf(e.Site, !e.Taken)) {
+			by[j] = f.ctxMon
 		}
 	}
 	j := 0
@@ -185,11 +258,18 @@ func (ms *Monitors) Prune(outs []uint32, cut bool, path []rt.WireEvent) (by []in
 		site := o >> 1
 		if m, ok := ms.entry[site]; ok {
 			if o&1 == 1 {
-				f := frame{entry: site, mon: m}
+				f := frame{entry: site, mon: m, fn: ms.fnOf[site], ctxMon: -1}
 				if m >= 0 && !ms.dropped[m] {
 					f.r = ms.mons[m].Start()
 				} else {
 					f.mon = -1
+				}
+				if len(stack) > 0 && f.fn != nil && ms.calleeOK(f.fn) {
+					if c := stack[len(stack)-1]; c.mon >= 0 && !ms.dropped[c.mon] {
+						if ctx, ok := c.r.CallContext(f.fn); ok {
+							f.ctx, f.ctxMon, f.caller = ctx, c.mon, c.r
+						}
+					}
 				}
 				stack = append(stack, f)
 				continue
@@ -208,6 +288,16 @@ func (ms *Monitors) Prune(outs []uint32, cut bool, path []rt.WireEvent) (by []in
 			continue
 		}
 		f := &stack[len(stack)-1]
+		// An outcome of the callee its caller's graph excludes at the
+		// call: that graph is wrong.
+		if f.ctxMon >= 0 && !ms.dropped[f.ctxMon] {
+			if !ms.mons[f.ctxMon].AllowsIn(f.ctx, f.fn, sites.Outcome(o)) {
+				ms.dropped[f.ctxMon] = true
+				alarms = append(alarms, f.ctxMon)
+			} else {
+				f.caller.Took(f.ctx, f.fn, sites.Outcome(o))
+			}
+		}
 		if f.mon < 0 || ms.dropped[f.mon] {
 			continue
 		}

@@ -5,13 +5,20 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/abstraction [-programs simplewhile,unreach] [-runs 300] [-seeds 3] [-budget D] [-cap 5m] [-out FILE] [-json FILE]
+//	go run ./bench/abstraction [-programs simplewhile,unreach] [-runs 300] [-seeds 3] [-budget D] [-strategies cover,dfs] [-mc-share 0.1,0.2] [-cap 5m] [-out FILE] [-json FILE]
 //
 // The harness copies the corpus into a temporary module, builds gocolic
-// there once, and runs, one at a time, for every program, seed k and
-// mode (off, on):
+// there once, and runs, one at a time, for every program, strategy,
+// seed k and mode (off, on):
 //
-//	gocolic test -runs E -lanes concolic -solver z3 -seed k -workers 1 -notests -nostate -minimizetime 0 -json FILE [-abstraction] ./NAME Func
+//	gocolic test -runs E -lanes concolic -solver z3 -seed k -workers 1 -notests -nostate -minimizetime 0 -json FILE [-strategy S] [-abstraction [-mc-share F]] ./NAME Func
+//
+// -strategies runs every strategy named (gocolic's default when none is)
+// with and without -abstraction, at the same seeds, for the table of the
+// abstraction against each strategy. -mc-share runs the abstraction once
+// per share given, for the curve of coverage against the model checker's
+// share (seed 002's Figure 3); the share is a part of the time budget,
+// so it needs -budget.
 //
 // Without -budget a run has no time budget, so the model checker runs
 // once, before testing, for at most 2 s, and has no rounds during
@@ -60,19 +67,74 @@ var programs = []program{
 	{"nsichneu17", "Run"},
 }
 
+// mode is how a program is run: its strategy ("" for gocolic's
+// default), with or without the abstraction, and the model checker's
+// share (0 for gocolic's default).
+type mode struct {
+	Strategy    string  `json:"strategy,omitempty"`
+	Abstraction bool    `json:"abstraction"`
+	MCShare     float64 `json:"mc_share,omitempty"`
+}
+
+// modes returns the modes of the flags: for each strategy, off, then on
+// at each share.
+func modes(strategies, shares string) ([]mode, error) {
+	strats := []string{""}
+	if strategies != "" {
+		strats = strings.Split(strategies, ",")
+	}
+	fs := []float64{0}
+	if shares != "" {
+		fs = nil
+		for _, x := range strings.Split(shares, ",") {
+			f, err := strconv.ParseFloat(x, 64)
+			if err != nil || f <= 0 || f >= 1 {
+				return nil, fmt.Errorf("-mc-share %q: want numbers above 0 and below 1", x)
+			}
+			fs = append(fs, f)
+		}
+	}
+	var out []mode
+	for _, st := range strats {
+		out = append(out, mode{Strategy: st})
+		for _, f := range fs {
+			out = append(out, mode{Strategy: st, Abstraction: true, MCShare: f})
+		}
+	}
+	return out, nil
+}
+
+// label names m in the table.
+func (m mode) label() string {
+	st := m.Strategy
+	if st == "" {
+		st = "default"
+	}
+	switch {
+	case !m.Abstraction:
+		return st + " | off"
+	case m.MCShare > 0:
+		return fmt.Sprintf("%s | on, share %g", st, m.MCShare)
+	}
+	return st + " | on"
+}
+
 // record is one run.
 type record struct {
-	Program     string `json:"program"`
-	Abstraction bool   `json:"abstraction"`
-	Seed        int    `json:"seed"`
-	Execs       int    `json:"execs"`
-	Covered     int    `json:"covered"`
-	Total       int    `json:"total"`
-	Unreachable int    `json:"unreachable"`
-	MCMS        int64  `json:"mc_ms"`
-	Rounds      int    `json:"rounds"`
-	Pruned      int    `json:"pruned"`
-	Alarms      int    `json:"alarms"`
+	Program string `json:"program"`
+	mode
+	Seed  int `json:"seed"`
+	Execs int `json:"execs"`
+	// Queries and Unsat count the solver's path-condition queries.
+	Queries     int   `json:"queries"`
+	Unsat       int   `json:"unsat"`
+	Covered     int   `json:"covered"`
+	Total       int   `json:"total"`
+	Unreachable int   `json:"unreachable"`
+	MCMS        int64 `json:"mc_ms"`
+	Rounds      int   `json:"rounds"`
+	Pruned      int   `json:"pruned"`
+	Alarms      int   `json:"alarms"`
 	// PrunedCovered must be 0: a pruned negation taken all the same.
 	PrunedCovered int    `json:"pruned_covered"`
 	WallMS        int64  `json:"wall_ms"`
@@ -85,6 +147,8 @@ func main() {
 		runs   = flag.Int("runs", 300, "executions of each run")
 		seeds  = flag.Int("seeds", 3, "seeds 1..N of each program and mode")
 		budget = flag.Duration("budget", 0, "time budget of each run besides -runs (0: none; the model checker then has 2 s before testing and no rounds)")
+		strats = flag.String("strategies", "", "comma-separated strategies, each run with and without -abstraction (default: gocolic's)")
+		shares = flag.String("mc-share", "", "comma-separated shares of the budget for the model checker, one run with -abstraction each (needs -budget)")
 		capDur = flag.Duration("cap", 5*time.Minute, "kill a run that takes longer")
 		out    = flag.String("out", "", "write the Markdown tables to this file too")
 		jsonTo = flag.String("json", "", "write every run's record to this file")
@@ -92,13 +156,20 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := mainErr(ctx, *only, *runs, *seeds, *budget, *capDur, *out, *jsonTo); err != nil {
+	ms, err := modes(*strats, *shares)
+	if err == nil && *shares != "" && *budget <= 0 {
+		err = fmt.Errorf("-mc-share is a share of the time budget: give -budget too")
+	}
+	if err == nil {
+		err = mainErr(ctx, *only, ms, *runs, *seeds, *budget, *capDur, *out, *jsonTo)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "abstraction:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(ctx context.Context, only string, runs, seeds int, budget, capDur time.Duration, out, jsonTo string) error {
+func mainErr(ctx context.Context, only string, ms []mode, runs, seeds int, budget, capDur time.Duration, out, jsonTo string) error {
 	progs, err := choose(only)
 	if err != nil {
 		return err
@@ -115,9 +186,9 @@ func mainErr(ctx context.Context, only string, runs, seeds int, budget, capDur t
 	var recs []record
 	for _, p := range progs {
 		for seed := 1; seed <= seeds; seed++ {
-			for _, on := range []bool{false, true} {
-				r := runOne(ctx, w, p, seed, on, runs, budget, capDur)
-				fmt.Fprintf(os.Stderr, "%s seed %d abstraction %t: %d/%d%s\n", p.name, seed, on, r.Covered, r.Total, failNote(r))
+			for _, m := range ms {
+				r := runOne(ctx, w, p, seed, m, runs, budget, capDur)
+				fmt.Fprintf(os.Stderr, "%s seed %d %s: %d/%d%s\n", p.name, seed, m.label(), r.Covered, r.Total, failNote(r))
 				recs = append(recs, r)
 			}
 		}
@@ -132,7 +203,7 @@ func mainErr(ctx context.Context, only string, runs, seeds int, budget, capDur t
 		defer f.Close()
 		sinks = append(sinks, f)
 	}
-	table(io.MultiWriter(sinks...), recs, runs, budget, seeds)
+	table(io.MultiWriter(sinks...), recs, ms, runs, budget, seeds)
 	if jsonTo != "" {
 		b, err := json.MarshalIndent(recs, "", "  ")
 		if err != nil {
@@ -178,15 +249,22 @@ func failNote(r record) string {
 }
 
 // runOne runs gocolic test once and reads its report.
-func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, on bool, runs int, budget, capDur time.Duration) record {
-	rec := record{Program: p.name, Abstraction: on, Seed: seed}
-	name := fmt.Sprintf("%s-%d-%t", p.name, seed, on)
+func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, m mode, runs int, budget, capDur time.Duration) record {
+	rec := record{Program: p.name, mode: m, Seed: seed}
+	name := fmt.Sprintf("%s-%d-%s-%t-%g", p.name, seed, m.Strategy, m.Abstraction, m.MCShare)
 	jsonPath := filepath.Join(w.Dir, name+".json")
 	args := []string{"test", "-runs", strconv.Itoa(runs), "-lanes", "concolic", "-solver", "z3", "-seed", strconv.Itoa(seed),
-		"-workers", "1", "-notests", "-nostate", "-minimizetime", "0", "-json", jsonPath, "-abstraction=" + strconv.FormatBool(on), "./" + p.name, p.fn}
+		"-workers", "1", "-notests", "-nostate", "-minimizetime", "0", "-json", jsonPath, "-abstraction=" + strconv.FormatBool(m.Abstraction)}
 	if budget > 0 {
-		args = append([]string{args[0], "-budget", budget.String()}, args[1:]...)
+		args = append(args, "-budget", budget.String())
 	}
+	if m.Strategy != "" {
+		args = append(args, "-strategy", m.Strategy)
+	}
+	if m.MCShare > 0 {
+		args = append(args, "-mc-share", strconv.FormatFloat(m.MCShare, 'g', -1, 64))
+	}
+	args = append(args, "./"+p.name, p.fn)
 	res := harness.Run(ctx, capDur, w.Module, w.LogPath(name), w.Bin, args...)
 	rec.WallMS = res.Wall.Milliseconds()
 	rep, err := report.ReadJSON(jsonPath)
@@ -195,6 +273,7 @@ func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, on b
 		return rec
 	}
 	rec.Execs, rec.Covered, rec.Total, rec.Unreachable = rep.Executions, rep.Branches.Covered, rep.Branches.Total, len(rep.Unreachable)
+	rec.Queries, rec.Unsat = rep.Solver.Queries, rep.Solver.Unsat
 	if a := rep.Abstraction; a != nil {
 		rec.MCMS, rec.Rounds, rec.Pruned, rec.Alarms, rec.PrunedCovered = a.MCMS, a.Rounds, a.Pruned, len(a.Alarms), a.PrunedCovered
 	}
@@ -203,20 +282,20 @@ func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, on b
 
 // table prints, per program and mode, the mean and range of coverage
 // over the seeds that ran, and the means of the abstraction's numbers.
-func table(w io.Writer, recs []record, runs int, budget time.Duration, seeds int) {
+func table(w io.Writer, recs []record, ms []mode, runs int, budget time.Duration, seeds int) {
 	limit := fmt.Sprintf("-runs %d", runs)
 	if budget > 0 {
 		limit += " -budget " + budget.String()
 	}
 	fmt.Fprintf(w, "Branch coverage of gocolic test at %s (mean over %d seeds, -workers 1, -solver z3, -lanes concolic):\n\n", limit, seeds)
-	fmt.Fprintln(w, "| program | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | model checker ms | rounds | pruned | alarms | pruned covered | failed |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| program | strategy | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | queries (unsat) | model checker ms | rounds | pruned | alarms | pruned covered | failed |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, p := range programs {
-		for _, on := range []bool{false, true} {
+		for _, m := range ms {
 			var ok []record
 			failed := 0
 			for _, r := range recs {
-				if r.Program != p.name || r.Abstraction != on {
+				if r.Program != p.name || r.mode != m {
 					continue
 				}
 				if r.Failure != "" {
@@ -229,20 +308,16 @@ func table(w io.Writer, recs []record, runs int, budget time.Duration, seeds int
 				continue
 			}
 			row := summarise(ok)
-			mode := "off"
-			if on {
-				mode = "on"
-			}
-			fmt.Fprintf(w, "| %s | %s | %.1f (%d–%d) / %d | %.1f | %.1f / %.1f | %.0f | %.1f | %.1f | %.1f | %d | %d |\n",
-				p.name, mode, row.covered, row.min, row.max, row.total, row.unreachable, row.covered, float64(row.total)-row.unreachable, row.mcMS, row.rounds, row.pruned, row.alarms, row.prunedCovered, failed)
+			fmt.Fprintf(w, "| %s | %s | %.1f (%d–%d) / %d | %.1f | %.1f / %.1f | %.0f (%.0f) | %.0f | %.1f | %.1f | %.1f | %d | %d |\n",
+				p.name, m.label(), row.covered, row.min, row.max, row.total, row.unreachable, row.covered, float64(row.total)-row.unreachable, row.queries, row.unsat, row.mcMS, row.rounds, row.pruned, row.alarms, row.prunedCovered, failed)
 		}
 	}
 }
 
 // row is what a table row shows of some runs.
 type row struct {
-	covered, unreachable, mcMS, rounds, pruned, alarms float64
-	min, max, total, prunedCovered                     int
+	covered, unreachable, queries, unsat, mcMS, rounds, pruned, alarms float64
+	min, max, total, prunedCovered                                     int
 }
 
 func summarise(rs []record) row {
@@ -254,6 +329,8 @@ func summarise(rs []record) row {
 	for _, x := range rs {
 		r.covered += float64(x.Covered)
 		r.unreachable += float64(x.Unreachable)
+		r.queries += float64(x.Queries)
+		r.unsat += float64(x.Unsat)
 		r.mcMS += float64(x.MCMS)
 		r.rounds += float64(x.Rounds)
 		r.pruned += float64(x.Pruned)
@@ -264,6 +341,8 @@ func summarise(rs []record) row {
 	n := float64(len(rs))
 	r.covered /= n
 	r.unreachable /= n
+	r.queries /= n
+	r.unsat /= n
 	r.mcMS /= n
 	r.rounds /= n
 	r.pruned /= n
