@@ -55,7 +55,7 @@ func Crc32ChecksumIEEE(site uint32, lib func([]byte) uint32, p V[[]byte]) (uint3
 func simpleTable(tab *[256]uint32, poly uint32) bool {
 	for i := range tab {
 		c := uint32(i)
-		for range 8 {
+		for j := 0; j < 8; j++ {
 			c = c>>1 ^ poly&-(c&1)
 		}
 		if tab[i] != c {
@@ -80,7 +80,7 @@ func crcTerm(site uint32, crc V[uint32], poly uint32, p V[[]byte], r uint32) *sy
 	c := b.Cpl(term(crc))
 	for _, x := range aggBytes(a)[:len(p.C)] {
 		c = b.Bin(sym.KXor, c, b.ZExt(x, 32))
-		for range 8 {
+		for j := 0; j < 8; j++ {
 			low := b.Bin(sym.KAnd, c, k32(1))
 			c = b.Bin(sym.KXor, b.Shift(sym.KLShr, c, k32(1)), b.Bin(sym.KAnd, k32(poly), b.Neg(low)))
 		}
