@@ -62,7 +62,8 @@ const maxBatch = 256
 const maxBases = 4
 
 // lane is the mutation lane's state. The coordinator's goroutine calls
-// its methods, except since, which worker goroutines call.
+// its methods, except since, dictSince and mutants, which worker
+// goroutines call.
 type lane struct {
 	params  []rt.Param
 	maxLen  int

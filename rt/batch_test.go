@@ -213,6 +213,46 @@ func BenchmarkRoundTripBatch(b *testing.B) {
 	}
 }
 
+// BenchmarkRoundTripGenerated is BenchmarkRoundTripBatch for a generated
+// batch: 256 mutants of the input made in the worker (Mutants) and run,
+// the batch and its answer (the inputs with new coverage only) encoded
+// and decoded; ns/op is per input. The difference to
+// BenchmarkRoundTripBatch is the mutation's cost less the encoding's.
+func BenchmarkRoundTripGenerated(b *testing.B) {
+	const n = 256
+	q := &Batch{MaxLen: 32, Count: n, Bases: [][]uint64{DenseInput(request(16).Env)},
+		DictInts: []uint64{12345}, DictToks: [][]byte{[]byte("abc")}, NInts: 1, NToks: 1}
+	saved := workerDict
+	b.Cleanup(func() { workerDict = saved })
+	var buf []byte
+	for i := 0; b.Loop(); i++ {
+		if i%n != 0 {
+			continue // one batch stands for n iterations
+		}
+		q.Seed = uint64(i)
+		workerDict.ints, workerDict.toks = nil, nil
+		buf = AppendBatch(buf[:0], q)
+		pq, err := ParseBatch(buf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf = AppendBatchResponse(buf[:0], executeBatch(target, pq))
+		if _, err := ParseBatchResponse(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMutants measures the making of one mutant of the checksum
+// target's input, as a generated batch makes them (ns/op per mutant).
+func BenchmarkMutants(b *testing.B) {
+	bases := [][]uint64{DenseInput(request(16).Env)}
+	for b.Loop() {
+		Mutants(target.Params, 32, bases, 256, 1, []uint64{12345}, [][]byte{[]byte("abc")})
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*256), "ns/mutant")
+}
+
 // TestBucket checks the AFL-style hit-count buckets: 1, 2, 3, 4-7, 8-15,
 // 16-31, 32-127, 128 and more.
 func TestBucket(t *testing.T) {
