@@ -105,6 +105,45 @@ func TestLaneLearn(t *testing.T) {
 	}
 }
 
+// TestLaneDictSince checks the dictionary entries a batch carries to its
+// worker: those past what the worker has, up to what the batch draws
+// from, and none when the worker has them all; the positions advance to
+// the batch's view.
+func TestLaneDictSince(t *testing.T) {
+	d := mutate.NewDict(0)
+	for _, v := range []uint64{10, 20, 30} {
+		d.AddInt(v, 8) // 8 bits: integers only, no tokens
+	}
+	d.AddBytes([]byte("a"))
+	d.AddBytes([]byte("b"))
+	l := newLane(laneParams, 8, time.Second, d, 1, nil)
+	tests := []struct {
+		name                 string
+		ints, toks           int // what the worker has
+		nInts, nToks         int // what the batch draws from
+		wantInts             []uint64
+		wantToks             []string
+		wantIntPos, wantTokP int
+	}{
+		{"a new worker gets the batch's view", 0, 0, 2, 1, []uint64{10, 20}, []string{"a"}, 2, 1},
+		{"the rest, up to the view", 2, 1, 3, 2, []uint64{30}, []string{"b"}, 3, 2},
+		{"nothing when the worker has it all", 3, 2, 3, 2, nil, nil, 3, 2},
+		{"nothing for a batch made earlier", 3, 2, 1, 1, nil, nil, 3, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ints, toks, pi, pt := l.dictSince(tt.ints, tt.toks, tt.nInts, tt.nToks)
+			var got []string
+			for _, b := range toks {
+				got = append(got, string(b))
+			}
+			if !slices.Equal(ints, tt.wantInts) || !slices.Equal(got, tt.wantToks) || pi != tt.wantIntPos || pt != tt.wantTokP {
+				t.Errorf("got %v %q at %d, %d; want %v %q at %d, %d", ints, got, pi, pt, tt.wantInts, tt.wantToks, tt.wantIntPos, tt.wantTokP)
+			}
+		})
+	}
+}
+
 // TestLaneNextDeterministic checks that a lane's batches depend on its seed
 // alone and have the lane's size.
 func TestLaneNextDeterministic(t *testing.T) {
