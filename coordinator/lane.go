@@ -54,8 +54,12 @@ func validLanes(s string) error {
 }
 
 // maxBatch bounds the inputs of one batch: enough to spread a round
-// trip's cost, few enough that a crash costs little to bisect.
-const maxBatch = 256
+// trip's cost, few enough that a crash costs little to bisect. A
+// generated batch costs the coordinator the same at any size, so the
+// round trip is all there is to spread: 2048 rather than 256 ran 4–50 %
+// more inputs a second on the examples' fuzz targets, the coordinator's
+// CPU time a third.
+const maxBatch = 2048
 
 // maxBases bounds the corpus entries a batch's mutants derive from: a few,
 // so that splicing mixes entries, and the batch stays small.

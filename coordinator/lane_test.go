@@ -171,7 +171,7 @@ func TestLaneResize(t *testing.T) {
 		want    int
 	}{
 		{"fast grows twofold", 32, time.Microsecond, false, 64},
-		{"fast stops at the bound", 200, time.Microsecond, false, maxBatch},
+		{"fast stops at the bound", maxBatch - 10, time.Microsecond, false, maxBatch},
 		{"slow shrinks to a tenth of the limit", 64, 10 * time.Millisecond, false, 10},
 		{"very slow runs one at a time", 64, 2 * time.Second, false, 1},
 		{"a crash halves", 64, time.Microsecond, true, 32},
