@@ -1,7 +1,8 @@
 // This file implements the batch mode of the worker, the mutation lane's:
-// one request carries many inputs, each runs with symbolic tracking off,
-// and the answer says per input only how it ended and what coverage it
-// added.
+// one request carries many inputs, or the means to make them (a generated
+// batch: base inputs, a seed, a count), each runs with symbolic tracking
+// off, and the answer names only the inputs that failed or added coverage,
+// with how they ended and what they covered.
 //
 // Coverage is one map per worker: st.cover (outcomes seen) and st.buckets
 // (hit-count buckets seen per outcome), which both modes raise. An input's

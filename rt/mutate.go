@@ -4,8 +4,7 @@
 // mutants itself, so that the coordinator neither mutates nor encodes
 // every input. The coordinator regenerates the same sequence with the
 // same code (Mutants) when it needs the inputs, to bisect a batch that
-// killed its worker. Package mutate wraps Mutator for sym.Env inputs and
-// fills the dictionary.
+// killed its worker. Package mutate fills the dictionary they draw from.
 //
 // Every mutant is within the domain of its layout (integers within their
 // width and bound, booleans 0 or 1, strings and byte slices at most maxLen
