@@ -23,9 +23,9 @@ func testLane() *lane {
 func batchOf(xs ...int64) *laneBatch {
 	b := &laneBatch{q: &rt.Batch{MaxLen: 8}}
 	for _, x := range xs {
-		b.envs = append(b.envs, input(x))
 		b.q.Inputs = append(b.q.Inputs, rt.DenseInput(input(x)))
 	}
+	b.inputs = b.q.Inputs
 	return b
 }
 
@@ -36,16 +36,17 @@ func batchOf(xs ...int64) *laneBatch {
 func TestLaneMerge(t *testing.T) {
 	l := testLane()
 	e := func(o, b uint32) uint32 { return rt.BucketEntry(o, b) }
-	b := batchOf(1, 2, 3, 4, 5, 6)
-	resp := &rt.BatchResponse{Results: []rt.BatchResult{
-		{Fresh: []uint32{4}, Buckets: []uint32{e(4, 0)}}, // a new outcome
-		{Buckets: []uint32{e(4, 0)}},                     // another worker's find, again
-		{Buckets: []uint32{e(4, 2)}},                     // a new bucket only
-		{},                                               // nothing new
-		{Status: rt.StatusPanic, Panic: "boom"},          // a failure, nothing new
+	b := batchOf(1, 2, 3, 4, 5, 6, 7)
+	resp := &rt.BatchResponse{Ran: 7, Results: []rt.BatchResult{
+		{Index: 0, Fresh: []uint32{4}, Buckets: []uint32{e(4, 0)}}, // a new outcome
+		{Index: 1, Buckets: []uint32{e(4, 0)}},                     // another worker's find, again
+		{Index: 2, Buckets: []uint32{e(4, 2)}},                     // a new bucket only
+		// input 3 (x=4): nothing new, no result
+		{Index: 4, Status: rt.StatusPanic, Panic: "boom"}, // a failure, nothing new
+		// input 6 (x=7) of a generated batch: its input comes with it
+		{Index: 6, Fresh: []uint32{8}, Buckets: []uint32{e(8, 0)}, Input: rt.DenseInput(input(70))},
 	}}
 	crashes := map[int]*Crash{5: {Kind: CrashExit, Message: "exit status 3"}}
-	resp.Results = append(resp.Results, rt.BatchResult{})
 	got := l.merge(b, resp, crashes)
 	type summary struct {
 		x             uint64
@@ -62,17 +63,18 @@ func TestLaneMerge(t *testing.T) {
 		{x: 3, bucket: true},
 		{x: 5, status: rt.StatusPanic},
 		{x: 6, crash: true},
+		{x: 70, cover: true},
 	}
 	if !reflect.DeepEqual(sums, want) {
 		t.Errorf("merge returned %+v, want %+v", sums, want)
 	}
-	if l.Execs != 6 || l.Kept != 2 || len(l.corpus) != 3 { // the zero input and the two kept
-		t.Errorf("execs %d kept %d corpus %d; want 6, 2, 3", l.Execs, l.Kept, len(l.corpus))
+	if l.Execs != 7 || l.Kept != 3 || len(l.corpus) != 4 { // the zero input and the three kept
+		t.Errorf("execs %d kept %d corpus %d; want 7, 3, 4", l.Execs, l.Kept, len(l.corpus))
 	}
-	if log, pos := l.since(0); !slices.Equal(log, []uint32{e(4, 0), e(4, 2)}) || pos != 2 {
-		t.Errorf("map %v at %d, want [%d %d] at 2", log, pos, e(4, 0), e(4, 2))
+	if log, pos := l.since(0); !slices.Equal(log, []uint32{e(4, 0), e(4, 2), e(8, 0)}) || pos != 3 {
+		t.Errorf("map %v at %d, want [%d %d %d] at 3", log, pos, e(4, 0), e(4, 2), e(8, 0))
 	}
-	if log, _ := l.since(1); !slices.Equal(log, []uint32{e(4, 2)}) {
+	if log, _ := l.since(1); !slices.Equal(log, []uint32{e(4, 2), e(8, 0)}) {
 		t.Errorf("since(1) = %v", log)
 	}
 }
@@ -103,12 +105,51 @@ func TestLaneLearn(t *testing.T) {
 	}
 }
 
+// TestLaneDictSince checks the dictionary entries a batch carries to its
+// worker: those past what the worker has, up to what the batch draws
+// from, and none when the worker has them all; the positions advance to
+// the batch's view.
+func TestLaneDictSince(t *testing.T) {
+	d := mutate.NewDict(0)
+	for _, v := range []uint64{10, 20, 30} {
+		d.AddInt(v, 8) // 8 bits: integers only, no tokens
+	}
+	d.AddBytes([]byte("a"))
+	d.AddBytes([]byte("b"))
+	l := newLane(laneParams, 8, time.Second, d, 1, nil)
+	tests := []struct {
+		name                 string
+		ints, toks           int // what the worker has
+		nInts, nToks         int // what the batch draws from
+		wantInts             []uint64
+		wantToks             []string
+		wantIntPos, wantTokP int
+	}{
+		{"a new worker gets the batch's view", 0, 0, 2, 1, []uint64{10, 20}, []string{"a"}, 2, 1},
+		{"the rest, up to the view", 2, 1, 3, 2, []uint64{30}, []string{"b"}, 3, 2},
+		{"nothing when the worker has it all", 3, 2, 3, 2, nil, nil, 3, 2},
+		{"nothing for a batch made earlier", 3, 2, 1, 1, nil, nil, 3, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ints, toks, pi, pt := l.dictSince(tt.ints, tt.toks, tt.nInts, tt.nToks)
+			var got []string
+			for _, b := range toks {
+				got = append(got, string(b))
+			}
+			if !slices.Equal(ints, tt.wantInts) || !slices.Equal(got, tt.wantToks) || pi != tt.wantIntPos || pt != tt.wantTokP {
+				t.Errorf("got %v %q at %d, %d; want %v %q at %d, %d", ints, got, pi, pt, tt.wantInts, tt.wantToks, tt.wantIntPos, tt.wantTokP)
+			}
+		})
+	}
+}
+
 // TestLaneNextDeterministic checks that a lane's batches depend on its seed
 // alone and have the lane's size.
 func TestLaneNextDeterministic(t *testing.T) {
-	mk := func(seed int64) []sym.Env {
+	mk := func(seed int64) [][]uint64 {
 		l := newLane(laneParams, 8, time.Second, nil, seed, []sym.Env{input(5), input(1000)})
-		return append(l.next().envs, l.next().envs...)
+		return append(l.mutants(l.next()), l.mutants(l.next())...)
 	}
 	a, b, c := mk(3), mk(3), mk(4)
 	if len(a) != 64 {
@@ -130,7 +171,7 @@ func TestLaneResize(t *testing.T) {
 		want    int
 	}{
 		{"fast grows twofold", 32, time.Microsecond, false, 64},
-		{"fast stops at the bound", 200, time.Microsecond, false, maxBatch},
+		{"fast stops at the bound", maxBatch - 10, time.Microsecond, false, maxBatch},
 		{"slow shrinks to a tenth of the limit", 64, 10 * time.Millisecond, false, 10},
 		{"very slow runs one at a time", 64, 2 * time.Second, false, 1},
 		{"a crash halves", 64, time.Microsecond, true, 32},
@@ -139,7 +180,7 @@ func TestLaneResize(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			l := testLane()
 			l.size = tt.size
-			resp := &rt.BatchResponse{Results: make([]rt.BatchResult, 10), Nanos: uint64(10 * tt.nanos)}
+			resp := &rt.BatchResponse{Ran: 10, Nanos: uint64(10 * tt.nanos)}
 			l.resize(resp, tt.crashed)
 			if l.size != tt.want {
 				t.Errorf("size %d, want %d", l.size, tt.want)
@@ -209,7 +250,7 @@ func TestLaneJobsPriority(t *testing.T) {
 	// front keeps the order of the others.
 	q := []job{{batch: batchOf(1)}, {batch: batchOf(2)}, concolic(3), concolic(4)}
 	front(q)
-	if q[0].env[0] != 3 || q[1].batch.envs[0][0] != 1 || q[2].batch.envs[0][0] != 2 || q[3].env[0] != 4 {
+	if q[0].env[0] != 3 || q[1].batch.q.Inputs[0][0] != 1 || q[2].batch.q.Inputs[0][0] != 2 || q[3].env[0] != 4 {
 		t.Errorf("front reordered the rest: %s", kinds(q))
 	}
 }
@@ -250,10 +291,8 @@ func TestLaneWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, r := range resp.Results {
-		if len(r.Fresh) != 0 || len(r.Buckets) != 0 {
-			t.Errorf("input %d of the second worker reports %+v as new", i, r)
-		}
+	if resp.Ran != 2 || len(resp.Results) != 0 {
+		t.Errorf("the second worker ran %d inputs and reports %+v as new", resp.Ran, resp.Results)
 	}
 
 	first := lw.w
@@ -271,6 +310,87 @@ func TestLaneWorker(t *testing.T) {
 	got = l.merge(b, resp, crashes)
 	if len(got) != 2 || got[0].crash == nil || !got[1].cover || got[1].env[0] != 1010 {
 		t.Errorf("batch with a crash: %+v", got)
+	}
+}
+
+// TestLaneWorkerGenerated runs a generated batch whose mutants include
+// inputs that kill the worker (x == modeExit, which the dictionary holds):
+// the coordinator makes the batch's mutants again and runs them one at a
+// time, each crash is found with its input, and the other inputs' results
+// come with the inputs the worker made, which are the coordinator's.
+func TestLaneWorkerGenerated(t *testing.T) {
+	d := mutate.NewDict(0)
+	d.AddInt(modeExit, 64)
+	l := newLane(laneParams, 8, 10*time.Second, d, 1, []sym.Env{input(modeBranches)})
+	l.size = 32
+	// A batch whose mutants exit, but do not hang, allocate or overflow
+	// the stack (modes 3 to 9), which would cost the test time.
+	var b *laneBatch
+	var exits []int
+	var want [][]uint64 // the batch's mutants as the worker makes them
+	for range 100 {
+		b, exits = l.next(), nil
+		want = rt.Mutants(laneParams, 8, b.q.Bases, b.q.Count, b.q.Seed, d.Ints()[:b.q.NInts], d.Tokens()[:b.q.NToks])
+		bad := false
+		for i, in := range want {
+			x := int64(in[0])
+			bad = bad || x >= modeFatal && x < modeNumbered
+			if x == modeExit {
+				exits = append(exits, i)
+			}
+		}
+		if !bad && len(exits) > 0 && exits[0] > 0 {
+			break
+		}
+	}
+	if len(exits) == 0 {
+		t.Fatal("no batch of 100 has a mutant that exits: the test checks nothing")
+	}
+
+	sp := spec{bin: workerBin(t), timeout: 10 * time.Second}
+	w, err := startWorker(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw := &laneWorker{w: w, start: func() (*worker, error) { return startWorker(sp) }}
+	t.Cleanup(func() { lw.w.kill() })
+	resp, crashes, err := lw.run(l, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Ran != b.size() {
+		t.Errorf("%d inputs ran, want %d", resp.Ran, b.size())
+	}
+	var got []int
+	for i, c := range crashes {
+		got = append(got, i)
+		if c.Kind != CrashExit {
+			t.Errorf("input %d: crash %s, want an exit", i, c.Kind)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, exits) {
+		t.Errorf("crashes at %v, want at the exiting mutants %v", got, exits)
+	}
+	for _, r := range resp.Results {
+		if !slices.Equal(r.Input, want[r.Index]) {
+			t.Errorf("input %d: result for %v, the mutant is %v", r.Index, r.Input, want[r.Index])
+		}
+	}
+	n := 0
+	for _, r := range l.merge(b, resp, crashes) {
+		if r.crash != nil {
+			n++
+			if r.env[0] != modeExit {
+				t.Errorf("a crash reported with input %v", r.env)
+			}
+		}
+	}
+	if n != len(exits) {
+		t.Errorf("merge reports %d crashes, want %d", n, len(exits))
+	}
+	if l.Execs != b.size() {
+		t.Errorf("the lane counts %d executions, want %d", l.Execs, b.size())
 	}
 }
 
@@ -357,7 +477,7 @@ func TestLaneWorkerStopsBisecting(t *testing.T) {
 	if el := time.Since(begin); el > 2*l.timeout+time.Second {
 		t.Errorf("the batch took %v after the run stopped", el)
 	}
-	if len(b.envs) != 0 || len(resp.Results) != 0 || len(crashes) != 0 {
-		t.Errorf("%d inputs, %d results, %d crashes left; want none run", len(b.envs), len(resp.Results), len(crashes))
+	if resp.Ran != 0 || len(resp.Results) != 0 || len(crashes) != 0 {
+		t.Errorf("%d inputs ran, %d results, %d crashes; want none run", resp.Ran, len(resp.Results), len(crashes))
 	}
 }

@@ -181,14 +181,38 @@ func (w *worker) runBatch(q *rt.Batch, timeout time.Duration) (*rt.BatchResponse
 		return nil, crash, nil
 	}
 	resp, err := rt.ParseBatchResponse(msg)
-	if err == nil && len(resp.Results) != len(q.Inputs) {
-		err = fmt.Errorf("batch of %d inputs answered with %d results", len(q.Inputs), len(resp.Results))
+	if err == nil {
+		err = checkBatchResponse(q, resp)
 	}
 	if err != nil {
 		w.kill()
 		return nil, nil, err
 	}
 	return resp, nil, nil
+}
+
+// checkBatchResponse checks that a batch's response answers for its
+// inputs: all of them ran, and the results name them in order, with their
+// inputs when the batch was a generated one.
+func checkBatchResponse(q *rt.Batch, resp *rt.BatchResponse) error {
+	n := len(q.Inputs)
+	if q.Count > 0 {
+		n = q.Count
+	}
+	if resp.Ran != n {
+		return fmt.Errorf("batch of %d inputs answered for %d", n, resp.Ran)
+	}
+	last := -1
+	for _, r := range resp.Results {
+		if r.Index <= last || r.Index >= n {
+			return fmt.Errorf("batch of %d inputs answered for input %d after input %d", n, r.Index, last)
+		}
+		if q.Count > 0 && r.Input == nil {
+			return fmt.Errorf("generated batch answered for input %d without it", r.Index)
+		}
+		last = r.Index
+	}
+	return nil
 }
 
 // roundTrip sends one request payload and waits for the answer, killing

@@ -1,3 +1,12 @@
+// Package mutate holds the mutation lane's dictionary (Dict): the
+// integers and byte strings the program compares its inputs against,
+// which the concolic lane's traces (AddTerm) and the instrumented source
+// (AddConsts) provide, and which the mutators draw from, where the Go
+// fuzzer has no comparison feedback. The mutators themselves (bit and
+// byte flips, interesting values, arithmetic, byte insertion, deletion
+// and duplication, splicing, length changes, float specials) are the
+// runtime's (rt.Mutator, rt.Mutants): the workers run them on the batches
+// the lane generates, and the runtime may not import this package.
 package mutate
 
 import (

@@ -1,7 +1,8 @@
 // This file implements the batch mode of the worker, the mutation lane's:
-// one request carries many inputs, each runs with symbolic tracking off,
-// and the answer says per input only how it ended and what coverage it
-// added.
+// one request carries many inputs, or the means to make them (a generated
+// batch: base inputs, a seed, a count), each runs with symbolic tracking
+// off, and the answer names only the inputs that failed or added coverage,
+// with how they ended and what they covered.
 //
 // Coverage is one map per worker: st.cover (outcomes seen) and st.buckets
 // (hit-count buckets seen per outcome), which both modes raise. An input's
@@ -52,7 +53,12 @@ func BucketEntry(outcome, bucket uint32) uint32 { return outcome<<3 | bucket }
 func SplitBucket(e uint32) (outcome, bucket uint32) { return e >> 3, e & 7 }
 
 // Batch asks a worker to run the target on many inputs without symbolic
-// tracking.
+// tracking. The inputs are either listed (Inputs) or generated: Count
+// mutants of the Bases, made by Mutants from Seed and the first NInts and
+// NToks entries of the worker's dictionary, which the batch extends first.
+// A generated batch costs the coordinator neither the mutation nor the
+// encoding of every input, and the worker answers only for the inputs
+// that have something to say.
 type Batch struct {
 	MaxLen int
 	// Inputs are the inputs in dense form (DenseInput): maps cost more to
@@ -62,6 +68,47 @@ type Batch struct {
 	// and this worker's may not: the worker adds them, and their outcomes,
 	// to its map before running the inputs.
 	Known []uint32
+
+	// Count, when not 0, makes the batch a generated one, of Count
+	// mutants of Bases (dense inputs), made from Seed.
+	Count int
+	Bases [][]uint64
+	Seed  uint64
+	// DictInts and DictToks are entries the worker's dictionary lacks, to
+	// be appended to it; NInts and NToks are how many of the dictionary's
+	// entries the mutants draw from, the dictionary the coordinator had
+	// when it made the batch.
+	DictInts     []uint64
+	DictToks     [][]byte
+	NInts, NToks int
+}
+
+// Mutants returns the inputs of a generated batch (Batch.Count) in dense
+// form: for each, a mutant (Mutator.MutateArgs) of a base picked at random,
+// spliced with another when there are several, all drawn from one
+// Mutator seeded with seed and reading the dictionary ints, toks. It is a
+// function of its arguments: the worker runs what it returns, and the
+// coordinator calls it again for inputs it needs.
+func Mutants(ps []Param, maxLen int, bases [][]uint64, count int, seed uint64, ints []uint64, toks [][]byte) [][]uint64 {
+	if len(bases) == 0 {
+		bases = [][]uint64{nil} // the zero input
+	}
+	args := make([][]Arg, len(bases))
+	for i, b := range bases {
+		args[i] = DecodeDense(ps, maxLen, b)
+	}
+	m := NewMutator(ps, maxLen, seed)
+	m.SetDict(ints, toks)
+	out := make([][]uint64, count)
+	for i := range out {
+		base := args[m.r.IntN(len(args))]
+		var other []Arg
+		if len(args) > 1 {
+			other = args[m.r.IntN(len(args))]
+		}
+		out[i] = EncodeDense(ps, maxLen, m.MutateArgs(base, other))
+	}
+	return out
 }
 
 // DenseInput returns env as the values of variables 0 to its largest.
@@ -77,8 +124,10 @@ func DenseInput(env sym.Env) []uint64 {
 	return d
 }
 
-// BatchResult reports one input of a batch.
+// BatchResult reports one input of a batch that has something to say:
+// it failed or added coverage.
 type BatchResult struct {
+	Index  int // the input's place in the batch
 	Status Status
 	Panic  string // the panic or failure message, when Status is not StatusOK
 	Stack  string // the stack of a panic
@@ -87,12 +136,62 @@ type BatchResult struct {
 	// worker's map before the input ran.
 	Fresh   []uint32
 	Buckets []uint32
+	// Input is the input in dense form, for a generated batch's, whose
+	// inputs the coordinator has not seen.
+	Input []uint64
 }
 
-// BatchResponse reports a batch, one result per input in order.
+// reports says whether an input's result goes into the response.
+func (r *BatchResult) reports() bool {
+	return len(r.Fresh) > 0 || len(r.Buckets) > 0 || r.Status == StatusPanic || r.Status == StatusFail
+}
+
+// BatchResponse reports a batch: how many inputs ran and the results of
+// those that failed or added coverage, by increasing Index.
 type BatchResponse struct {
+	Ran     int
 	Results []BatchResult
-	Nanos   uint64 // time the worker spent on the whole batch
+	Nanos   uint64 // time the worker spent on the whole batch, generation included
+}
+
+// workerDict is the worker's copy of the mutation lane's dictionary, which
+// generated batches extend (Batch.DictInts). Package-level, as st is: one
+// worker process serves one lane.
+var workerDict struct {
+	ints []uint64
+	toks [][]byte
+}
+
+// serveBatch runs a batch: it takes in the map entries and dictionary
+// entries the batch carries, generates its inputs when it is a generated
+// one, runs them all with run, which fills one result per input, and
+// answers with the results that say something.
+func serveBatch(ps []Param, sites int, q *Batch, run func(q *Batch, res []BatchResult)) *BatchResponse {
+	start := time.Now()
+	learn(sites, q.Known)
+	gen := q.Count > 0
+	if gen {
+		workerDict.ints = append(workerDict.ints, q.DictInts...)
+		workerDict.toks = append(workerDict.toks, q.DictToks...)
+		// A dictionary shorter than the batch's view cannot come from a
+		// coordinator that sent every entry; it is read as far as it goes.
+		ni, nt := min(q.NInts, len(workerDict.ints)), min(q.NToks, len(workerDict.toks))
+		q.Inputs = Mutants(ps, q.MaxLen, q.Bases, q.Count, q.Seed, workerDict.ints[:ni:ni], workerDict.toks[:nt:nt])
+	}
+	res := make([]BatchResult, len(q.Inputs))
+	run(q, res)
+	resp := &BatchResponse{Ran: len(q.Inputs)}
+	for i := range res {
+		if r := &res[i]; r.reports() {
+			r.Index = i
+			if gen {
+				r.Input = q.Inputs[i]
+			}
+			resp.Results = append(resp.Results, *r)
+		}
+	}
+	resp.Nanos = uint64(time.Since(start))
+	return resp
 }
 
 // learn adds bucket entries, and their outcomes, to the worker's map.
@@ -133,17 +232,14 @@ func dropHits() {
 // executeBatch runs the target once per input of q, without symbolic
 // tracking but counting branch outcomes on the executing goroutine.
 func executeBatch(t Entry, q *Batch) *BatchResponse {
-	start := time.Now()
-	learn(t.Sites, q.Known)
-	resp := &BatchResponse{Results: make([]BatchResult, len(q.Inputs))}
-	offs := Layout(t.Params, q.MaxLen)
-	in := new(Input) // one for the batch: the entry reads it before the target runs
-	for i, vals := range q.Inputs {
-		*in = Input{dense: vals, offs: offs, maxLen: q.MaxLen, params: t.Params, concrete: true}
-		runConcrete(t, in, &resp.Results[i])
-	}
-	resp.Nanos = uint64(time.Since(start))
-	return resp
+	return serveBatch(t.Params, t.Sites, q, func(q *Batch, res []BatchResult) {
+		offs := Layout(t.Params, q.MaxLen)
+		in := new(Input) // one for the batch: the entry reads it before the target runs
+		for i, vals := range q.Inputs {
+			*in = Input{dense: vals, offs: offs, maxLen: q.MaxLen, params: t.Params, concrete: true}
+			runConcrete(t, in, &res[i])
+		}
+	})
 }
 
 // runConcrete runs the target on one shadowless input and fills res. The

@@ -46,7 +46,29 @@ func freshWorker(t *testing.T) {
 	t.Helper()
 	saved := st.cover
 	st.cover, st.counts, st.buckets = nil, nil, nil
+	st.touched = st.touched[:0] // hit counts an earlier test's execution left behind
 	t.Cleanup(func() { st.cover, st.counts, st.buckets = saved, nil, nil })
+}
+
+// results returns a response's results by input, the inputs the response
+// leaves out (nothing to say) as zero results, and checks the response's
+// count of inputs run.
+func results(t *testing.T, resp *BatchResponse, n int) []BatchResult {
+	t.Helper()
+	if resp.Ran != n {
+		t.Fatalf("the response says %d inputs ran, want %d", resp.Ran, n)
+	}
+	out := make([]BatchResult, n)
+	last := -1
+	for _, r := range resp.Results {
+		if r.Index <= last || r.Index >= n {
+			t.Fatalf("result of input %d after input %d, in a batch of %d", r.Index, last, n)
+		}
+		last = r.Index
+		out[r.Index] = r
+		out[r.Index].Index = 0
+	}
+	return out
 }
 
 // TestBatchNovelty runs inputs of the loop target in one batch and checks
@@ -74,12 +96,9 @@ func TestBatchNovelty(t *testing.T) {
 	for _, tt := range tests {
 		q.Inputs = append(q.Inputs, []uint64{tt.n})
 	}
-	resp := executeBatch(loopTarget, q)
-	if len(resp.Results) != len(tests) {
-		t.Fatalf("%d results for %d inputs", len(resp.Results), len(tests))
-	}
+	res := results(t, executeBatch(loopTarget, q), len(tests))
 	for i, tt := range tests {
-		res := resp.Results[i]
+		res := res[i]
 		if res.Status != StatusOK {
 			t.Errorf("n=%d: status %v %s", tt.n, res.Status, res.Panic)
 		}
@@ -97,12 +116,12 @@ func TestBatchNovelty(t *testing.T) {
 // message and stack, and that the inputs after it still run.
 func TestBatchPanicAndRest(t *testing.T) {
 	freshWorker(t)
-	resp := executeBatch(loopTarget, &Batch{Inputs: [][]uint64{{201}, {0}}})
-	p := resp.Results[0]
+	res := results(t, executeBatch(loopTarget, &Batch{Inputs: [][]uint64{{201}, {0}}}), 2)
+	p := res[0]
 	if p.Status != StatusPanic || p.Panic != "two hundred" || p.Stack == "" {
 		t.Errorf("panicking input: status %v panic %q, stack %d bytes", p.Status, p.Panic, len(p.Stack))
 	}
-	if got := resp.Results[1]; got.Status != StatusOK || !slices.Equal(got.Fresh, []uint32{outcome(0, false)}) {
+	if got := res[1]; got.Status != StatusOK || !slices.Equal(got.Fresh, []uint32{outcome(0, false)}) {
 		t.Errorf("input after the panic: %+v", got)
 	}
 	if owner.Load() != 0 {
@@ -117,18 +136,18 @@ func TestBatchKnownAndShared(t *testing.T) {
 	freshWorker(t)
 	loopT, loopF, eqF := outcome(0, true), outcome(0, false), outcome(1, false)
 	known := []uint32{BucketEntry(loopF, 0), BucketEntry(loopT, 0), BucketEntry(eqF, 0)}
-	resp := executeBatch(loopTarget, &Batch{Known: known, Inputs: [][]uint64{{1}}})
-	if r := resp.Results[0]; len(r.Fresh) != 0 || len(r.Buckets) != 0 {
+	res := results(t, executeBatch(loopTarget, &Batch{Known: known, Inputs: [][]uint64{{1}}}), 1)
+	if r := res[0]; len(r.Fresh) != 0 || len(r.Buckets) != 0 {
 		t.Errorf("known coverage reported again: %+v", r)
 	}
 	// A symbolic execution of n=2 reaches the bucket of two iterations; a
 	// batch running n=3 (the next bucket) afterwards still finds that one.
 	execute(loopTarget, &Request{Env: map[uint64]uint64{0: 2}}, sym.NewEncoder())
-	resp = executeBatch(loopTarget, &Batch{Inputs: [][]uint64{{2}, {3}}})
-	if r := resp.Results[0]; len(r.Buckets) != 0 {
+	res = results(t, executeBatch(loopTarget, &Batch{Inputs: [][]uint64{{2}, {3}}}), 2)
+	if r := res[0]; len(r.Buckets) != 0 {
 		t.Errorf("a bucket the symbolic run reached is reported again: %+v", r)
 	}
-	if r := resp.Results[1]; !slices.Contains(r.Buckets, BucketEntry(loopT, 2)) {
+	if r := res[1]; !slices.Contains(r.Buckets, BucketEntry(loopT, 2)) {
 		t.Errorf("n=3 reports buckets %v, want %v among them", r.Buckets, BucketEntry(loopT, 2))
 	}
 }
@@ -192,6 +211,46 @@ func BenchmarkRoundTripBatch(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRoundTripGenerated is BenchmarkRoundTripBatch for a generated
+// batch: 256 mutants of the input made in the worker (Mutants) and run,
+// the batch and its answer (the inputs with new coverage only) encoded
+// and decoded; ns/op is per input. The difference to
+// BenchmarkRoundTripBatch is the mutation's cost less the encoding's.
+func BenchmarkRoundTripGenerated(b *testing.B) {
+	const n = 256
+	q := &Batch{MaxLen: 32, Count: n, Bases: [][]uint64{DenseInput(request(16).Env)},
+		DictInts: []uint64{12345}, DictToks: [][]byte{[]byte("abc")}, NInts: 1, NToks: 1}
+	saved := workerDict
+	b.Cleanup(func() { workerDict = saved })
+	var buf []byte
+	for i := 0; b.Loop(); i++ {
+		if i%n != 0 {
+			continue // one batch stands for n iterations
+		}
+		q.Seed = uint64(i)
+		workerDict.ints, workerDict.toks = nil, nil
+		buf = AppendBatch(buf[:0], q)
+		pq, err := ParseBatch(buf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf = AppendBatchResponse(buf[:0], executeBatch(target, pq))
+		if _, err := ParseBatchResponse(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMutants measures the making of one mutant of the checksum
+// target's input, as a generated batch makes them (ns/op per mutant).
+func BenchmarkMutants(b *testing.B) {
+	bases := [][]uint64{DenseInput(request(16).Env)}
+	for b.Loop() {
+		Mutants(target.Params, 32, bases, 256, 1, []uint64{12345}, [][]byte{[]byte("abc")})
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*256), "ns/mutant")
 }
 
 // TestBucket checks the AFL-style hit-count buckets: 1, 2, 3, 4-7, 8-15,

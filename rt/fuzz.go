@@ -67,12 +67,9 @@ func serveFuzz(t reflect.Value, run func(t any, in *Input)) error {
 	return serveLoop(in, out, func(q *Request, enc *sym.Encoder) *Response {
 		return executeFuzz(q, enc, subType, runMethod, run)
 	}, func(q *Batch) *BatchResponse {
-		start := time.Now()
-		learn(registered.Sites, q.Known)
-		resp := &BatchResponse{Results: make([]BatchResult, len(q.Inputs))}
-		runFuzzBatch(q, resp.Results, subType, runMethod, run)
-		resp.Nanos = uint64(time.Since(start))
-		return resp
+		return serveBatch(registered.Params, registered.Sites, q, func(q *Batch, res []BatchResult) {
+			runFuzzBatch(q, res, subType, runMethod, run)
+		})
 	})
 }
 

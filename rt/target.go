@@ -247,21 +247,37 @@ type Arg struct {
 // DecodeInput reads the parameters' values from an input laid out by
 // Layout(ps, maxLen).
 func DecodeInput(ps []Param, maxLen int, env sym.Env) []Arg {
+	return decodeArgs(ps, maxLen, func(n uint64) uint64 { return env[n] })
+}
+
+// DecodeDense is DecodeInput for an input in dense form (DenseInput).
+func DecodeDense(ps []Param, maxLen int, dense []uint64) []Arg {
+	return decodeArgs(ps, maxLen, func(n uint64) uint64 {
+		if n < uint64(len(dense)) {
+			return dense[n]
+		}
+		return 0
+	})
+}
+
+// decodeArgs reads the parameters' values through val, which returns
+// the value of an input variable.
+func decodeArgs(ps []Param, maxLen int, val func(uint64) uint64) []Arg {
 	offs := Layout(ps, maxLen)
 	args := make([]Arg, len(ps))
 	for i, p := range ps {
 		base := uint64(offs[i])
 		switch p.Kind {
 		case ParamString, ParamBytes:
-			n := int(min(env[base], uint64(maxLen)))
+			n := int(min(val(base), uint64(maxLen)))
 			args[i].Bytes = make([]byte, n)
 			for k := range args[i].Bytes {
-				args[i].Bytes[k] = byte(env[base+1+uint64(k)])
+				args[i].Bytes[k] = byte(val(base + 1 + uint64(k)))
 			}
 		case ParamBool:
-			args[i].Bits = env[base] & 1
+			args[i].Bits = val(base) & 1
 		default:
-			args[i].Bits = p.bits(env[base])
+			args[i].Bits = p.bits(val(base))
 		}
 	}
 	return args
@@ -288,4 +304,34 @@ func EncodeInput(ps []Param, maxLen int, args []Arg) sym.Env {
 		}
 	}
 	return env
+}
+
+// EncodeDense lays the parameters' values out as an input in dense form:
+// DenseInput(EncodeInput(ps, maxLen, args)), without the map.
+func EncodeDense(ps []Param, maxLen int, args []Arg) []uint64 {
+	offs := Layout(ps, maxLen)
+	n := 0
+	for i, p := range ps {
+		n = offs[i] + 1
+		if p.Kind == ParamString || p.Kind == ParamBytes {
+			n += min(len(args[i].Bytes), maxLen)
+		}
+	}
+	d := make([]uint64, n)
+	for i, p := range ps {
+		base := offs[i]
+		switch p.Kind {
+		case ParamString, ParamBytes:
+			b := args[i].Bytes[:min(len(args[i].Bytes), maxLen)]
+			d[base] = uint64(len(b))
+			for k, c := range b {
+				d[base+1+k] = uint64(c)
+			}
+		case ParamBool:
+			d[base] = args[i].Bits & 1
+		default:
+			d[base] = p.bits(args[i].Bits)
+		}
+	}
+	return d
 }

@@ -314,20 +314,60 @@ func (r *reader) uints() []uint32 {
 	return v
 }
 
+// maxGenerated bounds the inputs of a generated batch, so that a corrupt
+// count cannot make the worker allocate without limit.
+const maxGenerated = 1 << 20
+
 // AppendBatch appends the payload of q to buf.
 func AppendBatch(buf []byte, q *Batch) []byte {
 	w := writer{buf: buf}
 	w.byte1(kindBatch)
 	w.uv(uint64(q.MaxLen))
 	w.uints(q.Known)
-	w.uv(uint64(len(q.Inputs)))
-	for _, vals := range q.Inputs {
+	w.dense(q.Inputs)
+	w.uv(uint64(q.Count))
+	if q.Count > 0 {
+		w.dense(q.Bases)
+		w.uv(q.Seed)
+		w.uv(uint64(len(q.DictInts)))
+		for _, v := range q.DictInts {
+			w.uv(v)
+		}
+		w.uv(uint64(len(q.DictToks)))
+		for _, t := range q.DictToks {
+			w.bytes(t)
+		}
+		w.uv(uint64(q.NInts))
+		w.uv(uint64(q.NToks))
+	}
+	return w.buf
+}
+
+// dense appends a list of inputs in dense form.
+func (w *writer) dense(inputs [][]uint64) {
+	w.uv(uint64(len(inputs)))
+	for _, vals := range inputs {
 		w.uv(uint64(len(vals)))
 		for _, v := range vals {
 			w.uv(v)
 		}
 	}
-	return w.buf
+}
+
+// dense reads a list of inputs in dense form. One array holds every
+// input's values: the message bounds their number, one byte each at least.
+func (r *reader) dense() [][]uint64 {
+	inputs := make([][]uint64, r.count())
+	all := make([]uint64, 0, len(r.buf))
+	for i := range inputs {
+		n := r.count()
+		start := len(all)
+		for j := 0; j < n && r.err == nil; j++ {
+			all = append(all, r.uv())
+		}
+		inputs[i] = all[start:len(all):len(all)]
+	}
+	return inputs
 }
 
 // ParseBatch decodes a batch payload.
@@ -337,17 +377,24 @@ func ParseBatch(b []byte) (*Batch, error) {
 		return nil, fmt.Errorf("rt: batch of kind %d", k)
 	}
 	q := &Batch{MaxLen: int(r.uv()), Known: r.uints()}
-	q.Inputs = make([][]uint64, r.count())
-	// One array holds every input's values: the message bounds their
-	// number, one byte each at least.
-	all := make([]uint64, 0, len(r.buf))
-	for i := range q.Inputs {
-		n := r.count()
-		start := len(all)
-		for j := 0; j < n && r.err == nil; j++ {
-			all = append(all, r.uv())
+	q.Inputs = r.dense()
+	if q.Count = int(r.uv()); q.Count > maxGenerated {
+		return nil, fmt.Errorf("rt: batch of %d generated inputs", q.Count)
+	}
+	if q.Count > 0 {
+		q.Bases = r.dense()
+		q.Seed = r.uv()
+		q.DictInts = make([]uint64, r.count())
+		for i := range q.DictInts {
+			q.DictInts[i] = r.uv()
 		}
-		q.Inputs[i] = all[start:len(all):len(all)]
+		q.DictToks = make([][]byte, r.count())
+		for i := range q.DictToks {
+			// Copied: the worker keeps them, and reads its next
+			// message into the same buffer.
+			q.DictToks[i] = append([]byte(nil), r.bytes()...)
+		}
+		q.NInts, q.NToks = int(r.uv()), int(r.uv())
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("rt: bad batch: %w", r.err)
@@ -359,8 +406,10 @@ func ParseBatch(b []byte) (*Batch, error) {
 func AppendBatchResponse(buf []byte, p *BatchResponse) []byte {
 	w := writer{buf: buf}
 	w.uv(p.Nanos)
+	w.uv(uint64(p.Ran))
 	w.uv(uint64(len(p.Results)))
 	for _, res := range p.Results {
+		w.uv(uint64(res.Index))
 		w.byte1(byte(res.Status))
 		if res.Status != StatusOK {
 			w.str(res.Panic)
@@ -368,6 +417,10 @@ func AppendBatchResponse(buf []byte, p *BatchResponse) []byte {
 		}
 		w.uints(res.Fresh)
 		w.uints(res.Buckets)
+		w.uv(uint64(len(res.Input)))
+		for _, v := range res.Input {
+			w.uv(v)
+		}
 	}
 	return w.buf
 }
@@ -375,16 +428,23 @@ func AppendBatchResponse(buf []byte, p *BatchResponse) []byte {
 // ParseBatchResponse decodes a batch response payload.
 func ParseBatchResponse(b []byte) (*BatchResponse, error) {
 	r := reader{buf: b}
-	p := &BatchResponse{Nanos: r.uv()}
+	p := &BatchResponse{Nanos: r.uv(), Ran: int(r.uv())}
 	p.Results = make([]BatchResult, r.count())
 	for i := range p.Results {
 		res := &p.Results[i]
+		res.Index = int(r.uv())
 		res.Status = Status(r.byte1())
 		if res.Status != StatusOK {
 			res.Panic, res.Stack = r.str(), r.str()
 		}
 		res.Fresh = r.uints()
 		res.Buckets = r.uints()
+		if n := r.count(); n > 0 {
+			res.Input = make([]uint64, n)
+			for j := range res.Input {
+				res.Input[j] = r.uv()
+			}
+		}
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("rt: bad batch response: %w", r.err)

@@ -184,17 +184,20 @@ func sampleBatches() map[string]*Batch {
 		"empty":  {MaxLen: 3},
 		"inputs": {MaxLen: 8, Inputs: [][]uint64{{}, {1, math.MaxUint64}, {0, 0, 7}}},
 		"known":  {MaxLen: 1, Known: []uint32{BucketEntry(5, 0), BucketEntry(1<<20, 7)}, Inputs: [][]uint64{{2}}},
+		"generated": {MaxLen: 4, Known: []uint32{7}, Count: 256, Bases: [][]uint64{{1, 2}, {}}, Seed: math.MaxUint64,
+			DictInts: []uint64{0xCAFE, 1 << 63}, DictToks: [][]byte{[]byte("GET"), {0}}, NInts: 5, NToks: 9},
+		"generated, nothing new": {MaxLen: 4, Count: 1, Bases: [][]uint64{{3}}, NInts: 2},
 	}
 }
 
 func sampleBatchResponses() map[string]*BatchResponse {
 	return map[string]*BatchResponse{
-		"empty": {Nanos: 5, Results: []BatchResult{}},
-		"mixed": {Nanos: 1 << 40, Results: []BatchResult{
+		"empty": {Nanos: 5, Ran: 3, Results: []BatchResult{}},
+		"mixed": {Nanos: 1 << 40, Ran: 300, Results: []BatchResult{
 			{},
-			{Fresh: []uint32{3, 4}, Buckets: []uint32{BucketEntry(3, 0), BucketEntry(4, 6)}},
-			{Status: StatusPanic, Panic: "boom", Stack: "goroutine 1", Buckets: []uint32{9}},
-			{Status: StatusFail, Panic: "test failed"},
+			{Index: 1, Fresh: []uint32{3, 4}, Buckets: []uint32{BucketEntry(3, 0), BucketEntry(4, 6)}},
+			{Index: 7, Status: StatusPanic, Panic: "boom", Stack: "goroutine 1", Buckets: []uint32{9}, Input: []uint64{1, 0, math.MaxUint64}},
+			{Index: 299, Status: StatusFail, Panic: "test failed"},
 		}},
 	}
 }
@@ -212,13 +215,13 @@ func TestBatchRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.MaxLen != q.MaxLen || !slices.Equal(got.Known, q.Known) || len(got.Inputs) != len(q.Inputs) {
+			if got.MaxLen != q.MaxLen || !slices.Equal(got.Known, q.Known) || !denseEqual(got.Inputs, q.Inputs) {
 				t.Fatalf("got %+v, want %+v", got, q)
 			}
-			for i := range q.Inputs {
-				if !slices.Equal(got.Inputs[i], q.Inputs[i]) {
-					t.Errorf("input %d: %v, want %v", i, got.Inputs[i], q.Inputs[i])
-				}
+			if got.Count != q.Count || !denseEqual(got.Bases, q.Bases) || got.Seed != q.Seed ||
+				!slices.Equal(got.DictInts, q.DictInts) || !slices.EqualFunc(got.DictToks, q.DictToks, bytes.Equal) ||
+				got.NInts != q.NInts || got.NToks != q.NToks {
+				t.Errorf("generation: got %+v, want %+v", got, q)
 			}
 			if _, err := ParseRequest(b); err == nil {
 				t.Error("a batch parsed as a request")
@@ -236,6 +239,11 @@ func TestBatchRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// denseEqual reports whether two lists of dense inputs are equal.
+func denseEqual(a, b [][]uint64) bool {
+	return slices.EqualFunc(a, b, func(x, y []uint64) bool { return slices.Equal(x, y) })
 }
 
 func uvarints(vs ...uint64) []byte {
