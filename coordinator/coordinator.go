@@ -752,18 +752,24 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 				}
 				continue
 			}
+			// replace kills w and starts another; false (j's outcome
+			// sent) when the new one does not start.
+			replace := func() bool {
+				w.kill()
+				nw, serr := startWorker(d.spec())
+				if serr != nil {
+					results <- outcome{job: j, err: serr}
+					return false
+				}
+				w = nw
+				return true
+			}
 			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen, Trace: d.cfg.Pruner != nil}
 			resp, crash, err := runJob(w, q)
 			if crash == nil && err == nil && runtimePanic(resp) {
 				c, ok, dead := confirmPanic(w, q, resp)
-				if dead {
-					w.kill()
-					nw, serr := startWorker(d.spec())
-					if serr != nil {
-						results <- outcome{job: j, err: serr}
-						return
-					}
-					w = nw
+				if dead && !replace() {
+					return
 				}
 				if !ok {
 					results <- outcome{job: j, resp: c, slow: true, fault: resp}
@@ -771,13 +777,9 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 				}
 			}
 			if crash != nil {
-				w.kill()
-				nw, serr := startWorker(d.spec())
-				if serr != nil {
-					results <- outcome{job: j, err: serr}
+				if !replace() {
 					return
 				}
-				w = nw
 				if crash.Kind == CrashExit && strings.HasPrefix(crash.Message, "worker failed") {
 					results <- outcome{job: j, err: errors.New(crash.Message)}
 					return
