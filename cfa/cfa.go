@@ -124,6 +124,9 @@ type Graph struct {
 	callsOnce sync.Once
 	calls     map[*ssa.Function][]*ssa.Call
 	escapes   map[*ssa.Function]bool
+	named     map[types.Object]bool // functions a wrapper starts
+	invoked   map[string]bool       // method Ids that interfaces call
+	boxed     map[types.Object]bool // named types that may be in an interface
 }
 
 type edge struct {

@@ -285,28 +285,67 @@ func (g *Graph) linknamed() (names, whole map[string]bool) {
 
 // StaticCalls returns the call instructions of the graph's functions that
 // call f statically, and ok true when those calls are the only way f can
-// start: f is a declared function without receiver or type parameters,
-// not a root of any run (an exported function, an initialiser, a
-// linknamed one, one of a package with non-Go files: see roots), and no
-// instruction names it other than as the callee of a static call (a
-// function value, a go or defer statement, a closure). When ok is false
-// the calls are nil: what holds at every call site need not hold for f.
+// start: f is a declared function or method without type parameters (of
+// its own or its receiver's), not a root of any run (an exported function
+// or method, an initialiser, a linknamed one, one of a package with non-Go
+// files: see roots), and no instruction names it other than as the callee
+// of a static call (a function value, a go or defer statement, a closure,
+// a method value's or method expression's wrapper). A method must also be
+// out of reach of dynamic calls (methodEscapes). When ok is false the
+// calls are nil: what holds at every call site need not hold for f.
 func (g *Graph) StaticCalls(f *ssa.Function) (calls []*ssa.Call, ok bool) {
 	obj, _ := f.Object().(*types.Func)
-	if obj == nil || f.Signature.Recv() != nil || f.TypeParams() != nil || f.Origin() != nil {
+	if obj == nil || f.TypeParams() != nil || f.Origin() != nil || f.Synthetic != "" {
 		return nil, false
 	}
 	g.callsOnce.Do(g.indexCalls)
-	if g.escapes[f] {
+	if g.escapes[f] || g.named[obj] {
+		return nil, false
+	}
+	if recv := f.Signature.Recv(); recv != nil && g.methodEscapes(obj, recv.Type()) {
 		return nil, false
 	}
 	return g.calls[f], true
 }
 
+// methodEscapes reports whether the method m, whose receiver has type
+// recv, may start other than through a static call. Its name is not
+// exported (exported methods are roots), so only code of its own package,
+// which the graph holds, can name it: through an interface of that
+// package (an invoke of a method with m's Id) or a wrapper (named, see
+// indexCalls); reflection calls only exported methods. Conservatively, a
+// conversion of the receiver's type (value or pointer, or any type that
+// holds it: reflection reaches fields) to any interface also counts, and
+// so does a receiver type that is generic or of a package importing
+// reflect.
+func (g *Graph) methodEscapes(m *types.Func, recv types.Type) bool {
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	named, ok := recv.(*types.Named)
+	if !ok || named.TypeParams().Len() > 0 || named.TypeArgs().Len() > 0 {
+		return true
+	}
+	if g.invoked[m.Id()] || g.boxed[named.Obj()] {
+		return true
+	}
+	for _, p := range g.pkgs {
+		if p.Types == m.Pkg() {
+			_, refl := p.Imports["reflect"]
+			return refl
+		}
+	}
+	return true // not a package of the graph: its code is not all seen
+}
+
 // indexCalls finds, once, the static calls of each function and the
-// functions that may start otherwise (StaticCalls).
+// functions that may start otherwise (StaticCalls): those named as values,
+// the methods a wrapper names (g.named), the method Ids interfaces invoke
+// (g.invoked) and the named types that may reach an interface (g.boxed:
+// converted, or given as a type argument to a function that may convert).
 func (g *Graph) indexCalls() {
 	g.calls, g.escapes = map[*ssa.Function][]*ssa.Call{}, map[*ssa.Function]bool{}
+	g.named, g.invoked, g.boxed = map[types.Object]bool{}, map[string]bool{}, map[types.Object]bool{}
 	for _, r := range g.roots(nil) {
 		g.escapes[r] = true
 	}
@@ -314,21 +353,86 @@ func (g *Graph) indexCalls() {
 	for _, fn := range g.funcs {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
-				if _, ok := in.(*ssa.DebugRef); ok {
+				switch in := in.(type) {
+				case *ssa.DebugRef:
 					continue // names, does not run
+				case *ssa.MakeInterface:
+					g.box(in.X.Type())
+				case ssa.CallInstruction:
+					if in.Common().IsInvoke() {
+						g.invoked[in.Common().Method.Id()] = true
+					}
 				}
 				c, isCall := in.(*ssa.Call)
 				for _, op := range in.Operands(ops[:0]) {
 					f, ok := (*op).(*ssa.Function)
-					switch {
-					case !ok:
-					case isCall && !c.Call.IsInvoke() && op == &c.Call.Value:
+					if !ok {
+						continue
+					}
+					if f.Synthetic != "" && f.Object() != nil {
+						// A wrapper (bound method, thunk, instance)
+						// starts what it wraps.
+						g.named[f.Object()] = true
+					}
+					for _, t := range f.TypeArgs() {
+						g.box(t)
+					}
+					if isCall && !c.Call.IsInvoke() && op == &c.Call.Value {
 						g.calls[f] = append(g.calls[f], c)
-					default:
+					} else {
 						g.escapes[f] = true // f as a value: it may start anywhere
 					}
 				}
 			}
 		}
 	}
+}
+
+// box marks the named types that a value of type t holds or points to as
+// possibly in an interface: reflection on the interface reaches them.
+func (g *Graph) box(t types.Type) {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			g.boxed[t.Origin().Obj()] = true
+			for i := range t.TypeArgs().Len() {
+				walk(t.TypeArgs().At(i))
+			}
+			walk(t.Underlying())
+		case *types.Alias:
+			walk(types.Unalias(t))
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Struct:
+			for i := range t.NumFields() {
+				walk(t.Field(i).Type())
+			}
+		case *types.Tuple:
+			for i := range t.Len() {
+				walk(t.At(i).Type())
+			}
+		case *types.Signature:
+			walk(t.Params())
+			walk(t.Results())
+		case *types.TypeParam:
+			// Its instances are boxed where they are made (type
+			// arguments); the constraint bounds nothing here.
+		}
+	}
+	walk(t)
 }

@@ -458,7 +458,26 @@ func Exported(x int) int { return x }
 
 type T struct{}
 
-func (T) method() int { return 1 }
+func (T) method() int  { return 1 }
+func (*T) pointer() int { return 2 }
+func (T) Method() int  { return 3 }
+
+type (
+	B  struct{}
+	V  struct{}
+	X  struct{}
+	C  struct{}
+	U  struct{}
+	H  struct{ u *U }
+	G[E any] struct{ e E }
+)
+
+func (B) boxed() int   { return 1 }
+func (V) bound() int   { return 1 }
+func (X) expr() int    { return 1 }
+func (C) invoked() int { return 1 }
+func (*U) held() int   { return 1 }
+func (G[E]) generic() int { return 1 }
 
 var fv = valued
 
@@ -466,14 +485,30 @@ func Entry(x int) int {
 	defer deferred()
 	go spawned()
 	var t T
-	return once(x) + twice(x) + twice(3) + valued(x) + Exported(x) + fv(x) + t.method()
+	var b B
+	var v V
+	var c C
+	var h H
+	var i interface{ invoked() int }
+	var sink any = b
+	sink = h
+	_ = sink
+	if i != nil {
+		x += i.invoked()
+	}
+	bf := v.bound
+	return once(x) + twice(x) + twice(3) + valued(x) + Exported(x) + fv(x) + t.method() + t.pointer() + t.Method() +
+		b.boxed() + bf() + X.expr(X{}) + c.invoked() + h.u.held() + G[int]{}.generic()
 }
 `
 
 // TestStaticCalls checks which functions only their static calls start:
-// a function called directly, once or twice, is; one whose value is
-// taken, one deferred or started as a goroutine, an exported one and a
-// method are not.
+// a function called directly, once or twice, is, and so are methods with
+// unexported names, of value or pointer receivers, called directly; one
+// whose value is taken, one deferred or started as a goroutine, an
+// exported one are not, nor are methods whose receiver is converted to an
+// interface (or held by a value that is), whose name an interface calls,
+// whose method value or expression is taken, exported or of a generic type.
 func TestStaticCalls(t *testing.T) {
 	g, _ := crafted(t, callsSrc)
 	byName := map[string]*ssa.Function{}
@@ -491,8 +526,19 @@ func TestStaticCalls(t *testing.T) {
 		{"deferred", 0, false},
 		{"spawned", 0, false},
 		{"Exported", 0, false},
-		{"method", 0, false},
+		{"method", 1, true},
+		{"pointer", 1, true},
+		{"Method", 0, false},
+		{"boxed", 0, false},
+		{"bound", 0, false},
+		{"expr", 0, false},
+		{"invoked", 0, false},
+		{"held", 0, false},
+		{"generic", 0, false},
 	} {
+		if byName[tt.fn] == nil {
+			t.Fatalf("%s: no such function", tt.fn)
+		}
 		calls, ok := g.StaticCalls(byName[tt.fn])
 		if ok != tt.ok || len(calls) != tt.calls {
 			t.Errorf("%s: %d calls, ok %v; want %d, %v", tt.fn, len(calls), ok, tt.calls, tt.ok)
