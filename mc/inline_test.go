@@ -120,9 +120,12 @@ func TestCheckMemory(t *testing.T) {
 
 // TestProveAtCalls checks the claims on goals of callees decided at their
 // calls: sign's negative side, which its one caller never passes, is
-// proved unreachable there (and only with inlining); half's, reached
-// from one of its two calls, is not; neg's is not either, since neg's
-// value escapes and anything may call it.
+// proved unreachable there (and only with inlining), and so is the same
+// goal of meter's method below; half's, reached from one of its two
+// calls, is not; neg's is not either, since neg's value escapes and
+// anything may call it, nor are the methods' whose receiver is converted
+// to an interface that calls them (sbelow) or whose method value escapes
+// (vbelow).
 func TestProveAtCalls(t *testing.T) {
 	p := loadInl(t)
 	out, sum, err := Prove(context.Background(), p.g, p.table, 30*time.Second, time.Second)
@@ -140,6 +143,10 @@ func TestProveAtCalls(t *testing.T) {
 		{"half", false, false},
 		{"neg", true, false},
 		{"neg", false, false},
+		{"below", true, true},
+		{"below", false, false},
+		{"sbelow", true, false},
+		{"vbelow", true, false},
 	} {
 		gl := p.goal(t, tc.fn, "x < 0", tc.taken)
 		if got := slices.Contains(out, sites.OutcomeOf(gl.Site, gl.Taken)); got != tc.want {
@@ -155,6 +162,14 @@ func TestProveAtCalls(t *testing.T) {
 		if inl.Pos(uint8(x)) != 0 {
 			t.Fatalf("Pos(%d) took sign's negative side", x)
 		}
+	}
+	for x := range 256 {
+		if inl.MeterPos(uint8(x)) != 0 {
+			t.Fatalf("MeterPos(%d) took below's negative side", x)
+		}
+	}
+	if inl.Via(-1) != 1 || inl.VBelow(-1) != 1 {
+		t.Errorf("native runs: Via and VBelow should reach the methods' goals the test expects unclaimed")
 	}
 	if inl.Two(3) < 2 || inl.Neg(-1) != 1 {
 		t.Errorf("native runs: Two and Neg should reach the goals the test expects unclaimed")

@@ -109,3 +109,57 @@ func Global(x int) int {
 	}
 	return 0
 }
+
+// meter's below is sign as a method: only static calls start it.
+type meter struct{ n int }
+
+func (m *meter) below(x int) int {
+	if x < 0 {
+		return 1
+	}
+	return m.n
+}
+
+// MeterPos calls below with a non-negative value.
+func MeterPos(x uint8) int {
+	m := &meter{}
+	return m.below(int(x))
+}
+
+// shown's below is called like meter's, but shown is converted to an
+// interface that has it, which Via calls with anything.
+type shown struct{}
+
+func (shown) sbelow(x int) int {
+	if x < 0 {
+		return 1
+	}
+	return 0
+}
+
+type sbelower interface{ sbelow(int) int }
+
+// ShownPos calls sbelow with a non-negative value.
+func ShownPos(x uint8) int { return shown{}.sbelow(int(x)) }
+
+// Via calls sbelow through an interface.
+func Via(x int) int {
+	var b sbelower = shown{}
+	return b.sbelow(x)
+}
+
+// bound's vbelow is called like meter's, but its method value escapes.
+type bound struct{}
+
+func (bound) vbelow(x int) int {
+	if x < 0 {
+		return 1
+	}
+	return 0
+}
+
+// BoundPos calls vbelow with a non-negative value.
+func BoundPos(x uint8) int { return bound{}.vbelow(int(x)) }
+
+// VBelow is vbelow as a value: any code may call it with anything.
+var VBelow = bound{}.vbelow
