@@ -20,9 +20,11 @@ func loadCalls(t testing.TB) *absPkg {
 // callee's outcome that its caller's graph excludes at the call it came
 // from is pruned by the caller's monitor (at in Pair once len(in) >= 2,
 // the outermost down in Rec), and not when the context allows it (Pair
-// with a shorter input), when the call is not inlined (first has a
+// with a shorter input; the method mget in ByMethod likewise), when the
+// call is not inlined (first has a
 // loop; the nested calls of the recursive down), when the callee may
-// start otherwise (peek is also started by a go statement), when the
+// start otherwise (peek is also started by a go statement; sget's
+// receiver is converted to an interface that calls it), when the
 // caller's replay gave up on an unmapped outcome, or for an unmapped
 // event in the callee. A callee outcome the caller's graph excludes is
 // an alarm that drops the caller's monitor.
@@ -45,9 +47,9 @@ func TestMonitorsCallee(t *testing.T) {
 		t.Fatalf("no monitor of %s", fn)
 		return -1
 	}
-	pair, rec, loop := mon("Pair"), mon("Rec"), mon("Loop")
+	pair, rec, loop, byMethod := mon("Pair"), mon("Rec"), mon("Loop"), mon("ByMethod")
 	entry := map[string]uint32{}
-	for _, fn := range []string{"Pair", "at", "Rec", "down", "Loopy", "first", "Spawn", "peek", "Loop"} {
+	for _, fn := range []string{"Pair", "at", "Rec", "down", "Loopy", "first", "Spawn", "peek", "Loop", "ByMethod", "mget", "Boxed", "sget"} {
 		entry[fn] = p.entrySite(t, fn)
 	}
 	g := func(fn, text string) func(bool) Goal {
@@ -65,6 +67,7 @@ func TestMonitorsCallee(t *testing.T) {
 		}
 		return tr.out(loopLt3(false), false).leave(entry["Loop"])
 	}
+	mgetLt, sgetLt := g("mget", "i < len(b)"), g("sget", "i < len(b)")
 	unmapped := Goal{Site: 1 << 20, Taken: true}
 	callAt := func(tr *traced, inside bool) *traced {
 		return tr.enter(entry["at"]).out(atLt(inside), true).leave(entry["at"])
@@ -85,6 +88,11 @@ func TestMonitorsCallee(t *testing.T) {
 		// and a read past the end is 0, never 7 (Loop's own edges).
 		{name: "remembered", tr: reads(1), by: []int{-1, -1, -1, loop, loop, loop}},
 		{name: "remembered, not yet", tr: reads(2), by: []int{-1, -1, -1, -1, -1, loop}},
+		{name: "method", tr: (&traced{}).enter(entry["ByMethod"]).out(lt2("ByMethod")(false), true).
+			enter(entry["mget"]).out(mgetLt(true), true).leave(entry["mget"]).
+			enter(entry["mget"]).out(mgetLt(true), true).leave(entry["mget"]).leave(entry["ByMethod"]), by: []int{-1, byMethod, byMethod}},
+		{name: "method boxed", tr: (&traced{}).enter(entry["Boxed"]).out(lt2("Boxed")(false), true).
+			enter(entry["sget"]).out(sgetLt(true), true).leave(entry["sget"]).leave(entry["Boxed"]), by: []int{-1, -1}},
 		{name: "inlined, allowed", tr: callAt((&traced{}).enter(entry["Pair"]).out(lt2("Pair")(true), true), true).leave(entry["Pair"]), by: []int{-1, -1}},
 		{name: "recursive", tr: (&traced{}).enter(entry["Rec"]).out(lt2("Rec")(false), true).
 			enter(entry["down"]).out(downGe(false), true).enter(entry["down"]).out(downGe(false), true).enter(entry["down"]).out(downGe(true), true).

@@ -114,3 +114,47 @@ func Loop(in []byte) int {
 	}
 	return n
 }
+
+// bytes carries Pair's at as a method, mget, which only static calls
+// start.
+type bytes []byte
+
+func (b bytes) mget(i int) byte {
+	if i < len(b) {
+		return b[i]
+	}
+	return 0
+}
+
+// ByMethod is Pair through the method mget.
+func ByMethod(in bytes) int {
+	if len(in) < 2 {
+		return int(in.mget(0))
+	}
+	if in.mget(0) == in.mget(1) {
+		return 1
+	}
+	return 2
+}
+
+// shown carries the same method, sget, but is converted to an interface
+// that calls it.
+type shown []byte
+
+func (b shown) sget(i int) byte {
+	if i < len(b) {
+		return b[i]
+	}
+	return 0
+}
+
+type sgetter interface{ sget(i int) byte }
+
+// Boxed calls sget once in has two bytes, and through an interface.
+func Boxed(in shown) int {
+	if len(in) < 2 {
+		return 0
+	}
+	var s sgetter = in
+	return int(in.sget(0)) + int(s.sget(5))
+}
