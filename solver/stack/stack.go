@@ -149,7 +149,7 @@ func New(o Options, env Env) (*Stack, error) {
 			// Z3 gets a tenth of the timeout on a non-linear query, so
 			// that the walk still has time when Z3 gives up.
 			core = solver.NewAuto(z, w, solver.AutoOptions{
-				Hard:     func(e *sym.Expr) bool { return !walk.Linear(e) },
+				Hard:     func(e *sym.Expr) bool { return !w.Linear(e) },
 				FirstTry: o.Timeout / 10,
 			})
 		}
