@@ -151,6 +151,10 @@ func New(o Options, env Env) (*Stack, error) {
 			core = solver.NewAuto(z, w, solver.AutoOptions{
 				Hard:     func(e *sym.Expr) bool { return !w.Linear(e) },
 				FirstTry: o.Timeout / 10,
+				// The walk hands a query with no non-linear part to Z3
+				// whole: asking it again after Z3's Unknown would only
+				// spend a second timeout on the same query.
+				EasyFinal: true,
 			})
 		}
 	}
