@@ -24,6 +24,11 @@ type AutoOptions struct {
 	// hard queries Z3 decides near the bound gets the full first try back,
 	// and quick answers (a trivially unsat query) say nothing either way.
 	FirstTry time.Duration
+	// EasyFinal says that secondary decides a query with no hard
+	// constraint (and no opaque call) only by asking primary the same
+	// query, as the concolic walk does: primary's Unknown on such a query
+	// is then the answer, rather than a second attempt at the same cost.
+	EasyFinal bool
 }
 
 // minTryDiv is how far the first try on hard queries may shrink.
@@ -41,8 +46,9 @@ type auto struct {
 // NewAuto returns a layer that passes queries with opaque calls (which no
 // decision procedure interprets) straight to secondary, and every other
 // query to primary, trying secondary on what primary leaves Unknown (a
-// timeout). Primary gets at most o.FirstTry on a query with a hard
-// constraint. Local counts the queries that reached secondary.
+// timeout; with o.EasyFinal, only on a query with a hard constraint).
+// Primary gets at most o.FirstTry on a query with a hard constraint.
+// Local counts the queries that reached secondary.
 func NewAuto(primary, secondary Solver, o AutoOptions) Layer {
 	return &auto{primary: primary, secondary: secondary, opts: o, try: o.FirstTry}
 }
@@ -63,7 +69,8 @@ func (a *auto) Solve(ctx context.Context, q Query) (r Result, err error) {
 	terms := append(q.Constraints[:len(q.Constraints):len(q.Constraints)], q.Goal)
 	if !sym.HasCall(terms...) {
 		pctx := ctx
-		hard := a.opts.FirstTry > 0 && a.hard(terms)
+		isHard := a.hard(terms)
+		hard := a.opts.FirstTry > 0 && isHard
 		if hard {
 			var cancel context.CancelFunc
 			pctx, cancel = context.WithTimeout(ctx, a.try)
@@ -74,7 +81,7 @@ func (a *auto) Solve(ctx context.Context, q Query) (r Result, err error) {
 		if hard && err == nil && ctx.Err() == nil {
 			a.adapt(r.Status != Unknown, time.Since(t0))
 		}
-		if err != nil || r.Status != Unknown || ctx.Err() != nil {
+		if err != nil || r.Status != Unknown || ctx.Err() != nil || (a.opts.EasyFinal && !isHard) {
 			return r, err
 		}
 	}

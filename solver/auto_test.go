@@ -26,18 +26,22 @@ func TestAutoRouting(t *testing.T) {
 		wantSecondary int  // and secondary
 		wantBounded   bool // primary ran under FirstTry
 		want          solver.Status
+		easyFinal     bool // AutoOptions.EasyFinal
 	}{
-		{"linear decided by primary", linear, solver.Sat, 1, 0, false, solver.Sat},
-		{"linear unknown falls back", linear, solver.Unknown, 1, 1, false, solver.Unsat},
-		{"hard gets a first try", nonlinear, solver.Unsat, 1, 0, true, solver.Unsat},
-		{"hard unknown falls back", nonlinear, solver.Unknown, 1, 1, true, solver.Unsat},
-		{"opaque call skips primary", call, solver.Sat, 0, 1, false, solver.Unsat},
+		{"linear decided by primary", linear, solver.Sat, 1, 0, false, solver.Sat, false},
+		{"linear unknown falls back", linear, solver.Unknown, 1, 1, false, solver.Unsat, false},
+		{"hard gets a first try", nonlinear, solver.Unsat, 1, 0, true, solver.Unsat, false},
+		{"hard unknown falls back", nonlinear, solver.Unknown, 1, 1, true, solver.Unsat, false},
+		{"opaque call skips primary", call, solver.Sat, 0, 1, false, solver.Unsat, false},
+		{"easy final: linear unknown stays", linear, solver.Unknown, 1, 0, false, solver.Unknown, true},
+		{"easy final: hard unknown falls back", nonlinear, solver.Unknown, 1, 1, true, solver.Unsat, true},
+		{"easy final: opaque call skips primary", call, solver.Sat, 0, 1, false, solver.Unsat, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newScripted(tc.primary)
 			s := newScripted(solver.Unsat)
-			a := solver.NewAuto(p, s, solver.AutoOptions{Hard: isMul, FirstTry: first})
+			a := solver.NewAuto(p, s, solver.AutoOptions{Hard: isMul, FirstTry: first, EasyFinal: tc.easyFinal})
 			r := ask(t, a, nil, tc.goal)
 			if r.Status != tc.want {
 				t.Errorf("status %v, want %v", r.Status, tc.want)

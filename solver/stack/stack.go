@@ -91,8 +91,10 @@ func (o *Options) Validate() error {
 
 // Bound returns the longest one query of a stack takes when every layer
 // keeps its own time limit: Timeout in mode z3; the walk's timeout in
-// mode walk, whose calls of Z3 share it; in mode auto, Z3's whole Timeout
-// on a linear query that it leaves undecided and then the walk's. A query
+// mode walk, whose calls of Z3 share it; in mode auto, Timeout and the
+// walk's added (Z3's first try on a non-linear query, then the walk; a
+// linear query Z3 leaves undecided no longer goes on to the walk, so this
+// is more than any query takes, kept for the watchdog's sake). A query
 // that runs well past it ignores its interrupt (the coordinator's
 // watchdog gives it up). o must have been validated.
 func (o Options) Bound() time.Duration {
@@ -149,8 +151,12 @@ func New(o Options, env Env) (*Stack, error) {
 			// Z3 gets a tenth of the timeout on a non-linear query, so
 			// that the walk still has time when Z3 gives up.
 			core = solver.NewAuto(z, w, solver.AutoOptions{
-				Hard:     func(e *sym.Expr) bool { return !walk.Linear(e) },
+				Hard:     func(e *sym.Expr) bool { return !w.Linear(e) },
 				FirstTry: o.Timeout / 10,
+				// The walk hands a query with no non-linear part to Z3
+				// whole: asking it again after Z3's Unknown would only
+				// spend a second timeout on the same query.
+				EasyFinal: true,
 			})
 		}
 	}

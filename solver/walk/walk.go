@@ -97,6 +97,7 @@ type Solver struct {
 	p      Params
 	rng    *rand.Rand
 	stats  solver.Stats
+	lin    linearity // Linear of the nodes seen, across queries
 }
 
 // New returns a concolic walk that solves linear parts with linear and
@@ -106,7 +107,7 @@ type Solver struct {
 func New(linear solver.Solver, eval Evaluator, floats map[uint64]uint8, p Params) *Solver {
 	p = p.withDefaults()
 	return &Solver{linear: linear, eval: eval, floats: floats, p: p,
-		rng: rand.New(rand.NewPCG(p.Seed, 0x9e3779b97f4a7c15))}
+		rng: rand.New(rand.NewPCG(p.Seed, 0x9e3779b97f4a7c15)), lin: linearity{}}
 }
 
 // Name implements solver.Layer.
@@ -130,7 +131,7 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 	all := append(slices.Clip(q.Constraints), q.Goal)
 	var lin, non []*sym.Expr
 	for _, c := range all {
-		if Linear(c) {
+		if s.Linear(c) {
 			lin = append(lin, c)
 		} else {
 			non = append(non, c)
@@ -178,38 +179,49 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 
 // Linear reports whether c belongs to the polytope part of a query: it has
 // no opaque call and no non-linear operation (see the package comment).
-func Linear(c *sym.Expr) bool {
-	seen := make(map[*sym.Expr]bool)
-	var lin func(e *sym.Expr) bool
-	lin = func(e *sym.Expr) bool {
-		if seen[e] {
-			return true
-		}
-		seen[e] = true
-		switch e.Kind {
-		case sym.KCall:
-			return false
-		case sym.KMul, sym.KFMul:
-			if !isConst(e.Args[0]) && !isConst(e.Args[1]) {
-				return false
-			}
-		case sym.KUDiv, sym.KSDiv, sym.KURem, sym.KSRem, sym.KFDiv:
-			if !isConst(e.Args[1]) {
-				return false
-			}
-		case sym.KShl, sym.KLShr, sym.KAShr:
-			if !isConst(e.Args[1]) {
-				return false
-			}
-		}
-		for _, a := range e.Args {
-			if !lin(a) {
-				return false
-			}
-		}
-		return true
+func Linear(c *sym.Expr) bool { return linearity{}.of(c) }
+
+// maxLinMemo bounds the nodes whose linearity a Solver remembers; past it
+// the memory is dropped, as the independence layer drops its own.
+const maxLinMemo = 1 << 17
+
+// Linear is the package's Linear, remembered per node across the Solver's
+// queries: path prefixes repeat from query to query and share their
+// subterms, and walking each term's whole DAG afresh took a quarter of a
+// second per query on paths of a few hundred constraints. The auto layer
+// in front of the walk classifies with it too.
+func (s *Solver) Linear(c *sym.Expr) bool {
+	if len(s.lin) > maxLinMemo {
+		clear(s.lin)
 	}
-	return lin(c)
+	return s.lin.of(c)
+}
+
+// linearity maps the nodes seen to whether they are linear.
+type linearity map[*sym.Expr]bool
+
+// of returns Linear(e), remembering it for e and the nodes under it.
+func (m linearity) of(e *sym.Expr) bool {
+	if lin, ok := m[e]; ok {
+		return lin
+	}
+	lin := true
+	switch e.Kind {
+	case sym.KCall:
+		lin = false
+	case sym.KMul, sym.KFMul:
+		lin = isConst(e.Args[0]) || isConst(e.Args[1])
+	case sym.KUDiv, sym.KSDiv, sym.KURem, sym.KSRem, sym.KFDiv, sym.KShl, sym.KLShr, sym.KAShr:
+		lin = isConst(e.Args[1])
+	}
+	for _, a := range e.Args {
+		if !lin {
+			break
+		}
+		lin = m.of(a)
+	}
+	m[e] = lin
+	return lin
 }
 
 func isConst(e *sym.Expr) bool { return e.Kind == sym.KConst }

@@ -206,10 +206,28 @@ func TestLinear(t *testing.T) {
 		{"float product", b.FCmp(sym.KFLt, b.FBin(sym.KFMul, x, y), k), false},
 		{"float sum", b.FCmp(sym.KFLt, b.FBin(sym.KFAdd, x, y), k), true},
 		{"call", b.Eq(b.Call(idSin, 64, []*sym.Expr{x}), k), false},
+		// Terms sharing nodes with the ones above, which a Solver has
+		// judged already.
+		{"product in a sum", b.Cmp(sym.KSLt, b.Add(b.Bin(sym.KMul, x, y), x), k), false},
+		{"sum in a sum", b.Cmp(sym.KSLt, b.Add(b.Add(x, y), b.Bin(sym.KMul, x, k)), k), true},
 	}
 	for _, tt := range tests {
 		if got := Linear(tt.e); got != tt.want {
 			t.Errorf("%s: Linear(%v) = %v, want %v", tt.name, tt.e, got, tt.want)
+		}
+	}
+	// A Solver remembers the nodes' linearity across terms: it must give
+	// the same answers in either order.
+	for _, reverse := range []bool{false, true} {
+		s := New(nil, nil, nil, Params{})
+		for i := range tests {
+			tt := tests[i]
+			if reverse {
+				tt = tests[len(tests)-1-i]
+			}
+			if got := s.Linear(tt.e); got != tt.want {
+				t.Errorf("%s (reverse %v): Solver.Linear(%v) = %v, want %v", tt.name, reverse, tt.e, got, tt.want)
+			}
 		}
 	}
 }

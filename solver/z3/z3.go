@@ -36,10 +36,15 @@
 // leaves the whole context unusable, replaces the context.
 //
 // Time limits. Options.Timeout becomes the Z3 solver parameter "timeout"
-// and bounds each check. A query whose context is done before the check is
-// Unknown without calling Z3; a context that ends during the check
-// interrupts Z3 (Z3_interrupt from a watching goroutine) and the query is
-// Unknown. As for every solver.Solver, an undecided query is not an error:
+// and bounds each check, but a push is bounded by nothing Z3 has: pushing
+// a frame simplifies and internalises the frames below, which on a long
+// path prefix took seconds before the check started. So the frames and the
+// check run under one watch, which interrupts Z3 (Z3_interrupt from a
+// watching goroutine) when the query has run its Timeout (and a little
+// grace, so a check that takes the whole Timeout still ends by Z3's
+// timer) or its context ends; the query is then Unknown, and the emptied
+// solver starts the next query with no frames. A query whose context is
+// done before it starts is Unknown without calling Z3. As for every solver.Solver, an undecided query is not an error:
 // callers that care look at their context's Err.
 //
 // A Solver is not safe for concurrent use.
@@ -72,6 +77,12 @@ const maxMemo = 1 << 17
 // check has not returned: Z3 forgets an interrupt that arrives before it
 // has set up the check.
 const interruptEvery = 10 * time.Millisecond
+
+// deadlineGrace is how long past its Timeout a query runs before it is
+// interrupted: a check that alone takes the whole Timeout ends by Z3's own
+// timeout, which keeps the pushed frames, rather than by an interrupt,
+// which empties the solver.
+const deadlineGrace = 50 * time.Millisecond
 
 // ErrClosed is returned by Solve after Close.
 var ErrClosed = errors.New("z3: solver is closed")
@@ -263,37 +274,45 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 	if s.b.size() > maxMemo {
 		s.b.reset()
 	}
-	goal, err := s.b.term(q.Goal)
+	goal, asts, err := s.translate(q)
 	if err != nil {
 		s.reopenIfOutOfMemory()
-		return solver.Result{}, fmt.Errorf("goal: %w", err)
-	}
-	asts := make([]C.Z3_ast, len(q.Constraints))
-	for i, c := range q.Constraints {
-		if asts[i], err = s.b.term(c); err != nil {
-			s.reopenIfOutOfMemory()
-			return solver.Result{}, fmt.Errorf("constraint %d: %w", i, err)
-		}
-	}
-	if err := s.assertPrefix(q.Constraints, asts); err != nil {
-		s.recoverFrom()
 		return solver.Result{}, err
 	}
-
-	if err := s.pushAssert(goal); err != nil {
-		s.recoverFrom()
-		return solver.Result{}, fmt.Errorf("goal: %w", err)
+	// Pushing a frame makes Z3 simplify and internalise what the frame
+	// below holds, which on a long path prefix takes seconds, and Z3's
+	// timeout bounds only the check: frames and check run under one
+	// watch, which interrupts them at the query's deadline (Timeout from
+	// its start) or when ctx ends.
+	var deadline time.Time
+	if s.opts.Timeout > 0 {
+		deadline = start.Add(s.opts.Timeout + deadlineGrace)
 	}
-	st, interrupted := s.check(ctx)
+	var st C.Z3_lbool
+	var perr error
+	interrupted := s.watch(ctx, deadline, func() {
+		if perr = s.pushQuery(q.Constraints, asts, goal); perr == nil {
+			st = C.Z3_solver_check(s.ctx, s.z3s)
+		}
+	})
 	if interrupted {
 		// An interrupt can land after the check returned, and Z3 keeps
 		// it for the next call: a push then failed with "canceled" and
 		// the query after was lost (FuzzStack found it). Only a check
 		// forgets pending interrupts; on an emptied solver it is
-		// immediate.
+		// immediate. An interrupted push left the frames in doubt too.
+		// A push that failed because of the interrupt is an undecided
+		// query, not a failure; a memory-out still replaces the context.
+		if perr != nil && s.reopenIfOutOfMemory() {
+			return solver.Result{}, perr
+		}
 		s.resetSolver()
 		C.Z3_solver_check(s.ctx, s.z3s)
 		return solver.Result{}, nil
+	}
+	if perr != nil {
+		s.recoverFrom()
+		return solver.Result{}, perr
 	}
 	if ctx.Err() != nil {
 		st = C.Z3_L_UNDEF // a cancelled query is undecided whatever Z3 said
@@ -321,6 +340,32 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 		return solver.Result{}, err
 	}
 	return r, nil
+}
+
+// translate returns the Z3 terms of q's goal and constraints.
+func (s *Solver) translate(q solver.Query) (goal C.Z3_ast, asts []C.Z3_ast, err error) {
+	if goal, err = s.b.term(q.Goal); err != nil {
+		return nil, nil, fmt.Errorf("goal: %w", err)
+	}
+	asts = make([]C.Z3_ast, len(q.Constraints))
+	for i, c := range q.Constraints {
+		if asts[i], err = s.b.term(c); err != nil {
+			return nil, nil, fmt.Errorf("constraint %d: %w", i, err)
+		}
+	}
+	return goal, asts, nil
+}
+
+// pushQuery makes the frames hold cs (assertPrefix), then pushes the goal
+// in a frame of its own.
+func (s *Solver) pushQuery(cs []*sym.Expr, asts []C.Z3_ast, goal C.Z3_ast) error {
+	if err := s.assertPrefix(cs, asts); err != nil {
+		return err
+	}
+	if err := s.pushAssert(goal); err != nil {
+		return fmt.Errorf("goal: %w", err)
+	}
+	return nil
 }
 
 // assertPrefix makes the frames hold exactly cs: it pops the frames after
@@ -381,11 +426,19 @@ func (s *Solver) resetSolver() {
 	s.frames = s.frames[:0]
 }
 
-// check runs the Z3 check, interrupting it if ctx ends first, and reports
-// whether it did interrupt.
-func (s *Solver) check(ctx context.Context) (st C.Z3_lbool, interrupted bool) {
-	if ctx.Done() == nil {
-		return C.Z3_solver_check(s.ctx, s.z3s), false
+// watch runs f, which calls Z3 on s's context, and interrupts it if ctx
+// ends or the deadline (if not zero) passes first; it reports whether it
+// did interrupt.
+func (s *Solver) watch(ctx context.Context, deadline time.Time, f func()) (interrupted bool) {
+	if ctx.Done() == nil && deadline.IsZero() {
+		f()
+		return false
+	}
+	var timeout <-chan time.Time
+	if !deadline.IsZero() {
+		timer := time.NewTimer(time.Until(deadline))
+		defer timer.Stop()
+		timeout = timer.C
 	}
 	finished := make(chan struct{})
 	watcher := make(chan struct{})
@@ -395,6 +448,7 @@ func (s *Solver) check(ctx context.Context) (st C.Z3_lbool, interrupted bool) {
 		case <-finished:
 			return
 		case <-ctx.Done():
+		case <-timeout:
 		}
 		interrupted = true // read after watcher is closed
 		t := time.NewTicker(interruptEvery)
@@ -408,10 +462,10 @@ func (s *Solver) check(ctx context.Context) (st C.Z3_lbool, interrupted bool) {
 			}
 		}
 	}()
-	st = C.Z3_solver_check(s.ctx, s.z3s)
+	f()
 	close(finished)
 	<-watcher // no interrupt may touch the context after this point
-	return st, interrupted
+	return interrupted
 }
 
 // model reads the values of vars from the solver's current model.

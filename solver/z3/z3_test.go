@@ -802,3 +802,67 @@ func TestMemoReset(t *testing.T) {
 		s.b.reset()
 	}
 }
+
+// TestSlowPushInterrupted checks that the frames of a query count against
+// its budget: pushing a frame makes Z3 internalise the frame below, which
+// on many multiplications takes far longer than the budget, and used to
+// run to its end whatever the Timeout or the context said. The query is
+// given up as Unknown long before its frames could have been pushed, and
+// the solver answers the next query.
+func TestSlowPushInterrupted(t *testing.T) {
+	b := sym.NewBuilder()
+	var cs []*sym.Expr
+	for i := range uint64(60) {
+		x, y := b.Var(2*i, 64), b.Var(2*i+1, 64)
+		cs = append(cs, b.Not(b.Cmp(sym.KEq, b.Bin(sym.KMul, x, y), b.Const(0, 64))))
+	}
+	q := solver.Query{Constraints: cs, Goal: b.Not(b.Cmp(sym.KEq, b.Var(0, 64), b.Const(0, 64)))}
+
+	// How long the frames take with nothing to interrupt them.
+	ref := newSolver(t, Options{})
+	g, asts, err := ref.translate(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	if err := ref.pushQuery(cs, asts, g); err != nil {
+		t.Fatal(err)
+	}
+	push := time.Since(t0)
+	const budget = time.Millisecond
+	if push < 20*(budget+deadlineGrace) {
+		t.Fatalf("pushing the frames took %v: too quick for the test to say anything", push)
+	}
+
+	for _, tt := range []struct {
+		name    string
+		opts    Options
+		context time.Duration // the context's timeout, 0 for none
+	}{
+		{name: "timeout", opts: Options{Timeout: budget}},
+		{name: "context", context: budget},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSolver(t, tt.opts)
+			ctx := context.Background()
+			if tt.context > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.context)
+				defer cancel()
+			}
+			t0 := time.Now()
+			r, err := s.Solve(ctx, q)
+			took := time.Since(t0)
+			if err != nil || r.Status != solver.Unknown {
+				t.Fatalf("Solve = %v, %v; want unknown, no error", r.Status, err)
+			}
+			if took > push/4 {
+				t.Errorf("Solve took %v, pushing its frames alone %v: the push was not interrupted", took, push)
+			}
+			x := b.Var(0, 8)
+			if r := solve(t, s, nil, b.Cmp(sym.KEq, x, b.Const(7, 8))); r.Status != solver.Sat {
+				t.Errorf("next query: %v, want sat", r.Status)
+			}
+		})
+	}
+}
