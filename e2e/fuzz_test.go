@@ -1,8 +1,8 @@
 package e2e
 
 import (
+	"crypto/sha256"
 	"fmt"
-	"hash/crc32"
 	"maps"
 	"os"
 	"os/exec"
@@ -169,8 +169,7 @@ func FuzzNoFuzz(f *testing.F) {}
 }
 
 // TestFuzzHybrid runs gocolic fuzz -with-fuzzer on a target with a branch
-// that hangs on a checksum the solver does not see (crc32 is not
-// instrumented) and that random mutation reaches quickly: the fuzzer's
+// that hangs on a checksum that random mutation reaches quickly: the fuzzer's
 // entries reach gocolic and cover it, gocolic's inputs reach the fuzzer,
 // and -nocorpus leaves the package's directory as it was.
 func TestFuzzHybrid(t *testing.T) {
@@ -386,7 +385,7 @@ func FuzzParse(f *testing.F) {
 // TestFuzzCompositeSeed runs gocolic fuzz on a target whose panic lies
 // next to its f.Add seed, a 40-byte []byte{...} literal of named
 // constants, char and hex literals: the panic needs the seed's first 39
-// bytes (behind a CRC-32 the solver cannot invert) and a last byte that
+// bytes (behind a SHA-256 prefix the solver cannot invert) and a last byte that
 // differs from the seed's. It is found only if the literal is read and
 // kept whole, longer than the default -maxlen 32; the f.Add call gocolic
 // cannot read is named on stderr.
@@ -407,14 +406,14 @@ func TestFuzzCompositeSeed(t *testing.T) {
 	dir := module(t, map[string]string{
 		"p/p.go": fmt.Sprintf(`package p
 
-import "hash/crc32"
+import "crypto/sha256"
 
 // Check reports whether b is 40 bytes long, its first 39 bytes have the
-// seed's checksum and its last is '!'.
+// seed's hash and its last is '!'.
 func Check(b []byte) bool {
-	return len(b) == 40 && crc32.ChecksumIEEE(b[:39]) == 0x%08x && b[39] == '!'
+	return len(b) == 40 && sha256.Sum256(b[:39]) == %#v && b[39] == '!'
 }
-`, crc32.ChecksumIEEE(seed)),
+`, sha256.Sum256(seed)),
 		"p/p_test.go": `package p
 
 import "testing"
