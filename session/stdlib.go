@@ -68,7 +68,8 @@ func stdPackages(cfg Config, pkg *load.Package, copies bool) []*packages.Package
 // linknamed reports whether q pulls in another package's symbol by
 // //go:linkname: a two-argument directive whose local name is a function
 // declared without a body and whose target lies outside q (math/rand's
-// runtime_rand from the runtime). Such a package reaches into the runtime,
+// runtime_rand from the runtime), or names itself (maps' clone, whose body
+// the runtime pushes under that name). Such a package reaches into the runtime,
 // and its rewrite does not build (the symbol is claimed twice). The other
 // forms are markers the rewrite keeps intact: a one-argument directive
 // (bytes' Repeat), one on a function with a body, and a pull of q's own
@@ -87,7 +88,13 @@ func linknamed(q *packages.Package) bool {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				fields := strings.Fields(c.Text)
-				if len(fields) >= 3 && fields[0] == "//go:linkname" && bodiless[fields[1]] && linkPackage(fields[2]) != q.PkgPath {
+				if len(fields) < 3 || fields[0] != "//go:linkname" || !bodiless[fields[1]] {
+					continue
+				}
+				// A pull from another package, or a function that names
+				// itself (maps' clone, which the runtime pushes under that
+				// name: its body is the runtime's).
+				if linkPackage(fields[2]) != q.PkgPath || fields[2] == q.PkgPath+"."+fields[1] {
 					return true
 				}
 			}

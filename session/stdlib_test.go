@@ -31,6 +31,7 @@ func TestStdCandidate(t *testing.T) {
 		{&packages.Package{PkgPath: "net/url", GoFiles: []string{"a.go", "c.go"}, CompiledGoFiles: []string{"a.go"}}, false}, // cgo
 		{&packages.Package{PkgPath: "math/rand", Syntax: []*ast.File{parseFile(t, "package rand\n\nimport _ \"unsafe\"\n\n//go:linkname runtime_rand runtime.rand\nfunc runtime_rand() uint64\n")}}, false},
 		{&packages.Package{PkgPath: "bytes", Syntax: []*ast.File{parseFile(t, "package bytes\n\nimport _ \"unsafe\"\n\n//go:linkname Repeat\nfunc Repeat(b []byte, n int) []byte { return b }\n")}}, true},
+		{&packages.Package{PkgPath: "maps", Syntax: []*ast.File{parseFile(t, "package maps\n\nimport _ \"unsafe\"\n\n//go:linkname clone maps.clone\nfunc clone(m any) any\n")}}, false},
 		{&packages.Package{PkgPath: "net/url", Syntax: []*ast.File{parseFile(t, "package url\n\nimport _ \"unsafe\"\n\ntype URL struct{ Path string }\n\n//go:linkname badSetPath net/url.(*URL).setPath\nfunc badSetPath(*URL, string) error\n\nfunc (u *URL) setPath(p string) error { u.Path = p; return nil }\n")}}, true},
 		{&packages.Package{PkgPath: "sort", Syntax: []*ast.File{parseFile(t, "package sort\n\n// go:linkname in prose is not a directive.\nfunc Ints() {}\n")}}, true},
 	} {
