@@ -16,7 +16,8 @@ const concretisedTargets = `package h
 
 import (
 	"crypto/sha256"
-	"hash/crc32"
+
+	"example.com/m/h/lib"
 )
 
 // Hash: sha256.Sum256 returns an array, which no model or opaque term
@@ -32,17 +33,34 @@ func Hash(b []byte) int {
 	return 0
 }
 
-// Checksum: crc32.ChecksumIEEE is an opaque call, concrete under
-// -solver z3.
+// Checksum: lib.Sum, a function of another package gocolic does not
+// instrument, is an opaque call, concrete under -solver z3.
 func Checksum(b []byte) int {
-	c := crc32.ChecksumIEEE(b) // dropped: opaque
-	if c != 0 {                // crc32("") is 0
+	c := lib.Sum(b) // dropped: opaque
+	if c != 0 {     // Sum("") is 0
 		return 1
 	}
 	if len(b) == 3 {
 		return 2
 	}
 	return 0
+}
+`
+
+// concretisedLib is the package of Checksum's opaque call.
+const concretisedLib = `package lib
+
+// Sum is an FNV-1a hash of b, 0 for no bytes.
+func Sum(b []byte) uint32 {
+	if len(b) == 0 {
+		return 0
+	}
+	h := uint32(2166136261)
+	for _, c := range b {
+		h ^= uint32(c)
+		h *= 16777619
+	}
+	return h
 }
 `
 
@@ -53,7 +71,7 @@ func TestConcretisedDivergence(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	dir := module(t, map[string]string{"h/h.go": concretisedTargets})
+	dir := module(t, map[string]string{"h/h.go": concretisedTargets, "h/lib/lib.go": concretisedLib})
 	line := func(marker string) int {
 		for i, l := range strings.Split(concretisedTargets, "\n") {
 			if strings.Contains(l, marker) {

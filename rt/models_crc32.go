@@ -66,28 +66,37 @@ func simpleTable(tab *[256]uint32, poly uint32) bool {
 }
 
 // crcTerm returns the term of the CRC with reversed polynomial poly of
-// p's bytes, continuing crc; r is the concrete result. The term holds
-// where p's length is its concrete length (its bytes are known there);
-// elsewhere it is r, as the models' terms are outside their domain.
+// p's bytes, continuing crc; r is the concrete result. p's aggregate
+// knows its bytes up to some length, beyond its concrete one for an
+// input: the term is the CRC of the first n of those bytes for each
+// length n the aggregate knows, chosen by p's length term, so it holds
+// whatever length the solver picks among them; beyond them it is r, as
+// the models' terms are outside their domain.
 func crcTerm(site uint32, crc V[uint32], poly uint32, p V[[]byte], r uint32) *sym.Expr {
-	if len(p.C) > maxCRCBytes {
+	a := agg(p)
+	bs := aggBytes(a)
+	if len(p.C) > maxCRCBytes || len(bs) > maxCRCBytes {
 		concretise(site, CauseCall)
 		return nil
 	}
 	b := st.b
-	a := agg(p)
 	k32 := func(x uint32) *sym.Expr { return b.Const(uint64(x), 32) }
+	l := aggLen(a)
 	c := b.Cpl(term(crc))
-	for _, x := range aggBytes(a)[:len(p.C)] {
-		c = b.Bin(sym.KXor, c, b.ZExt(x, 32))
+	out := k32(r)
+	for n := 0; ; n++ {
+		out = b.Ite(b.Eq(l, b.Const(uint64(n), 64)), b.Cpl(c), out)
+		if n == len(bs) {
+			break
+		}
+		c = b.Bin(sym.KXor, c, b.ZExt(bs[n], 32))
 		for j := 0; j < 8; j++ {
 			low := b.Bin(sym.KAnd, c, k32(1))
 			c = b.Bin(sym.KXor, b.Shift(sym.KLShr, c, k32(1)), b.Bin(sym.KAnd, k32(poly), b.Neg(low)))
 		}
 	}
-	c = b.Cpl(c)
-	if c.IsConst() {
+	if out.IsConst() {
 		return nil
 	}
-	return intShadow(b.Eq(aggLen(a), b.Const(uint64(len(p.C)), 64)), c, uint64(r))
+	return out
 }
