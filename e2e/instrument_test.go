@@ -459,26 +459,12 @@ func F(x uint32, sel uint8) int {
 	return 0
 }
 `
-	dir := module(t, map[string]string{"a/a.go": a, "b/b.go": b})
-	js := filepath.Join(t.TempDir(), "r.json")
-	res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", "20s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-notests", "-json", js, "-instrument", "./b", "./a", "F")
-	if res.code != 0 {
-		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
-	}
-	rep := readInstrReport(t, js)
-	for _, msg := range []string{
+	expectInstrPanics(t, a, b, []string{
 		"pointer method on a value", "pointer method on a pointer", "value method on a value",
 		"value method on a pointer", "method of an unexported type", "method expression",
 		"two results", "symbolic field of a value receiver",
 		"symbolic field of a value receiver through a pointer",
-	} {
-		if !rep.found(msg) {
-			t.Errorf("%q not found", msg)
-		}
-	}
-	if t.Failed() {
-		t.Logf("gocolic:\n%s", res.stderr)
-	}
+	})
 }
 
 // TestInstrumentPromotedMethods checks that methods of an instrumented
@@ -542,6 +528,19 @@ func F(x uint32, sel uint8) int {
 	return 0
 }
 `
+	expectInstrPanics(t, a, b, []string{
+		"pointer method through a value embed", "value method through a pointer embed",
+		"method of an embedded field of another package's struct",
+		"symbolic field of a promoted value receiver",
+		"value method through another package's pointer embed",
+	})
+}
+
+// expectInstrPanics runs gocolic test on F of package a (source a) with
+// package b (source b) instrumented, and checks that it finds a panic
+// with each of msgs.
+func expectInstrPanics(t *testing.T, a, b string, msgs []string) {
+	t.Helper()
 	dir := module(t, map[string]string{"a/a.go": a, "b/b.go": b})
 	js := filepath.Join(t.TempDir(), "r.json")
 	res := run(t, dir, 3*time.Minute, gocolic, "test", "-budget", "20s", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-notests", "-json", js, "-instrument", "./b", "./a", "F")
@@ -549,12 +548,7 @@ func F(x uint32, sel uint8) int {
 		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
 	}
 	rep := readInstrReport(t, js)
-	for _, msg := range []string{
-		"pointer method through a value embed", "value method through a pointer embed",
-		"method of an embedded field of another package's struct",
-		"symbolic field of a promoted value receiver",
-		"value method through another package's pointer embed",
-	} {
+	for _, msg := range msgs {
 		if !rep.found(msg) {
 			t.Errorf("%q not found", msg)
 		}
