@@ -518,7 +518,15 @@ func (d *coordinator) loop(ctx context.Context) error {
 		// more workers the mutation lane's batches use the wait instead.
 		// Batches do not count: they only fill workers the concolic
 		// lane leaves idle.
-		for waiting := concolicJobs(queue); d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() &&
+		yielded := false // the solver stopped with candidates left
+		// In lockstep an idle worker gets its job (a batch, unless the
+		// mutation lane yields) before the loop waits for an answer,
+		// so that the job runs during the wait.
+		if d.lockstep && d.lane != nil && d.rep.Stopped == "" && budgetLeft && inflight == 0 {
+			queue = d.laneJobs(queue, inflight, true)
+		}
+		sendFirst := d.lockstep && d.lane != nil && inflight == 0 && len(queue) > 0
+		for waiting := concolicJobs(queue); !sendFirst && d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() &&
 			waiting+p.busy < room && inflight+waiting+p.busy < d.cfg.Workers+room; waiting = concolicJobs(queue) {
 			r, ok := d.nextRequest()
 			if !ok {
@@ -529,7 +537,19 @@ func (d *coordinator) loop(ctx context.Context) error {
 			p.send(r)
 			if p.size == 1 && (d.lane == nil || d.lockstep) {
 				a, ok := d.await(budgetCtx)
+				// In lockstep a query the solver gave up on
+				// (at its timeout, seconds each) hands the
+				// worker back to the mutation lane for a round:
+				// a chain of them kept the worker idle
+				// (go-version: 112 s before the second
+				// execution). Unknown answers depend on time
+				// already, so this adds no nondeterminism.
+				giveUp := d.lockstep && d.lane != nil
 				if !ok && budgetCtx.Err() == nil {
+					if giveUp {
+						yielded = true
+						break
+					}
 					continue // given up by the watchdog: the next query
 				}
 				if !ok {
@@ -537,6 +557,9 @@ func (d *coordinator) loop(ctx context.Context) error {
 				}
 				if j, ok := d.take(a); ok {
 					queue = append(queue, j)
+				} else if giveUp && (a.err != nil || a.res.Status == solver.Unknown) {
+					yielded = true
+					break
 				}
 			}
 		}
@@ -549,7 +572,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 		if d.rep.Stopped == "" && !budgetLeft && inflight == 0 {
 			stop("runs") // even with seeds still queued
 		}
-		if d.rep.Stopped == "" && len(queue) == 0 && inflight == 0 && p.busy == 0 && len(d.optQueue) == 0 {
+		if d.rep.Stopped == "" && len(queue) == 0 && inflight == 0 && p.busy == 0 && len(d.optQueue) == 0 && !yielded {
 			switch {
 			case !budgetLeft:
 				stop("runs")

@@ -607,3 +607,34 @@ func TestPoolWatchdog(t *testing.T) {
 		})
 	}
 }
+
+// unknownSolver gives up on every query, as Z3 does at its timeout on a
+// path through a regular expression.
+type unknownSolver struct{ calls atomic.Int64 }
+
+func (s *unknownSolver) Solve(ctx context.Context, q solver.Query) (solver.Result, error) {
+	s.calls.Add(1)
+	return solver.Result{Status: solver.Unknown}, nil
+}
+
+// TestRunLockstepFailuresYieldToBatches runs the branches mode with both
+// lanes in lockstep (one worker, a pool of one) against a solver that
+// gives up on every query. The seed's path leaves 64 candidates; each
+// failed query must hand the worker back to the mutation lane, so the run
+// spends its budget of executions in batches after a few queries, instead
+// of asking all 64 in a row while the worker idles (go-version: 112 s of
+// unknown queries before the second execution).
+func TestRunLockstepFailuresYieldToBatches(t *testing.T) {
+	s := &unknownSolver{}
+	cfg := runConfig(t, nil, modeBranches)
+	cfg.Seed, cfg.Lanes, cfg.Runs, cfg.Workers = 4, LanesBoth, 200, 1
+	cfg.Solvers, cfg.NewSolver = 1, func() (solver.Solver, func(), error) { return s, nil, nil }
+	rep := runDriver(t, context.Background(), cfg)
+	if rep.Lanes.MutationExecs == 0 {
+		t.Fatalf("lanes %+v: no batch ran", rep.Lanes)
+	}
+	if n := s.calls.Load(); n == 0 || n >= 16 {
+		t.Errorf("%d queries asked within %d executions (%d in batches), want 1 to 15: failed queries did not yield the worker",
+			n, rep.Execs, rep.Lanes.MutationExecs)
+	}
+}

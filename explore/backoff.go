@@ -10,7 +10,9 @@ package explore
 // put aside, Open, and handed out once the inner strategy has nothing
 // left, oldest first: deprioritised, not dropped, so an exhausted search
 // still means every side was tried. An execution that reaches a
-// candidate's side clears its outcome's failures.
+// candidate's side clears its outcome's failures. Queries the solver
+// gives up on count twice over: as failures, and against their own, lower
+// UnknownThreshold, at every site, since each costs the solver's timeout.
 //
 // Why per outcome rather than per node: the wasted queries of a run
 // concentrate on a few branch sites that occur on every path (a bounds
@@ -23,6 +25,7 @@ type Backoff struct {
 	inner    Strategy
 	opts     BackoffOptions
 	fails    map[uint32]uint32 // failed queries in a row, by outcome
+	unknowns map[uint32]uint32 // of them, those the solver gave up on
 	offers   map[uint32]uint32 // candidates offered while backed off, by outcome
 	deferred []*Candidate      // put aside, oldest first
 	// Deferrals counts the candidates put aside so far.
@@ -37,13 +40,21 @@ type BackoffOptions struct {
 	// MaxShift bounds the back-off: at most one candidate in 2^MaxShift
 	// passes.
 	MaxShift int
-	// Only, when not nil, limits the back-off to the outcomes of the
-	// sites it accepts; the others always pass.
+	// UnknownThreshold is the number of queries in a row the solver
+	// gave up on (Unsolved) after which an outcome is backed off, at
+	// any site: each such query costs the solver's whole timeout, where
+	// a refuted one usually costs milliseconds. Zero means Threshold.
+	UnknownThreshold int
+	// Only, when not nil, limits the back-off of refuted outcomes to
+	// those of the sites it accepts. Outcomes the solver gives up on
+	// are backed off at every site.
 	Only func(site uint32) bool
 }
 
 // DefaultBackoff returns the options the coordinator uses.
-func DefaultBackoff() BackoffOptions { return BackoffOptions{Threshold: 4, MaxShift: 10} }
+func DefaultBackoff() BackoffOptions {
+	return BackoffOptions{Threshold: 4, UnknownThreshold: 2, MaxShift: 10}
+}
 
 // NewBackoff returns inner behind a back-off with options o.
 func NewBackoff(inner Strategy, o BackoffOptions) *Backoff {
@@ -53,18 +64,26 @@ func NewBackoff(inner Strategy, o BackoffOptions) *Backoff {
 	if o.MaxShift < 1 {
 		o.MaxShift = 1
 	}
-	return &Backoff{inner: inner, opts: o, fails: map[uint32]uint32{}, offers: map[uint32]uint32{}}
+	if o.UnknownThreshold < 1 {
+		o.UnknownThreshold = o.Threshold
+	}
+	return &Backoff{inner: inner, opts: o, fails: map[uint32]uint32{}, unknowns: map[uint32]uint32{}, offers: map[uint32]uint32{}}
 }
 
 // Update counts the failures of each outcome and passes fb on.
 func (b *Backoff) Update(fb Feedback) {
-	if c := fb.Origin; c != nil && (b.opts.Only == nil || b.opts.Only(c.Node.Site)) {
+	if c := fb.Origin; c != nil {
 		o := outcome(c.Node.Site, c.Side)
+		only := b.opts.Only == nil || b.opts.Only(c.Node.Site)
 		switch {
-		case fb.Event == Refuted || fb.Event == Unsolved:
+		case fb.Event == Unsolved:
+			b.fails[o]++
+			b.unknowns[o]++
+		case fb.Event == Refuted && only:
 			b.fails[o]++
 		case fb.Event == Ran && fb.Outcome.Reached:
 			delete(b.fails, o)
+			delete(b.unknowns, o)
 			delete(b.offers, o)
 		}
 	}
@@ -79,11 +98,11 @@ func (b *Backoff) Failures(site uint32, side bool) int {
 
 // pass reports whether a candidate of outcome o may be handed out now.
 func (b *Backoff) pass(o uint32) bool {
-	f := int(b.fails[o])
-	if f < b.opts.Threshold {
+	over := max(int(b.fails[o])-b.opts.Threshold+1, int(b.unknowns[o])-b.opts.UnknownThreshold+1)
+	if over <= 0 {
 		return true
 	}
-	shift := min(f-b.opts.Threshold+1, b.opts.MaxShift)
+	shift := min(over, b.opts.MaxShift)
 	b.offers[o]++
 	return b.offers[o]%(1<<shift) == 0
 }

@@ -113,22 +113,27 @@ func TestBackoffFailures(t *testing.T) {
 	}
 }
 
-// TestBackoffOnly checks that BackoffOptions.Only limits the back-off to
-// the outcomes of the sites it accepts: failures elsewhere are not counted
-// and their candidates keep the inner order.
+// TestBackoffOnly checks that BackoffOptions.Only limits the back-off of
+// refuted outcomes to the sites it accepts: refutations elsewhere are not
+// counted and their candidates keep the inner order; queries the solver
+// gives up on back their outcome off at every site.
 func TestBackoffOnly(t *testing.T) {
+	backedOff, inner := []int{0, 1, 3, 5, 8, 9, 2, 4, 6, 7}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 	for _, tt := range []struct {
-		name string
-		only func(uint32) bool
-		want []int
+		name    string
+		only    func(uint32) bool
+		event   Event
+		want    []int
+		counted bool // site 7's failures are counted
 	}{
-		{"site 7 backed off", func(s uint32) bool { return s == 7 }, []int{0, 1, 3, 5, 8, 9, 2, 4, 6, 7}},
-		{"site 7 left alone", func(s uint32) bool { return s == 8 }, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{"refuted, site 7 backed off", func(s uint32) bool { return s == 7 }, Refuted, backedOff, true},
+		{"refuted, site 7 left alone", func(s uint32) bool { return s == 8 }, Refuted, inner, false},
+		{"unknown, site 7 backed off though not accepted", func(s uint32) bool { return s == 8 }, Unsolved, backedOff, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b := sym.NewBuilder()
 			tr := NewTree(b, Options{})
-			s := NewBackoff(NewBFS(), BackoffOptions{Threshold: 2, MaxShift: 3, Only: tt.only})
+			s := NewBackoff(NewBFS(), BackoffOptions{Threshold: 2, UnknownThreshold: 2, MaxShift: 3, Only: tt.only})
 			offer(s, tr.Record(path(b, "7t 7t 7t 7t 7t 7t 7t 7t 8t 8t"), sym.Env{}, nil).NewCandidates...)
 			var got []int
 			for {
@@ -137,14 +142,59 @@ func TestBackoffOnly(t *testing.T) {
 					break
 				}
 				got = append(got, c.Depth())
-				tr.Resolve(c, solver.Unsat)
-				s.Update(Feedback{Event: Refuted, Origin: c})
+				st := solver.Unsat
+				if tt.event == Unsolved {
+					st = solver.Unknown
+				}
+				tr.Resolve(c, st)
+				s.Update(Feedback{Event: tt.event, Origin: c})
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("order %v, want %v", got, tt.want)
 			}
-			if f := s.Failures(7, false); (f > 0) != tt.only(7) {
-				t.Errorf("site 7 counted %d failures; only(7) = %v", f, tt.only(7))
+			if f := s.Failures(7, false); (f > 0) != tt.counted {
+				t.Errorf("site 7 counted %d failures, want counted: %v", f, tt.counted)
+			}
+		})
+	}
+}
+
+// TestBackoffUnknownThreshold checks that queries the solver gives up on
+// back an outcome off after UnknownThreshold of them, before the
+// Threshold that refutations need.
+func TestBackoffUnknownThreshold(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		event Event
+		want  []int
+	}{
+		// Threshold 4: four pass, then one in 2, one in 4, one in 8
+		// (none of the last two); the deferred come last, in order.
+		{"refuted", Refuted, []int{0, 1, 2, 3, 5, 7, 4, 6, 8, 9}},
+		// UnknownThreshold 2: two pass, then one in 2, 4, 8.
+		{"unknown", Unsolved, []int{0, 1, 3, 5, 9, 2, 4, 6, 7, 8}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := sym.NewBuilder()
+			tr := NewTree(b, Options{})
+			s := NewBackoff(NewBFS(), BackoffOptions{Threshold: 4, UnknownThreshold: 2, MaxShift: 3})
+			offer(s, tr.Record(path(b, "7t 7t 7t 7t 7t 7t 7t 7t 7t 7t"), sym.Env{}, nil).NewCandidates...)
+			var got []int
+			for {
+				c, ok := s.Next()
+				if !ok {
+					break
+				}
+				got = append(got, c.Depth())
+				st := solver.Unsat
+				if tt.event == Unsolved {
+					st = solver.Unknown
+				}
+				tr.Resolve(c, st)
+				s.Update(Feedback{Event: tt.event, Origin: c})
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("order %v, want %v", got, tt.want)
 			}
 		})
 	}
