@@ -150,9 +150,9 @@ func TestStateDependentSummary(t *testing.T) {
 		},
 		{
 			name:  "more than named",
-			found: redefined("a", "b", "c", "d", "e"),
+			found: redefined("a", "\x00\a", "c", "d", "e"),
 			alone: coordinator.AloneStats{Checked: 3, Inferred: 2},
-			want:  "gocolic: 5 failures did not recur when their input ran alone in a fresh worker process, 2 of them without a run of their own (others of their kind and place had not recurred): not reported as bugs; they depend on state earlier executions left in the process (package-level variables); state_dependent in the report lists them: panic: flag redefined: a; panic: flag redefined: b; panic: flag redefined: c; ...\n",
+			want:  "gocolic: 5 failures did not recur when their input ran alone in a fresh worker process, 2 of them without a run of their own (others of their kind and place had not recurred): not reported as bugs; they depend on state earlier executions left in the process (package-level variables); state_dependent in the report lists them: panic: flag redefined: a; panic: \"flag redefined: \\x00\\a\"; panic: flag redefined: c; ...\n",
 		},
 	}
 	for _, tt := range tests {

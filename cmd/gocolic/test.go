@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/session"
@@ -124,6 +126,9 @@ func stateDependent(w io.Writer, rep *coordinator.Report) {
 	var first []string
 	for _, f := range fs[:min(len(fs), stateTop)] {
 		msg, _, _ := strings.Cut(f.Message, "\n")
+		if strings.ContainsFunc(msg, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			msg = strconv.Quote(msg) // a name made of input bytes
+		}
 		first = append(first, f.Kind+": "+msg)
 	}
 	if len(fs) > stateTop {
