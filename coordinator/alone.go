@@ -13,6 +13,7 @@ package coordinator
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/gocolic/gocolic/proc"
 	"github.com/gocolic/gocolic/sym"
@@ -51,6 +52,8 @@ type AloneStats struct {
 	// whole limit, as for minimisation), or after an interrupt or a
 	// worker that would not start.
 	Unchecked int
+	// Elapsed is the time the check took.
+	Elapsed time.Duration
 }
 
 // errAloneInterrupted says that the run alone was cut by the context:
@@ -64,6 +67,8 @@ var errAloneInterrupted = errors.New("interrupted")
 // findings not yet decided; a worker that does not start ends it too, and
 // is an internal failure.
 func (d *coordinator) checkAlone(ctx context.Context, lim aloneLimits) {
+	start := time.Now()
+	defer func() { d.rep.Alone.Elapsed = time.Since(start) }()
 	m := &minimizer{d: d}
 	var kept, moved []*Finding
 	misses := map[string]int{} // kind and innermost frame → findings that did not recur alone

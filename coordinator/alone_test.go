@@ -29,6 +29,10 @@ func TestRunAlone(t *testing.T) {
 	if len(rep.StateDependent) != 2 || rep.StateDependent[0].Message != "redefined: b" || rep.StateDependent[1].Kind != string(CrashExit) {
 		t.Errorf("state-dependent %q, want the panic \"redefined: b\" and the exit", messages(rep.StateDependent))
 	}
+	if rep.Alone.Elapsed <= 0 {
+		t.Errorf("the check took %v", rep.Alone.Elapsed)
+	}
+	rep.Alone.Elapsed = 0
 	if want := (AloneStats{Checked: 4}); rep.Alone != want {
 		t.Errorf("alone %+v, want %+v", rep.Alone, want)
 	}
@@ -47,6 +51,7 @@ func TestCheckAloneLimits(t *testing.T) {
 	cfg := runConfig(t, &unsatSolver{}, seeds...)
 	rep := runDriver(t, context.Background(), cfg)
 	// The run's own check, with the default limits, decides them all.
+	rep.Alone.Elapsed = 0
 	if want := (AloneStats{Checked: 4, Inferred: 5}); rep.Alone != want || len(rep.Findings) != 1 || len(rep.StateDependent) != 8 {
 		t.Fatalf("alone %+v, %d findings, %d state-dependent; want %+v, 1, 8", rep.Alone, len(rep.Findings), len(rep.StateDependent), want)
 	}
@@ -82,6 +87,7 @@ func TestCheckAloneLimits(t *testing.T) {
 			}
 			d := &coordinator{cfg: c, rep: &Report{Findings: slices.Clone(found)}}
 			d.checkAlone(ctx, tt.lim)
+			d.rep.Alone.Elapsed = 0
 			if d.rep.Alone != tt.want || len(d.rep.Findings) != tt.findings || len(d.rep.Findings)+len(d.rep.StateDependent) != len(found) {
 				t.Errorf("alone %+v, %d findings, %d state-dependent; want %+v, %d, %d", d.rep.Alone, len(d.rep.Findings), len(d.rep.StateDependent), tt.want, tt.findings, len(found)-tt.findings)
 			}

@@ -269,6 +269,8 @@ type StateDependent struct {
 	// hangs and memory blow-ups (whose check would cost a whole limit),
 	// and those left when the run was interrupted.
 	Unchecked int `json:"unchecked"`
+	// ElapsedMS is the time the check took.
+	ElapsedMS int64 `json:"elapsed_ms"`
 	// Failures are the failures that did not recur alone, in the order
 	// found.
 	Failures []StateFailure `json:"failures"`

@@ -306,7 +306,7 @@ func inputsJSON(t *Entry, env sym.Env) map[string]string {
 // check of each finding alone and the failures that did not recur.
 func stateDependentJSON(t *Entry, rep *coordinator.Report) *report.StateDependent {
 	a := rep.Alone
-	j := &report.StateDependent{Checked: a.Checked, Inferred: a.Inferred, Unchecked: a.Unchecked, Failures: []report.StateFailure{}}
+	j := &report.StateDependent{Checked: a.Checked, Inferred: a.Inferred, Unchecked: a.Unchecked, ElapsedMS: a.Elapsed.Milliseconds(), Failures: []report.StateFailure{}}
 	for _, f := range rep.StateDependent {
 		j.Failures = append(j.Failures, report.StateFailure{Kind: f.Kind, Message: f.Message, Inputs: inputsJSON(t, f.Input),
 			Call: t.Call(f.Input), Count: f.Count, FoundMS: f.Elapsed.Milliseconds()})
