@@ -70,6 +70,7 @@ func (d *coordinator) checkAlone(ctx context.Context, lim aloneLimits) {
 	start := time.Now()
 	defer func() { d.rep.Alone.Elapsed = time.Since(start) }()
 	m := &minimizer{d: d}
+	defer m.close() // after a panic of the check: no worker is left running
 	var kept, moved []*Finding
 	misses := map[string]int{} // kind and innermost frame → findings that did not recur alone
 	reproduced := 0
