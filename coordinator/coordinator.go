@@ -186,6 +186,12 @@ type Report struct {
 	// with symbolic tracking but ended in time without it: the cost of
 	// tracking, not a hang of the target, so they are not findings.
 	SlowTracked int
+	// StateDependent are the failures that did not recur when their
+	// input ran alone, in a worker process of its own: they depended on
+	// what earlier executions left in the process (package-level state),
+	// so they are not findings (alone.go). Alone counts the check.
+	StateDependent []*Finding
+	Alone          AloneStats
 	// ExecTime is the time workers spent inside executions, without
 	// the coordinator, the solver and the pipes.
 	ExecTime time.Duration
@@ -338,6 +344,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	d.rep.Elapsed = time.Since(d.start)
 	if c := processCPU(); c > 0 {
 		d.rep.CPU = c - d.cpu0
+	}
+	// A finished run checks that each finding fails alone, before it
+	// spends minimisation on any (alone.go).
+	if err == nil && ctx.Err() == nil {
+		aerr := guard.Do("alone", func() error {
+			d.checkAlone(ctx, aloneLimits{runs: aloneRuns, frame: aloneFrame})
+			return nil
+		})
+		d.internal(aerr, "findings stay as they were found")
 	}
 	// An interrupted run ends now; a finished one minimises its findings,
 	// after the exploration's budget and outside its statistics.
@@ -1079,7 +1094,7 @@ func topFrame(stack string) string {
 			continue
 		}
 		if strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "runtime") || strings.HasPrefix(fn, "created by ") ||
-			strings.Contains(fn, "gocolicrt") || fn == "" {
+			strings.Contains(fn, "gocolicrt") || fn == "" || inRuntime(fn) {
 			continue
 		}
 		loc := strings.TrimSpace(lines[i+1])
@@ -1089,6 +1104,19 @@ func topFrame(stack string) string {
 		return loc
 	}
 	return ""
+}
+
+// inRuntime reports whether the frame of function fn is in gocolic's
+// runtime under the name of the module (a worker built against it, as
+// the coordinator's tests' is), which topFrame skips as it does
+// gocolicrt's.
+func inRuntime(fn string) bool {
+	for _, p := range runtimePkgs {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *coordinator) sample() {

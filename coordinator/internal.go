@@ -22,7 +22,8 @@ import (
 // run: a panic that guard recovered.
 type InternalError struct {
 	// Where names the part that failed: "solver", "coordinator",
-	// "worker", "minimize", "prove" (a refuted unreachability claim), or
+	// "worker", "minimize", "alone" (the check of findings in a fresh
+	// worker, alone.go), "prove" (a refuted unreachability claim), or
 	// a part of the session that writes outputs.
 	Where   string
 	Message string
@@ -200,4 +201,13 @@ func confirmPanic(w *worker, q *rt.Request, resp *rt.Response) (c *rt.Response, 
 		return nil, true, true
 	}
 	return c, c.Status == rt.StatusPanic && c.Panic == resp.Panic, false
+}
+
+// internalFailure records a failure of gocolic's own side that is no
+// panic (a worker that would not start) and, the first time it occurs,
+// writes one line saying it and what it cost.
+func (d *coordinator) internalFailure(where string, err error, cost string) {
+	if d.rep.addInternal(where, err.Error(), "") && d.cfg.Progress != nil {
+		fmt.Fprintf(d.cfg.Progress, "gocolic: %s: %v (%s)\n", where, err, cost)
+	}
 }

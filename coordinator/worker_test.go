@@ -34,6 +34,12 @@ const (
 	modeRuntime    = 9 // panics in gocolic's runtime when tracked, returns 2 when not
 	// modeNumbered+k for k in 0..9 panics with "bad value <x>".
 	modeNumbered = 10
+	// modeStateful+k for k in 0..9 returns when it is the first
+	// execution of the mode in its process, and else panics with
+	// "redefined: <letter k>" (k = 9 exits with status 5): a failure
+	// that depends on earlier executions, as pflag's "flag redefined"
+	// does.
+	modeStateful = 20
 	// Any value from modeBranches on returns after 64 symbolic branches.
 	modeBranches = 100
 )

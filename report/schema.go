@@ -62,6 +62,9 @@ type Report struct {
 	Divergences int `json:"divergences"`
 	// SlowTracked counts the executions that timed out only with tracking.
 	SlowTracked int `json:"slow_tracked"`
+	// StateDependent is the check that each bug fails alone, and the
+	// failures that did not: nil in reports that predate it.
+	StateDependent *StateDependent `json:"state_dependent,omitempty"`
 	// AliasFallbacks counts the solver models whose pointer choices could
 	// not be put into the form of the equivalence graph.
 	AliasFallbacks int `json:"alias_fallbacks"`
@@ -247,6 +250,42 @@ type Bug struct {
 	Minimized  bool              `json:"minimized"`
 	Reproducer string            `json:"reproducer,omitempty"` // where the written test or corpus entry reproduces it
 	Stack      string            `json:"stack,omitempty"`
+}
+
+// StateDependent is what the check of each bug alone found. A worker
+// process runs many inputs, so a target that keeps package-level state
+// may fail on an input only because earlier inputs ran in the same
+// process; after the exploration each bug's input runs once more in a
+// worker process of its own, and a failure that does not recur there is
+// listed here instead of in Bugs, with no reproducer test and no corpus
+// entry.
+type StateDependent struct {
+	// Checked counts the bugs run alone.
+	Checked int `json:"checked"`
+	// Inferred counts the failures listed without a run of their own:
+	// three of their kind and innermost frame had not recurred alone.
+	Inferred int `json:"inferred"`
+	// Unchecked counts the bugs kept without a check: past 64 runs,
+	// hangs and memory blow-ups (whose check would cost a whole limit),
+	// and those left when the run was interrupted.
+	Unchecked int `json:"unchecked"`
+	// ElapsedMS is the time the check took.
+	ElapsedMS int64 `json:"elapsed_ms"`
+	// Failures are the failures that did not recur alone, in the order
+	// found.
+	Failures []StateFailure `json:"failures"`
+}
+
+// StateFailure is one failure that did not recur when its input ran
+// alone.
+type StateFailure struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	// Inputs and Call are the first input that raised it, as in Bug.
+	Inputs  map[string]string `json:"inputs"`
+	Call    string            `json:"call"`
+	Count   int               `json:"count"`    // executions that raised it
+	FoundMS int64             `json:"found_ms"` // when it was first raised
 }
 
 // Solver counts the solver queries of a run: the path conditions of

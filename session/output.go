@@ -19,6 +19,7 @@ import (
 	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/sym"
 )
 
 // suite turns a report into the generated test suite.
@@ -254,14 +255,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	j.Abstraction = abstractionJSON(rep, out.MC, out.Monitors)
 	for i, f := range rep.SortedFindings() {
 		bug := report.Bug{Kind: f.Kind, Message: f.Message, Call: t.Call(f.Input), Count: f.Count,
-			FoundMS: f.Elapsed.Milliseconds(), Minimized: f.Minimized, Stack: f.Stack, Inputs: map[string]string{}}
-		for k, a := range t.Args(f.Input) {
-			name := t.Params[k].Name
-			if name == "" || name == "_" {
-				name = fmt.Sprintf("#%d", k+1)
-			}
-			bug.Inputs[name] = a
-		}
+			FoundMS: f.Elapsed.Milliseconds(), Minimized: f.Minimized, Stack: f.Stack, Inputs: inputsJSON(t, f.Input)}
 		switch {
 		case out.TestFile != "" && command == CmdFuzz:
 			_, name := corpusFile(f.Input, t)
@@ -271,6 +265,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 		}
 		j.Bugs = append(j.Bugs, bug)
 	}
+	j.StateDependent = stateDependentJSON(t, rep)
 	j.Solver = solverJSON(t, rep, chains)
 	j.ExecNS = rep.ExecTime.Nanoseconds()
 	j.CPUMS = rep.CPU.Milliseconds()
@@ -291,6 +286,32 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 		return err
 	}
 	return writeAtomic(path, data)
+}
+
+// inputsJSON maps each parameter's name (#1, #2, ... when it has none)
+// to its argument in env as a Go literal.
+func inputsJSON(t *Entry, env sym.Env) map[string]string {
+	m := map[string]string{}
+	for k, a := range t.Args(env) {
+		name := t.Params[k].Name
+		if name == "" || name == "_" {
+			name = fmt.Sprintf("#%d", k+1)
+		}
+		m[name] = a
+	}
+	return m
+}
+
+// stateDependentJSON builds the report's state_dependent object: the
+// check of each finding alone and the failures that did not recur.
+func stateDependentJSON(t *Entry, rep *coordinator.Report) *report.StateDependent {
+	a := rep.Alone
+	j := &report.StateDependent{Checked: a.Checked, Inferred: a.Inferred, Unchecked: a.Unchecked, ElapsedMS: a.Elapsed.Milliseconds(), Failures: []report.StateFailure{}}
+	for _, f := range rep.StateDependent {
+		j.Failures = append(j.Failures, report.StateFailure{Kind: f.Kind, Message: f.Message, Inputs: inputsJSON(t, f.Input),
+			Call: t.Call(f.Input), Count: f.Count, FoundMS: f.Elapsed.Milliseconds()})
+	}
+	return j
 }
 
 // timeline returns the run's time series in time order.

@@ -448,6 +448,10 @@ func TestWriteJSON(t *testing.T) {
 		Findings: []*coordinator.Finding{{Kind: "panic", Message: "boom", Input: sym.Env{0: 9, 1: 1}, Count: 4, Elapsed: time.Second}},
 		Queries:  map[string]int{"sat": 3, "unsat": 2, "unknown": 1, "error": 1},
 		Stopped:  "runs",
+		StateDependent: []*coordinator.Finding{
+			{Kind: "panic", Message: "flag redefined: a", Input: sym.Env{0: 2}, Count: 3, Elapsed: 1500 * time.Millisecond},
+		},
+		Alone: coordinator.AloneStats{Checked: 2, Inferred: 1, Unchecked: 1},
 	}
 	call := func(site, count, first uint32) rt.Concretised {
 		return rt.Concretised{Site: site, Cause: rt.CauseCall, Count: count, First: first}
@@ -487,6 +491,12 @@ func TestWriteJSON(t *testing.T) {
 	}
 	if b.Reproducer != "/x/f_gocolic_test.go: TestGocolicFCrashes (case 1)" {
 		t.Errorf("reproducer %q", b.Reproducer)
+	}
+	wantState := &report.StateDependent{Checked: 2, Inferred: 1, Unchecked: 1, Failures: []report.StateFailure{
+		{Kind: "panic", Message: "flag redefined: a", Inputs: map[string]string{"n": "2", "#2": "false"}, Call: "F(2, false)", Count: 3, FoundMS: 1500},
+	}}
+	if !reflect.DeepEqual(j.StateDependent, wantState) {
+		t.Errorf("state_dependent\n got %+v\nwant %+v", j.StateDependent, wantState)
 	}
 	if j.Solver.Queries != 7 || j.Solver.Unknown != 2 {
 		t.Errorf("solver %+v, want 7 queries with the error counted unknown", j.Solver)

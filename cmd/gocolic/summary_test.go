@@ -123,3 +123,45 @@ func TestWastedSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestStateDependentSummary checks the line the summary gives the
+// failures that did not recur alone: none, a few, and more than it names,
+// some of them classified without a run.
+func TestStateDependentSummary(t *testing.T) {
+	redefined := func(names ...string) []*coordinator.Finding {
+		var fs []*coordinator.Finding
+		for _, n := range names {
+			fs = append(fs, &coordinator.Finding{Kind: "panic", Message: "flag redefined: " + n})
+		}
+		return fs
+	}
+	tests := []struct {
+		name  string
+		found []*coordinator.Finding
+		alone coordinator.AloneStats
+		want  string
+	}{
+		{name: "none", alone: coordinator.AloneStats{Checked: 2}},
+		{
+			name:  "two",
+			found: append(redefined("a"), &coordinator.Finding{Kind: "exit", Message: "exit status 5\nmore"}),
+			alone: coordinator.AloneStats{Checked: 2},
+			want:  "gocolic: 2 failures did not recur when their input ran alone in a fresh worker process: not reported as bugs; they depend on state earlier executions left in the process (package-level variables); state_dependent in the report lists them: panic: flag redefined: a; exit: exit status 5\n",
+		},
+		{
+			name:  "more than named",
+			found: redefined("a", "\x00\a", "c", "d", "e"),
+			alone: coordinator.AloneStats{Checked: 3, Inferred: 2},
+			want:  "gocolic: 5 failures did not recur when their input ran alone in a fresh worker process, 2 of them without a run of their own (others of their kind and place had not recurred): not reported as bugs; they depend on state earlier executions left in the process (package-level variables); state_dependent in the report lists them: panic: flag redefined: a; panic: \"flag redefined: \\x00\\a\"; panic: flag redefined: c; ...\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			stateDependent(&buf, &coordinator.Report{StateDependent: tt.found, Alone: tt.alone})
+			if got := buf.String(); got != tt.want {
+				t.Errorf("summary\n%q\nwant\n%q", got, tt.want)
+			}
+		})
+	}
+}

@@ -8,9 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/session"
 )
 
@@ -101,11 +104,42 @@ func summary(w io.Writer, out *session.Outcome, dir string) {
 	if rep.SlowTracked > 0 {
 		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it: not reported as bugs; what they covered counts, but their paths are unexplored (a longer -timeout explores them)\n", rep.SlowTracked)
 	}
+	stateDependent(w, rep)
 	concretised(w, out, dir)
 	wasted(w, out, dir)
 	if out.TestFile != "" {
 		fmt.Fprintf(w, "gocolic: wrote %s\n", out.TestFile)
 	}
+}
+
+// stateTop bounds the messages printed of the state-dependent failures.
+const stateTop = 3
+
+// stateDependent prints one line on the failures that did not recur when
+// their input ran alone in a fresh worker: how many, and the first few
+// messages; nothing when there are none.
+func stateDependent(w io.Writer, rep *coordinator.Report) {
+	fs := rep.StateDependent
+	if len(fs) == 0 {
+		return
+	}
+	var first []string
+	for _, f := range fs[:min(len(fs), stateTop)] {
+		msg, _, _ := strings.Cut(f.Message, "\n")
+		if strings.ContainsFunc(msg, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			msg = strconv.Quote(msg) // a name made of input bytes
+		}
+		first = append(first, f.Kind+": "+msg)
+	}
+	if len(fs) > stateTop {
+		first = append(first, "...")
+	}
+	inferred := ""
+	if n := rep.Alone.Inferred; n > 0 {
+		inferred = fmt.Sprintf(", %d of them without a run of their own (others of their kind and place had not recurred)", n)
+	}
+	fmt.Fprintf(w, "gocolic: %d failures did not recur when their input ran alone in a fresh worker process%s: not reported as bugs; they depend on state earlier executions left in the process (package-level variables); state_dependent in the report lists them: %s\n",
+		len(fs), inferred, strings.Join(first, "; "))
 }
 
 // wastedTop bounds the branch sites printed with their failed queries.

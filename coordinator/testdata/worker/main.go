@@ -20,6 +20,11 @@ const branchSites = 64
 // sink keeps allocations reachable so that they stay resident.
 var sink [][]byte
 
+// defined counts the executions of the stateful mode in this process:
+// package-level state, as a global flag set is, which makes the mode
+// fail only after an earlier execution.
+var defined int
+
 //go:noinline
 func recurse(n int) int {
 	var pad [64]byte
@@ -103,6 +108,20 @@ func target(x rt.V[int64]) int64 {
 	}
 	if x.C >= 10 && x.C < 20 {
 		panic(fmt.Sprintf("bad value %d", x.C))
+	}
+	if x.C >= 20 && x.C < 30 {
+		// The stateful mode: the first execution of it in a process
+		// returns, every later one panics, with a message naming x by a
+		// letter, so that each x is a finding of its own, all at one
+		// line; 29 exits instead.
+		defined++
+		switch {
+		case defined > 1 && x.C == 29:
+			os.Exit(5) // a crash that depends on the earlier executions
+		case defined > 1:
+			panic(fmt.Sprintf("redefined: %c", 'a'+byte(x.C-20)))
+		}
+		return 0
 	}
 	// Any other value: 64 symbolic branches x == 1000+i, all of them
 	// open targets for the explorer. Halfway, x is handed to a call that
