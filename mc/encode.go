@@ -53,6 +53,15 @@ const HavocBase = 1 << 32
 // parameters' and the havoc variables' numbers.
 const LenBase = 1 << 31
 
+// FieldBase is the number of the first field variable: field k of the
+// fields a path's memory starts with (Encoder.fields) is variable
+// FieldBase+k, above every havoc variable and below the state variables.
+const FieldBase = 1 << 40
+
+// maxFields bounds the field variables of one function: the fields past
+// it are loaded as havoc, which only costs precision.
+const maxFields = 32
+
 // sizes gives int, uint and uintptr their width: the worker runs on the
 // machine gocolic runs on.
 var sizes = sizesOf(runtime.GOARCH)
@@ -83,6 +92,22 @@ type Encoder struct {
 	// not in a package that imports unsafe.
 	memory    bool
 	inlinable map[*ssa.Function]bool
+	// fields are the fields of pointer parameters that an edge's
+	// formula reads from variables (paramField).
+	fields []paramField
+}
+
+// A paramField is an integer or boolean field of the struct a pointer
+// parameter points to, or the length of a slice or string field: a
+// variable of the abstraction's state, which the memory of a path
+// started with pre (Encoder.start) holds at the field's address, so that
+// a load reads it, a store replaces it and whatever may write the field
+// (memory.go) forgets it.
+type paramField struct {
+	param, field int
+	length       bool
+	typ          types.Type // the field's underlying type
+	v            *sym.Expr
 }
 
 // NewEncoder returns an Encoder of fn's paths whose terms b makes.
@@ -99,8 +124,39 @@ func NewEncoder(b *sym.Builder, fn *ssa.Function) *Encoder {
 		} else {
 			e.lens = append(e.lens, nil)
 		}
+		if e.memory {
+			e.addFields(i, p.Type())
+		}
 	}
 	return e
+}
+
+// addFields adds the field variables of parameter i of type t, when t
+// points to a struct: its integer and boolean fields, and the lengths of
+// its slice and string fields.
+func (e *Encoder) addFields(i int, t types.Type) {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for f := 0; f < st.NumFields() && len(e.fields) < maxFields; f++ {
+		ft := st.Field(f).Type()
+		pf := paramField{param: i, field: f, typ: ft.Underlying()}
+		switch w, _, ok := scalar(ft); {
+		case ok:
+			pf.v = e.B.Var(FieldBase+uint64(len(e.fields)), w)
+		case hasLen(ft):
+			pf.length = true
+			pf.v = e.B.Var(FieldBase+uint64(len(e.fields)), intWidth())
+		default:
+			continue
+		}
+		e.fields = append(e.fields, pf)
+	}
 }
 
 // hasLen reports whether t is a slice or a string: a value whose length
@@ -193,6 +249,11 @@ type Path struct {
 	objs     map[objKey]int // addresses derived from others (memory.go)
 	mem      map[int]cell   // the memory the path knows, by address
 	nobj     int            // addresses numbered so far
+	// fieldAt[k] is the address of the cell of the encoder's field k
+	// (paramField), fieldEnd[k] its term at the path's end once asked
+	// (fieldOut): set only on a path started with pre.
+	fieldAt  []int
+	fieldEnd map[int]*sym.Expr
 }
 
 // Start begins a path at block b, whose phis (with no edge to choose
@@ -209,6 +270,9 @@ func (e *Encoder) start(b *ssa.BasicBlock, pre func(ssa.Value) *sym.Expr) (*Path
 	}
 	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, pre: pre,
 		encFrame: encFrame{env: map[ssa.Value]*sym.Expr{}, stack: []*ssa.Function{e.Fn}}, objs: map[objKey]int{}, mem: map[int]cell{}}
+	if pre != nil {
+		p.startFields()
+	}
 	for _, in := range b.Instrs {
 		if phi, ok := in.(*ssa.Phi); ok {
 			p.Value(phi)
@@ -319,9 +383,7 @@ func (p *Path) havoc(v ssa.Value) *sym.Expr {
 	if !ok {
 		return nil
 	}
-	t := p.enc.B.Var(p.enc.next, w)
-	p.enc.next++
-	p.Havoc = append(p.Havoc, t)
+	t := p.fresh(w)
 	p.env[v] = t
 	return t
 }
@@ -451,6 +513,9 @@ func (p *Path) instrs(ins []ssa.Instruction) {
 			continue
 		}
 		p.redefined(v)
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && hasLen(u.Type()) {
+			p.loadLen(u)
+		}
 		if _, _, ok := scalar(v.Type()); !ok {
 			continue
 		}
