@@ -409,7 +409,7 @@ func (a *abstraction) post(s State, k edgeKey) (State, bool, error) {
 			return r, nil
 		}
 		if cs == nil {
-			cs = append(a.gamma(s), f.conds...)
+			cs = append(append(a.gamma(s), f.conds...), f.path.Assume...)
 		}
 		st, _, err := a.status(cs, goal)
 		if err != nil {

@@ -39,6 +39,7 @@ import (
 	"go/token"
 	"go/types"
 	"runtime"
+	"slices"
 
 	"github.com/gocolic/gocolic/sym"
 	"golang.org/x/tools/go/ssa"
@@ -95,6 +96,10 @@ type Encoder struct {
 	// fields are the fields of pointer parameters that an edge's
 	// formula reads from variables (paramField).
 	fields []paramField
+	// Counter, when set, says whether field i of a struct type is a
+	// counter (cfa.Graph.Counter): never negative and far from wrapping,
+	// which an edge's formula then assumes of the field's variable.
+	Counter func(st *types.Struct, i int) bool
 }
 
 // A paramField is an integer or boolean field of the struct a pointer
@@ -106,8 +111,10 @@ type Encoder struct {
 type paramField struct {
 	param, field int
 	length       bool
-	typ          types.Type // the field's underlying type
+	typ          types.Type    // the field's underlying type
+	st           *types.Struct // the struct it is a field of
 	v            *sym.Expr
+	counter      int8 // Encoder.Counter's answer: 0 not asked yet, 1 yes, -1 no
 }
 
 // NewEncoder returns an Encoder of fn's paths whose terms b makes.
@@ -145,7 +152,7 @@ func (e *Encoder) addFields(i int, t types.Type) {
 	}
 	for f := 0; f < st.NumFields() && len(e.fields) < maxFields; f++ {
 		ft := st.Field(f).Type()
-		pf := paramField{param: i, field: f, typ: ft.Underlying()}
+		pf := paramField{param: i, field: f, typ: ft.Underlying(), st: st}
 		switch w, _, ok := scalar(ft); {
 		case ok:
 			pf.v = e.B.Var(FieldBase+uint64(len(e.fields)), w)
@@ -230,6 +237,10 @@ type Path struct {
 	// instruction gave Conds[i].
 	Conds []*sym.Expr
 	At    []int
+	// Assume are what the memory at the path's start meets whatever the
+	// path: the range of counter fields (Encoder.Counter). They are no
+	// edge's condition, so refinement never turns them into predicates.
+	Assume []*sym.Expr
 	// Havoc are the fresh variables the path made, in order.
 	Havoc []*sym.Expr
 	// Results are the terms of the returned values when the path ended
@@ -270,9 +281,7 @@ func (e *Encoder) start(b *ssa.BasicBlock, pre func(ssa.Value) *sym.Expr) (*Path
 	}
 	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, pre: pre,
 		encFrame: encFrame{env: map[ssa.Value]*sym.Expr{}, stack: []*ssa.Function{e.Fn}}, objs: map[objKey]int{}, mem: map[int]cell{}}
-	if pre != nil {
-		p.startFields()
-	}
+	p.startFields()
 	for _, in := range b.Instrs {
 		if phi, ok := in.(*ssa.Phi); ok {
 			p.Value(phi)
@@ -315,10 +324,11 @@ func (e *Encoder) Edge(b, c *ssa.BasicBlock) (*Path, error) {
 	return p, p.Step(c)
 }
 
-// Formula returns the conjunction of the path's conditions.
+// Formula returns the conjunction of the path's conditions and
+// assumptions.
 func (p *Path) Formula() *sym.Expr {
 	f := p.enc.B.Bool(true)
-	for _, c := range p.Conds {
+	for _, c := range append(slices.Clone(p.Conds), p.Assume...) {
 		f = p.enc.B.And(f, c)
 	}
 	return f

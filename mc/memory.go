@@ -103,8 +103,10 @@ func (p *Path) redefined(v ssa.Value) {
 func (p *Path) lenCell(a int) int { return p.derived(objKey{base: a, field: -1}) }
 
 // startFields puts the encoder's field variables in their cells: at the
-// start of a path over state variables, field f of pointer parameter q
-// holds its variable (and the length of a slice field its length's).
+// start of a path, field f of pointer parameter q holds its variable
+// (and the length of a slice field its length's), which the path's
+// first load of it reads instead of a havoc value; a counter field's
+// range is assumed (Path.Assume).
 func (p *Path) startFields() {
 	if !p.enc.memory {
 		return
@@ -117,6 +119,35 @@ func (p *Path) startFields() {
 		p.fieldAt = append(p.fieldAt, a)
 		p.mem[a] = cell{pf.v, pf.typ}
 	}
+	for k := range p.enc.fields {
+		if p.enc.isCounter(k) {
+			p.Assume = append(p.Assume, counterRange(p.enc.B, p.enc.fields[k].v))
+		}
+	}
+}
+
+// counterBound is the bound a counter field stays under (cfa's
+// counters.go): 2^62, far above any count an execution reaches and far
+// below the type's maximum, so that an increment of it does not wrap.
+const counterBound = 1 << 62
+
+// counterRange is what every value of a counter field meets: 0 <= v <
+// counterBound, signed or not alike.
+func counterRange(b *sym.Builder, v *sym.Expr) *sym.Expr {
+	return b.Cmp(sym.KULt, v, b.Const(counterBound, v.Width))
+}
+
+// isCounter reports whether field variable k is a 64-bit counter field
+// (Encoder.Counter), asking once.
+func (e *Encoder) isCounter(k int) bool {
+	pf := &e.fields[k]
+	if pf.counter == 0 {
+		pf.counter = -1
+		if e.Counter != nil && !pf.length && pf.v.Width == 64 && e.Counter(pf.st, pf.field) {
+			pf.counter = 1
+		}
+	}
+	return pf.counter == 1
 }
 
 // fieldOut returns the term of the encoder's field k at the end of the
