@@ -105,7 +105,8 @@ func (g *Graph) counter(st *types.Struct, i int) bool {
 }
 
 // counterValue reports whether x, stored in field i of st, keeps it a
-// counter: a constant in [0, 2^32), or the field loaded plus one.
+// counter: a constant in [0, 2^32), or the field (of any struct of the
+// type, loaded or extracted) plus one.
 func (g *Graph) counterValue(x ssa.Value, st *types.Struct, i int) bool {
 	if c, ok := x.(*ssa.Const); ok {
 		if c.Value == nil {
@@ -127,12 +128,15 @@ func (g *Graph) counterValue(x ssa.Value, st *types.Struct, i int) bool {
 		return exact && n == 1
 	}
 	loaded := func(v ssa.Value) bool {
-		u, ok := v.(*ssa.UnOp)
-		if !ok || u.Op != token.MUL {
-			return false
+		switch v := v.(type) {
+		case *ssa.UnOp: // through the field's address
+			fa, ok := v.X.(*ssa.FieldAddr)
+			return v.Op == token.MUL && ok && sameField(fa, st, i)
+		case *ssa.Field: // of a struct value
+			s, ok := v.X.Type().Underlying().(*types.Struct)
+			return ok && v.Field == i && types.IdenticalIgnoreTags(s, st)
 		}
-		fa, ok := u.X.(*ssa.FieldAddr)
-		return ok && sameField(fa, st, i)
+		return false
 	}
 	return one(add.Y) && loaded(add.X) || one(add.X) && loaded(add.Y)
 }
