@@ -22,7 +22,9 @@ func loadFields(t testing.TB) *absPkg {
 // length of r.data that Pair checked), so a negation that contradicts it
 // is pruned; after a store through another pointer of the field's type
 // or a call that is not inlined, the field is unknown and nothing is
-// pruned.
+// pruned. A counter field past the end stays past it (the seed's
+// cursor); a field set to any value may wrap at its increment and does
+// not.
 func TestMonitorsFields(t *testing.T) {
 	p := loadFields(t)
 	_, sum, err := Prove(context.Background(), p.g, p.table, time.Minute, 5*time.Second)
@@ -70,6 +72,19 @@ func TestMonitorsFields(t *testing.T) {
 	}
 	// by gives, per path event, whether fn's own monitor prunes its
 	// negation (the callees' events are judged in fn's context).
+	// past is fn's trace of three reads through the method read (past
+	// the end at each), whose condition reads cond.
+	past := func(fn, read, cond string) *traced {
+		loop, seven, lt := g(fn, "j < 3"), g(fn, "c.take() == 7"), g(read, cond)
+		if fn == "ScanSeeker" {
+			seven = g(fn, "s.pull() == 7")
+		}
+		tr := (&traced{}).enter(entry(fn))
+		for range 3 {
+			tr.out(loop(true), false).enter(entry(read)).out(lt(false), true).leave(entry(read)).out(seven(false), true)
+		}
+		return tr.out(loop(false), false).leave(entry(fn))
+	}
 	for _, tc := range []struct {
 		name, fn string
 		tr       *traced
@@ -81,6 +96,10 @@ func TestMonitorsFields(t *testing.T) {
 		{"field remembered", "Count", reads("Count"), []bool{false, false, true, true, true, true, true}},
 		{"field written through an alias", "Aliased", reads("Aliased"), []bool{false, false, true, false, true, false, true}},
 		{"field written by an opaque call", "Opaque", reads("Opaque"), []bool{false, false, true, false, true, false, true}},
+		// A counter cursor past the end stays past it: its increment
+		// does not wrap. A position set to any value may wrap.
+		{"counter remembered", "Scan", past("Scan", "take", "i < len(c.data)"), []bool{false, true, true, true, true, true}},
+		{"not a counter", "ScanSeeker", past("ScanSeeker", "pull", "i < len(s.data)"), []bool{false, true, false, true, false, true}},
 		// Two bytes or more: i < len(r.data) holds at both reads.
 		{"length remembered", "Pair", pair("Pair"), []bool{false, true, true, false}},
 		{"length written through an alias", "PairAliased", pair("PairAliased"), []bool{false, false, false, false}},
