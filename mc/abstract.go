@@ -13,11 +13,11 @@ package mc
 // variable StateBase+n(v). A field variable is the field's memory at the
 // block's entry: an edge's path starts with it in the field's cell, and
 // after the edge the field is what the cell then holds, or havoc when
-// the edge may have written it otherwise (memory.go). The formula of an edge B→C is
-// the encoder's path from B to C whose values not defined on it are the
-// state variables (Path.pre), so a predicate at B is asserted as it is and
-// a predicate at C is asserted after replacing each state variable by the
-// term the edge gives its value. A predicate is tracked at a block only
+// the edge may have written it otherwise (memory.go). The formula of an
+// edge B→C is the encoder's path from B to C whose values not defined on
+// it are the state variables (Path.pre), so a predicate at B is asserted
+// as it is and a predicate at C is asserted after replacing each state
+// variable by the term the edge gives its value. A predicate is tracked at a block only
 // where each of its values is available (defined in a block that strictly
 // dominates it, a phi of it, or a parameter); elsewhere it is unknown.
 // Any choice of predicates is sound; they only decide how precise the

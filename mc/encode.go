@@ -25,7 +25,9 @@
 // not panic. A call of a static callee is expanded in place within the
 // Inline bounds (inline.go), and a load of an integer or boolean through
 // a pointer, a field or a global returns what the path stored there, as
-// far as type-based aliasing knows it (memory.go). What the encoder does
+// far as type-based aliasing knows it (memory.go); the fields of a pointer
+// parameter's struct start as variables (paramField), and so do the
+// lengths of its slice fields. What the encoder does
 // not follow (other calls but the builtin min and max, other loads,
 // floats, strings, values defined before the path starts) is havoc: a
 // fresh variable each time it is computed. Implicit checks other than
@@ -98,16 +100,17 @@ type Encoder struct {
 	fields []paramField
 	// Counter, when set, says whether field i of a struct type is a
 	// counter (cfa.Graph.Counter): never negative and far from wrapping,
-	// which an edge's formula then assumes of the field's variable.
+	// which every path then assumes of the field's variable at its start
+	// (Path.Assume).
 	Counter func(st *types.Struct, i int) bool
 }
 
 // A paramField is an integer or boolean field of the struct a pointer
 // parameter points to, or the length of a slice or string field: a
-// variable of the abstraction's state, which the memory of a path
-// started with pre (Encoder.start) holds at the field's address, so that
-// a load reads it, a store replaces it and whatever may write the field
-// (memory.go) forgets it.
+// variable of the abstraction's state, which the memory of every path
+// holds at the field's address when the path starts (startFields), so
+// that a load reads it, a store replaces it and whatever may write the
+// field (memory.go) forgets it.
 type paramField struct {
 	param, field int
 	length       bool
@@ -262,7 +265,7 @@ type Path struct {
 	nobj     int            // addresses numbered so far
 	// fieldAt[k] is the address of the cell of the encoder's field k
 	// (paramField), fieldEnd[k] its term at the path's end once asked
-	// (fieldOut): set only on a path started with pre.
+	// (fieldOut); none when memory is not modelled.
 	fieldAt  []int
 	fieldEnd map[int]*sym.Expr
 }

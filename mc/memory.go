@@ -17,6 +17,15 @@ package mc
 // (channels, select, go, defer) forget all cells, since code the encoder
 // does not see may write anything then.
 //
+// The length of a slice or string loaded from an address is a cell of
+// its own beside the address's, of the slice's type, so that the stores
+// and clobbers that may change the slice forget it too. A path starts
+// with the fields of its function's pointer parameters (and the lengths
+// of their slice fields) in their cells as variables (paramField): the
+// abstraction's state speaks of them. Where an inlined callee's paths
+// join, a cell they all hold keeps the value they agree on, or the
+// if-then-else of their values over the edges they arrive by.
+//
 // The model assumes what Go's type rules give without unsafe: an encoder
 // of a function in a package that imports unsafe keeps no cell (every
 // load is havoc, as in stage 1), and no callee of such a package is
