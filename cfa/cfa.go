@@ -129,11 +129,13 @@ type Graph struct {
 	boxed     map[types.Object]bool // named types that may be in an interface
 
 	// The addresses of struct fields the packages take, found on first
-	// use, and the verdicts of Counter by field (counters.go).
+	// use; the entries' inputs (SetEntries), and the verdicts of Counter
+	// by field (counters.go).
 	fieldsOnce sync.Once
 	fieldAddrs []*ssa.FieldAddr
 	generic    map[*types.Package]bool
 	countersMu sync.Mutex
+	inputs     *inputTypes
 	counters   map[*types.Var]bool
 }
 

@@ -15,7 +15,12 @@ package cfa
 // or store through it) and the package does not import unsafe or
 // reflect. A whole struct stored at once copies fields that already
 // hold such values (a composite literal is built field by field, a zero
-// value holds 0).
+// value holds 0). One more writer is outside the packages' code: the
+// entry that gocolic generates sets the unexported fields of the
+// target's parameters from the input (instrument's shapes), to any
+// value. So no struct type the entries' parameters can hold is a
+// counter's, and nothing is one until SetEntries has said what the
+// entries are.
 
 import (
 	"go/constant"
@@ -29,12 +34,75 @@ import (
 // maxCounterStart bounds the constants a counter field may be set to.
 const maxCounterStart = 1 << 32
 
+// SetEntries says which functions executions start at (as for
+// Unreachable: the function under test or the fuzz target first, then
+// the other starts of a test binary), whose parameters gocolic's entry
+// builds from inputs: Counter excludes the struct types those can hold.
+// Until it is called, or with no entry (not known), Counter reports no
+// counter.
+func (g *Graph) SetEntries(entries ...*types.Func) {
+	in := &inputTypes{any: len(entries) == 0}
+	seen := map[types.Type]bool{}
+	for _, f := range entries {
+		sig, ok := f.Type().(*types.Signature)
+		if !ok {
+			in.any = true
+			continue
+		}
+		if r := sig.Recv(); r != nil {
+			in.walk(r.Type(), seen)
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			in.walk(sig.Params().At(i).Type(), seen)
+		}
+	}
+	g.countersMu.Lock()
+	defer g.countersMu.Unlock()
+	g.inputs, g.counters = in, nil
+}
+
+// inputTypes are the struct types values built from inputs can hold; any
+// when one may hold any type (an interface, a type parameter).
+type inputTypes struct {
+	structs []*types.Struct
+	any     bool
+}
+
+// walk adds the struct types a value of type t can hold.
+func (in *inputTypes) walk(t types.Type, seen map[types.Type]bool) {
+	if t == nil || seen[t] {
+		return
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		in.walk(u.Elem(), seen)
+	case *types.Slice:
+		in.walk(u.Elem(), seen)
+	case *types.Array:
+		in.walk(u.Elem(), seen)
+	case *types.Chan:
+		in.walk(u.Elem(), seen)
+	case *types.Map:
+		in.walk(u.Key(), seen)
+		in.walk(u.Elem(), seen)
+	case *types.Struct:
+		in.structs = append(in.structs, u)
+		for i := 0; i < u.NumFields(); i++ {
+			in.walk(u.Field(i).Type(), seen)
+		}
+	case *types.Interface, *types.TypeParam:
+		in.any = true
+	}
+}
+
 // Counter reports whether field i of st is a counter (the file's
 // comment): unexported, a 64-bit integer, of a package of the graph that
 // imports neither unsafe nor reflect and has no generic function, every
 // address of it taken in that package only loaded and stored through,
 // and every value stored there a constant in [0, 2^32) or one plus a
-// value loaded from the same field.
+// value loaded from the same field; and SetEntries was told the entries,
+// whose parameters hold no struct of st's type.
 func (g *Graph) Counter(st *types.Struct, i int) bool {
 	if i < 0 || i >= st.NumFields() {
 		return false
@@ -54,6 +122,14 @@ func (g *Graph) Counter(st *types.Struct, i int) bool {
 }
 
 func (g *Graph) counter(st *types.Struct, i int) bool {
+	if g.inputs == nil || g.inputs.any {
+		return false
+	}
+	for _, s := range g.inputs.structs {
+		if types.IdenticalIgnoreTags(s, st) {
+			return false // the entry may set it to any value
+		}
+	}
 	v := st.Field(i)
 	b, isBasic := v.Type().Underlying().(*types.Basic)
 	if v.Exported() || v.Pkg() == nil || !isBasic || b.Info()&types.IsInteger == 0 || b.Info()&types.IsUntyped != 0 {

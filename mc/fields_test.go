@@ -2,6 +2,7 @@ package mc
 
 import (
 	"context"
+	"go/types"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -27,6 +28,11 @@ func loadFields(t testing.TB) *absPkg {
 // not.
 func TestMonitorsFields(t *testing.T) {
 	p := loadFields(t)
+	run, ok := p.fns["Run"].Object().(*types.Func)
+	if !ok {
+		t.Fatal("no function Run")
+	}
+	p.g.SetEntries(run)
 	_, sum, err := Prove(context.Background(), p.g, p.table, time.Minute, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)

@@ -180,3 +180,13 @@ func ScanSeeker(s *seeker) int {
 	}
 	return n
 }
+
+// Run is the entry of the package's tests (cfa.Graph.SetEntries): it
+// takes no struct, so the fields above are the package's own to set.
+func Run(data []byte) int {
+	r := &reader{data: data}
+	var b bool
+	var s []byte
+	return Count(r) + Aliased(r, &b) + Opaque(r) + Pair(r) + PairAliased(r, &s) + PairOpaque(r) +
+		Scan(&cursor{data: data}) + ScanSeeker(&seeker{data: data})
+}
