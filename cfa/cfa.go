@@ -127,6 +127,16 @@ type Graph struct {
 	named     map[types.Object]bool // functions a wrapper starts
 	invoked   map[string]bool       // method Ids that interfaces call
 	boxed     map[types.Object]bool // named types that may be in an interface
+
+	// The addresses of struct fields the packages take, found on first
+	// use; the entries' inputs (SetEntries), and the verdicts of Counter
+	// by field (counters.go).
+	fieldsOnce sync.Once
+	fieldAddrs []*ssa.FieldAddr
+	generic    map[*types.Package]bool
+	countersMu sync.Mutex
+	inputs     *inputTypes
+	counters   map[*types.Var]bool
 }
 
 type edge struct {

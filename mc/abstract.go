@@ -6,12 +6,18 @@ package mc
 // post of a CFA edge, decided one predicate at a time by Z3.
 //
 // State variables. A predicate speaks of the values live at a block's
-// entry: a parameter is its own variable (Encoder.Param), any other SSA
-// value v is the variable StateBase+n(v). The formula of an edge B→C is
-// the encoder's path from B to C whose values not defined on it are the
-// state variables (Path.pre), so a predicate at B is asserted as it is and
-// a predicate at C is asserted after replacing each state variable by the
-// term the edge gives its value. A predicate is tracked at a block only
+// entry: a parameter is its own variable (Encoder.Param), the length of a
+// slice or string parameter its own (Encoder.ParamLen), a field of a
+// pointer parameter's struct (or the length of a slice field) a field
+// variable (paramField, FieldBase+k), any other SSA value v is the
+// variable StateBase+n(v). A field variable is the field's memory at the
+// block's entry: an edge's path starts with it in the field's cell, and
+// after the edge the field is what the cell then holds, or havoc when
+// the edge may have written it otherwise (memory.go). The formula of an
+// edge B→C is the encoder's path from B to C whose values not defined on
+// it are the state variables (Path.pre), so a predicate at B is asserted
+// as it is and a predicate at C is asserted after replacing each state
+// variable by the term the edge gives its value. A predicate is tracked at a block only
 // where each of its values is available (defined in a block that strictly
 // dominates it, a phi of it, or a parameter); elsewhere it is unknown.
 // Any choice of predicates is sound; they only decide how precise the
@@ -101,6 +107,9 @@ type abstraction struct {
 	num    map[ssa.Value]uint64 // state variable numbers, StateBase+
 	vals   []ssa.Value          // by number - StateBase
 	params map[*sym.Expr]ssa.Value
+	// fields are the encoder's field variables (paramField), by term:
+	// the index of each.
+	fields map[*sym.Expr]int
 	edges  map[edgeKey]*edgeForm
 	webs   map[*ssa.Phi][]*ssa.Phi // phis linked by phi operands (web)
 	// cache holds the answers of abstract posts: predicates only grow
@@ -169,6 +178,15 @@ func newAbstraction(ctx context.Context, enc *Encoder, slv solver.Solver) *abstr
 		if t := enc.ParamLen(i); t != nil {
 			a.params[t] = p // the length of p: as constant as p
 		}
+	}
+	for k, pf := range enc.fields {
+		// Available wherever its parameter is; an edge gives it the term
+		// its cell holds at the edge's end (after).
+		a.params[pf.v] = enc.Fn.Params[pf.param]
+		if a.fields == nil {
+			a.fields = map[*sym.Expr]int{}
+		}
+		a.fields[pf.v] = k
 	}
 	return a
 }
@@ -293,6 +311,9 @@ func (a *abstraction) edge(k edgeKey) (*edgeForm, error) {
 // e speaks of the edge's target.
 func (a *abstraction) after(f *edgeForm, e *sym.Expr) (*sym.Expr, error) {
 	return a.subst(e, func(x *sym.Expr) *sym.Expr {
+		if k, ok := a.fields[x]; ok {
+			return f.path.fieldOut(k) // the field's memory at the edge's end
+		}
 		if _, ok := a.valueOf(x).(*ssa.Parameter); ok {
 			return x // a parameter and its length do not change
 		}
@@ -388,7 +409,7 @@ func (a *abstraction) post(s State, k edgeKey) (State, bool, error) {
 			return r, nil
 		}
 		if cs == nil {
-			cs = append(a.gamma(s), f.conds...)
+			cs = append(append(a.gamma(s), f.conds...), f.path.Assume...)
 		}
 		st, _, err := a.status(cs, goal)
 		if err != nil {

@@ -42,6 +42,9 @@ func (a *abstraction) copiesAt(b *ssa.BasicBlock) ([]copyForm, error) {
 		for _, x := range p.Conds[:cp.Before] {
 			f = a.enc.B.And(x, f)
 		}
+		for _, x := range p.Assume {
+			f = a.enc.B.And(x, f)
+		}
 		cs = append(cs, copyForm{cp, f})
 	}
 	if a.bodies == nil {
@@ -204,5 +207,5 @@ func (a *abstraction) checkCopy(blocks []*ssa.BasicBlock, cf copyForm) (*counter
 	}
 	conds := append(append([]*sym.Expr(nil), p.Conds[:cp.Before]...), cp.Guard)
 	at := append(append([]int(nil), p.At[:cp.Before]...), len(blocks)-1)
-	return a.decide(conds, at)
+	return a.decide(conds, at, p.Assume)
 }

@@ -25,7 +25,9 @@
 // not panic. A call of a static callee is expanded in place within the
 // Inline bounds (inline.go), and a load of an integer or boolean through
 // a pointer, a field or a global returns what the path stored there, as
-// far as type-based aliasing knows it (memory.go). What the encoder does
+// far as type-based aliasing knows it (memory.go); the fields of a pointer
+// parameter's struct start as variables (paramField), and so do the
+// lengths of its slice fields. What the encoder does
 // not follow (other calls but the builtin min and max, other loads,
 // floats, strings, values defined before the path starts) is havoc: a
 // fresh variable each time it is computed. Implicit checks other than
@@ -39,6 +41,7 @@ import (
 	"go/token"
 	"go/types"
 	"runtime"
+	"slices"
 
 	"github.com/gocolic/gocolic/sym"
 	"golang.org/x/tools/go/ssa"
@@ -52,6 +55,15 @@ const HavocBase = 1 << 32
 // slice or string parameter i is variable LenBase+i, between the
 // parameters' and the havoc variables' numbers.
 const LenBase = 1 << 31
+
+// FieldBase is the number of the first field variable: field k of the
+// fields a path's memory starts with (Encoder.fields) is variable
+// FieldBase+k, above every havoc variable and below the state variables.
+const FieldBase = 1 << 40
+
+// maxFields bounds the field variables of one function: the fields past
+// it are loaded as havoc, which only costs precision.
+const maxFields = 32
 
 // sizes gives int, uint and uintptr their width: the worker runs on the
 // machine gocolic runs on.
@@ -83,6 +95,29 @@ type Encoder struct {
 	// not in a package that imports unsafe.
 	memory    bool
 	inlinable map[*ssa.Function]bool
+	// fields are the fields of pointer parameters that an edge's
+	// formula reads from variables (paramField).
+	fields []paramField
+	// Counter, when set, says whether field i of a struct type is a
+	// counter (cfa.Graph.Counter): never negative and far from wrapping,
+	// which every path then assumes of the field's variable at its start
+	// (Path.Assume).
+	Counter func(st *types.Struct, i int) bool
+}
+
+// A paramField is an integer or boolean field of the struct a pointer
+// parameter points to, or the length of a slice or string field: a
+// variable of the abstraction's state, which the memory of every path
+// holds at the field's address when the path starts (startFields), so
+// that a load reads it, a store replaces it and whatever may write the
+// field (memory.go) forgets it.
+type paramField struct {
+	param, field int
+	length       bool
+	typ          types.Type    // the field's underlying type
+	st           *types.Struct // the struct it is a field of
+	v            *sym.Expr
+	counter      int8 // Encoder.Counter's answer: 0 not asked yet, 1 yes, -1 no
 }
 
 // NewEncoder returns an Encoder of fn's paths whose terms b makes.
@@ -99,8 +134,39 @@ func NewEncoder(b *sym.Builder, fn *ssa.Function) *Encoder {
 		} else {
 			e.lens = append(e.lens, nil)
 		}
+		if e.memory {
+			e.addFields(i, p.Type())
+		}
 	}
 	return e
+}
+
+// addFields adds the field variables of parameter i of type t, when t
+// points to a struct: its integer and boolean fields, and the lengths of
+// its slice and string fields.
+func (e *Encoder) addFields(i int, t types.Type) {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for f := 0; f < st.NumFields() && len(e.fields) < maxFields; f++ {
+		ft := st.Field(f).Type()
+		pf := paramField{param: i, field: f, typ: ft.Underlying(), st: st}
+		switch w, _, ok := scalar(ft); {
+		case ok:
+			pf.v = e.B.Var(FieldBase+uint64(len(e.fields)), w)
+		case hasLen(ft):
+			pf.length = true
+			pf.v = e.B.Var(FieldBase+uint64(len(e.fields)), intWidth())
+		default:
+			continue
+		}
+		e.fields = append(e.fields, pf)
+	}
 }
 
 // hasLen reports whether t is a slice or a string: a value whose length
@@ -174,6 +240,10 @@ type Path struct {
 	// instruction gave Conds[i].
 	Conds []*sym.Expr
 	At    []int
+	// Assume are what the memory at the path's start meets whatever the
+	// path: the range of counter fields (Encoder.Counter). They are no
+	// edge's condition, so refinement never turns them into predicates.
+	Assume []*sym.Expr
 	// Havoc are the fresh variables the path made, in order.
 	Havoc []*sym.Expr
 	// Results are the terms of the returned values when the path ended
@@ -193,6 +263,11 @@ type Path struct {
 	objs     map[objKey]int // addresses derived from others (memory.go)
 	mem      map[int]cell   // the memory the path knows, by address
 	nobj     int            // addresses numbered so far
+	// fieldAt[k] is the address of the cell of the encoder's field k
+	// (paramField), fieldEnd[k] its term at the path's end once asked
+	// (fieldOut); none when memory is not modelled.
+	fieldAt  []int
+	fieldEnd map[int]*sym.Expr
 }
 
 // Start begins a path at block b, whose phis (with no edge to choose
@@ -209,6 +284,7 @@ func (e *Encoder) start(b *ssa.BasicBlock, pre func(ssa.Value) *sym.Expr) (*Path
 	}
 	p := &Path{enc: e, Blocks: []*ssa.BasicBlock{b}, pre: pre,
 		encFrame: encFrame{env: map[ssa.Value]*sym.Expr{}, stack: []*ssa.Function{e.Fn}}, objs: map[objKey]int{}, mem: map[int]cell{}}
+	p.startFields()
 	for _, in := range b.Instrs {
 		if phi, ok := in.(*ssa.Phi); ok {
 			p.Value(phi)
@@ -251,10 +327,11 @@ func (e *Encoder) Edge(b, c *ssa.BasicBlock) (*Path, error) {
 	return p, p.Step(c)
 }
 
-// Formula returns the conjunction of the path's conditions.
+// Formula returns the conjunction of the path's conditions and
+// assumptions.
 func (p *Path) Formula() *sym.Expr {
 	f := p.enc.B.Bool(true)
-	for _, c := range p.Conds {
+	for _, c := range append(slices.Clone(p.Conds), p.Assume...) {
 		f = p.enc.B.And(f, c)
 	}
 	return f
@@ -319,9 +396,7 @@ func (p *Path) havoc(v ssa.Value) *sym.Expr {
 	if !ok {
 		return nil
 	}
-	t := p.enc.B.Var(p.enc.next, w)
-	p.enc.next++
-	p.Havoc = append(p.Havoc, t)
+	t := p.fresh(w)
 	p.env[v] = t
 	return t
 }
@@ -451,6 +526,9 @@ func (p *Path) instrs(ins []ssa.Instruction) {
 			continue
 		}
 		p.redefined(v)
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && hasLen(u.Type()) {
+			p.loadLen(u)
+		}
 		if _, _, ok := scalar(v.Type()); !ok {
 			continue
 		}

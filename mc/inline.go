@@ -10,7 +10,8 @@ package mc
 // some return is reached. A condition inside the callee (a divisor that
 // is not zero) holds when its block is reached. Memory follows the
 // callee's paths: a block starts with the cells all its incoming edges
-// agree on.
+// hold, each with the value they agree on or the if-then-else of their
+// values over the edges, and the call ends likewise over its returns.
 //
 // What is inlined: a function with a body and an acyclic control-flow
 // graph (a loop would need the abstraction's locations, which stay the
@@ -254,6 +255,7 @@ func (p *Path) inline(c *ssa.Call) (results []*sym.Expr, ok bool) {
 	}
 	var rets []ret
 	var retMem []map[int]cell
+	var retConds []*sym.Expr
 	var copies []Copy
 	// into returns the condition of the edges from pred into blk.
 	into := func(pred, blk *ssa.BasicBlock) *sym.Expr {
@@ -272,15 +274,18 @@ func (p *Path) inline(c *ssa.Call) (results []*sym.Expr, ok bool) {
 		}
 		// Memory and phis at the block's entry.
 		if blk == g.Blocks[0] {
-			p.mem = merge([]map[int]cell{entryMem})
+			p.mem = merge(b, []map[int]cell{entryMem}, nil)
 		} else {
 			var ms []map[int]cell
+			var in []*sym.Expr
 			for _, q := range blk.Preds {
-				if m, ok := memOut[q]; ok && into(q, blk).Kind != sym.KFalse {
-					ms = append(ms, m)
+				if m, ok := memOut[q]; ok {
+					if e := into(q, blk); e.Kind != sym.KFalse {
+						ms, in = append(ms, m), append(in, e)
+					}
 				}
 			}
-			p.mem = merge(ms)
+			p.mem = merge(b, ms, in)
 		}
 		for _, in := range blk.Instrs {
 			phi, isPhi := in.(*ssa.Phi)
@@ -339,7 +344,7 @@ func (p *Path) inline(c *ssa.Call) (results []*sym.Expr, ok bool) {
 				vals = append(vals, p.Value(v))
 			}
 			rets = append(rets, ret{r, vals})
-			retMem = append(retMem, p.mem)
+			retMem, retConds = append(retMem, p.mem), append(retConds, r)
 		}
 		for i, s := range blk.Succs {
 			if e := guard[blk][i]; e != nil {
@@ -352,7 +357,7 @@ func (p *Path) inline(c *ssa.Call) (results []*sym.Expr, ok bool) {
 		}
 	}
 	p.encFrame, p.pre = caller, pre
-	p.mem = merge(retMem)
+	p.mem = merge(b, retMem, retConds)
 
 	// The call goes on when a return is reached; what the callee's
 	// blocks need holds where they are reached.

@@ -311,17 +311,26 @@ func (m *Monitor) AllowsIn(ctx []CallSite, fn *ssa.Function, o sites.Outcome) bo
 // went (arg.go's callPreds). It is sound only when the nodes that call
 // fn are all current ones (the call is in the block whose site's
 // outcome comes next, as close stops there), which it checks; a
-// current node that calls no fn stays.
-func (r *Replay) Took(ctx []CallSite, fn *ssa.Function, o sites.Outcome) {
+// current node that calls no fn stays. It returns ctx without the call
+// sites of the nodes dropped, the context of the invocation's next
+// outcome: a node an earlier outcome of the same invocation dropped is
+// neither current nor passed (the caller's replay does not step while
+// its callee runs), and is left out of the check.
+func (r *Replay) Took(ctx []CallSite, fn *ssa.Function, o sites.Outcome) []CallSite {
 	br := r.m.calleeIf(fn, o)
 	if br == nil || r.Top || r.Alarm {
-		return
+		return ctx
 	}
 	allowed := map[int32]bool{}
+	var live []CallSite
 	for _, cs := range ctx {
 		if !slices.Contains(r.cur, cs.Node) {
-			return
+			if slices.Contains(r.passed, cs.Node) {
+				return ctx
+			}
+			continue // dropped by an earlier outcome of the invocation
 		}
+		live = append(live, cs)
 		if _, seen := allowed[cs.Node]; !seen {
 			allowed[cs.Node] = false
 		}
@@ -337,7 +346,7 @@ func (r *Replay) Took(ctx []CallSite, fn *ssa.Function, o sites.Outcome) {
 		}
 	}
 	if len(cur) == 0 {
-		return // AllowsIn raised the alarm
+		return ctx // AllowsIn raised the alarm
 	}
 	passed := r.passed[:0:0]
 	for _, n := range r.passed {
@@ -346,6 +355,13 @@ func (r *Replay) Took(ctx []CallSite, fn *ssa.Function, o sites.Outcome) {
 		}
 	}
 	r.cur, r.passed = cur, passed
+	var out []CallSite
+	for _, cs := range live {
+		if keep(cs.Node) {
+			out = append(out, cs)
+		}
+	}
+	return out
 }
 
 // Allows reports whether outcome o may come next: some current state has

@@ -295,7 +295,7 @@ func (ms *Monitors) Prune(outs []uint32, cut bool, path []rt.WireEvent) (by []in
 				ms.dropped[f.ctxMon] = true
 				alarms = append(alarms, f.ctxMon)
 			} else {
-				f.caller.Took(f.ctx, f.fn, sites.Outcome(o))
+				f.ctx = f.caller.Took(f.ctx, f.fn, sites.Outcome(o))
 			}
 		}
 		if f.mon < 0 || ms.dropped[f.mon] {

@@ -139,6 +139,7 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 		check := func(opts Options) (*Result, error) {
 			enc := NewEncoder(sym.NewBuilder(), fn)
 			enc.Inline = Inlining{Depth: DefaultInlineDepth, Allow: func(f *ssa.Function) bool { return inGraph[f] }}
+			enc.Counter = g.Counter
 			return Check(ctx, g, enc, slv, append(slices.Clone(goals[fn]), atCallers[fn]...), opts)
 		}
 		// First the coarse graph, on the goals' and the inlined

@@ -40,6 +40,9 @@ type counterexample struct {
 	exact  bool
 	conds  []*sym.Expr
 	at     []int // at[i] is the edge of conds[i]
+	// assume are what the path's start meets whatever its edges
+	// (Path.Assume): part of every query, of no edge.
+	assume []*sym.Expr
 }
 
 // check encodes the path through blocks from the entry and decides it.
@@ -48,7 +51,7 @@ func (a *abstraction) check(blocks []*ssa.BasicBlock) (*counterexample, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.decide(p.Conds, p.At)
+	return a.decide(p.Conds, p.At, p.Assume)
 }
 
 // encodePath encodes the path through blocks from the entry.
@@ -65,11 +68,12 @@ func (a *abstraction) encodePath(blocks []*ssa.BasicBlock) (*Path, error) {
 	return p, nil
 }
 
-// decide decides the path conditions conds, at[i] the edge of conds[i]:
-// a model when they hold, exact when it rests on no havoc value.
-func (a *abstraction) decide(conds []*sym.Expr, at []int) (*counterexample, error) {
-	cx := &counterexample{conds: conds, at: at}
-	st, r, err := a.status(conds, a.enc.B.Bool(true))
+// decide decides the path conditions conds, at[i] the edge of conds[i],
+// with the assumptions assume: a model when they hold, exact when it
+// rests on no havoc value.
+func (a *abstraction) decide(conds []*sym.Expr, at []int, assume []*sym.Expr) (*counterexample, error) {
+	cx := &counterexample{conds: conds, at: at, assume: assume}
+	st, r, err := a.status(append(slices.Clone(conds), assume...), a.enc.B.Bool(true))
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +132,7 @@ func (a *abstraction) core(blocks []*ssa.BasicBlock, cx *counterexample) ([]int,
 	}
 	for _, e := range order {
 		keep[e] = false
-		var cs []*sym.Expr
+		cs := slices.Clone(cx.assume)
 		for i, c := range cx.conds {
 			if keep[cx.at[i]] {
 				cs = append(cs, c)

@@ -73,6 +73,9 @@ func staticFacts(cfg Config, t *target) (f facts) {
 	var g *cfa.Graph
 	err := guard.Do("cfa", func() (err error) {
 		g, err = cfa.Build(pkgs, t.ins.Sites)
+		if err == nil {
+			g.SetEntries(entries(t)...) // the entry's inputs: no counter fields there
+		}
 		return err
 	})
 	if err != nil {
