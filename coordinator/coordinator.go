@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocolic/gocolic/explore"
@@ -186,6 +187,11 @@ type Report struct {
 	// with symbolic tracking but ended in time without it: the cost of
 	// tracking, not a hang of the target, so they are not findings.
 	SlowTracked int
+	// SlowRetried counts the executions that exceeded the time limit
+	// with symbolic tracking, ended in time without it, and then ended
+	// with tracking within slowFactor times the limit: their paths were
+	// explored (confirmTimeout).
+	SlowRetried int
 	// StateDependent are the failures that did not recur when their
 	// input ran alone, in a worker process of its own: they depended on
 	// what earlier executions left in the process (package-level state),
@@ -273,6 +279,9 @@ type outcome struct {
 	// fault is a panic of gocolic's runtime in the tracked execution,
 	// which the run without tracking did not repeat (confirmPanic).
 	fault *rt.Response
+	// retried: the execution timed out under tracking and resp is its
+	// second tracked run, within the longer limit (retryTracked).
+	retried bool
 	// A batch's results, and the crashes of its inputs (lane.go).
 	bresp   *rt.BatchResponse
 	crashes map[int]*Crash
@@ -401,28 +410,31 @@ func newStrategy(cfg Config, isStd func(uint32) bool) (explore.Strategy, error) 
 }
 
 type coordinator struct {
-	cfg       Config
-	b         *sym.Builder
-	dec       *sym.Decoder
-	tree      *explore.Tree
-	strat     explore.Strategy
-	backoff   *explore.Backoff // strat, unless Options.Backoff is off
-	rep       *Report
-	start     time.Time
-	cpu0      time.Duration // processCPU at start
-	offs      []int
-	limits    []*sym.Expr // domain constraints of the inputs
-	alias     *aliasGraph // decides which pointer inputs alias (alias.go)
-	seen      map[string]*Finding
-	rng       *rand.Rand
-	condSites int
-	covered   int
-	claimed   map[sites.Outcome]Claim      // the standing claims of Config.Unreachable (claims.go)
-	pruned    map[int][]*explore.Candidate // the candidates each monitor held back (prune.go)
-	dropped   map[int]bool                 // the monitors an alarm dropped (prune.go)
-	refuted   bool                         // an execution refuted a claim: no claim stands (claims.go)
-	lastShow  time.Time
-	pool      *pool
+	cfg     Config
+	b       *sym.Builder
+	dec     *sym.Decoder
+	tree    *explore.Tree
+	strat   explore.Strategy
+	backoff *explore.Backoff // strat, unless Options.Backoff is off
+	// slowMisses counts the second tries of slow tracked executions
+	// that timed out again (retryTracked); worker goroutines share it.
+	slowMisses atomic.Int32
+	rep        *Report
+	start      time.Time
+	cpu0       time.Duration // processCPU at start
+	offs       []int
+	limits     []*sym.Expr // domain constraints of the inputs
+	alias      *aliasGraph // decides which pointer inputs alias (alias.go)
+	seen       map[string]*Finding
+	rng        *rand.Rand
+	condSites  int
+	covered    int
+	claimed    map[sites.Outcome]Claim      // the standing claims of Config.Unreachable (claims.go)
+	pruned     map[int][]*explore.Candidate // the candidates each monitor held back (prune.go)
+	dropped    map[int]bool                 // the monitors an alarm dropped (prune.go)
+	refuted    bool                         // an execution refuted a claim: no claim stands (claims.go)
+	lastShow   time.Time
+	pool       *pool
 	// stopping is closed when the run stops (the budget, the runs, a
 	// finding limit): a worker bisecting a crashed batch ends there, so
 	// that the run ends in time (laneWorker.run).
@@ -852,7 +864,7 @@ func (d *coordinator) confirmTimeout(w *worker, j job, q *rt.Request, timeout *C
 	case err != nil:
 		return w, outcome{job: j, err: err}
 	case crash == nil:
-		return w, outcome{job: j, resp: resp, slow: true}
+		return d.retryTracked(w, j, q, resp)
 	case crash.Kind == CrashTimeout:
 		crash = timeout
 	}
@@ -862,6 +874,60 @@ func (d *coordinator) confirmTimeout(w *worker, j job, q *rt.Request, timeout *C
 		return w, outcome{job: j, err: err}
 	}
 	return nw, outcome{job: j, crash: crash}
+}
+
+// The second, longer try of an execution that was slow only with
+// tracking (retryTracked).
+const (
+	// slowFactor times -timeout is the second try's limit: tracked code
+	// runs 10–100 times slower than the original (BENCHMARKS.md), so an
+	// input near the limit natively can need that much with tracking.
+	slowFactor = 10
+	// maxSlowMisses ends second tries for the run once that many have
+	// timed out again: a target whose tracked runs are that slow would
+	// spend its budget waiting on them.
+	maxSlowMisses = 3
+)
+
+// retryTracked runs q, whose tracked execution timed out and whose
+// concrete one (concrete, on w) ended in time, with tracking again within
+// slowFactor times the time limit, so that its path reaches the tree: a
+// seed slow only with tracking otherwise left the concolic search without
+// a path (go-version under load stopped exhausted after its two seeds).
+// The target does not hang on q, so the longer wait is bounded by
+// tracking's cost. Second tries stop for the run after maxSlowMisses of
+// them time out again, and none starts without the time for it left in
+// the budget; otherwise, and when the second try fails too, the outcome
+// is slow, with the concrete run's response.
+func (d *coordinator) retryTracked(w *worker, j job, q *rt.Request, concrete *rt.Response) (*worker, outcome) {
+	slow := outcome{job: j, resp: concrete, slow: true}
+	limit := slowFactor * d.cfg.Timeout
+	if d.cfg.Budget > 0 && time.Until(d.start.Add(d.cfg.Budget)) < limit || d.slowMisses.Load() >= maxSlowMisses {
+		return w, slow
+	}
+	select {
+	case <-d.stopping:
+		return w, slow
+	default:
+	}
+	resp, crash, err := w.runWithin(q, limit)
+	switch {
+	case err != nil:
+		return w, outcome{job: j, err: err}
+	case crash == nil && !runtimePanic(resp):
+		return w, outcome{job: j, resp: resp, retried: true}
+	case crash == nil:
+		return w, slow // the runtime's panic: the concrete run stands for it
+	}
+	// Timed out again, or crashed only with tracking (its memory): the
+	// concrete run stands for the execution.
+	d.slowMisses.Add(1)
+	w.kill()
+	nw, err := startWorker(d.spec())
+	if err != nil {
+		return w, outcome{job: j, err: err}
+	}
+	return nw, slow
 }
 
 // process takes in one execution's outcome.
@@ -889,6 +955,9 @@ func (d *coordinator) process(o outcome) {
 		}
 		d.strat.Update(explore.Feedback{Event: explore.Lost, Origin: o.job.origin})
 		return
+	}
+	if o.retried {
+		d.rep.SlowRetried++
 	}
 	if o.slow {
 		if o.fault != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gocolic/gocolic/guard"
 	"github.com/gocolic/gocolic/rt"
@@ -194,5 +195,39 @@ func TestRuntimePanic(t *testing.T) {
 	}
 	if runtimePanic(&rt.Response{Status: rt.StatusOK, Stack: tests[0].stack}) {
 		t.Error("an execution that did not panic is a runtime panic")
+	}
+}
+
+// TestRunSlowTracked runs inputs that exceed the 200 ms limit only with
+// tracking: one whose tracked run ends within ten times the limit is
+// explored on a second tracked try (its path reaches the tree and gives
+// the solver a query); one that needs longer stays slow, its concrete run
+// standing for it, as before.
+func TestRunSlowTracked(t *testing.T) {
+	tests := []struct {
+		name                  string
+		x                     int64
+		wantRetried, wantSlow int
+		wantPaths             int
+	}{
+		{"second try in time", modeSlowOnce, 1, 0, 1},
+		{"second try too slow", modeSlowTwice, 0, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &unsatSolver{}
+			cfg := runConfig(t, s, tt.x)
+			cfg.Lanes, cfg.Timeout = LanesConcolic, 200*time.Millisecond
+			rep := runDriver(t, context.Background(), cfg)
+			if rep.SlowRetried != tt.wantRetried || rep.SlowTracked != tt.wantSlow {
+				t.Errorf("%d explored on a second try, %d slow; want %d, %d", rep.SlowRetried, rep.SlowTracked, tt.wantRetried, tt.wantSlow)
+			}
+			if rep.Paths != tt.wantPaths || (s.calls.Load() > 0) != (tt.wantPaths > 0) {
+				t.Errorf("%d paths, %d queries; want %d paths, and queries only with a path", rep.Paths, s.calls.Load(), tt.wantPaths)
+			}
+			if len(rep.Findings) != 0 {
+				t.Errorf("findings %+v, want none: slowness under tracking is not a bug", rep.Findings)
+			}
+		})
 	}
 }

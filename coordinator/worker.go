@@ -157,8 +157,13 @@ type reply struct {
 // execution killed the worker (the worker is then dead and must be
 // replaced), or an error when the worker failed for reasons of its own.
 func (w *worker) run(q *rt.Request) (*rt.Response, *Crash, error) {
+	return w.runWithin(q, w.timeout)
+}
+
+// runWithin is run with a time limit of its own.
+func (w *worker) runWithin(q *rt.Request, timeout time.Duration) (*rt.Response, *Crash, error) {
 	w.buf = rt.AppendRequest(w.buf[:0], q)
-	msg, crash := w.roundTrip(w.buf)
+	msg, crash := w.roundTripWithin(w.buf, timeout)
 	if crash != nil {
 		return nil, crash, nil
 	}

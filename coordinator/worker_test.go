@@ -22,16 +22,18 @@ import (
 // The helper worker in testdata/worker chooses its behaviour by its one
 // int64 parameter x.
 const (
-	modeReturn     = 0 // returns normally
-	modePanic      = 1 // panic("boom")
-	modeExit       = 2 // os.Exit(3)
-	modeFatal      = 3 // fatal error: stack overflow
-	modeHang       = 4 // blocks forever
-	modeMemory     = 5 // allocates until killed
-	modeGoroutine  = 6 // panics in another goroutine
-	modeFatalBusy  = 7 // fatal error: stack overflow, with 100 more goroutines
-	modeGoroutine2 = 8 // the panic of modeGoroutine, at another line
-	modeRuntime    = 9 // panics in gocolic's runtime when tracked, returns 2 when not
+	modeReturn     = 0  // returns normally
+	modePanic      = 1  // panic("boom")
+	modeExit       = 2  // os.Exit(3)
+	modeFatal      = 3  // fatal error: stack overflow
+	modeHang       = 4  // blocks forever
+	modeMemory     = 5  // allocates until killed
+	modeGoroutine  = 6  // panics in another goroutine
+	modeFatalBusy  = 7  // fatal error: stack overflow, with 100 more goroutines
+	modeGoroutine2 = 8  // the panic of modeGoroutine, at another line
+	modeRuntime    = 9  // panics in gocolic's runtime when tracked, returns 2 when not
+	modeSlowOnce   = 30 // sleeps 400 ms when tracked, then one symbolic branch
+	modeSlowTwice  = 31 // sleeps 3 s when tracked, then one symbolic branch
 	// modeNumbered+k for k in 0..9 panics with "bad value <x>".
 	modeNumbered = 10
 	// modeStateful+k for k in 0..9 returns when it is the first

@@ -62,6 +62,10 @@ type Report struct {
 	Divergences int `json:"divergences"`
 	// SlowTracked counts the executions that timed out only with tracking.
 	SlowTracked int `json:"slow_tracked"`
+	// SlowRetried counts the executions that timed out with tracking,
+	// ended in time without it, and ended with tracking on a second try
+	// within ten times the time limit: their paths were explored.
+	SlowRetried int `json:"slow_retried"`
 	// StateDependent is the check that each bug fails alone, and the
 	// failures that did not: nil in reports that predate it.
 	StateDependent *StateDependent `json:"state_dependent,omitempty"`

@@ -216,7 +216,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	cov, total := rep.Covered.CondOutcomes(t.Sites)
 	j := report.Report{
 		Tool: "gocolic", Command: string(command), ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
-		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, AliasFallbacks: rep.AliasFallbacks, Tree: rep.Tree,
+		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, SlowRetried: rep.SlowRetried, AliasFallbacks: rep.AliasFallbacks, Tree: rep.Tree,
 		Concretised: concretisedJSON(t, rep), ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
 		Tests: out.TestFile, Profile: out.Profile,
 		Branches: report.Branches{Covered: cov, Total: total, Sites: []report.Site{}},

@@ -101,6 +101,9 @@ func summary(w io.Writer, out *session.Outcome, dir string) {
 		fmt.Fprintf(w, "gocolic: abstraction: %d functions model-checked in %v, %d rounds during testing (%d refinements, %d predicates, %d graph nodes), %d monitors pruned %d negations, %d alarms\n",
 			m.Functions, m.Time.Round(time.Millisecond), m.Rounds, m.Refinements, m.Predicates, m.Nodes, out.Monitors, rep.Prune.Pruned, len(rep.Prune.Alarms))
 	}
+	if rep.SlowRetried > 0 {
+		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it, and were explored on a second tracked try within ten times -timeout\n", rep.SlowRetried)
+	}
 	if rep.SlowTracked > 0 {
 		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it: not reported as bugs; what they covered counts, but their paths are unexplored (a longer -timeout explores them)\n", rep.SlowTracked)
 	}
