@@ -329,6 +329,16 @@ func UseReturn(x uint8) {
 		panic("found")
 	}
 }
+
+// ArraySlice stores into an array variable's element and reads it through
+// a slice of the array, as strconv's formatBits builds its result.
+func ArraySlice(g byte) {
+	var a [4]byte
+	a[1] = g
+	if string(a[1:2]) == "y" {
+		panic("found")
+	}
+}
 `
 
 // TestConstructs runs gocolic on one target per tracked construct and
@@ -353,7 +363,7 @@ func TestConstructs(t *testing.T) {
 		{"Index", "index out of range"}, {"SliceBounds", "slice bounds out of range"},
 		{"Named", "found"}, {"Flag", "found"}, {"Closure", "found"}, {"Defer", "found"},
 		{"UseReturn", "found"}, {"FloatCmp", "found"}, {"FloatNaN", "found"}, {"FloatNegZero", "found"},
-		{"FloatToInt", "found"}, {"IntToFloat", "found"},
+		{"FloatToInt", "found"}, {"IntToFloat", "found"}, {"ArraySlice", "found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {

@@ -114,6 +114,25 @@ func TestByteCells(t *testing.T) {
 			want: -1,
 		},
 		{
+			name: "store into an array variable's element, read through a slice of the array",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				var a [4]byte
+				Store(IndexBytes(2, in, V[int]{C: 1}), &a[1])
+				return IndexBytes(4, V[[]byte]{C: a[1:2]}, V[int]{C: 0})
+			},
+			want: 1,
+		},
+		{
+			name: "a concrete store into the array's element drops its term",
+			run: func(h *holder, in V[[]byte]) V[byte] {
+				var a [4]byte
+				Store(IndexBytes(2, in, V[int]{C: 1}), &a[1])
+				Store(V[byte]{C: 'q'}, &a[1])
+				return IndexBytes(4, V[[]byte]{C: a[:]}, V[int]{C: 1})
+			},
+			want: -1,
+		},
+		{
 			name: "a write nobody saw makes the byte concrete",
 			run: func(h *holder, in V[[]byte]) V[byte] {
 				h.buf = make([]byte, 4)

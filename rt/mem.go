@@ -122,6 +122,14 @@ func Store[T Scalar](v V[T], p *T) {
 	if v.S == nil && !memUsed.Load() || !tracking() {
 		return
 	}
+	if unsafe.Sizeof(v.C) == 1 && v.S != nil {
+		// A byte's cell, which reads through a byte slice over it look
+		// for too: an element of a [N]byte variable, read through a
+		// slice of the array (strconv's formatBits builds its result
+		// so), lost its term without it.
+		writeByteCells(unsafe.Slice((*byte)(unsafe.Pointer(p)), 1), []*sym.Expr{v.S})
+		return
+	}
 	setCell(addr(p), unsafe.Pointer(p), cell{bits: scalarBits(v.C), s: v.S})
 }
 
