@@ -127,7 +127,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	}
 	if cmd != CmdUpdate {
 		fs.Var(listValue{&c.Impure, true}, "impure", "comma-separated packages or functions (path.Func) whose calls stay concrete, never opaque terms (repeatable)")
-		fs.BoolVar(&c.Stdlib, "stdlib", d.Stdlib, "instrument the standard packages the target reaches (strings, bytes, bufio, regexp, encoding/..., net/url, ...) in place, and strconv, unicode, unicode/utf8 and path, which the runtime is built on, as copies, so that values stay symbolic through them; the rest of what the runtime is built on (fmt, math, ...) keeps its models")
+		fs.BoolVar(&c.Stdlib, "stdlib", d.Stdlib, "instrument the standard packages the target reaches (strings, bytes, bufio, regexp, encoding/..., net/url, ...) in place, and strconv, unicode, unicode/utf8, path, slices and cmp, which the runtime is built on, as copies, so that values stay symbolic through them; the rest of what the runtime is built on (fmt, math, ...) keeps its models")
 		fs.Var(listValue{&c.Instrument, true}, "instrument", "comma-separated go package patterns (./..., example.com/dep/...) whose packages the target imports are instrumented too, so that values stay symbolic in calls into them; dependencies are copied, never written (repeatable; default: the target package only)")
 	}
 
