@@ -135,20 +135,7 @@ func TestBackoffOnly(t *testing.T) {
 			tr := NewTree(b, Options{})
 			s := NewBackoff(NewBFS(), BackoffOptions{Threshold: 2, UnknownThreshold: 2, MaxShift: 3, Only: tt.only})
 			offer(s, tr.Record(path(b, "7t 7t 7t 7t 7t 7t 7t 7t 8t 8t"), sym.Env{}, nil).NewCandidates...)
-			var got []int
-			for {
-				c, ok := s.Next()
-				if !ok {
-					break
-				}
-				got = append(got, c.Depth())
-				st := solver.Unsat
-				if tt.event == Unsolved {
-					st = solver.Unknown
-				}
-				tr.Resolve(c, st)
-				s.Update(Feedback{Event: tt.event, Origin: c})
-			}
+			got := failAll(s, tr, tt.event)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("order %v, want %v", got, tt.want)
 			}
@@ -179,23 +166,29 @@ func TestBackoffUnknownThreshold(t *testing.T) {
 			tr := NewTree(b, Options{})
 			s := NewBackoff(NewBFS(), BackoffOptions{Threshold: 4, UnknownThreshold: 2, MaxShift: 3})
 			offer(s, tr.Record(path(b, "7t 7t 7t 7t 7t 7t 7t 7t 7t 7t"), sym.Env{}, nil).NewCandidates...)
-			var got []int
-			for {
-				c, ok := s.Next()
-				if !ok {
-					break
-				}
-				got = append(got, c.Depth())
-				st := solver.Unsat
-				if tt.event == Unsolved {
-					st = solver.Unknown
-				}
-				tr.Resolve(c, st)
-				s.Update(Feedback{Event: tt.event, Origin: c})
-			}
+			got := failAll(s, tr, tt.event)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("order %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// failAll takes every candidate s hands out, in order, and fails its query
+// with event (Refuted or Unsolved); it returns the candidates' depths.
+func failAll(s *Backoff, tr *Tree, event Event) []int {
+	var got []int
+	for {
+		c, ok := s.Next()
+		if !ok {
+			return got
+		}
+		got = append(got, c.Depth())
+		st := solver.Unsat
+		if event == Unsolved {
+			st = solver.Unknown
+		}
+		tr.Resolve(c, st)
+		s.Update(Feedback{Event: event, Origin: c})
 	}
 }
