@@ -330,6 +330,13 @@ func UseReturn(x uint8) {
 	}
 }
 
+// RuneString converts a rune and a byte to strings, as a lexer does.
+func RuneString(r rune, b byte) {
+	if string(r)+string(b) == "é!" {
+		panic("found")
+	}
+}
+
 // ArraySlice stores into an array variable's element and reads it through
 // a slice of the array, as strconv's formatBits builds its result.
 func ArraySlice(g byte) {
@@ -363,7 +370,7 @@ func TestConstructs(t *testing.T) {
 		{"Index", "index out of range"}, {"SliceBounds", "slice bounds out of range"},
 		{"Named", "found"}, {"Flag", "found"}, {"Closure", "found"}, {"Defer", "found"},
 		{"UseReturn", "found"}, {"FloatCmp", "found"}, {"FloatNaN", "found"}, {"FloatNegZero", "found"},
-		{"FloatToInt", "found"}, {"IntToFloat", "found"}, {"ArraySlice", "found"},
+		{"FloatToInt", "found"}, {"IntToFloat", "found"}, {"ArraySlice", "found"}, {"RuneString", "found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {

@@ -33,6 +33,8 @@ func (ins *instrumenter) vConv(x *ast.CallExpr, tv types.TypeAndValue) (ast.Expr
 		name = rtConvString
 	case to == trackString && from == trackBytes:
 		name = rtStringOfBytes
+	case to == trackString && from == trackInt:
+		name = rtStringOfRune
 	case to == trackBytes && from == trackString:
 		name = rtBytesOfString
 	case to == trackBytes && from == trackBytes:

@@ -588,6 +588,9 @@ const (
 	rtStoreByteAt = "StoreByteAt"
 	// StringOfBytes returns the conversion To(b) of a byte slice to a string.
 	rtStringOfBytes = "StringOfBytes"
+	// StringOfRune returns the conversion To(r) of an integer to a
+	// string: r's UTF-8 encoding.
+	rtStringOfRune = "StringOfRune"
 )
 
 // Declared in rt/target.go.

@@ -394,3 +394,66 @@ func TestReplaceModels(t *testing.T) {
 		})
 	}
 }
+
+// TestStringOfRune checks string(r) for integers of every kind: the
+// concrete string is Go's, and the term gives the same string at r's
+// value, at each boundary of the UTF-8 lengths and of the code points
+// that are none (negative, surrogate halves, past U+10FFFF).
+func TestStringOfRune(t *testing.T) {
+	tests := []struct {
+		name string
+		conv func(x uint64, s *sym.Expr) (string, string, *sym.Expr) // got, Go's, term
+		w    uint8
+	}{
+		{"rune", func(x uint64, s *sym.Expr) (string, string, *sym.Expr) {
+			r := StringOfRune[string](V[rune]{C: rune(x), S: s})
+			return r.C, string(rune(x)), r.S
+		}, 32},
+		{"byte", func(x uint64, s *sym.Expr) (string, string, *sym.Expr) {
+			r := StringOfRune[string](V[byte]{C: byte(x), S: s})
+			return r.C, string(rune(byte(x))), r.S
+		}, 8},
+		{"int64", func(x uint64, s *sym.Expr) (string, string, *sym.Expr) {
+			r := StringOfRune[string](V[int64]{C: int64(x), S: s})
+			want := "\uFFFD"
+			if v := int64(x); v >= 0 && v <= 0x10FFFF {
+				want = string(rune(v))
+			}
+			return r.C, want, r.S
+		}, 64},
+		{"uint32", func(x uint64, s *sym.Expr) (string, string, *sym.Expr) {
+			r := StringOfRune[string](V[uint32]{C: uint32(x), S: s})
+			want := "\uFFFD"
+			if v := uint32(x); v <= 0x10FFFF {
+				want = string(rune(v))
+			}
+			return r.C, want, r.S
+		}, 32},
+	}
+	values := []uint64{0, 'A', 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF,
+		0x10000, 0x10FFFF, 0x110000, 1 << 31, 1<<32 + 'A', math.MaxUint64, math.MaxUint64 - 0x40}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			reset(8)
+			for _, x := range values {
+				x &= sym.Mask(tt.w)
+				got, want, s := tt.conv(x, st.b.Var(0, tt.w))
+				if got != want {
+					t.Errorf("string(%#x) = %q, want %q", x, got, want)
+				}
+				if s == nil {
+					t.Fatalf("string(%#x) has no term", x)
+				}
+				// The term built at x gives Go's string at every value.
+				for _, v := range values {
+					v &= sym.Mask(tt.w)
+					_, wantV, _ := tt.conv(v, nil)
+					if dec := decodeAgg(s, sym.Env{0: v}); dec != wantV {
+						t.Errorf("built at %#x: the term at %#x gives %q, want %q", x, v, dec, wantV)
+					}
+				}
+			}
+		})
+	}
+}

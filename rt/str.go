@@ -418,3 +418,64 @@ func ConvString[To, From ~string](s V[From]) V[To] { return V[To]{C: To(s.C), S:
 
 // ConvBytes returns the conversion To(b) between byte-slice types.
 func ConvBytes[To, From ~[]byte](b V[From]) V[To] { return V[To]{C: To(b.C), S: keep(b.S)} }
+
+// The code points of string(r) (StringOfRune).
+const (
+	maxRune   = 0x10FFFF // unicode.MaxRune
+	runeError = 0xFFFD   // utf8.RuneError
+)
+
+// StringOfRune returns the conversion To(r) of an integer to a string:
+// the UTF-8 encoding of r as a code point, "\uFFFD" when r is none
+// (negative, a surrogate half, past U+10FFFF). The term has a symbolic
+// length, 1 to 4 bytes, so that a lexer's string(r) keeps r (gobwas/glob's
+// lexer made each pattern concrete there).
+func StringOfRune[To ~string, From Integer](r V[From]) V[To] {
+	_, signed := widthOf[From]()
+	c := To(string(runeValue(r.C, signed)))
+	if r.S == nil || !tracking() {
+		return V[To]{C: c}
+	}
+	return V[To]{C: c, S: runeString(st.b.Convert(r.S, 64, signed))}
+}
+
+// runeValue is the code point that string(x) encodes: x, or runeError
+// when x is none. Surrogate halves are left to the conversion of the
+// rune, which encodes them as runeError.
+func runeValue[I Integer](x I, signed bool) rune {
+	if signed {
+		if v := int64(x); v >= 0 && v <= maxRune {
+			return rune(v)
+		}
+		return runeError
+	}
+	if v := uint64(x); v <= maxRune {
+		return rune(v)
+	}
+	return runeError
+}
+
+// runeString is the aggregate of string(r) for the 64-bit term v of r,
+// sign- or zero-extended: a negative value is past maxRune unsigned.
+func runeString(v *sym.Expr) *sym.Expr {
+	b := st.b
+	surrogate := b.And(ule(k64(0xD800), v), ule(v, k64(0xDFFF)))
+	valid := b.And(ule(v, k64(maxRune)), b.Not(surrogate))
+	cp := b.Trunc(b.Ite(valid, v, k64(runeError)), 32)
+	k32 := func(n uint32) *sym.Expr { return b.Const(uint64(n), 32) }
+	below := func(n uint32) *sym.Expr { return b.Cmp(sym.KULt, cp, k32(n)) }
+	// bits is the byte mark | (cp >> shift) & mask.
+	bits := func(mark uint8, shift, mask uint32) *sym.Expr {
+		x := b.Bin(sym.KAnd, b.Bin(sym.KLShr, cp, k32(shift)), k32(mask))
+		return b.Bin(sym.KOr, b.Trunc(x, 8), k8(mark))
+	}
+	one, two, three := below(0x80), below(0x800), below(0x10000)
+	bytes := []*sym.Expr{
+		b.Ite(one, b.Trunc(cp, 8), b.Ite(two, bits(0xC0, 6, 0x1F), b.Ite(three, bits(0xE0, 12, 0x0F), bits(0xF0, 18, 0x07)))),
+		b.Ite(two, bits(0x80, 0, 0x3F), b.Ite(three, bits(0x80, 6, 0x3F), bits(0x80, 12, 0x3F))),
+		b.Ite(three, bits(0x80, 0, 0x3F), bits(0x80, 6, 0x3F)),
+		bits(0x80, 0, 0x3F),
+	}
+	n := b.Ite(one, k64(1), b.Ite(two, k64(2), b.Ite(three, k64(3), k64(4))))
+	return b.String(n, bytes)
+}
