@@ -14,6 +14,7 @@ import (
 	"go/types"
 
 	"github.com/gocolic/gocolic/sites"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
@@ -251,6 +252,9 @@ func (ins *instrumenter) structuralCall(x *ast.CallExpr) ast.Expr {
 			if va, ok := ins.vArg(a); ok {
 				if site < 0 {
 					site = int64(ins.newSite(sites.Concrete, x))
+					if cause == rtCauseCall {
+						ins.sites[len(ins.sites)-1].Callee = ins.calleePkg(x)
+					}
 				}
 				nc.Args[i] = rtCall(rtConcrete, siteLit(uint32(site)), rtSel(cause), va)
 				continue
@@ -262,6 +266,16 @@ func (ins *instrumenter) structuralCall(x *ast.CallExpr) ast.Expr {
 		}
 	}
 	return &nc
+}
+
+// calleePkg returns the import path of the package of the function x
+// calls statically, "" for a dynamic call or a builtin: where a user
+// could -instrument to keep the arguments symbolic.
+func (ins *instrumenter) calleePkg(x *ast.CallExpr) string {
+	if fn := typeutil.StaticCallee(ins.info, x); fn != nil && fn.Pkg() != nil {
+		return fn.Pkg().Path()
+	}
+	return ""
 }
 
 // dropCause returns the name of the runtime's cause (rt.Cause) under

@@ -82,21 +82,21 @@ func logs(t *testing.T, tb testing.TB, x int, s string) {
 				t.Errorf("site %d of %s is a %v site", site.ID, site.Text, site.Kind)
 			}
 			cause := c.Args[1].(*ast.SelectorExpr).Sel.Name
-			got = append(got, strings.TrimPrefix(cause, "Cause")+" "+site.Text+" "+types.ExprString(c.Args[2]))
+			got = append(got, strings.TrimPrefix(cause, "Cause")+" "+site.Text+" ["+site.Callee+"] "+types.ExprString(c.Args[2]))
 			return true
 		})
 	}
 	slices.Sort(got)
 	want := []string{
-		"Call fmt.Println(x, 3, z) _gcl.Mk(x, _gcl_s_x)",
-		"Call min(s, \"a\") _gcl.Mk(s, _gcl_s_s)",
-		"Call sha256.Sum256(b) _gcl.Mk(b, _gcl_s_b)",
-		"Call fmt.Sprint(p.X) _gcl.Load(" + siteNumber(res, "p.X") + ", &p.X)",
-		"Call fmt.Sprint(x) _gcl.Mk(x, _gcl_s_x)",
-		"Call fmt.Sprint(y) _gcl.Mk(y, _gcl_s_y)",
-		"Conv []rune(s) _gcl.Mk(s, _gcl_s_s)",
-		"Conv any(x) _gcl.Mk(x, _gcl_s_x)",
-		"Call t.Setenv(\"K\", s) _gcl.Mk(s, _gcl_s_s)",
+		"Call fmt.Println(x, 3, z) [fmt] _gcl.Mk(x, _gcl_s_x)",
+		"Call min(s, \"a\") [] _gcl.Mk(s, _gcl_s_s)",
+		"Call sha256.Sum256(b) [crypto/sha256] _gcl.Mk(b, _gcl_s_b)",
+		"Call fmt.Sprint(p.X) [fmt] _gcl.Load(" + siteNumber(res, "p.X") + ", &p.X)",
+		"Call fmt.Sprint(x) [fmt] _gcl.Mk(x, _gcl_s_x)",
+		"Call fmt.Sprint(y) [fmt] _gcl.Mk(y, _gcl_s_y)",
+		"Conv []rune(s) [] _gcl.Mk(s, _gcl_s_s)",
+		"Conv any(x) [] _gcl.Mk(x, _gcl_s_x)",
+		"Call t.Setenv(\"K\", s) [testing] _gcl.Mk(s, _gcl_s_s)",
 	}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {

@@ -190,8 +190,14 @@ func abbrev(paths []string) string {
 // IsStandard reports whether q is a package of the standard library: no
 // module, and no dot in its path's first element.
 func IsStandard(q *packages.Package) bool {
-	first, _, _ := strings.Cut(q.PkgPath, "/")
-	return q.Module == nil && q.PkgPath != "" && !strings.Contains(first, ".")
+	return q.Module == nil && IsStandardPath(q.PkgPath)
+}
+
+// IsStandardPath reports whether an import path has the form of a
+// standard package's: not empty, no dot in its first element.
+func IsStandardPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return path != "" && !strings.Contains(first, ".")
 }
 
 // Standard returns the standard packages of the target's import graph for

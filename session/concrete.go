@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/load"
 	"github.com/gocolic/gocolic/rt"
 )
 
@@ -57,6 +58,47 @@ func Concretisations(t *Entry, rep *coordinator.Report) []CauseReport {
 	}
 	slices.SortStableFunc(out, func(a, b CauseReport) int {
 		return cmp.Or(cmp.Compare(b.Divergences, a.Divergences), cmp.Compare(b.Events, a.Events))
+	})
+	return out
+}
+
+// CalleeReport counts the values made concrete at calls into one package
+// that is not instrumented.
+type CalleeReport struct {
+	Pkg string // import path
+	coordinator.ConcreteCount
+}
+
+// UninstrumentedCallees returns the packages outside the standard library
+// and outside what the run instrumented whose calls made values concrete
+// (rt.CauseCall), most events first: what -instrument could name to keep
+// those values symbolic (gobwas/glob's root package hands its pattern to
+// its syntax package's lexer).
+func UninstrumentedCallees(t *Entry, rep *coordinator.Report) []CalleeReport {
+	by := map[string]*CalleeReport{}
+	for _, s := range rep.Concretised.Sites(rt.CauseCall, 0) {
+		if int(s.Site) >= len(t.Sites) || t.Sites[s.Site].ID != s.Site {
+			continue
+		}
+		pkg := t.Sites[s.Site].Callee
+		if pkg == "" || load.IsStandardPath(pkg) || slices.Contains(t.Instrumented, pkg) {
+			continue
+		}
+		r := by[pkg]
+		if r == nil {
+			r = &CalleeReport{Pkg: pkg}
+			by[pkg] = r
+		}
+		r.Events += s.Events
+		r.Executions = max(r.Executions, s.Executions)
+		r.Divergences += s.Divergences
+	}
+	out := make([]CalleeReport, 0, len(by))
+	for _, r := range by {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b CalleeReport) int {
+		return cmp.Or(cmp.Compare(b.Events, a.Events), cmp.Compare(a.Pkg, b.Pkg))
 	})
 	return out
 }

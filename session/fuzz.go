@@ -136,7 +136,7 @@ func fuzzTarget(cfg *Config) (*target, []sym.Env, string, error) {
 	t.pkg, t.fuzz = pkg, true
 	raiseMaxLen(cfg, t.ins.Consts.Len)
 	tgt := newEntry(pkg, t.ins, *cfg)
-	tgt.Stdlib = t.sup.std
+	tgt.Stdlib, tgt.Instrumented = t.sup.std, t.sup.paths
 	t.entry = tgt
 	dir := filepath.Join(tgt.PkgDir, "testdata", "fuzz", cfg.Func)
 	if upd != nil {

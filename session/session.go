@@ -66,6 +66,9 @@ type Entry struct {
 	// Stdlib lists the standard packages instrumented (-stdlib), in place
 	// or as copies, whose sites are marked Std in Sites.
 	Stdlib []string
+	// Instrumented lists every package instrumented, the target's and
+	// -instrument's, standard ones included.
+	Instrumented []string
 	// Tags are the build tags added to the user's (load.FallbackTags).
 	Tags []string
 	// Method is the method's name when the function under test is one:
@@ -186,7 +189,7 @@ func testTargetOf(cfg *Config) (*target, error) {
 	}
 	raiseMaxLen(cfg, t.ins.Consts.Len)
 	t.entry = newEntry(pkg, t.ins, *cfg)
-	t.entry.Stdlib = t.sup.std
+	t.entry.Stdlib, t.entry.Instrumented = t.sup.std, t.sup.paths
 	t.upd = upd
 	return t, nil
 }
@@ -531,7 +534,7 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		// The target's rewrite differs only in its sites, which
 		// no longer follow the copies'.
 		t.ins, t.added, t.sup = t2.ins, t2.added, t2.sup
-		t.entry.Sites, t.entry.Stdlib = t.ins.Sites, t.sup.std
+		t.entry.Sites, t.entry.Stdlib, t.entry.Instrumented = t.ins.Sites, t.sup.std, t.sup.paths
 		bin, err = build.Worker(spec())
 	}
 	if err != nil {

@@ -73,6 +73,10 @@ type Site struct {
 	// (-stdlib): counted apart from the target's, and ranked after them
 	// by the search.
 	Std bool
+	// Callee is, for a Concrete site where a call's arguments lose their
+	// shadows, the import path of the statically called function's
+	// package; "" for other sites and for dynamic calls.
+	Callee string
 }
 
 // IsBranch reports whether s has two outcomes that executions take.

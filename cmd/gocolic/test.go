@@ -230,4 +230,12 @@ func concretised(w io.Writer, out *session.Outcome, dir string) {
 		}
 		fmt.Fprintln(w)
 	}
+	if cs := session.UninstrumentedCallees(out.Entry, out.Report); len(cs) > 0 {
+		var parts []string
+		for _, c := range cs[:min(len(cs), concretisedTop)] {
+			parts = append(parts, fmt.Sprintf("%s ×%d", c.Pkg, c.Events))
+		}
+		fmt.Fprintf(w, "gocolic: calls into packages not instrumented made values concrete: %s; -instrument %s keeps them symbolic\n",
+			strings.Join(parts, ", "), cs[0].Pkg)
+	}
 }
