@@ -125,7 +125,7 @@ func (ins *instrumenter) concreteTwin(x *ast.CallExpr, t *twinInfo, fun ast.Expr
 	}
 	c := &ast.CallExpr{Fun: fun, Args: args}
 	if t.sig.Variadic() {
-		c.Ellipsis = 1
+		c.Ellipsis = variadicAt(twinType.Params.List[len(twinType.Params.List)-1].Type, x.Lparen)
 	}
 	var body []ast.Stmt
 	switch {

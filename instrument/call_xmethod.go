@@ -57,12 +57,13 @@ func forwarderDecl(fd *ast.FuncDecl, twin *ast.FuncDecl, t *twinInfo) *ast.FuncD
 func forwarding(twin *ast.FuncDecl, recvType ast.Expr, name string) (*ast.FuncType, func(x ast.Expr) ast.Stmt) {
 	params := []*ast.Field{{Names: []*ast.Ident{ast.NewIdent(forwardRecv)}, Type: recvType}}
 	var args []ast.Expr
-	variadic := false
+	variadic, last := false, ast.Expr(nil)
 	for i, p := range flatten(twin.Type.Params) {
 		a := fmt.Sprintf("%s%d", argPrefix, i)
 		params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(a)}, Type: p.Type})
 		args = append(args, ast.NewIdent(a))
 		_, variadic = p.Type.(*ast.Ellipsis)
+		last = p.Type
 	}
 	var results *ast.FieldList
 	for _, r := range flatten(twin.Type.Results) {
@@ -74,7 +75,7 @@ func forwarding(twin *ast.FuncDecl, recvType ast.Expr, name string) (*ast.FuncTy
 	body := func(x ast.Expr) ast.Stmt {
 		c := &ast.CallExpr{Fun: &ast.SelectorExpr{X: x, Sel: ast.NewIdent(name)}, Args: args}
 		if variadic {
-			c.Ellipsis = token.Pos(1)
+			c.Ellipsis = variadicAt(last, twin.Pos())
 		}
 		if results == nil {
 			return &ast.ExprStmt{X: c}

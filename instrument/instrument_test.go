@@ -1833,3 +1833,56 @@ func lookup(pkg *types.Package, recv, name string) *types.Signature {
 	}
 	return nil
 }
+
+// TestLineDirectivesStayInFile checks that the //line comments of a
+// rewritten file name that file only: a synthesized call that passes a
+// slice on to a variadic parameter once took its "..." position from the
+// first file of the shared FileSet, which varied between runs and made
+// Go's build cache miss.
+func TestLineDirectivesStayInFile(t *testing.T) {
+	src := `package u
+
+func V(x int, ys ...int) int { return x + len(ys) }
+
+type T struct{}
+
+func (T) M(ys ...string) int { return len(ys) }
+
+func F(x int) int {
+	f := V
+	return f(x, 1, 2) + T{}.M("a") + func(zs ...int) int { return len(zs) }(x)
+}
+`
+	// Position 1 of the shared FileSet in another file, as in a run
+	// that loaded other packages first.
+	fset, _, unlock := lockImporter()
+	fset.AddFile(filepath.Join(t.TempDir(), "first.go"), -1, 100)
+	unlock()
+	pkg, res := rewrite(t, src, "F")
+	for path, out := range res.Files {
+		if path != pkg.GoFiles[0] {
+			continue
+		}
+		variadic := 0
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.Contains(line, "...)") {
+				variadic++
+			}
+			file, ok := strings.CutPrefix(line, "//line ")
+			if !ok {
+				continue
+			}
+			if i := strings.LastIndex(file, ":"); i >= 0 {
+				file = file[:i]
+			}
+			if file != path {
+				t.Errorf("//line names %s in the rewrite of %s", file, path)
+			}
+		}
+		if variadic == 0 {
+			t.Fatal("no call passes a slice on with ...: the test does not exercise the wrappers")
+		}
+		return
+	}
+	t.Fatalf("no rewrite of %s", pkg.GoFiles[0])
+}
