@@ -48,9 +48,7 @@ type AloneStats struct {
 	// failed alone (aloneLimits.frame).
 	Inferred int
 	// Unchecked counts the findings kept without a check: past the limit
-	// of runs, a hang or a memory blow-up (whose check would cost a
-	// whole limit, as for minimisation), or after an interrupt or a
-	// worker that would not start.
+	// of runs, or after an interrupt or a worker that would not start.
 	Unchecked int
 	// Elapsed is the time the check took.
 	Elapsed time.Duration
@@ -89,7 +87,12 @@ func (d *coordinator) checkAlone(ctx context.Context, lim aloneLimits) {
 			moved = append(moved, f)
 			continue
 		}
-		if !minimizable(f.Kind) || d.rep.Alone.Checked >= lim.runs {
+		// Hangs and memory blow-ups are run too, though each check
+		// costs up to a whole limit: their messages carry no frame, so
+		// a run has one of each at most, and a timeout of a loaded
+		// machine (found after the budget, in a batch's bisection) did
+		// not recur once the load was gone.
+		if d.rep.Alone.Checked >= lim.runs {
 			kept = append(kept, f)
 			continue
 		}

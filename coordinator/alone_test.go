@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 )
 
 // messages returns the messages of fs, in order.
@@ -98,5 +99,25 @@ func TestCheckAloneLimits(t *testing.T) {
 				t.Errorf("last finding %q, want the real panic \"boom\" kept", last.Message)
 			}
 		})
+	}
+}
+
+// TestCheckAloneTimeouts checks that a hang is run alone too, within its
+// limit: a timeout whose input returns alone (a loaded machine's, found
+// in a batch's bisection) leaves the findings, a real hang stays.
+func TestCheckAloneTimeouts(t *testing.T) {
+	cfg := runConfig(t, nil)
+	cfg.Timeout = 300 * time.Millisecond
+	timeout := func(x int64) *Finding {
+		return &Finding{Kind: string(CrashTimeout), Message: "execution exceeded 300ms", Input: input(x)}
+	}
+	d := &coordinator{cfg: cfg, rep: &Report{Findings: []*Finding{timeout(modeReturn), timeout(modeHang)}}}
+	d.checkAlone(context.Background(), aloneLimits{runs: aloneRuns, frame: aloneFrame})
+	if len(d.rep.Findings) != 1 || int64(d.rep.Findings[0].Input[0]) != modeHang ||
+		len(d.rep.StateDependent) != 1 || int64(d.rep.StateDependent[0].Input[0]) != modeReturn {
+		t.Errorf("findings %+v, state-dependent %+v; want the real hang kept and the other moved", d.rep.Findings, d.rep.StateDependent)
+	}
+	if d.rep.Alone.Checked != 2 {
+		t.Errorf("alone %+v, want both checked", d.rep.Alone)
 	}
 }
