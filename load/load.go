@@ -82,6 +82,9 @@ func LoadTags(dir, pattern string, tags []string) (*Package, error) {
 	if p.Module == nil || p.Module.Dir == "" {
 		return nil, fmt.Errorf("package %s is not inside a module; gocolic needs a go.mod", p.PkgPath)
 	}
+	if err := ownModule(p); err != nil {
+		return nil, err
+	}
 	if len(p.Syntax) == 0 {
 		return nil, fmt.Errorf("package %s has no Go files", p.PkgPath)
 	}
@@ -90,6 +93,21 @@ func LoadTags(dir, pattern string, tags []string) (*Package, error) {
 		gv = "1.16"
 	}
 	return &Package{Package: p, ModuleDir: p.Module.Dir, ModulePath: p.Module.Path, GoVersion: gv, Tags: tags}, nil
+}
+
+// ownModule refuses a package of a module the go command took from the
+// module cache (a dependency, not replaced by a directory): gocolic
+// writes its tests beside the package and builds it through an overlay,
+// and neither may touch the read-only cache. The message says what to do
+// instead; before it, the build's overlay error was all a user saw.
+func ownModule(p *packages.Package) error {
+	m := p.Module
+	if m.Main || m.Replace != nil && m.Replace.Version == "" {
+		return nil
+	}
+	return fmt.Errorf("package %s belongs to %s@%s, a dependency in the module cache, which gocolic does not write to: "+
+		"test a function of your own module that calls it, with -instrument %s so that values stay symbolic inside it",
+		p.PkgPath, m.Path, m.Version, p.PkgPath)
 }
 
 // LoadTest loads the package matched by pattern together with its test
@@ -143,6 +161,9 @@ func LoadTestTags(dir, pattern, fuzzTarget string, tags []string) (*Package, err
 	}
 	if target.Module == nil || target.Module.Dir == "" {
 		return nil, fmt.Errorf("package %s is not inside a module; gocolic needs a go.mod", target.PkgPath)
+	}
+	if err := ownModule(target); err != nil {
+		return nil, err
 	}
 	gv := target.Module.GoVersion
 	if gv == "" {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // writeTree writes files (slash-separated paths relative to a new
@@ -257,6 +259,33 @@ func TestLoadGoVersion(t *testing.T) {
 			}
 			if pkg.GoVersion != tt.version {
 				t.Errorf("go %q, want %q", pkg.GoVersion, tt.version)
+			}
+		})
+	}
+}
+
+// TestOwnModule checks which packages gocolic takes as targets: those of
+// the main module and of modules replaced by a directory, not those the
+// go command took from the module cache, whose refusal says what to do.
+func TestOwnModule(t *testing.T) {
+	tests := []struct {
+		name string
+		m    packages.Module
+		ok   bool
+	}{
+		{"main module", packages.Module{Path: "example.com/m", Main: true}, true},
+		{"replaced by a directory", packages.Module{Path: "example.com/dep", Version: "v1.0.0", Replace: &packages.Module{Path: "../dep"}}, true},
+		{"replaced by another version", packages.Module{Path: "example.com/dep", Version: "v1.0.0", Replace: &packages.Module{Path: "example.com/fork", Version: "v1.1.0"}}, false},
+		{"from the module cache", packages.Module{Path: "example.com/dep", Version: "v1.0.0"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := ownModule(&packages.Package{PkgPath: tt.m.Path + "/sub", Module: &tt.m})
+			if (err == nil) != tt.ok {
+				t.Fatalf("ownModule: %v, want accepted: %v", err, tt.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), "-instrument "+tt.m.Path+"/sub") {
+				t.Errorf("refusal %q does not say what to do instead", err)
 			}
 		})
 	}
