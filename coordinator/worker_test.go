@@ -721,3 +721,31 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestFindingKey checks which failures count as one finding: numbers
+// and the contents of quoted strings do not tell them apart; the rest of
+// the message, the kind and the innermost frame do.
+func TestFindingKey(t *testing.T) {
+	const stack = "panic({0x1, 0x2})\n\t/go/src/runtime/panic.go:860\nexample.com/p.F(0x1)\n\t/m/p.go:9 +0x1\n"
+	const other = "panic({0x1, 0x2})\n\t/go/src/runtime/panic.go:860\nexample.com/p.G(0x1)\n\t/m/p.go:19 +0x1\n"
+	tests := []struct {
+		name   string
+		a, b   [3]string // kind, message, stack
+		wantEq bool
+	}{
+		{"numbers", [3]string{"panic", "index out of range [5] with length 3", stack}, [3]string{"panic", "index out of range [7] with length 2", stack}, true},
+		{"quoted input", [3]string{"panic", `property violated: "E" at "": unparsed tail left`, stack}, [3]string{"panic", `property violated: "[{\"k\":e}]" at "1.k": unparsed tail left`, stack}, true},
+		{"escaped quote inside", [3]string{"panic", `bad "a\"b" here`, stack}, [3]string{"panic", `bad "x" here`, stack}, true},
+		{"other words", [3]string{"panic", `property violated: "E": unparsed tail left`, stack}, [3]string{"panic", `property violated: "E": cannot parse exponent`, stack}, false},
+		{"other kind", [3]string{"panic", "boom", stack}, [3]string{"fail", "boom", stack}, false},
+		{"other frame", [3]string{"panic", "boom", stack}, [3]string{"panic", "boom", other}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ka, kb := findingKey(tt.a[0], tt.a[1], tt.a[2]), findingKey(tt.b[0], tt.b[1], tt.b[2])
+			if (ka == kb) != tt.wantEq {
+				t.Errorf("keys %q and %q: equal %v, want %v", ka, kb, ka == kb, tt.wantEq)
+			}
+		})
+	}
+}
