@@ -33,10 +33,14 @@ var (
 )
 
 // loadAbs returns package testdata/abs.
-func loadAbs(t testing.TB) *absPkg {
+func loadAbs(t testing.TB) *absPkg { return loadHere(t, "testdata", "abs") }
+
+// loadHere returns the package in the directory elems names under this
+// package's.
+func loadHere(t testing.TB, elems ...string) *absPkg {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	return loadPkg(t, filepath.Join(filepath.Dir(file), "testdata", "abs"))
+	return loadPkg(t, filepath.Join(append([]string{filepath.Dir(file)}, elems...)...))
 }
 
 // loadPkg loads the package in dir, instruments it as a support package

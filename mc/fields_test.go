@@ -3,19 +3,13 @@ package mc
 import (
 	"context"
 	"go/types"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 )
 
 // loadFields returns package testdata/fields.
-func loadFields(t testing.TB) *absPkg {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	return loadPkg(t, filepath.Join(filepath.Dir(file), "testdata", "fields"))
-}
+func loadFields(t testing.TB) *absPkg { return loadHere(t, "testdata", "fields") }
 
 // TestMonitorsFields checks fields of pointer parameters in the product:
 // a field that only the function and its inlined callees write through

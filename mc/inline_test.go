@@ -18,11 +18,7 @@ import (
 )
 
 // loadInl returns package internal/inl.
-func loadInl(t testing.TB) *absPkg {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	return loadPkg(t, filepath.Join(filepath.Dir(file), "internal", "inl"))
-}
+func loadInl(t testing.TB) *absPkg { return loadHere(t, "internal", "inl") }
 
 // inlining is what Prove gives its encoders.
 func inlining(p *absPkg, depth int) Inlining {

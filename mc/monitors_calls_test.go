@@ -2,19 +2,13 @@ package mc
 
 import (
 	"context"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 )
 
 // loadCalls returns package testdata/calls.
-func loadCalls(t testing.TB) *absPkg {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	return loadPkg(t, filepath.Join(filepath.Dir(file), "testdata", "calls"))
-}
+func loadCalls(t testing.TB) *absPkg { return loadHere(t, "testdata", "calls") }
 
 // TestMonitorsCallee checks the product inside callees: a negation of a
 // callee's outcome that its caller's graph excludes at the call it came
