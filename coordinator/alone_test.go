@@ -107,9 +107,11 @@ func TestCheckAloneLimits(t *testing.T) {
 // in a batch's bisection) leaves the findings, a real hang stays.
 func TestCheckAloneTimeouts(t *testing.T) {
 	cfg := runConfig(t, nil)
-	cfg.Timeout = 300 * time.Millisecond
+	// Long enough for a fresh worker's first execution on a loaded
+	// machine, which the limit includes.
+	cfg.Timeout = time.Second
 	timeout := func(x int64) *Finding {
-		return &Finding{Kind: string(CrashTimeout), Message: "execution exceeded 300ms", Input: input(x)}
+		return &Finding{Kind: string(CrashTimeout), Message: "execution exceeded 1s", Input: input(x)}
 	}
 	d := &coordinator{cfg: cfg, rep: &Report{Findings: []*Finding{timeout(modeReturn), timeout(modeHang)}}}
 	d.checkAlone(context.Background(), aloneLimits{runs: aloneRuns, frame: aloneFrame})

@@ -32,8 +32,8 @@ const (
 	modeFatalBusy  = 7  // fatal error: stack overflow, with 100 more goroutines
 	modeGoroutine2 = 8  // the panic of modeGoroutine, at another line
 	modeRuntime    = 9  // panics in gocolic's runtime when tracked, returns 2 when not
-	modeSlowOnce   = 30 // sleeps 400 ms when tracked, then one symbolic branch
-	modeSlowTwice  = 31 // sleeps 3 s when tracked, then one symbolic branch
+	modeSlowOnce   = 30 // sleeps 1 s when tracked, then one symbolic branch
+	modeSlowTwice  = 31 // sleeps 6 s when tracked, then one symbolic branch
 	// modeNumbered+k for k in 0..9 panics with "bad value <x>".
 	modeNumbered = 10
 	// modeStateful+k for k in 0..9 returns when it is the first

@@ -124,15 +124,15 @@ func target(x rt.V[int64]) int64 {
 		return 0
 	}
 	if x.C == 30 || x.C == 31 {
-		// Slow only with tracking (x has a term): 30 by 400 ms, which a
-		// second try within ten times the tests' 200 ms limit allows, 31
-		// by 3 s, which it does not; then one symbolic branch, so that
+		// Slow only with tracking (x has a term): 30 by 1 s, which a
+		// second try within ten times the tests' 500 ms limit allows, 31
+		// by 6 s, which it does not; then one symbolic branch, so that
 		// the tracked run leaves a path.
 		switch {
 		case x.S != nil && x.C == 30:
-			time.Sleep(400 * time.Millisecond)
+			time.Sleep(time.Second)
 		case x.S != nil:
-			time.Sleep(3 * time.Second)
+			time.Sleep(6 * time.Second)
 		}
 		if rt.Br(0, rt.Eq(x, rt.Mk[int64](77, nil))) {
 			return 1
