@@ -34,6 +34,17 @@ import (
 // maxCounterStart bounds the constants a counter field may be set to.
 const maxCounterStart = 1 << 32
 
+// Sizes gives the basic types their sizes as the worker lays them out:
+// it runs on the machine gocolic runs on.
+var Sizes = sizesOf(runtime.GOARCH)
+
+func sizesOf(arch string) types.Sizes {
+	if s := types.SizesFor("gc", arch); s != nil {
+		return s
+	}
+	return types.SizesFor("gc", "amd64")
+}
+
 // SetEntries says which functions executions start at (as for
 // Unreachable: the function under test or the fuzz target first, then
 // the other starts of a test binary), whose parameters gocolic's entry
@@ -135,11 +146,7 @@ func (g *Graph) counter(st *types.Struct, i int) bool {
 	if v.Exported() || v.Pkg() == nil || !isBasic || b.Info()&types.IsInteger == 0 || b.Info()&types.IsUntyped != 0 {
 		return false
 	}
-	sizes := types.SizesFor("gc", runtime.GOARCH) // the worker's machine, as mc's encoder
-	if sizes == nil {
-		sizes = types.SizesFor("gc", "amd64")
-	}
-	if sizes.Sizeof(b) != 8 {
+	if Sizes.Sizeof(b) != 8 {
 		return false
 	}
 	own := false
@@ -184,24 +191,16 @@ func (g *Graph) counter(st *types.Struct, i int) bool {
 // counter: a constant in [0, 2^32), or the field (of any struct of the
 // type, loaded or extracted) plus one.
 func (g *Graph) counterValue(x ssa.Value, st *types.Struct, i int) bool {
-	if c, ok := x.(*ssa.Const); ok {
-		if c.Value == nil {
-			return true // the zero value
-		}
-		n, exact := constant.Int64Val(constant.ToInt(c.Value))
-		return exact && n >= 0 && n < maxCounterStart
+	if n, ok := intConst(x); ok {
+		return n >= 0 && n < maxCounterStart
 	}
 	add, ok := x.(*ssa.BinOp)
 	if !ok || add.Op != token.ADD {
 		return false
 	}
 	one := func(v ssa.Value) bool {
-		c, ok := v.(*ssa.Const)
-		if !ok || c.Value == nil {
-			return false
-		}
-		n, exact := constant.Int64Val(constant.ToInt(c.Value))
-		return exact && n == 1
+		n, ok := intConst(v)
+		return ok && n == 1
 	}
 	loaded := func(v ssa.Value) bool {
 		switch v := v.(type) {
@@ -215,6 +214,19 @@ func (g *Graph) counterValue(x ssa.Value, st *types.Struct, i int) bool {
 		return false
 	}
 	return one(add.Y) && loaded(add.X) || one(add.X) && loaded(add.Y)
+}
+
+// intConst returns the value of x if it is an integer constant that
+// fits an int64 (0 for a zero value).
+func intConst(x ssa.Value) (int64, bool) {
+	c, ok := x.(*ssa.Const)
+	if !ok {
+		return 0, false
+	}
+	if c.Value == nil {
+		return 0, true
+	}
+	return constant.Int64Val(constant.ToInt(c.Value))
 }
 
 // sameField reports whether fa is the address of field i of a struct of

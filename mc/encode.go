@@ -40,9 +40,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"runtime"
 	"slices"
 
+	"github.com/gocolic/gocolic/cfa"
 	"github.com/gocolic/gocolic/sym"
 	"golang.org/x/tools/go/ssa"
 )
@@ -65,16 +65,8 @@ const FieldBase = 1 << 40
 // it are loaded as havoc, which only costs precision.
 const maxFields = 32
 
-// sizes gives int, uint and uintptr their width: the worker runs on the
-// machine gocolic runs on.
-var sizes = sizesOf(runtime.GOARCH)
-
-func sizesOf(arch string) types.Sizes {
-	if s := types.SizesFor("gc", arch); s != nil {
-		return s
-	}
-	return types.SizesFor("gc", "amd64")
-}
+// sizes gives int, uint and uintptr their width (cfa.Sizes).
+var sizes = cfa.Sizes
 
 // An Encoder builds path formulas of one function with one sym.Builder.
 // It is not safe for concurrent use.
