@@ -1185,19 +1185,6 @@ func topFrame(stack string) string {
 	return ""
 }
 
-// inRuntime reports whether the frame of function fn is in gocolic's
-// runtime under the name of the module (a worker built against it, as
-// the coordinator's tests' is), which topFrame skips as it does
-// gocolicrt's.
-func inRuntime(fn string) bool {
-	for _, p := range runtimePkgs {
-		if strings.HasPrefix(fn, p) {
-			return true
-		}
-	}
-	return false
-}
-
 func (d *coordinator) sample() {
 	d.rep.Timeline = append(d.rep.Timeline, Point{
 		Elapsed: time.Since(d.start), Execs: d.rep.Execs, Covered: d.covered,

@@ -156,6 +156,17 @@ func runJob(w *worker, q *rt.Request) (resp *rt.Response, crash *Crash, err erro
 // module path.
 var runtimePkgs = []string{"gocolicrt/", "github.com/gocolic/gocolic/rt.", "github.com/gocolic/gocolic/sym."}
 
+// inRuntime reports whether the frame of function fn is in gocolic's
+// runtime (runtimePkgs).
+func inRuntime(fn string) bool {
+	for _, p := range runtimePkgs {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // runtimePanic reports whether the tracked execution resp panicked inside
 // gocolic's runtime rather than in the target: the innermost frame below
 // the panic, Go's runtime aside, is in a package of gocolicrt. Some of
@@ -175,12 +186,7 @@ func runtimePanic(resp *rt.Response) bool {
 			if strings.HasPrefix(f, "\t") || strings.HasPrefix(f, "runtime.") || strings.HasPrefix(f, "panic(") {
 				continue
 			}
-			for _, p := range runtimePkgs {
-				if strings.HasPrefix(f, p) {
-					return true
-				}
-			}
-			return false
+			return inRuntime(f)
 		}
 	}
 	return false
