@@ -40,7 +40,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"github.com/gocolic/gocolic/cfa"
 	"github.com/gocolic/gocolic/sym"
@@ -323,8 +322,10 @@ func (e *Encoder) Edge(b, c *ssa.BasicBlock) (*Path, error) {
 // assumptions.
 func (p *Path) Formula() *sym.Expr {
 	f := p.enc.B.Bool(true)
-	for _, c := range append(slices.Clone(p.Conds), p.Assume...) {
-		f = p.enc.B.And(f, c)
+	for _, cs := range [][]*sym.Expr{p.Conds, p.Assume} {
+		for _, c := range cs {
+			f = p.enc.B.And(f, c)
+		}
 	}
 	return f
 }
