@@ -69,7 +69,8 @@ func (a *auto) Solve(ctx context.Context, q Query) (r Result, err error) {
 	terms := append(q.Constraints[:len(q.Constraints):len(q.Constraints)], q.Goal)
 	if !sym.HasCall(terms...) {
 		pctx := ctx
-		isHard := a.hard(terms)
+		// Hardness matters only to a first try's bound or to EasyFinal.
+		isHard := (a.opts.FirstTry > 0 || a.opts.EasyFinal) && a.hard(terms)
 		hard := a.opts.FirstTry > 0 && isHard
 		if hard {
 			var cancel context.CancelFunc
