@@ -1,11 +1,8 @@
 package mc
 
 import (
-	"context"
 	"go/types"
-	"strings"
 	"testing"
-	"time"
 )
 
 // loadFields returns package testdata/fields.
@@ -27,23 +24,7 @@ func TestMonitorsFields(t *testing.T) {
 		t.Fatal("no function Run")
 	}
 	p.g.SetEntries(run)
-	_, sum, err := Prove(context.Background(), p.g, p.table, time.Minute, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.Incomplete > 0 {
-		t.Fatalf("%d graphs did not close", sum.Incomplete)
-	}
-	ms := NewMonitors(p.g, p.table, sum.Graphs)
-	mon := func(fn string) int {
-		for i := 0; i < ms.Len(); i++ {
-			if strings.Contains(ms.Name(i), "fields."+fn+" ") {
-				return i
-			}
-		}
-		t.Fatalf("no monitor of %s", fn)
-		return -1
-	}
+	fresh, mon := p.monitors(t, "fields")
 	entry := func(fn string) uint32 { return p.entrySite(t, fn) }
 	g := func(fn, text string) func(bool) Goal {
 		return func(v bool) Goal { return p.goal(t, fn, text, v) }
@@ -106,7 +87,7 @@ func TestMonitorsFields(t *testing.T) {
 		{"length written by an opaque call", "PairOpaque", pair("PairOpaque"), []bool{false, false, false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ms := NewMonitors(p.g, p.table, sum.Graphs)
+			ms := fresh()
 			by, alarms := ms.Prune(tc.tr.outs, false, tc.tr.path)
 			if len(alarms) > 0 {
 				t.Fatalf("alarms %v on an execution of the program", alarms)

@@ -24,23 +24,7 @@ func loadCalls(t testing.TB) *absPkg { return loadHere(t, "testdata", "calls") }
 // an alarm that drops the caller's monitor.
 func TestMonitorsCallee(t *testing.T) {
 	p := loadCalls(t)
-	_, sum, err := Prove(context.Background(), p.g, p.table, time.Minute, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.Incomplete > 0 {
-		t.Fatalf("%d graphs did not close", sum.Incomplete)
-	}
-	ms := NewMonitors(p.g, p.table, sum.Graphs)
-	mon := func(fn string) int {
-		for i := 0; i < ms.Len(); i++ {
-			if strings.Contains(ms.Name(i), "calls."+fn+" ") {
-				return i
-			}
-		}
-		t.Fatalf("no monitor of %s", fn)
-		return -1
-	}
+	fresh, mon := p.monitors(t, "calls")
 	pair, rec, loop, byMethod := mon("Pair"), mon("Rec"), mon("Loop"), mon("ByMethod")
 	entry := map[string]uint32{}
 	for _, fn := range []string{"Pair", "at", "Rec", "down", "Loopy", "first", "Spawn", "peek", "Loop", "ByMethod", "mget", "Boxed", "sget"} {
@@ -102,7 +86,7 @@ func TestMonitorsCallee(t *testing.T) {
 		{name: "alarm", tr: callAt((&traced{}).enter(entry["Pair"]).out(lt2("Pair")(false), true), false).leave(entry["Pair"]), by: []int{-1, -1}, alarms: []int{pair}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ms := NewMonitors(p.g, p.table, sum.Graphs)
+			ms := fresh()
 			by, alarms := ms.Prune(tc.tr.outs, false, tc.tr.path)
 			if len(by) != len(tc.by) {
 				t.Fatalf("%d verdicts, want %d", len(by), len(tc.by))
@@ -121,5 +105,31 @@ func TestMonitorsCallee(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// monitors proves p's functions, which must all close, and returns a
+// maker of fresh monitors of them (an alarm drops a monitor: each case
+// starts anew) and the lookup of a function's monitor by its name in the
+// package named pkg.
+func (p *absPkg) monitors(t *testing.T, pkg string) (func() *Monitors, func(fn string) int) {
+	t.Helper()
+	_, sum, err := Prove(context.Background(), p.g, p.table, time.Minute, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Incomplete > 0 {
+		t.Fatalf("%d graphs did not close", sum.Incomplete)
+	}
+	fresh := func() *Monitors { return NewMonitors(p.g, p.table, sum.Graphs) }
+	ms := fresh()
+	return fresh, func(fn string) int {
+		for i := 0; i < ms.Len(); i++ {
+			if strings.Contains(ms.Name(i), pkg+"."+fn+" ") {
+				return i
+			}
+		}
+		t.Fatalf("no monitor of %s", fn)
+		return -1
 	}
 }
