@@ -269,9 +269,8 @@ type StateDependent struct {
 	// Inferred counts the failures listed without a run of their own:
 	// three of their kind and innermost frame had not recurred alone.
 	Inferred int `json:"inferred"`
-	// Unchecked counts the bugs kept without a check: past 64 runs,
-	// hangs and memory blow-ups (whose check would cost a whole limit),
-	// and those left when the run was interrupted.
+	// Unchecked counts the bugs kept without a check: past 64 runs, or
+	// left when the run was interrupted or a worker would not start.
 	Unchecked int `json:"unchecked"`
 	// ElapsedMS is the time the check took.
 	ElapsedMS int64 `json:"elapsed_ms"`
