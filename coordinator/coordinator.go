@@ -529,6 +529,9 @@ func (d *coordinator) loop(ctx context.Context) error {
 	if d.lane != nil {
 		d.lane.fixed = d.lockstep
 	}
+	// withBatches: in lockstep beside the mutation lane, whose batch the
+	// one worker runs while the loop waits for an answer.
+	withBatches := d.lockstep && d.lane != nil
 	// Queries being solved count as inputs to come: room bounds them
 	// with the queued inputs, as the queue alone was bounded when one
 	// goroutine solved.
@@ -549,10 +552,10 @@ func (d *coordinator) loop(ctx context.Context) error {
 		// In lockstep an idle worker gets its job (a batch, unless the
 		// mutation lane yields) before the loop waits for an answer,
 		// so that the job runs during the wait.
-		if d.lockstep && d.lane != nil && d.rep.Stopped == "" && budgetLeft && inflight == 0 {
+		if withBatches && d.rep.Stopped == "" && budgetLeft && inflight == 0 {
 			queue = d.laneJobs(queue, inflight, true)
 		}
-		sendFirst := d.lockstep && d.lane != nil && inflight == 0 && len(queue) > 0
+		sendFirst := withBatches && inflight == 0 && len(queue) > 0
 		for waiting := concolicJobs(queue); !sendFirst && d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() &&
 			waiting+p.busy < room && inflight+waiting+p.busy < d.cfg.Workers+room; waiting = concolicJobs(queue) {
 			r, ok := d.nextRequest()
@@ -571,9 +574,8 @@ func (d *coordinator) loop(ctx context.Context) error {
 				// (go-version: 112 s before the second
 				// execution). Unknown answers depend on time
 				// already, so this adds no nondeterminism.
-				giveUp := d.lockstep && d.lane != nil
 				if !ok && budgetCtx.Err() == nil {
-					if giveUp {
+					if withBatches {
 						yielded = true
 						break
 					}
@@ -584,7 +586,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 				}
 				if j, ok := d.take(a); ok {
 					queue = append(queue, j)
-				} else if giveUp && (a.err != nil || a.res.Status == solver.Unknown) {
+				} else if withBatches && (a.err != nil || a.res.Status == solver.Unknown) {
 					yielded = true
 					break
 				}
