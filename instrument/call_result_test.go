@@ -14,7 +14,8 @@ import (
 // block; a field of a call's result is read from a place made for it
 // (rt.Took); a switch's init, which no statement can follow, counts them
 // as dropped (rt.DropResult), as are the parts of a literal that is not
-// stored in a place (rt.Concrete), while one declared by var is stored
+// stored in a place (rt.Concrete) unless it is an argument the rewrite
+// can build into a temporary first, while one declared by var is stored
 // as by :=; a parallel assignment to fields stores
 // their shadows after it, or, where it cannot (more values than
 // rt.UnpackN takes, an init statement), counts them as dropped.
@@ -30,7 +31,8 @@ func TestStructResults(t *testing.T) {
 	return x`, []string{`return _gcl\.PassResult\(0, &x, x\)`}, nil},
 		{"returned literal", `return H{n: 1}`, []string{`return _gcl\.NoResult\(0, H\{`}, nil},
 		{"returned literal with symbolic parts", `return H{n: len(s)}`, []string{`_gcl_l\d+ := H\{n: _gcl_t\d+\.C\}\s+(//line .*\s+)?_gcl\.Store\(_gcl_t\d+, &_gcl_l\d+\.n\)`, `return _gcl\.PassResult\(0, &_gcl_l\d+, _gcl_l\d+\)`}, nil},
-		{"literal that is not stored", `return pass(H{n: len(s)})`, []string{`H\{n: _gcl\.Concrete\(\d+, _gcl\.CauseAssign, _gcl\.LenString\(`}, nil},
+		{"literal passed to a function of the package", `return pass(H{n: len(s)})`, []string{`_gcl_l\d+ := H\{n: _gcl_t\d+\.C\}`, `pass\(_gcl\.Pass\(&_gcl_l\d+, _gcl_l\d+\)\)`}, []string{`CauseAssign`}},
+		{"literal passed after a call", `return pass2(len(parse(s).String()), H{n: len(s)})`, []string{`H\{n: _gcl\.Concrete\(\d+, _gcl\.CauseAssign, _gcl\.LenString\(`}, nil},
 		{"second result a literal with symbolic parts", `_, x := two(s)
 	if x.n > 0 {
 		return H{}
@@ -88,6 +90,10 @@ func parse(s string) H { return H{n: len(s)} }
 func two(s string) (int, H) { return len(s), H{} }
 
 func pass(h H) H { return h }
+
+func pass2(n int, h H) H { h.m = n; return h }
+
+func (h H) String() string { return "h" }
 
 func F(s string) (h H) {
 	` + tt.body + `

@@ -653,18 +653,21 @@ func (ins *instrumenter) appendLitAssign(s *ast.AssignStmt) ([]ast.Stmt, bool) {
 	if !ok || ins.builtin(x) != "append" || len(x.Args) != 2 || x.Ellipsis.IsValid() {
 		return nil, false
 	}
-	lit, ok := ast.Unparen(x.Args[1]).(*ast.CompositeLit)
-	if !ok || !ins.symbolicParts(lit) {
-		return nil, false
-	}
 	elem, ok := ins.elemSlice(x)
 	st := ins.typeOf(x)
-	if !ok || !types.Identical(ins.typeOf(x.Args[0]), st) || !types.Identical(ins.typeOf(s.Lhs[0]), st) || !types.Identical(ins.typeOf(lit), elem) {
+	if !ok || !types.Identical(ins.typeOf(x.Args[0]), st) || !types.Identical(ins.typeOf(s.Lhs[0]), st) || !types.Identical(ins.typeOf(x.Args[1]), elem) {
 		return nil, false
 	}
 	switch elem.Underlying().(type) {
 	case *types.Struct, *types.Array:
 	default:
+		return nil, false
+	}
+	lit, ok := ast.Unparen(x.Args[1]).(*ast.CompositeLit)
+	if !ok {
+		return ins.appendValueAssign(s, x, elem)
+	}
+	if !ins.symbolicParts(lit) {
 		return nil, false
 	}
 	last := ins.newTemp("e")
@@ -681,6 +684,26 @@ func (ins *instrumenter) appendLitAssign(s *ast.AssignStmt) ([]ast.Stmt, bool) {
 	}
 	out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{last}, Tok: token.DEFINE, Rhs: []ast.Expr{rtCall(rtLast, ins.cx(s.Lhs[0]))}})
 	return append(out, post...), true
+}
+
+// appendValueAssign rewrites lhs = append(s, v) for a struct or array
+// variable v with tracked leaves (a token pushed onto a lexer's queue):
+// the cells of v follow it into the new last element, as CopyMem follows
+// lhs = v. v's address is taken before the append, so that the copy reads
+// v's cells even when v is an element of the array the append moved.
+func (ins *instrumenter) appendValueAssign(s *ast.AssignStmt, x *ast.CallExpr, elem types.Type) ([]ast.Stmt, bool) {
+	v := x.Args[1]
+	if !hasLeaves(elem, 0) || !ins.pure(v) {
+		return nil, false
+	}
+	from := ins.newTemp("a")
+	site := siteLit(ins.newSite(sites.Concrete, x))
+	return []ast.Stmt{
+		&ast.AssignStmt{Lhs: []ast.Expr{from}, Tok: token.DEFINE, Rhs: []ast.Expr{addrOf(ins.lvalue(v))}},
+		&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(s.Lhs[0])}, Tok: s.Tok,
+			Rhs: []ast.Expr{call(rtSelAt(rtAppendValue, x.Pos()), site, ins.cx(x.Args[0]), &ast.StarExpr{X: ast.NewIdent(from.Name)})}},
+		&ast.ExprStmt{X: rtCall(rtCopyMem, rtCall(rtLast, ins.cx(s.Lhs[0])), ast.NewIdent(from.Name))},
+	}, true
 }
 
 // litParts returns the struct or array literal x with its non-constant

@@ -55,6 +55,9 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 	}
 	switch s := s.(type) {
 	case *ast.AssignStmt:
+		if pre, ns, ok := ins.litArgsAssign(s); ok {
+			return append(ins.stmts(pre), ins.stmt(ns, nil)...)
+		}
 		if out, ok := ins.boundStmt(s); ok {
 			return out
 		}
@@ -72,6 +75,11 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 	case *ast.ExprStmt:
 		if ins.fuzz != nil && s == ins.fuzz.stmt {
 			return ins.fuzzStmt(s)
+		}
+		if c, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
+			if pre, nc, ok := ins.litArgs(c); ok {
+				return append(ins.stmts(pre), ins.stmt(&ast.ExprStmt{X: nc}, nil)...)
+			}
 		}
 		if t := ins.twinCall(s.X); t != nil {
 			if c, ok := ins.callTwin(ast.Unparen(s.X).(*ast.CallExpr), t); ok {
@@ -91,6 +99,11 @@ func (ins *instrumenter) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 	case *ast.DeclStmt:
 		return ins.declStmt(s)
 	case *ast.ReturnStmt:
+		if c, ok := singleCall(s.Results); ok {
+			if pre, nc, ok := ins.litArgs(c); ok {
+				return append(ins.stmts(pre), ins.returnStmt(&ast.ReturnStmt{Return: s.Return, Results: []ast.Expr{nc}})...)
+			}
+		}
 		return ins.returnStmt(s)
 	case *ast.IfStmt:
 		if ins.hoistInit(s) {

@@ -33,6 +33,7 @@ var names = [...]string{
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
 	"CopyInto", "BuildBox", "MultiFields", "MinMax", "Results", "Clears", "AppendLits",
+	"LitArgs",
 }
 
 // N is the number of functions Run dispatches to.
@@ -311,6 +312,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(Clears(a, s, bs))
 	case 127:
 		return show(AppendLits(a, s))
+	case 128:
+		return show(LitArgs(a, s))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }

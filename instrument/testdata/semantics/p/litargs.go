@@ -1,0 +1,48 @@
+package p
+
+type argTok struct {
+	kind int
+	text string
+}
+
+type argToks []argTok
+
+func (t *argToks) push(v argTok) { *t = append(*t, v) }
+
+func (t *argToks) shift() (r argTok) {
+	r = (*t)[0]
+	copy(*t, (*t)[1:])
+	*t = (*t)[:len(*t)-1]
+	return
+}
+
+func argLen(v argTok) int { return len(v.text) + v.kind }
+
+func argAfter(x int, v argTok) int { return x*10 + v.kind + len(v.text) }
+
+func argReturn(s string) int { return argLen(argTok{len(s), s}) }
+
+// LitArgs passes struct literals with symbolic parts to functions and
+// methods of the package: as a call statement, in an assignment, in a
+// return, and after an argument with an effect, whose order of
+// evaluation against the literal must stay; it appends a struct variable.
+func LitArgs(a int64, s string) (int, string, int, int, bool) {
+	var ts argToks
+	for i, r := range s {
+		ts.push(argTok{i, string(r)})
+	}
+	order := ""
+	note := func(c string) int { order += c; return len(order) }
+	n := argLen(argTok{int(a % 5), s})
+	m := argAfter(note("a"), argTok{note("b"), s + order})
+	var first argTok
+	same := false
+	if len(ts) > 1 {
+		first = ts.shift()
+		second := ts.shift()
+		same = first.text == second.text
+	}
+	kept := ts
+	kept = append(kept, first)
+	return n + m, order + first.text, len(kept), argReturn(s), same && kept[len(kept)-1].text == "a"
+}
