@@ -337,6 +337,27 @@ func RuneString(r rune, b byte) {
 	}
 }
 
+type qTok struct {
+	kind int
+	text string
+}
+
+type qToks []qTok
+
+func (q *qToks) push(t qTok) { *q = append(*q, t) }
+
+// TokenQueue pushes a token literal per rune through a method and reads
+// the second one back, as a lexer's token queue does.
+func TokenQueue(s string) {
+	var q qToks
+	for _, r := range s {
+		q.push(qTok{1, string(r)})
+	}
+	if len(q) >= 2 && q[1].text == "y" {
+		panic("found")
+	}
+}
+
 // ArraySlice stores into an array variable's element and reads it through
 // a slice of the array, as strconv's formatBits builds its result.
 func ArraySlice(g byte) {
@@ -371,6 +392,7 @@ func TestConstructs(t *testing.T) {
 		{"Named", "found"}, {"Flag", "found"}, {"Closure", "found"}, {"Defer", "found"},
 		{"UseReturn", "found"}, {"FloatCmp", "found"}, {"FloatNaN", "found"}, {"FloatNegZero", "found"},
 		{"FloatToInt", "found"}, {"IntToFloat", "found"}, {"ArraySlice", "found"}, {"RuneString", "found"},
+		{"TokenQueue", "found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {
