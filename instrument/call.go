@@ -216,6 +216,9 @@ func (ins *instrumenter) twinFun(fun ast.Expr, t *twinInfo) ast.Expr {
 // shadows dropped at a Concrete site (dropCause) and struct arguments'
 // cells passed (passArg).
 func (ins *instrumenter) structuralCall(x *ast.CallExpr) ast.Expr {
+	if c, ok := ins.poolGet(x); ok {
+		return c
+	}
 	if t := ins.twinCall(x); t != nil && t.nShadow == 0 {
 		if c, ok := ins.callTwin(x, t); ok {
 			return c

@@ -248,27 +248,48 @@ func (ins *instrumenter) pure(e ast.Expr) bool {
 
 // makeSlice rewrites make(S, n) with a tracked length n into
 // rt.MakeSlice[S](n), which keeps n's shadow as the length's, so that
-// loops over the slice and len(s) stay symbolic. Byte slices, whose
-// aggregate shadows carry their own length, and calls with a capacity
-// stay as they are.
+// loops over the slice and len(s) stay symbolic, and make(S, n, c) with
+// a tracked length or capacity into rt.MakeSliceCap[S](site, n, c)
+// (regexp's backtracker sizes its bit set by the input's length under a
+// constant capacity). Byte slices, whose aggregate shadows carry their
+// own length, are rewritten elsewhere (makeBytes).
 func (ins *instrumenter) makeSlice(x *ast.CallExpr) (ast.Expr, bool) {
 	id, ok := ast.Unparen(x.Fun).(*ast.Ident)
-	if !ok || len(x.Args) != 2 {
+	if !ok || len(x.Args) != 2 && len(x.Args) != 3 {
 		return nil, false
 	}
 	if b, ok := ins.info.Uses[id].(*types.Builtin); !ok || b.Name() != "make" {
 		return nil, false
 	}
 	t := ins.typeOf(x.Args[0])
-	if t == nil || trackOf(t) == trackBytes || ins.isConst(x.Args[1]) || ins.trackOfExpr(x.Args[1]) != trackInt {
+	if t == nil || trackOf(t) == trackBytes {
 		return nil, false
 	}
 	if _, ok := t.Underlying().(*types.Slice); !ok {
 		return nil, false
 	}
-	n, ok := ins.v(x.Args[1])
+	tracked := func(e ast.Expr) bool { return !ins.isConst(e) && ins.trackOfExpr(e) == trackInt }
+	if len(x.Args) == 2 {
+		if !tracked(x.Args[1]) {
+			return nil, false
+		}
+		n, ok := ins.v(x.Args[1])
+		if !ok {
+			return nil, false
+		}
+		return call(rtInst(rtMakeSlice, x.Args[0]), n), true
+	}
+	if !tracked(x.Args[1]) && !tracked(x.Args[2]) {
+		return nil, false
+	}
+	n, ok := ins.vIndex(x.Args[1])
 	if !ok {
 		return nil, false
 	}
-	return call(rtInst(rtMakeSlice, x.Args[0]), n), true
+	c, ok := ins.vIndex(x.Args[2])
+	if !ok {
+		return nil, false
+	}
+	site := siteLit(ins.newSite(sites.Concrete, x))
+	return call(rtInst(rtMakeSliceCap, x.Args[0]), site, n, c), true
 }

@@ -87,6 +87,8 @@ const (
 	rtAppendValue = "AppendValue"
 	// Last returns the address of s's last element.
 	rtLast = "Last"
+	// rtPoolGet stands for (*sync.Pool).Get (call_pool.go).
+	rtPoolGet = "PoolGet"
 	// AppendString is Append for a slice of strings.
 	rtAppendString = "AppendString"
 	// BytesOf returns the byte-slice literal T{xs...} with the aggregate of
@@ -501,6 +503,8 @@ const (
 	// MakeSlice returns make(S, n), and records n's shadow as the shadow of
 	// the slice's length.
 	rtMakeSlice = "MakeSlice"
+	// rtMakeSliceCap is rtMakeSlice with a capacity.
+	rtMakeSliceCap = "MakeSliceCap"
 	// Pass returns v, the value of *p, and hands p's shadows to the function
 	// about to be called with it: a struct or array is copied into the
 	// callee's parameter, so its cells must follow it there (Take).

@@ -171,6 +171,7 @@ func runFuzz(in *Input, maxLen int, concrete, track bool, subType reflect.Type, 
 	st.failed = st.failed[:0]
 	resetAll(tg)
 	in.offs, in.maxLen, in.params, in.concrete = Layout(tg.Params, maxLen), maxLen, tg.Params, concrete
+	st.symbolic = !concrete
 	var sub reflect.Value
 	body := reflect.MakeFunc(subType, func(args []reflect.Value) []reflect.Value {
 		sub = args[0]

@@ -112,6 +112,31 @@ func MakeSlice[S ~[]T, T any, I Integer](n V[I]) S {
 	return s
 }
 
+// MakeSliceCap returns make(S, n, c) for a slice other than a byte slice:
+// n's term is the length's shadow, as for MakeSlice, and c's the
+// capacity's, which CapSlice reads. A capacity of zero has no backing
+// array to key the shadows by, so a symbolic n or c of value 0 is a
+// concretisation (CauseCall at site).
+func MakeSliceCap[S ~[]T, T any, I, J Integer](site uint32, n V[I], c V[J]) S {
+	s := make(S, n.C, c.C)
+	if n.S == nil && c.S == nil || !tracking() {
+		return s
+	}
+	if cap(s) == 0 {
+		concretise(site, CauseCall)
+		return s
+	}
+	if c.S != nil {
+		_, signed := widthOf[J]()
+		setCap(s, st.b.Convert(c.S, 64, signed))
+	}
+	if n.S != nil {
+		_, signed := widthOf[I]()
+		setLen(s, st.b.Convert(n.S, 64, signed))
+	}
+	return s
+}
+
 // passed is an argument a caller handed over with Pass.
 type passed struct {
 	src  uintptr

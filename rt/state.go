@@ -56,6 +56,9 @@ var st struct {
 	iface     ifaceState             // interface inputs (iface.go)
 	conc      concTable              // concretisation events of this execution (concrete.go)
 	splits    int                    // case-split terms of slices at symbolic offsets so far (str.go)
+	// symbolic: the execution runs on symbolic inputs (not a concrete
+	// one of a batch or of -lanes mutate): PoolGet gives it fresh values.
+	symbolic bool
 	// traced: the execution records every outcome of a site that
 	// reports outcomes, concrete ones included, and the entries and
 	// returns of functions (Enter, Leave), in outs (Request.Trace).
@@ -85,6 +88,7 @@ func reset(sites int) {
 	st.path = st.path[:0]
 	st.truncated = false
 	st.traced = false
+	st.symbolic = false
 	st.outs = st.outs[:0]
 	st.ats = st.ats[:0]
 	st.outsCut = false

@@ -103,6 +103,7 @@ func execute(t Entry, q *Request, enc *sym.Encoder) (resp *Response) {
 	claim()
 	reset(t.Sites)
 	st.traced = q.Trace && !q.Concrete
+	st.symbolic = !q.Concrete
 	resetAll(t)
 	in := &Input{env: q.Env, offs: Layout(t.Params, q.MaxLen), maxLen: q.MaxLen, params: t.Params, concrete: q.Concrete}
 	resp = &Response{}

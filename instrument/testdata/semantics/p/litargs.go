@@ -1,5 +1,7 @@
 package p
 
+import "sync"
+
 type argTok struct {
 	kind int
 	text string
@@ -45,4 +47,21 @@ func LitArgs(a int64, s string) (int, string, int, int, bool) {
 	kept := ts
 	kept = append(kept, first)
 	return n + m, order + first.text, len(kept), argReturn(s), same && kept[len(kept)-1].text == "a"
+}
+
+var capPool = sync.Pool{New: func() any { return new([]int) }}
+
+// PoolCap makes slices with a length and capacity from the input and
+// takes a buffer from a pool, which an execution on symbolic inputs gets
+// fresh.
+func PoolCap(a int64, s string) (int, int, int, int) {
+	n := len(s) % 7
+	xs := make([]int, n, n+int(a&3))
+	ys := make([]uint16, 1, 2+n)
+	ys = append(ys, uint16(n))
+	bp := capPool.Get().(*[]int)
+	*bp = append((*bp)[:0], n, len(xs))
+	k := len(*bp)
+	capPool.Put(bp)
+	return len(xs), cap(xs), len(ys) + cap(ys), k
 }

@@ -33,7 +33,7 @@ var names = [...]string{
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
 	"CopyInto", "BuildBox", "MultiFields", "MinMax", "Results", "Clears", "AppendLits",
-	"LitArgs",
+	"LitArgs", "PoolCap",
 }
 
 // N is the number of functions Run dispatches to.
@@ -314,6 +314,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(AppendLits(a, s))
 	case 128:
 		return show(LitArgs(a, s))
+	case 129:
+		return show(PoolCap(a, s))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
