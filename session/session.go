@@ -227,6 +227,10 @@ type target struct {
 	// tests is the external test package of a fuzz target, whose syntax
 	// holds the sites of the fuzz body, when pkg is the package under test.
 	tests []*packages.Package
+	// ipkg is the package instrumented as the target (ins is its
+	// rewrite): pkg, or the external test package of a fuzz target,
+	// whose pkg is the package under test.
+	ipkg *load.Package
 	// funcs are the fingerprints of the package's functions (state), upd
 	// the saved suite of an update run.
 	funcs map[string]string
@@ -254,7 +258,7 @@ func instrumentWith(cfg Config, pkg *load.Package, c instrument.Config, copies b
 	if err := sup.merge(ins, added); err != nil {
 		return nil, err
 	}
-	return &target{pkg: pkg, ins: ins, added: added, sup: sup, icfg: c, funcs: state.Fingerprints(pkg.Syntax)}, nil
+	return &target{pkg: pkg, ipkg: pkg, ins: ins, added: added, sup: sup, icfg: c, funcs: state.Fingerprints(pkg.Syntax)}, nil
 }
 
 // entryTypes lists the types the generated test file writes for params
@@ -527,14 +531,9 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		// (unicode.SpecialCase) may meet code that was not
 		// redirected; the run goes on with the originals.
 		fmt.Fprintf(cfg.Stderr, "gocolic: the worker does not build with the instrumented copies of %s; building without them:\n%s\n", copyPaths(t.sup.copies), firstLines(berr.Output, 5))
-		t2, err2 := instrumentWith(cfg, t.pkg, t.icfg, false)
-		if err2 != nil {
-			return "", nil, err2
+		if err := t.withoutCopies(cfg); err != nil {
+			return "", nil, err
 		}
-		// The target's rewrite differs only in its sites, which
-		// no longer follow the copies'.
-		t.ins, t.added, t.sup = t2.ins, t2.added, t2.sup
-		t.entry.Sites, t.entry.Stdlib, t.entry.Instrumented = t.ins.Sites, t.sup.std, t.sup.paths
 		bin, err = build.Worker(spec())
 	}
 	if err != nil {
@@ -547,6 +546,20 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		args = []string{"-test.run=^" + cfg.Func + "$", "-test.timeout=0"}
 	}
 	return bin, args, nil
+}
+
+// withoutCopies instruments t's package again with the floor packages
+// left as they are (no copies), and takes that rewrite as t's. The
+// target's rewrite differs only in its sites, which no longer follow the
+// copies'.
+func (t *target) withoutCopies(cfg Config) error {
+	t2, err := instrumentWith(cfg, t.ipkg, t.icfg, false)
+	if err != nil {
+		return fmt.Errorf("instrumenting %s without the copies: %w", t.ipkg.PkgPath, err)
+	}
+	t.ins, t.added, t.sup = t2.ins, t2.added, t2.sup
+	t.entry.Sites, t.entry.Stdlib, t.entry.Instrumented = t.ins.Sites, t.sup.std, t.sup.paths
+	return nil
 }
 
 // copyPaths lists the original paths of copies.
