@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gocolic/gocolic/proc"
@@ -69,6 +70,28 @@ type Spec struct {
 type Error struct{ Output string }
 
 func (e *Error) Error() string { return "building the instrumented worker failed:\n" + e.Output }
+
+// Packages returns the import paths of the packages the go command says
+// failed, in its order: its "# path" headers, without the test variant
+// it adds in brackets ("# p [p.test]"). A failure outside any package
+// (the link of a missing symbol has "# command-line-arguments" or the
+// binary's path) is listed as the go command names it.
+func (e *Error) Packages() []string {
+	var out []string
+	for _, l := range strings.Split(e.Output, "\n") {
+		p, ok := strings.CutPrefix(l, "# ")
+		if !ok {
+			continue
+		}
+		if i := strings.Index(p, " ["); i >= 0 {
+			p = p[:i]
+		}
+		if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // Worker builds the worker binary and returns its path.
 func Worker(s Spec) (string, error) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -311,6 +312,31 @@ func TestStampVersion(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := stampVersion(tt.spec, goroot, tt.target); got != tt.want {
 				t.Errorf("stampVersion(%s) = %v, want %v", tt.target, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestErrorPackages checks which packages a failed build names: the go
+// command's "# path" headers, once each, without a test variant.
+func TestErrorPackages(t *testing.T) {
+	tests := []struct {
+		name, out string
+		want      []string
+	}{
+		{"none", "go: no Go files in /m", nil},
+		{"one", "# database/sql\n/go/src/database/sql/sql.go:38: duplicate //go:linkname for drivers", []string{"database/sql"}},
+		{
+			"two, a test variant",
+			"# gocolicstd/slices\n/go/src/slices/iter.go:51: cannot range\n# example.com/p [example.com/p.test]\np.go:3: undefined: x\n# gocolicstd/slices\nagain",
+			[]string{"gocolicstd/slices", "example.com/p"},
+		},
+		{"a line that only mentions #", "p.go:3: want # here\n #  indented", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := (&Error{Output: tt.out}).Packages(); !slices.Equal(got, tt.want) {
+				t.Errorf("Packages() = %q, want %q", got, tt.want)
 			}
 		})
 	}

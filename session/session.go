@@ -530,7 +530,7 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		// A copy's type that is not an alias of the original's
 		// (unicode.SpecialCase) may meet code that was not
 		// redirected; the run goes on with the originals.
-		fmt.Fprintf(cfg.Stderr, "gocolic: the worker does not build with the instrumented copies of %s; building without them:\n%s\n", copyPaths(t.sup.copies), firstLines(berr.Output, 5))
+		fmt.Fprintln(cfg.Stderr, "gocolic: "+copiesFallback(berr, t.sup.copies))
 		if err := t.withoutCopies(cfg); err != nil {
 			return "", nil, err
 		}
@@ -562,13 +562,28 @@ func (t *target) withoutCopies(cfg Config) error {
 	return nil
 }
 
-// copyPaths lists the original paths of copies.
-func copyPaths(copies []build.Copy) string {
+// copiesFallback says that the worker did not build, naming the packages
+// that failed (a copy as its original's path, marked), and that it is
+// built again without the copies: the copies may have caused the failure
+// in another package (a type of a copy meeting code that was not
+// redirected), or not at all.
+func copiesFallback(berr *build.Error, copies []build.Copy) string {
+	failed := berr.Packages()
+	for i, p := range failed {
+		if orig, ok := strings.CutPrefix(p, build.CopyPrefix+"/"); ok {
+			failed[i] = orig + " (copy)"
+		}
+	}
+	where := ""
+	if len(failed) > 0 {
+		where = " in " + strings.Join(failed, ", ")
+	}
 	paths := make([]string, len(copies))
 	for i, c := range copies {
 		paths[i] = c.Path
 	}
-	return strings.Join(paths, ", ")
+	return fmt.Sprintf("the worker does not build%s; building it again without the instrumented copies of %s:\n%s",
+		where, strings.Join(paths, ", "), firstLines(berr.Output, 5))
 }
 
 // firstLines returns the first n lines of s.
