@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gocolic/gocolic/proc"
@@ -59,7 +60,8 @@ type Spec struct {
 	Tags []string
 	// GoVersion is the main module's go line ("" for none): below the
 	// generics the rewrite uses, its rewritten files get a file version
-	// (the runtime is a standard package, compiled at the toolchain's).
+	// (the runtime, the standard packages instrumented in place and the
+	// copies are standard packages, compiled at the toolchain's).
 	GoVersion string
 }
 
@@ -68,6 +70,28 @@ type Spec struct {
 type Error struct{ Output string }
 
 func (e *Error) Error() string { return "building the instrumented worker failed:\n" + e.Output }
+
+// Packages returns the import paths of the packages the go command says
+// failed, in its order: its "# path" headers, without the test variant
+// it adds in brackets ("# p [p.test]"). A failure outside any package
+// (the link of a missing symbol has "# command-line-arguments" or the
+// binary's path) is listed as the go command names it.
+func (e *Error) Packages() []string {
+	var out []string
+	for _, l := range strings.Split(e.Output, "\n") {
+		p, ok := strings.CutPrefix(l, "# ")
+		if !ok {
+			continue
+		}
+		if i := strings.Index(p, " ["); i >= 0 {
+			p = p[:i]
+		}
+		if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // Worker builds the worker binary and returns its path.
 func Worker(s Spec) (string, error) {
@@ -92,35 +116,19 @@ func Worker(s Spec) (string, error) {
 			return "", err
 		}
 	}
-	// depVersion is the go line of the module a file belongs to, for
-	// files of dependencies.
-	depVersion := func(target string) (string, bool) {
-		for _, d := range s.Deps {
-			if _, ok := within(d.Dir, target); ok {
-				return d.GoVersion, true
-			}
-		}
-		return "", false
+	goroot, err := goEnv(s.ModuleDir, "GOROOT")
+	if err != nil {
+		return "", err
 	}
 	for _, files := range []map[string][]byte{s.Files, s.Added} {
 		for target, content := range files {
-			v, ok := depVersion(target)
-			if !ok {
-				// A file of the main module; an unknown go line
-				// changes nothing.
-				v, ok = s.GoVersion, s.GoVersion != ""
-			}
-			if ok && needsFileVersion(v) {
+			if stampVersion(s, goroot, target) {
 				content = setFileVersion(content, fileVersion)
 			}
 			if err := put(mapPath(target), content); err != nil {
 				return "", fmt.Errorf("writing overlay: %w", err)
 			}
 		}
-	}
-	goroot, err := goEnv(s.ModuleDir, "GOROOT")
-	if err != nil {
-		return "", err
 	}
 	if err := layRuntime(RuntimeDir(goroot), put); err != nil {
 		return "", err
@@ -158,6 +166,27 @@ func Worker(s Spec) (string, error) {
 		return "", &Error{Output: strings.TrimSpace(string(out))}
 	}
 	return bin, nil
+}
+
+// stampVersion reports whether target, a rewritten or added file of the
+// build of s, gets the file version (fileVersion): a file of a module,
+// the main one or a dependency, whose go line is older than the
+// rewrite's generics does; an unknown go line of the main module changes
+// nothing. A file under $GOROOT/src (a standard package instrumented in
+// place, or the copy of a floor package) never does: the go command
+// compiles standard packages at the toolchain's language version, which
+// their own code needs (slices ranges over functions), and a file version
+// would lower it whatever the module's go line.
+func stampVersion(s Spec, goroot, target string) bool {
+	if _, ok := within(filepath.Join(goroot, "src"), target); ok {
+		return false
+	}
+	for _, d := range s.Deps {
+		if _, ok := within(d.Dir, target); ok {
+			return needsFileVersion(d.GoVersion)
+		}
+	}
+	return s.GoVersion != "" && needsFileVersion(s.GoVersion)
 }
 
 // RuntimeDir returns the directory the overlay lays the runtime in, for

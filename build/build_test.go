@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -189,22 +190,35 @@ func TestWorkerLibraryPackage(t *testing.T) {
 
 // TestWorkerOldModule builds a worker in modules whose go line is older
 // than the generics of the rewrite and the runtime's own language version:
-// both get file versions, and the package's own files keep their meaning.
+// the module's rewritten files get file versions, and the package's own
+// files keep their meaning; files of standard packages keep the
+// toolchain's version.
 func TestWorkerOldModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a binary")
+	}
+	goroot, err := goEnv(".", "GOROOT")
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, v := range []string{"1.13", "1.17", "1.21"} {
 		t.Run(v, func(t *testing.T) {
 			dir := moduleAt(t, v, map[string]string{
 				"p/p.go": "package p\n\nfunc Double(x int) int { return x * 3 }\n",
 			})
-			// The rewritten file uses generics, as the rewrite does.
-			rewritten := "package p\n\nfunc twice[T ~int](x T) T { return x * 2 }\n\nfunc Double(x int) int { return twice(x) }\n"
+			// The rewritten file uses generics, as the rewrite does,
+			// and a standard package laid by the overlay (as the
+			// copies of floor packages are) that ranges over a
+			// function, which needs the toolchain's version.
+			rewritten := "package p\n\nimport \"gocolictest/seq\"\n\nfunc twice[T ~int](x T) T { return x * 2 }\n\nfunc Double(x int) int { return twice(x) + seq.Sum(3) }\n"
+			std := "package seq\n\nfunc upTo(n int) func(func(int) bool) {\n\treturn func(yield func(int) bool) {\n\t\tfor i := 0; i < n && yield(i); i++ {\n\t\t}\n\t}\n}\n\n// Sum is 0 by ranging over a function.\nfunc Sum(n int) int {\n\ts := 0\n\tfor i := range upTo(n) {\n\t\ts += i\n\t}\n\treturn s - n\n}\n"
 			bin, err := Worker(Spec{
 				ModuleDir: dir, ModulePath: "example.com/w", PkgPath: "example.com/w/p", PkgName: "p",
-				Files:   map[string][]byte{filepath.Join(dir, "p", "p.go"): []byte(rewritten)},
-				Added:   map[string][]byte{filepath.Join(dir, "p", "gocolic_entry.go"): []byte(entryFile)},
+				Files: map[string][]byte{filepath.Join(dir, "p", "p.go"): []byte(rewritten)},
+				Added: map[string][]byte{
+					filepath.Join(dir, "p", "gocolic_entry.go"):                  []byte(entryFile),
+					filepath.Join(goroot, "src", "gocolictest", "seq", "seq.go"): []byte(std),
+				},
 				WorkDir: t.TempDir(), GoVersion: v,
 			})
 			if err != nil {
@@ -266,5 +280,64 @@ func TestWorkerCompileError(t *testing.T) {
 		if !strings.Contains(be.Output, want) || !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
+	}
+}
+
+// TestStampVersion checks which files of a build get the file version:
+// those of modules older than go1.18, never those under $GOROOT/src.
+func TestStampVersion(t *testing.T) {
+	root := filepath.FromSlash("/r")
+	goroot := filepath.Join(root, "go")
+	main := filepath.Join(root, "m")
+	dep := filepath.Join(root, "mod", "dep@v1")
+	s := func(v, depV string) Spec {
+		return Spec{ModuleDir: main, GoVersion: v, Deps: []Dep{{Path: "example.com/dep", Dir: dep, GoVersion: depV}}}
+	}
+	tests := []struct {
+		name   string
+		spec   Spec
+		target string
+		want   bool
+	}{
+		{"old main module", s("1.11", "1.21"), filepath.Join(main, "p", "p.go"), true},
+		{"new main module", s("1.20", "1.11"), filepath.Join(main, "p", "p.go"), false},
+		{"main module without go line", s("", "1.11"), filepath.Join(main, "p", "p.go"), false},
+		{"old dependency", s("1.21", "1.11"), filepath.Join(dep, "d.go"), true},
+		{"dependency without go line", s("1.21", ""), filepath.Join(dep, "d.go"), true},
+		{"new dependency", s("1.11", "1.21"), filepath.Join(dep, "d.go"), false},
+		{"copy of a floor package", s("1.11", "1.11"), filepath.Join(goroot, "src", "gocolicstd", "slices", "iter.go"), false},
+		{"standard package in place", s("1.11", "1.11"), filepath.Join(goroot, "src", "strings", "strings.go"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := stampVersion(tt.spec, goroot, tt.target); got != tt.want {
+				t.Errorf("stampVersion(%s) = %v, want %v", tt.target, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestErrorPackages checks which packages a failed build names: the go
+// command's "# path" headers, once each, without a test variant.
+func TestErrorPackages(t *testing.T) {
+	tests := []struct {
+		name, out string
+		want      []string
+	}{
+		{"none", "go: no Go files in /m", nil},
+		{"one", "# database/sql\n/go/src/database/sql/sql.go:38: duplicate //go:linkname for drivers", []string{"database/sql"}},
+		{
+			"two, a test variant",
+			"# gocolicstd/slices\n/go/src/slices/iter.go:51: cannot range\n# example.com/p [example.com/p.test]\np.go:3: undefined: x\n# gocolicstd/slices\nagain",
+			[]string{"gocolicstd/slices", "example.com/p"},
+		},
+		{"a line that only mentions #", "p.go:3: want # here\n #  indented", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := (&Error{Output: tt.out}).Packages(); !slices.Equal(got, tt.want) {
+				t.Errorf("Packages() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -321,18 +321,19 @@ func failKey(resp *rt.Response, crash *Crash) string {
 }
 
 // shrink minimises env until deadline: keep says whether a run does what
-// env was kept for. It returns the smallest input found and its response,
-// or ok false when env itself no longer does (a target that is not
-// deterministic) or nothing smaller does.
-func (m *minimizer) shrink(ctx context.Context, env sym.Env, deadline time.Time, keep func(*rt.Response, *Crash) bool) (sym.Env, *rt.Response, bool) {
+// env was kept for. It returns the smallest input found and the response
+// or the crash of its run, or ok false when env itself no longer does (a
+// target that is not deterministic) or nothing smaller does.
+func (m *minimizer) shrink(ctx context.Context, env sym.Env, deadline time.Time, keep func(*rt.Response, *Crash) bool) (sym.Env, *rt.Response, *Crash, bool) {
 	d := m.d
 	s := &shrinker{params: d.cfg.Params, maxLen: d.cfg.MaxLen, ctx: ctx, deadline: deadline}
+	var curCrash *Crash
 	s.try = func(env sym.Env) bool {
 		resp, crash := m.run(env)
 		if m.err != nil || !keep(resp, crash) {
 			return false
 		}
-		m.cur = resp
+		m.cur, curCrash = resp, crash
 		return true
 	}
 	if d.minSolver != nil {
@@ -340,12 +341,25 @@ func (m *minimizer) shrink(ctx context.Context, env sym.Env, deadline time.Time,
 	}
 	m.cur = nil
 	if s.out() || !s.try(env) {
-		return env, nil, false
+		return env, nil, nil, false
 	}
 	s.execs++
 	out, changed := s.shrink(env)
 	d.rep.MinimizeExecs += s.execs
-	return out, m.cur, changed
+	return out, m.cur, curCrash, changed
+}
+
+// failedAs takes the message, stack and outcomes of resp or crash, the
+// run of the finding's minimised input, so that what the finding says
+// is what its input does: the finding key they share leaves out numbers
+// and quoted strings, which the first failure's message had its own of.
+func (f *Finding) failedAs(resp *rt.Response, crash *Crash) {
+	switch {
+	case crash != nil:
+		f.Message, f.Stack = crash.Message, crash.Output
+	case resp != nil:
+		f.Message, f.Stack, f.Covers = resp.Panic, resp.Stack, covers(resp)
+	}
 }
 
 // readable asks the solver for bytes of parameter i that take the path
@@ -458,12 +472,10 @@ func (d *coordinator) minimize(ctx context.Context) error {
 		keep := func(resp *rt.Response, crash *Crash) bool {
 			return failKey(resp, crash) == want && (crash != nil || coversAll(resp, f.First))
 		}
-		env, resp, ok := m.shrink(ctx, f.Input, time.Now().Add(d.cfg.MinimizeTime), keep)
+		env, resp, crash, ok := m.shrink(ctx, f.Input, time.Now().Add(d.cfg.MinimizeTime), keep)
 		if ok {
 			f.Input, f.Minimized = env, true
-			if resp != nil {
-				f.Covers = covers(resp)
-			}
+			f.failedAs(resp, crash)
 		}
 		if m.err != nil {
 			return m.err
@@ -481,7 +493,7 @@ func (d *coordinator) minimize(ctx context.Context) error {
 			return crash == nil && resp != nil && resp.Status == rt.StatusOK && coversAll(resp, c.First)
 		}
 		deadline := time.Now().Add(time.Until(end) / time.Duration(len(d.rep.Cases)-i))
-		env, resp, ok := m.shrink(ctx, c.Input, deadline, keep)
+		env, resp, _, ok := m.shrink(ctx, c.Input, deadline, keep)
 		if ok && resp != nil {
 			c.Input, c.Results, c.Covers, c.Minimized = env, resp.Results, covers(resp), true
 		}

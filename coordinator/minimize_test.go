@@ -84,13 +84,15 @@ func TestShrinkStopsAtDeadline(t *testing.T) {
 
 // TestRunMinimizes runs the coordinator on the helper worker: a finding
 // whose message holds its input ("bad value 19") is minimised to the
-// smallest input that fails the same way (10), and one that fails at a
-// single input keeps it.
+// smallest input that fails the same way (10), and then says what that
+// input's run said ("bad value 10"); one that fails at a single input
+// keeps it.
 func TestRunMinimizes(t *testing.T) {
 	for _, tt := range []struct {
 		minimize time.Duration
 		want     int64
-	}{{5 * time.Second, modeNumbered}, {0, modeNumbered + 9}} {
+		message  string
+	}{{5 * time.Second, modeNumbered, "bad value 10"}, {0, modeNumbered + 9, "bad value 19"}} {
 		cfg := runConfig(t, &unsatSolver{}, modeNumbered+9, modePanic)
 		cfg.MinimizeTime = tt.minimize
 		// Candidates on the way down hit the helper's memory mode (5).
@@ -106,8 +108,8 @@ func TestRunMinimizes(t *testing.T) {
 		if x := int64(boom.Input[0]); x != modePanic || boom.Minimized {
 			t.Errorf("minimize %v: boom input %d (minimized %v), want %d unchanged", tt.minimize, x, boom.Minimized, modePanic)
 		}
-		if numbered.Message != "bad value 19" {
-			t.Errorf("message %q: the finding keeps its first message", numbered.Message)
+		if numbered.Message != tt.message {
+			t.Errorf("minimize %v: message %q for input %d, want %q", tt.minimize, numbered.Message, int64(numbered.Input[0]), tt.message)
 		}
 	}
 }
@@ -356,5 +358,41 @@ func TestMinimizeStuckSolver(t *testing.T) {
 	}
 	if got := rt.DecodeInput(cfg.Params, cfg.MaxLen, rep.Cases[1].Input)[0].Bytes; string(got) != "aaa" {
 		t.Errorf("the input of sum != 300 shrank to %q, want \"aaa\" (runs alone)", got)
+	}
+}
+
+// TestFailedAs checks what a minimised finding takes from the run of its
+// input: a panic's or failure's message, stack and outcomes, a crash's
+// message and output.
+func TestFailedAs(t *testing.T) {
+	first := Finding{Kind: "panic", Message: "bad value 19", Stack: "stack 19", Covers: []sites.Outcome{1, 2, 3}}
+	tests := []struct {
+		name  string
+		resp  *rt.Response
+		crash *Crash
+		want  Finding
+	}{
+		{
+			"panic",
+			&rt.Response{Status: rt.StatusPanic, Panic: "bad value 10", Stack: "stack 10", Hits: []uint64{2 << 32}},
+			nil,
+			Finding{Kind: "panic", Message: "bad value 10", Stack: "stack 10", Covers: []sites.Outcome{2}},
+		},
+		{
+			"crash",
+			nil,
+			&Crash{Kind: CrashExit, Message: "exit status 5 at 10", Output: "output 10"},
+			Finding{Kind: "panic", Message: "exit status 5 at 10", Stack: "output 10", Covers: []sites.Outcome{1, 2, 3}},
+		},
+		{"no run", nil, nil, first},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := first
+			f.failedAs(tt.resp, tt.crash)
+			if f.Message != tt.want.Message || f.Stack != tt.want.Stack || !slices.Equal(f.Covers, tt.want.Covers) {
+				t.Errorf("got %q, %q, %v; want %q, %q, %v", f.Message, f.Stack, f.Covers, tt.want.Message, tt.want.Stack, tt.want.Covers)
+			}
+		})
 	}
 }

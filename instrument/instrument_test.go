@@ -784,6 +784,34 @@ func TestSiteKindString(t *testing.T) {
 	}
 }
 
+// TestDeclDirectivesOnce checks that a package-level declaration other
+// than a function keeps its //go: directive once, and not its doc
+// comment: the rewrite writes the directives itself, and printing the
+// doc comment too repeated them (database/sql's //go:linkname drivers
+// then did not compile: "duplicate //go:linkname").
+func TestDeclDirectivesOnce(t *testing.T) {
+	tests := []struct{ name, decl, directive string }{
+		{"variable", "var drivers = map[string]int{}", "//go:linkname drivers"},
+		{"variable without initialiser", "var count int", "//go:linkname count"},
+		{"constant", "const limit = 3", "//go:generate echo limit"},
+		{"type", "type T int", "//go:generate echo T"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "package u\n\nimport _ \"unsafe\"\n\n// A doc comment.\n//\n" + tt.directive + "\n" + tt.decl +
+				"\n\nfunc F(n int) int {\n\tif n > 2 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n"
+			pkg, res := rewrite(t, src, "F")
+			out := string(res.Files[pkg.CompiledGoFiles[0]])
+			if n := strings.Count(out, tt.directive+"\n"); n != 1 {
+				t.Errorf("%s appears %d times, want once:\n%s", tt.directive, n, out)
+			}
+			if strings.Contains(out, "A doc comment") {
+				t.Errorf("the doc comment is kept:\n%s", out)
+			}
+		})
+	}
+}
+
 // TestRewrittenFiles checks what the printed files keep of the original:
 // directives (not ordinary comments) and positions, through //line
 // directives, that point at the original file.

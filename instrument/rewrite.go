@@ -145,12 +145,16 @@ func addImport(f *ast.File, path string) {
 }
 
 // genDecl rewrites package-level declarations: only the initialisers of
-// variables, which run concretely at package initialisation.
+// variables, which run concretely at package initialisation. The copy it
+// returns has no doc comment: rewriteFile writes the declaration's
+// directives itself, and the printer would repeat them with the doc
+// comment (a //go:linkname twice does not compile).
 func (ins *instrumenter) genDecl(d *ast.GenDecl) ast.Decl {
-	if d.Tok != token.VAR {
-		return d
-	}
 	nd := *d
+	nd.Doc = nil
+	if d.Tok != token.VAR {
+		return &nd
+	}
 	nd.Specs = nil
 	ins.fn = &funcCtx{init: true}
 	ins.fnName = "init"

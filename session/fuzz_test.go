@@ -5,6 +5,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"io"
+	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -241,6 +244,57 @@ func TestFuzzSeedsLength(t *testing.T) {
 			}
 			if !slices.Equal(lens, tt.wantArgs) {
 				t.Errorf("input lengths %v, want %v", lens, tt.wantArgs)
+			}
+		})
+	}
+}
+
+// TestWithoutCopies checks the rewrite a worker falls back to when it
+// does not build with the copies of floor packages: it instruments the
+// package that holds the fuzz target again, the external test package
+// (p_test) as well as p itself, while the outputs still go to p.
+func TestWithoutCopies(t *testing.T) {
+	tests := []struct {
+		name, pkgName string
+	}{
+		{"internal test package", "p"},
+		{"external test package", "p_test"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			fuzz := "package " + tt.pkgName + "\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/p\"\n)\n\nfunc FuzzX(f *testing.F) {\n\tf.Add(\"a\")\n\tf.Fuzz(func(t *testing.T, s string) {\n\t\tif p.Upper(s) {\n\t\t\tt.Skip()\n\t\t}\n\t})\n}\n"
+			if tt.pkgName == "p" {
+				fuzz = strings.Replace(strings.Replace(fuzz, "\n\n\t\"example.com/m/p\"", "", 1), "p.Upper", "Upper", 1)
+			}
+			files := map[string]string{
+				"go.mod":         "module example.com/m\n\ngo 1.24\n",
+				"p/p.go":         "package p\n\nfunc Upper(s string) bool { return len(s) > 0 && s[0] >= 'A' && s[0] <= 'Z' }\n",
+				"p/fuzz_test.go": fuzz,
+			}
+			for name, src := range files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg := DefaultConfig()
+			cfg.Dir, cfg.Package, cfg.Func, cfg.Stdlib, cfg.Stderr = dir, "./p", "FuzzX", false, io.Discard
+			tg, _, _, err := fuzzTarget(&cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tg.withoutCopies(cfg); err != nil {
+				t.Fatalf("without copies: %v", err)
+			}
+			if tg.pkg.PkgPath != "example.com/m/p" || tg.ipkg.Name != tt.pkgName {
+				t.Errorf("outputs go to %s, instrumented %s; want example.com/m/p and package %s", tg.pkg.PkgPath, tg.ipkg.Name, tt.pkgName)
+			}
+			if _, ok := tg.ins.Files[filepath.Join(dir, "p", "fuzz_test.go")]; !ok {
+				t.Errorf("the rewrite without copies lacks the fuzz target's file: %v", slices.Collect(maps.Keys(tg.ins.Files)))
 			}
 		})
 	}

@@ -227,6 +227,10 @@ type target struct {
 	// tests is the external test package of a fuzz target, whose syntax
 	// holds the sites of the fuzz body, when pkg is the package under test.
 	tests []*packages.Package
+	// ipkg is the package instrumented as the target (ins is its
+	// rewrite): pkg, or the external test package of a fuzz target,
+	// whose pkg is the package under test.
+	ipkg *load.Package
 	// funcs are the fingerprints of the package's functions (state), upd
 	// the saved suite of an update run.
 	funcs map[string]string
@@ -254,7 +258,7 @@ func instrumentWith(cfg Config, pkg *load.Package, c instrument.Config, copies b
 	if err := sup.merge(ins, added); err != nil {
 		return nil, err
 	}
-	return &target{pkg: pkg, ins: ins, added: added, sup: sup, icfg: c, funcs: state.Fingerprints(pkg.Syntax)}, nil
+	return &target{pkg: pkg, ipkg: pkg, ins: ins, added: added, sup: sup, icfg: c, funcs: state.Fingerprints(pkg.Syntax)}, nil
 }
 
 // entryTypes lists the types the generated test file writes for params
@@ -526,15 +530,10 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 		// A copy's type that is not an alias of the original's
 		// (unicode.SpecialCase) may meet code that was not
 		// redirected; the run goes on with the originals.
-		fmt.Fprintf(cfg.Stderr, "gocolic: the worker does not build with the instrumented copies of %s; building without them:\n%s\n", copyPaths(t.sup.copies), firstLines(berr.Output, 5))
-		t2, err2 := instrumentWith(cfg, t.pkg, t.icfg, false)
-		if err2 != nil {
-			return "", nil, err2
+		fmt.Fprintln(cfg.Stderr, "gocolic: "+copiesFallback(berr, t.sup.copies))
+		if err := t.withoutCopies(cfg); err != nil {
+			return "", nil, err
 		}
-		// The target's rewrite differs only in its sites, which
-		// no longer follow the copies'.
-		t.ins, t.added, t.sup = t2.ins, t2.added, t2.sup
-		t.entry.Sites, t.entry.Stdlib, t.entry.Instrumented = t.ins.Sites, t.sup.std, t.sup.paths
 		bin, err = build.Worker(spec())
 	}
 	if err != nil {
@@ -549,13 +548,42 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 	return bin, args, nil
 }
 
-// copyPaths lists the original paths of copies.
-func copyPaths(copies []build.Copy) string {
+// withoutCopies instruments t's package again with the floor packages
+// left as they are (no copies), and takes that rewrite as t's. The
+// target's rewrite differs only in its sites, which no longer follow the
+// copies'.
+func (t *target) withoutCopies(cfg Config) error {
+	t2, err := instrumentWith(cfg, t.ipkg, t.icfg, false)
+	if err != nil {
+		return fmt.Errorf("instrumenting %s without the copies: %w", t.ipkg.PkgPath, err)
+	}
+	t.ins, t.added, t.sup = t2.ins, t2.added, t2.sup
+	t.entry.Sites, t.entry.Stdlib, t.entry.Instrumented = t.ins.Sites, t.sup.std, t.sup.paths
+	return nil
+}
+
+// copiesFallback says that the worker did not build, naming the packages
+// that failed (a copy as its original's path, marked), and that it is
+// built again without the copies: the copies may have caused the failure
+// in another package (a type of a copy meeting code that was not
+// redirected), or not at all.
+func copiesFallback(berr *build.Error, copies []build.Copy) string {
+	failed := berr.Packages()
+	for i, p := range failed {
+		if orig, ok := strings.CutPrefix(p, build.CopyPrefix+"/"); ok {
+			failed[i] = orig + " (copy)"
+		}
+	}
+	where := ""
+	if len(failed) > 0 {
+		where = " in " + strings.Join(failed, ", ")
+	}
 	paths := make([]string, len(copies))
 	for i, c := range copies {
 		paths[i] = c.Path
 	}
-	return strings.Join(paths, ", ")
+	return fmt.Sprintf("the worker does not build%s; building it again without the instrumented copies of %s:\n%s",
+		where, strings.Join(paths, ", "), firstLines(berr.Output, 5))
 }
 
 // firstLines returns the first n lines of s.

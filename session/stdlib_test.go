@@ -4,8 +4,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strings"
 	"testing"
 
+	"github.com/gocolic/gocolic/build"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -48,4 +50,37 @@ func parseFile(t *testing.T, src string) *ast.File {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// TestCopiesFallback checks the message of a worker that does not build
+// with the copies: it names the packages that failed, a copy by its
+// original's path, not the copies when they did not fail.
+func TestCopiesFallback(t *testing.T) {
+	copies := []build.Copy{{Path: "strconv"}, {Path: "slices"}}
+	tests := []struct {
+		name, out, want string
+	}{
+		{
+			"a standard package in place",
+			"# database/sql\n/go/src/database/sql/sql.go:38: duplicate //go:linkname for drivers",
+			"the worker does not build in database/sql; building it again without the instrumented copies of strconv, slices:\n# database/sql\n",
+		},
+		{
+			"copies",
+			"# gocolicstd/slices\niter.go:51: cannot range\n# gocolicstd/internal/strconv\nitoa.go:203: cannot range",
+			"the worker does not build in slices (copy), internal/strconv (copy); building it again",
+		},
+		{
+			"no package named",
+			"link: missing symbol",
+			"the worker does not build; building it again without the instrumented copies of strconv, slices:\nlink: missing symbol",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := copiesFallback(&build.Error{Output: tt.out}, copies); !strings.HasPrefix(got, tt.want) {
+				t.Errorf("got\n%s\nwant it to begin with\n%s", got, tt.want)
+			}
+		})
+	}
 }
