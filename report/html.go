@@ -208,7 +208,7 @@ func concreteOf(r *Report) *concreteView {
 			if s.Pos != "" {
 				place = s.Pos
 				if i := strings.LastIndex(s.Pos, ":"); i > 0 {
-					place = relPath(s.Pos[:i], r.ModuleDir) + s.Pos[i:]
+					place = r.Places().Path(s.Pos[:i]) + s.Pos[i:]
 				}
 				if s.Expr != "" {
 					place += " " + s.Expr

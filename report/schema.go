@@ -30,11 +30,16 @@ const (
 // Readers take every field as possibly missing, since older reports lack
 // some, and ignore fields they do not know.
 type Report struct {
-	Tool        string   `json:"tool"`       // "gocolic"
-	Command     string   `json:"command"`    // "test" or "fuzz"
-	ModuleDir   string   `json:"module_dir"` // root of the target's module
-	Package     string   `json:"package"`    // import path of the target's package
-	Function    string   `json:"function"`   // the function or fuzz target
+	Tool      string `json:"tool"`       // "gocolic"
+	Command   string `json:"command"`    // "test" or "fuzz"
+	ModuleDir string `json:"module_dir"` // root of the target's module
+	// GoRoot and ModCache are go env GOROOT and GOMODCACHE of the run,
+	// which readers show the files under them by (Places); "" when
+	// unknown or in reports that predate them.
+	GoRoot      string   `json:"goroot,omitempty"`
+	ModCache    string   `json:"gomodcache,omitempty"`
+	Package     string   `json:"package"`  // import path of the target's package
+	Function    string   `json:"function"` // the function or fuzz target
 	Executions  int      `json:"executions"`
 	ExecsPerSec float64  `json:"execs_per_sec"`
 	Paths       int      `json:"paths"` // distinct paths executed

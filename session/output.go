@@ -215,7 +215,7 @@ func abstractionJSON(rep *coordinator.Report, sum *mc.Summary, monitors int) *re
 func writeJSON(path string, cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chains []solver.Solver, out *Outcome) error {
 	cov, total := rep.Covered.CondOutcomes(t.Sites)
 	j := report.Report{
-		Tool: "gocolic", Command: string(command), ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
+		Tool: "gocolic", Command: string(command), ModuleDir: moduleDir, GoRoot: t.GoRoot, ModCache: t.ModCache, Package: t.PkgPath, Function: t.Func,
 		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, SlowRetried: rep.SlowRetried, AliasFallbacks: rep.AliasFallbacks, Tree: rep.Tree,
 		Concretised: concretisedJSON(t, rep), ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
 		Tests: out.TestFile, Profile: out.Profile,

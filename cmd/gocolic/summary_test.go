@@ -19,6 +19,8 @@ func TestConcretisedSummary(t *testing.T) {
 	sites := []sites.Site{
 		{ID: 0, Kind: sites.Cond},
 		{ID: 1, Kind: sites.Concrete, Pos: token.Position{Filename: "/m/h/h.go", Line: 11}, Text: "sha256.Sum256(b)"},
+		{ID: 2, Kind: sites.Concrete, Pos: token.Position{Filename: "/gm/github.com/!x/y@v1.2.3/parser.go", Line: 299}, Text: "f(s)"},
+		{ID: 3, Kind: sites.Concrete, Pos: token.Position{Filename: "/go/src/regexp/backtrack.go", Line: 90}, Text: "g(s)"},
 	}
 	tests := []struct {
 		name  string
@@ -44,6 +46,16 @@ func TestConcretisedSummary(t *testing.T) {
 				"  call: 3 times in 2 executions, before 1 of the divergences; at h/h.go:11 sha256.Sum256(b) ×3\n",
 			},
 		},
+		{
+			name: "places in the module cache and GOROOT",
+			execs: [][]rt.Concretised{
+				{{Site: 2, Cause: rt.CauseCall, Count: 2}, {Site: 3, Cause: rt.CauseCall, Count: 1}},
+			},
+			want: []string{
+				"gocolic: divergences: 0, 0 of them after no concretised value; values made concrete, by cause:\n",
+				"  call: 3 times in 1 executions, before 0 of the divergences; at github.com/X/y@v1.2.3/parser.go:299 f(s) ×2, $GOROOT/src/regexp/backtrack.go:90 g(s) ×1\n",
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,7 +68,7 @@ func TestConcretisedSummary(t *testing.T) {
 				rep.Concretised.Add(e, at)
 			}
 			var buf bytes.Buffer
-			concretised(&buf, &session.Outcome{Report: rep, Entry: &session.Entry{Sites: sites}}, "/m")
+			concretised(&buf, &session.Outcome{Report: rep, Entry: &session.Entry{Sites: sites, GoRoot: "/go", ModCache: "/gm"}}, "/m")
 			if got := buf.String(); got != strings.Join(tt.want, "") {
 				t.Errorf("summary\n%s\nwant\n%s", got, strings.Join(tt.want, ""))
 			}
