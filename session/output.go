@@ -45,7 +45,7 @@ func suite(t *Entry, rep *coordinator.Report) emit.Suite {
 		for _, o := range c.Covers {
 			if s, ok := conds[o.Site()]; ok && !covered[o] {
 				covered[o] = true
-				ec.Covers = append(ec.Covers, emit.Cond{Pos: fmt.Sprintf("%s:%d", filepath.Base(s.Pos.Filename), s.Pos.Line), Text: s.Text, Taken: o.Taken()})
+				ec.Covers = append(ec.Covers, emit.Cond{Pos: fmt.Sprintf("%s:%d", filepath.Base(s.Pos.Filename), s.Pos.Line), Text: s.Text, Taken: o.Taken(), Std: s.Std})
 			}
 		}
 		for i := range t.Results {
