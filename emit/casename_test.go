@@ -39,7 +39,9 @@ func TestCondWords(t *testing.T) {
 func TestCaseName(t *testing.T) {
 	intErr := []result{{typ: "int", pinned: true}, {typ: "error", pinned: true, cmp: cmpError}}
 	cond := func(text string, taken bool) Cond { return Cond{Pos: "p.go:1", Text: text, Taken: taken} }
-	std := func(text string, taken bool) Cond { return Cond{Pos: "strings.go:130", Text: text, Taken: taken, Std: true} }
+	std := func(text string, taken bool) Cond {
+		return Cond{Pos: "strings.go:130", Text: text, Taken: taken, Std: true}
+	}
 	tests := []struct {
 		name    string
 		c       Case
