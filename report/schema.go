@@ -65,6 +65,10 @@ type Report struct {
 	// Divergences counts the executions that missed the path their input
 	// was solved for.
 	Divergences int `json:"divergences"`
+	// DivergentSites are the branch sites where most of them left the
+	// predicted path, most divergences first, at most ten; empty in
+	// reports that predate them.
+	DivergentSites []DivergentSite `json:"divergent_sites,omitempty"`
 	// SlowTracked counts the executions that timed out only with tracking.
 	SlowTracked int `json:"slow_tracked"`
 	// SlowRetried counts the executions that timed out with tracking,
@@ -200,6 +204,15 @@ type ConcreteSite struct {
 	Events      int    `json:"events"`
 	Executions  int    `json:"executions"`
 	Divergences int    `json:"divergences"`
+}
+
+// DivergentSite is a branch site of the predicted paths where executions
+// took another way than their input was solved for.
+type DivergentSite struct {
+	Pos   string `json:"pos"` // file:line, the file an absolute path; "" when unknown
+	Func  string `json:"func"`
+	Cond  string `json:"cond"`
+	Count int    `json:"count"` // divergent executions that left the prediction here
 }
 
 // Stdlib lists the standard packages a run instrumented in place, and the

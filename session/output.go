@@ -231,6 +231,13 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	if rep.Elapsed > 0 {
 		j.ExecsPerSec = float64(rep.Execs) / rep.Elapsed.Seconds()
 	}
+	for _, ds := range DivergentSites(t, rep, MaxDivergentSites) {
+		jd := report.DivergentSite{Func: ds.Func, Cond: ds.Cond, Count: ds.Count}
+		if ds.File != "" {
+			jd.Pos = fmt.Sprintf("%s:%d", ds.File, ds.Line)
+		}
+		j.DivergentSites = append(j.DivergentSites, jd)
+	}
 	j.Tags = t.Tags
 	if len(t.Stdlib) > 0 {
 		j.Stdlib = &report.Stdlib{Packages: t.Stdlib}

@@ -461,7 +461,13 @@ func TestWriteJSON(t *testing.T) {
 		StateDependent: []*coordinator.Finding{
 			{Kind: "panic", Message: "flag redefined: a", Input: sym.Env{0: 2}, Count: 3, Elapsed: 1500 * time.Millisecond},
 		},
-		Alone: coordinator.AloneStats{Checked: 2, Inferred: 1, Unchecked: 1},
+		Alone:         coordinator.AloneStats{Checked: 2, Inferred: 1, Unchecked: 1},
+		DivergedSites: map[uint32]int{0: 1, 2: 4, 40: 2},
+	}
+	// Eleven more sites with one divergence each, all unknown: the list
+	// keeps ten.
+	for i := range 11 {
+		rep.DivergedSites[uint32(100+i)] = 1
 	}
 	call := func(site, count, first uint32) rt.Concretised {
 		return rt.Concretised{Site: site, Cause: rt.CauseCall, Count: count, First: first}
@@ -491,6 +497,14 @@ func TestWriteJSON(t *testing.T) {
 	}}
 	if !reflect.DeepEqual(j.Concretised, wantConc) {
 		t.Errorf("concretised\n got %+v\nwant %+v", j.Concretised, wantConc)
+	}
+	wantDiv := []report.DivergentSite{
+		{Pos: "p.go:7", Func: "F", Cond: "n == 9", Count: 4},
+		{Count: 2}, // a site the table does not hold
+		{Pos: "p.go:3", Func: "F", Cond: "n > 0", Count: 1},
+	}
+	if len(j.DivergentSites) != MaxDivergentSites || !reflect.DeepEqual(j.DivergentSites[:3], wantDiv) {
+		t.Errorf("divergent_sites\n got %+v\nwant %d of them, first %+v", j.DivergentSites, MaxDivergentSites, wantDiv)
 	}
 	if len(j.Bugs) != 1 {
 		t.Fatalf("bugs %+v", j.Bugs)

@@ -197,6 +197,24 @@ func places(out *session.Outcome, dir string) report.Places {
 	return report.Places{Dir: dir, GoRoot: out.Entry.GoRoot, ModCache: out.Entry.ModCache}
 }
 
+// divergentSites prints the branch sites where most executions left
+// their predicted path, at most concretisedTop; nothing when none did.
+func divergentSites(w io.Writer, out *session.Outcome, dir string) {
+	ds := session.DivergentSites(out.Entry, out.Report, concretisedTop)
+	if len(ds) == 0 {
+		return
+	}
+	var parts []string
+	for _, d := range ds {
+		place := "(unknown place)"
+		if d.File != "" {
+			place = fmt.Sprintf("%s:%d %s", places(out, dir).Path(d.File), d.Line, d.Cond)
+		}
+		parts = append(parts, fmt.Sprintf("%s ×%d", place, d.Count))
+	}
+	fmt.Fprintf(w, "gocolic: executions left their predicted path most at: %s\n", strings.Join(parts, ", "))
+}
+
 // concretisedTop bounds the places printed per cause.
 const concretisedTop = 3
 
@@ -210,6 +228,7 @@ func concretised(w io.Writer, out *session.Outcome, dir string) {
 	}
 	if len(causes) == 0 {
 		fmt.Fprintf(w, "gocolic: divergences: %d; no value was made concrete\n", c.Divergences)
+		divergentSites(w, out, dir)
 		return
 	}
 	fmt.Fprintf(w, "gocolic: divergences: %d, %d of them after no concretised value; values made concrete, by cause:\n", c.Divergences, c.Unattributed)
@@ -228,6 +247,7 @@ func concretised(w io.Writer, out *session.Outcome, dir string) {
 		}
 		fmt.Fprintln(w)
 	}
+	divergentSites(w, out, dir)
 	if cs := session.UninstrumentedCallees(out.Entry, out.Report); len(cs) > 0 {
 		var parts []string
 		for _, c := range cs[:min(len(cs), concretisedTop)] {
