@@ -277,11 +277,8 @@ func (ins *instrumenter) tableValue(e ast.Expr, t types.Type) *seedVal {
 	}
 	e = ast.Unparen(e)
 	if trackOf(t) == trackBytes {
-		if v, why := ins.seedArg(e); v != nil {
-			return &seedVal{c: v}
-		} else {
-			return &seedVal{why: why}
-		}
+		v, why := ins.seedArg(e)
+		return &seedVal{c: v, why: why}
 	}
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
