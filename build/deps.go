@@ -255,3 +255,20 @@ func goEnv(dir, name string) (string, error) {
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// Roots returns go env GOROOT and GOMODCACHE, run in dir: where the
+// standard library's files and the module cache's lie, which reports
+// shorten paths by.
+func Roots(dir string) (goroot, modcache string, err error) {
+	cmd := exec.Command("go", "env", "GOROOT", "GOMODCACHE")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", "", fmt.Errorf("go env GOROOT GOMODCACHE: %w", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		return "", "", fmt.Errorf("go env GOROOT GOMODCACHE: %d lines, want 2", len(lines))
+	}
+	return strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), nil
+}

@@ -124,3 +124,26 @@ func (c *Concretisations) Sites(cause rt.Cause, n int) []ConcreteSite {
 	}
 	return out
 }
+
+// SiteCount is the number of divergent executions at one branch site.
+type SiteCount struct {
+	Site  uint32
+	Count int
+}
+
+// DivergentSites returns the branch sites where executions diverged, the
+// most divergences first, then the lowest site number; at most n of them
+// (all for n <= 0).
+func (r *Report) DivergentSites(n int) []SiteCount {
+	out := make([]SiteCount, 0, len(r.DivergedSites))
+	for s, c := range r.DivergedSites {
+		out = append(out, SiteCount{Site: s, Count: c})
+	}
+	slices.SortFunc(out, func(a, b SiteCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Site, b.Site))
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
+}

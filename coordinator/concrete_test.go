@@ -126,3 +126,25 @@ func TestConcretisationAttribution(t *testing.T) {
 		})
 	}
 }
+
+// TestDivergentSites sorts the sites by divergences, most first, the
+// lower site first among equals, and keeps at most n.
+func TestDivergentSites(t *testing.T) {
+	r := &Report{DivergedSites: map[uint32]int{7: 2, 3: 5, 9: 2, 1: 1}}
+	tests := []struct {
+		n    int
+		want []SiteCount
+	}{
+		{0, []SiteCount{{3, 5}, {7, 2}, {9, 2}, {1, 1}}},
+		{2, []SiteCount{{3, 5}, {7, 2}}},
+		{10, []SiteCount{{3, 5}, {7, 2}, {9, 2}, {1, 1}}},
+	}
+	for _, tt := range tests {
+		if got := r.DivergentSites(tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("DivergentSites(%d) = %+v, want %+v", tt.n, got, tt.want)
+		}
+	}
+	if got := (&Report{}).DivergentSites(3); len(got) != 0 {
+		t.Errorf("no divergences: %+v", got)
+	}
+}

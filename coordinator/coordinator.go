@@ -162,6 +162,9 @@ type Report struct {
 	Findings    []*Finding
 	Tree        explore.Stats
 	Divergences int
+	// DivergedSites counts the divergent executions per branch site of
+	// the prediction where they left it (DivergentSites sorts them).
+	DivergedSites map[uint32]int
 	// Concretised counts the values made concrete, per cause and site,
 	// and attributes the divergences to them (concrete.go).
 	Concretised Concretisations
@@ -995,6 +998,10 @@ func (d *coordinator) process(o outcome) {
 	divergedAt := -1
 	if out.Diverged {
 		divergedAt = out.DivergedAt
+		if d.rep.DivergedSites == nil {
+			d.rep.DivergedSites = map[uint32]int{}
+		}
+		d.rep.DivergedSites[out.DivergedSite]++
 	}
 	d.rep.Concretised.Add(resp.Concrete, divergedAt)
 	fb := explore.Feedback{Event: explore.Ran, Origin: o.job.origin, Outcome: out, Hits: make([]explore.Hit, len(resp.Hits))}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -644,6 +645,15 @@ func TestRunAttributesDivergences(t *testing.T) {
 	}
 	if c.Events() != 65 {
 		t.Errorf("%d events of any cause, want 65", c.Events())
+	}
+	// Run k flips site k at depth k: one divergence at each site, the
+	// ties in site order.
+	if all := rep.DivergentSites(0); len(all) != 64 {
+		t.Errorf("%d divergent sites, want 64: %+v", len(all), all)
+	}
+	top := rep.DivergentSites(3)
+	if want := []SiteCount{{0, 1}, {1, 1}, {2, 1}}; !slices.Equal(top, want) {
+		t.Errorf("top divergent sites %+v, want %+v", top, want)
 	}
 }
 

@@ -455,3 +455,77 @@ func FuzzB(f *testing.F) {
 		t.Errorf("failing input %s (%v), want the seed with '!' last", rep.Bugs[0].Inputs["b"], err)
 	}
 }
+
+// TestFuzzLoopSeeds runs gocolic fuzz on a target that adds its seeds in
+// range loops, over a package-level table of structs and over a slice
+// literal, as most real fuzz targets do: its panic needs the first 19
+// bytes of one table entry (behind a SHA-256 the solver cannot invert)
+// and a last byte that differs from the entry's, so it is found only if
+// the loops are read.
+func TestFuzzLoopSeeds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	const seed = "gocolic-loop-seed-0"
+	dir := module(t, map[string]string{
+		"p/p.go": fmt.Sprintf(`package p
+
+import "crypto/sha256"
+
+// Check reports whether b is 20 bytes long, its first 19 bytes have the
+// seed's hash and its last is '!'.
+func Check(b []byte) bool {
+	return len(b) == 20 && sha256.Sum256(b[:19]) == %#v && b[19] == '!'
+}
+`, sha256.Sum256([]byte(seed))),
+		"p/p_test.go": `package p
+
+import "testing"
+
+var tests = []struct {
+	in   string
+	want bool
+}{
+	{"plain", false},
+	{in: "` + seed + `?"},
+}
+
+func FuzzS(f *testing.F) {
+	for _, tc := range tests {
+		f.Add([]byte(tc.in))
+	}
+	for _, s := range []string{"x", "yy"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if Check(b) {
+			panic("looped")
+		}
+	})
+}
+
+func TestTable(t *testing.T) {
+	for _, tc := range tests {
+		if Check([]byte(tc.in)) != tc.want {
+			t.Errorf("Check(%q)", tc.in)
+		}
+	}
+}
+`,
+	})
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "30s", "-maxbugs", "1", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-minimizetime", "0", "-json", js, "./p", "FuzzS")
+	if res.code != 0 {
+		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stderr, "gocolic: 4 seed inputs") || strings.Contains(res.stderr, "is not used as a seed") {
+		t.Errorf("stderr does not say 4 seed inputs without a warning:\n%s", res.stderr)
+	}
+	rep := readReport(t, js)
+	if len(rep.Bugs) != 1 || rep.Bugs[0].Message != "looped" {
+		t.Fatalf("findings %+v, want the panic next to the table's seed:\n%s", rep.Bugs, res.stderr)
+	}
+	if got := rep.Bugs[0].Inputs["b"]; got != `[]byte("`+seed+`!")` {
+		t.Errorf("failing input %s, want the seed with '!' last", got)
+	}
+}

@@ -22,6 +22,9 @@ type Cond struct {
 	Text string
 	// Taken is the outcome: true or false.
 	Taken bool
+	// Std marks a condition of a standard package instrumented with the
+	// target: it names a case only when nothing of the user's code does.
+	Std bool
 }
 
 // String returns the outcome as a case's comment lists it:
@@ -154,23 +157,19 @@ func messageWords(msg string, skip map[string]bool) []string {
 // caseName names a case after the condition it covers first, the first
 // true one if there is one (a false outcome is often only the way past
 // a check), and the error message it pins, if not nil: `c_eq_equals`,
-// `port_bad_digit`. A case that covers nothing first is named by what it
-// returns.
+// `port_bad_digit`. A case that covers nothing of the user's code first
+// is named by what it returns, and only failing that by a condition of
+// the standard library it covers first.
 func caseName(c Case, results []result) string {
-	var words []string
-	if len(c.Covers) > 0 {
-		pick := c.Covers[0]
-		for _, o := range c.Covers {
-			if o.Taken {
-				pick = o
-				break
-			}
-		}
-		words = condWords(pick.Text)
-		if !pick.Taken {
-			words = append([]string{"not"}, words...)
+	var own, std []Cond
+	for _, o := range c.Covers {
+		if o.Std {
+			std = append(std, o)
+		} else {
+			own = append(own, o)
 		}
 	}
+	words := coverWords(own)
 	seen := map[string]bool{}
 	for _, w := range words {
 		seen[strings.ToLower(w)] = true
@@ -202,7 +201,30 @@ func caseName(c Case, results []result) string {
 		}
 		words = append([]string{"returns"}, plainWords(returned)...)
 	}
+	if len(words) == 0 {
+		words = coverWords(std)
+	}
 	return shortName(words, "call")
+}
+
+// coverWords spells the outcome of covers a case is named after: the
+// first true one, else the first; none for no covers.
+func coverWords(covers []Cond) []string {
+	if len(covers) == 0 {
+		return nil
+	}
+	pick := covers[0]
+	for _, o := range covers {
+		if o.Taken {
+			pick = o
+			break
+		}
+	}
+	words := condWords(pick.Text)
+	if !pick.Taken {
+		words = append([]string{"not"}, words...)
+	}
+	return words
 }
 
 // kindVerbs says how each kind of crash fails, for its name.

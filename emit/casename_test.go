@@ -39,6 +39,9 @@ func TestCondWords(t *testing.T) {
 func TestCaseName(t *testing.T) {
 	intErr := []result{{typ: "int", pinned: true}, {typ: "error", pinned: true, cmp: cmpError}}
 	cond := func(text string, taken bool) Cond { return Cond{Pos: "p.go:1", Text: text, Taken: taken} }
+	std := func(text string, taken bool) Cond {
+		return Cond{Pos: "strings.go:130", Text: text, Taken: taken, Std: true}
+	}
 	tests := []struct {
 		name    string
 		c       Case
@@ -57,6 +60,10 @@ func TestCaseName(t *testing.T) {
 		{"digit first", Case{Covers: []Cond{cond(`0 < n`, true)}}, nil, "_0_lt_n"},
 		{"keyword", Case{Covers: []Cond{cond(`"func"`, true)}}, nil, "func_"},
 		{"nothing", Case{}, nil, "call"},
+		{"the user's condition before the standard library's", Case{Covers: []Cond{std(`0 <= r`, true), cond(`s == ""`, false), std(`r < 128`, true)}}, nil, "not_s_eq_empty"},
+		{"the error before the standard library", Case{Covers: []Cond{std(`0 <= r`, true)}, Results: []string{"0", `"bad rune"`}}, intErr, "bad_rune"},
+		{"the result before the standard library", Case{Covers: []Cond{std(`0 <= r`, true)}, Results: []string{"7", `""`}}, intErr, "returns_7"},
+		{"the standard library when nothing else", Case{Covers: []Cond{std(`0 <= r`, false), std(`r < 128`, true)}}, nil, "r_lt_128"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,7 +23,7 @@ func sampleSuite() Suite {
 		Params:  []Param{{"x", "int"}, {"name", "string"}, {"_", "[]byte"}},
 		Results: []Result{{Type: "int", Pinned: true}, {Type: "error", IsError: true, Pinned: true}},
 		Cases: []Case{
-			{Args: []string{"-3", `"abc"`, `[]byte("\x00a")`}, Results: []string{"0", `"negative"`}, Covers: []Cond{{"p.go:3", "x < 0", true}}, Note: "a note"},
+			{Args: []string{"-3", `"abc"`, `[]byte("\x00a")`}, Results: []string{"0", `"negative"`}, Covers: []Cond{{Pos: "p.go:3", Text: "x < 0", Taken: true}}, Note: "a note"},
 			{Args: []string{"4", `""`, "nil"}, Results: []string{"4", `""`}},
 		},
 		Crashes: []Crash{

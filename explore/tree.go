@@ -183,6 +183,10 @@ type Outcome struct {
 	// first depth where it departed (-1 unless Diverged).
 	Diverged   bool
 	DivergedAt int
+	// DivergedSite is the branch site the prediction had at depth
+	// DivergedAt: where the execution left the path its input was
+	// solved for (meaningful only when Diverged).
+	DivergedSite uint32
 	// Inconsistent reports that at depth InconsistentAt (-1 unless
 	// Inconsistent) the execution took a different branch site than the
 	// tree holds after the same outcomes; the path was recorded only up
@@ -369,6 +373,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 		if at >= 0 {
 			out.Diverged = true
 			out.DivergedAt = at
+			out.DivergedSite = predictedSite(origin, at)
 			t.divergences++
 		}
 		if !out.Reached {
@@ -514,4 +519,14 @@ func (t *Tree) Resolve(c *Candidate, st solver.Status) {
 	default:
 		t.set(c.Node, c.Side, Failed)
 	}
+}
+
+// predictedSite returns the site of the node the prediction of origin
+// has at depth at, an ancestor of origin's node (or that node).
+func predictedSite(origin *Candidate, at int) uint32 {
+	n := origin.Node
+	for n.parent != nil && n.Depth > at {
+		n = n.parent
+	}
+	return n.Site
 }

@@ -347,6 +347,7 @@ func TestDivergence(t *testing.T) {
 		run        string
 		reached    bool
 		divergedAt int
+		site       uint32 // the predicted site at divergedAt
 		originWant State
 		candidates []string
 		stats      Stats
@@ -361,32 +362,32 @@ func TestDivergence(t *testing.T) {
 		},
 		{
 			name: "true side at depth 2", run: "1t 2f 3t",
-			divergedAt: 2, originWant: Failed,
+			divergedAt: 2, site: 3, originWant: Failed,
 			stats: Stats{Runs: 2, Paths: 1, Nodes: 3, Open: 2, Covered: 3, Failed: 1, Divergences: 1},
 			nodes: map[string]string{"": "open covered", "t": "covered open", "tf": "failed covered", "tff": "none"},
 		},
 		{
 			name: "other side at depth 1", run: "1t 2t 4f",
-			divergedAt: 1, originWant: Failed,
+			divergedAt: 1, site: 2, originWant: Failed,
 			candidates: []string{"4/2/t/111"},
 			stats:      Stats{Runs: 2, Paths: 2, Nodes: 4, Open: 2, Covered: 5, Failed: 1, Divergences: 1},
 			nodes:      map[string]string{"": "open covered", "t": "covered covered", "tf": "failed covered", "tt": "covered open", "tff": "none"},
 		},
 		{
 			name: "ended early", run: "1t 2f",
-			divergedAt: 2, originWant: Failed,
+			divergedAt: 2, site: 3, originWant: Failed,
 			stats: Stats{Runs: 2, Paths: 2, Nodes: 3, Open: 2, Covered: 3, Failed: 1, Divergences: 1},
 			nodes: map[string]string{"tf": "failed covered"},
 		},
 		{
 			name: "site mismatch at origin depth", run: "1t 2f 9f 6t",
-			divergedAt: 2, originWant: Failed,
+			divergedAt: 2, site: 3, originWant: Failed,
 			stats: Stats{Runs: 2, Paths: 2, Nodes: 3, Open: 2, Covered: 3, Failed: 1, Divergences: 1, Inconsistencies: 1},
 			nodes: map[string]string{"tf": "failed covered", "tff": "none"},
 		},
 		{
 			name: "covered meanwhile", before: "1t 2f 3f", run: "1t 2t 4f",
-			divergedAt: 1, originWant: Covered,
+			divergedAt: 1, site: 2, originWant: Covered,
 			candidates: []string{"4/2/t/111"},
 			stats:      Stats{Runs: 3, Paths: 3, Nodes: 4, Open: 2, Covered: 6, Divergences: 1},
 			nodes:      map[string]string{"tf": "covered covered", "tt": "covered open"},
@@ -407,6 +408,9 @@ func TestDivergence(t *testing.T) {
 			out := tr.Record(path(b, tt.run), sym.Env{}, origin)
 			if out.Reached != tt.reached || out.Diverged != (tt.divergedAt >= 0) || out.DivergedAt != tt.divergedAt {
 				t.Errorf("Reached %t, Diverged %t at %d; want %t, at %d", out.Reached, out.Diverged, out.DivergedAt, tt.reached, tt.divergedAt)
+			}
+			if out.Diverged && out.DivergedSite != tt.site {
+				t.Errorf("diverged at site %d, want %d", out.DivergedSite, tt.site)
 			}
 			if got := origin.State(); got != tt.originWant {
 				t.Errorf("origin %s, want %s", got, tt.originWant)

@@ -24,9 +24,11 @@ type fuzzTarget struct {
 	seeds []Seed
 }
 
-// Seed is one f.Add call of the fuzz target.
+// Seed is one f.Add call of the fuzz target, or one run of an f.Add call
+// in a loop over a table of constants (fuzzloop.go).
 type Seed struct {
-	// Pos is the position of the call.
+	// Pos is the position of the call, or for a seed of a loop the
+	// table element it was read from.
 	Pos token.Position
 	// Values holds one constant per argument: the argument's own value,
 	// or for a []byte argument a string constant of its bytes. It is nil
@@ -70,6 +72,10 @@ func (ins *instrumenter) findFuzz(name string) error {
 	ft := &fuzzTarget{decl: decl}
 	fParam := sig.Params().At(0)
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if rs, ok := n.(*ast.RangeStmt); ok && len(ins.addCalls(rs.Body, fParam)) > 0 {
+			ft.seeds = append(ft.seeds, ins.loopSeeds(rs, fParam)...)
+			return false
+		}
 		es, ok := n.(*ast.ExprStmt)
 		if !ok {
 			return true

@@ -193,6 +193,9 @@ type causeView struct {
 	Places      []string // file:line expr ×events, the file relative to the module
 }
 
+// divergentTop bounds the divergent sites the summary table names per run.
+const divergentTop = 3
+
 // concreteOf returns the view of a run's concretisations, nil when its
 // report predates them.
 func concreteOf(r *Report) *concreteView {
@@ -208,7 +211,7 @@ func concreteOf(r *Report) *concreteView {
 			if s.Pos != "" {
 				place = s.Pos
 				if i := strings.LastIndex(s.Pos, ":"); i > 0 {
-					place = relPath(s.Pos[:i], r.ModuleDir) + s.Pos[i:]
+					place = r.Places().Path(s.Pos[:i]) + s.Pos[i:]
 				}
 				if s.Expr != "" {
 					place += " " + s.Expr
@@ -387,6 +390,17 @@ func metrics(runs []*Run, labels []string) []metric {
 				return text(fmt.Sprintf("%s (%s after no concretised value)", commas(r.Report.Divergences), commas(c.Unattributed)))
 			}
 			return text(commas(r.Report.Divergences))
+		}),
+		row("divergent sites", func(r *Run) cell {
+			var parts []string
+			for _, d := range r.Report.DivergentSites[:min(len(r.Report.DivergentSites), divergentTop)] {
+				place := "(unknown place)"
+				if i := strings.LastIndex(d.Pos, ":"); i > 0 {
+					place = r.Report.Places().Path(d.Pos[:i]) + d.Pos[i:] + " " + d.Cond
+				}
+				parts = append(parts, fmt.Sprintf("%s ×%s", place, commas(d.Count)))
+			}
+			return text(strings.Join(parts, ", "))
 		}),
 		row("concretised values", func(r *Run) cell {
 			c := r.Report.Concretised

@@ -390,10 +390,15 @@ func TestReachableRow(t *testing.T) {
 // report counts concretisations, next to one whose report predates them.
 func TestConcretised(t *testing.T) {
 	rep := Report{
-		ModuleDir: "/m", Divergences: 3,
+		ModuleDir: "/m", GoRoot: "/go", ModCache: "/gm", Divergences: 3,
+		DivergentSites: []DivergentSite{
+			{Pos: "/gm/github.com/!x/y@v1.2.3/parser.go:40", Cond: "c == '='", Count: 2},
+			{Count: 1},
+		},
 		Concretised: &Concretised{Events: 7, Divergences: 3, Unattributed: 1, Causes: []Cause{
 			{Cause: "call", Description: "symbolic argument <of> a call", Events: 6, Executions: 4, Divergences: 2, Sites: []ConcreteSite{
 				{Pos: "/m/p/p.go:9", Func: "F", Expr: "sha256.Sum256(b)", Events: 5, Executions: 4, Divergences: 2},
+				{Pos: "/go/src/regexp/backtrack.go:90", Expr: "g(s)", Events: 1, Executions: 1},
 				{Events: 1, Executions: 1},
 			}},
 			{Cause: "stale", Events: 1, Executions: 1, Sites: []ConcreteSite{{Pos: "/elsewhere/q.go:4", Expr: "s.n", Events: 1, Executions: 1}}},
@@ -415,6 +420,9 @@ func TestConcretised(t *testing.T) {
 				`concretised values</th><td>7: call 6, stale 1</td><td>–</td>`,
 				`title="symbolic argument &lt;of&gt; a call"`,
 				`<code>p/p.go:9 sha256.Sum256(b) ×5</code>`, `<code>(unknown place) ×1</code>`,
+				`<code>$GOROOT/src/regexp/backtrack.go:90 g(s) ×1</code>`,
+				// The old run has none.
+				`divergent sites</th><td>github.com/X/y@v1.2.3/parser.go:40 c == &#39;=&#39; ×2, (unknown place) ×1</td><td>–</td>`,
 				`<code>/elsewhere/q.go:4 s.n ×1</code>`,
 				`7 events, 3 divergences, 1 after no concretised value`,
 			},

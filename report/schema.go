@@ -30,11 +30,16 @@ const (
 // Readers take every field as possibly missing, since older reports lack
 // some, and ignore fields they do not know.
 type Report struct {
-	Tool        string   `json:"tool"`       // "gocolic"
-	Command     string   `json:"command"`    // "test" or "fuzz"
-	ModuleDir   string   `json:"module_dir"` // root of the target's module
-	Package     string   `json:"package"`    // import path of the target's package
-	Function    string   `json:"function"`   // the function or fuzz target
+	Tool      string `json:"tool"`       // "gocolic"
+	Command   string `json:"command"`    // "test" or "fuzz"
+	ModuleDir string `json:"module_dir"` // root of the target's module
+	// GoRoot and ModCache are go env GOROOT and GOMODCACHE of the run,
+	// which readers show the files under them by (Places); "" when
+	// unknown or in reports that predate them.
+	GoRoot      string   `json:"goroot,omitempty"`
+	ModCache    string   `json:"gomodcache,omitempty"`
+	Package     string   `json:"package"`  // import path of the target's package
+	Function    string   `json:"function"` // the function or fuzz target
 	Executions  int      `json:"executions"`
 	ExecsPerSec float64  `json:"execs_per_sec"`
 	Paths       int      `json:"paths"` // distinct paths executed
@@ -60,6 +65,10 @@ type Report struct {
 	// Divergences counts the executions that missed the path their input
 	// was solved for.
 	Divergences int `json:"divergences"`
+	// DivergentSites are the branch sites where most of them left the
+	// predicted path, most divergences first, at most ten; empty in
+	// reports that predate them.
+	DivergentSites []DivergentSite `json:"divergent_sites,omitempty"`
 	// SlowTracked counts the executions that timed out only with tracking.
 	SlowTracked int `json:"slow_tracked"`
 	// SlowRetried counts the executions that timed out with tracking,
@@ -195,6 +204,15 @@ type ConcreteSite struct {
 	Events      int    `json:"events"`
 	Executions  int    `json:"executions"`
 	Divergences int    `json:"divergences"`
+}
+
+// DivergentSite is a branch site of the predicted paths where executions
+// took another way than their input was solved for.
+type DivergentSite struct {
+	Pos   string `json:"pos"` // file:line, the file an absolute path; "" when unknown
+	Func  string `json:"func"`
+	Cond  string `json:"cond"`
+	Count int    `json:"count"` // divergent executions that left the prediction here
 }
 
 // Stdlib lists the standard packages a run instrumented in place, and the

@@ -7,7 +7,6 @@ import (
 	"cmp"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -295,16 +294,6 @@ func annotateLine(text string, sites []*unionSite, labels []string) []segment {
 	return segs
 }
 
-// relPath shows path relative to the module directory when inside it.
-func relPath(path, moduleDir string) string {
-	if moduleDir != "" {
-		if rel, err := filepath.Rel(moduleDir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return path
-}
-
 // readLines reads a file's lines, without their line ends.
 func readLines(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
@@ -334,10 +323,10 @@ func annotate(runs []*Run, labels []string) *annotatedSource {
 	for _, s := range sites {
 		out.Proved = out.Proved || s.proved()
 	}
-	moduleDir := ""
+	var places Places
 	for _, r := range runs {
 		if r.Report.ModuleDir != "" {
-			moduleDir = r.Report.ModuleDir
+			places = r.Report.Places()
 			break
 		}
 	}
@@ -392,7 +381,7 @@ func annotate(runs []*Run, labels []string) *annotatedSource {
 
 	for k, file := range files {
 		sf := srcFile{
-			Path:   relPath(file, moduleDir),
+			Path:   places.Path(file),
 			Anchor: fmt.Sprintf("src-%d", k+1),
 			Counts: map[string]int{},
 		}

@@ -102,3 +102,32 @@ func UninstrumentedCallees(t *Entry, rep *coordinator.Report) []CalleeReport {
 	})
 	return out
 }
+
+// MaxDivergentSites bounds the branch sites the JSON report lists
+// divergences at.
+const MaxDivergentSites = 10
+
+// DivergentSite is a branch site where executions of the run left the
+// path their input was solved for.
+type DivergentSite struct {
+	File  string // the source file; "" when the site is unknown
+	Line  int
+	Func  string // the enclosing function
+	Cond  string // the condition's source, shortened
+	Count int    // divergent executions that departed here
+}
+
+// DivergentSites returns the branch sites with most divergences, most
+// first, at most n (all for n <= 0).
+func DivergentSites(t *Entry, rep *coordinator.Report, n int) []DivergentSite {
+	var out []DivergentSite
+	for _, sc := range rep.DivergentSites(n) {
+		ds := DivergentSite{Count: sc.Count}
+		if int(sc.Site) < len(t.Sites) && t.Sites[sc.Site].ID == sc.Site {
+			s := t.Sites[sc.Site]
+			ds.File, ds.Line, ds.Func, ds.Cond = s.Pos.Filename, s.Pos.Line, s.Func, s.Text
+		}
+		out = append(out, ds)
+	}
+	return out
+}

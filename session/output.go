@@ -45,7 +45,7 @@ func suite(t *Entry, rep *coordinator.Report) emit.Suite {
 		for _, o := range c.Covers {
 			if s, ok := conds[o.Site()]; ok && !covered[o] {
 				covered[o] = true
-				ec.Covers = append(ec.Covers, emit.Cond{Pos: fmt.Sprintf("%s:%d", filepath.Base(s.Pos.Filename), s.Pos.Line), Text: s.Text, Taken: o.Taken()})
+				ec.Covers = append(ec.Covers, emit.Cond{Pos: fmt.Sprintf("%s:%d", filepath.Base(s.Pos.Filename), s.Pos.Line), Text: s.Text, Taken: o.Taken(), Std: s.Std})
 			}
 		}
 		for i := range t.Results {
@@ -215,7 +215,7 @@ func abstractionJSON(rep *coordinator.Report, sum *mc.Summary, monitors int) *re
 func writeJSON(path string, cfg Config, command Command, moduleDir string, t *Entry, rep *coordinator.Report, chains []solver.Solver, out *Outcome) error {
 	cov, total := rep.Covered.CondOutcomes(t.Sites)
 	j := report.Report{
-		Tool: "gocolic", Command: string(command), ModuleDir: moduleDir, Package: t.PkgPath, Function: t.Func,
+		Tool: "gocolic", Command: string(command), ModuleDir: moduleDir, GoRoot: t.GoRoot, ModCache: t.ModCache, Package: t.PkgPath, Function: t.Func,
 		Executions: rep.Execs, Paths: rep.Paths, Divergences: rep.Divergences, SlowTracked: rep.SlowTracked, SlowRetried: rep.SlowRetried, AliasFallbacks: rep.AliasFallbacks, Tree: rep.Tree,
 		Concretised: concretisedJSON(t, rep), ElapsedMS: rep.Elapsed.Milliseconds(), Stopped: rep.Stopped, Exhausted: rep.Exhausted,
 		Tests: out.TestFile, Profile: out.Profile,
@@ -230,6 +230,13 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 	}
 	if rep.Elapsed > 0 {
 		j.ExecsPerSec = float64(rep.Execs) / rep.Elapsed.Seconds()
+	}
+	for _, ds := range DivergentSites(t, rep, MaxDivergentSites) {
+		jd := report.DivergentSite{Func: ds.Func, Cond: ds.Cond, Count: ds.Count}
+		if ds.File != "" {
+			jd.Pos = fmt.Sprintf("%s:%d", ds.File, ds.Line)
+		}
+		j.DivergentSites = append(j.DivergentSites, jd)
 	}
 	j.Tags = t.Tags
 	if len(t.Stdlib) > 0 {

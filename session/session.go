@@ -71,6 +71,10 @@ type Entry struct {
 	Instrumented []string
 	// Tags are the build tags added to the user's (load.FallbackTags).
 	Tags []string
+	// GoRoot and ModCache are go env GOROOT and GOMODCACHE, which
+	// summaries and reports shorten the paths of sites by
+	// (report.Places); "" when go env failed.
+	GoRoot, ModCache string
 	// Method is the method's name when the function under test is one:
 	// Params[0] is then its receiver, and Func names Type_Method.
 	Method string
@@ -201,6 +205,8 @@ func newEntry(pkg *load.Package, ins *instrument.Result, cfg Config) *Entry {
 		IsError: ins.ResultIsError, Sites: ins.Sites, maxLen: cfg.MaxLen, rt: ins.RTParams,
 		Tags: pkg.Tags,
 	}
+	// Without them paths are only shown in full.
+	t.GoRoot, t.ModCache, _ = build.Roots(pkg.ModuleDir)
 	if ins.Recv != nil {
 		t.Method = ins.Method
 		t.Params = append([]instrument.Param{*ins.Recv}, ins.Params...)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocolic/gocolic/emit"
 	"github.com/gocolic/gocolic/solver"
 
 	"github.com/gocolic/gocolic/coordinator"
@@ -385,6 +386,10 @@ func TestSuite(t *testing.T) {
 		IsError: []bool{false, true},
 		rt:      []rt.Param{pInt64, pString},
 		maxLen:  2,
+		Sites: []sites.Site{
+			{ID: 0, Kind: sites.Cond, Pos: positionAt("strings.go", 130, 5), Text: "0 <= r", Std: true},
+			{ID: 1, Kind: sites.Cond, Pos: positionAt("p.go", 4, 5), Text: `s == ""`},
+		},
 	}
 	ok := func(lits ...string) []rt.Result {
 		var rs []rt.Result
@@ -395,7 +400,7 @@ func TestSuite(t *testing.T) {
 	}
 	rep := &coordinator.Report{
 		Cases: []coordinator.Execution{
-			{Input: str(sym.Env{0: 1}, 1, "ab"), Results: ok("1", `""`)},
+			{Input: str(sym.Env{0: 1}, 1, "ab"), Results: ok("1", `""`), Covers: []sites.Outcome{sites.OutcomeOf(0, true), sites.OutcomeOf(1, false)}},
 			// Differs only in a byte past maxlen: the same test case.
 			{Input: str(sym.Env{0: 1, 4: 'z'}, 1, "ab"), Results: ok("1", `""`)},
 			{Input: sym.Env{0: 2}, Results: ok("2", "?")},
@@ -414,6 +419,11 @@ func TestSuite(t *testing.T) {
 	}
 	if !slices.Equal(s.Cases[0].Args, []string{"1", `"ab"`}) || !slices.Equal(s.Cases[1].Args, []string{"2", `""`}) {
 		t.Errorf("case args %q, %q", s.Cases[0].Args, s.Cases[1].Args)
+	}
+	// The standard library's condition is marked, which keeps it from
+	// naming the case.
+	if want := []emit.Cond{{Pos: "strings.go:130", Text: "0 <= r", Taken: true, Std: true}, {Pos: "p.go:4", Text: `s == ""`}}; !slices.Equal(s.Cases[0].Covers, want) {
+		t.Errorf("case covers %+v, want %+v", s.Cases[0].Covers, want)
 	}
 	if !s.Results[0].Pinned || s.Results[1].Pinned || !s.Results[1].IsError {
 		t.Errorf("results %+v: want the int pinned and the error not (one case has no literal)", s.Results)
@@ -451,7 +461,13 @@ func TestWriteJSON(t *testing.T) {
 		StateDependent: []*coordinator.Finding{
 			{Kind: "panic", Message: "flag redefined: a", Input: sym.Env{0: 2}, Count: 3, Elapsed: 1500 * time.Millisecond},
 		},
-		Alone: coordinator.AloneStats{Checked: 2, Inferred: 1, Unchecked: 1},
+		Alone:         coordinator.AloneStats{Checked: 2, Inferred: 1, Unchecked: 1},
+		DivergedSites: map[uint32]int{0: 1, 2: 4, 40: 2},
+	}
+	// Eleven more sites with one divergence each, all unknown: the list
+	// keeps ten.
+	for i := range 11 {
+		rep.DivergedSites[uint32(100+i)] = 1
 	}
 	call := func(site, count, first uint32) rt.Concretised {
 		return rt.Concretised{Site: site, Cause: rt.CauseCall, Count: count, First: first}
@@ -481,6 +497,14 @@ func TestWriteJSON(t *testing.T) {
 	}}
 	if !reflect.DeepEqual(j.Concretised, wantConc) {
 		t.Errorf("concretised\n got %+v\nwant %+v", j.Concretised, wantConc)
+	}
+	wantDiv := []report.DivergentSite{
+		{Pos: "p.go:7", Func: "F", Cond: "n == 9", Count: 4},
+		{Count: 2}, // a site the table does not hold
+		{Pos: "p.go:3", Func: "F", Cond: "n > 0", Count: 1},
+	}
+	if len(j.DivergentSites) != MaxDivergentSites || !reflect.DeepEqual(j.DivergentSites[:3], wantDiv) {
+		t.Errorf("divergent_sites\n got %+v\nwant %d of them, first %+v", j.DivergentSites, MaxDivergentSites, wantDiv)
 	}
 	if len(j.Bugs) != 1 {
 		t.Fatalf("bugs %+v", j.Bugs)

@@ -19,17 +19,31 @@ func TestConcretisedSummary(t *testing.T) {
 	sites := []sites.Site{
 		{ID: 0, Kind: sites.Cond},
 		{ID: 1, Kind: sites.Concrete, Pos: token.Position{Filename: "/m/h/h.go", Line: 11}, Text: "sha256.Sum256(b)"},
+		{ID: 2, Kind: sites.Concrete, Pos: token.Position{Filename: "/gm/github.com/!x/y@v1.2.3/parser.go", Line: 299}, Text: "f(s)"},
+		{ID: 3, Kind: sites.Concrete, Pos: token.Position{Filename: "/go/src/regexp/backtrack.go", Line: 90}, Text: "g(s)"},
+		{ID: 4, Kind: sites.Cond, Pos: token.Position{Filename: "/m/h/h.go", Line: 20}, Text: "x > 3"},
+		{ID: 5, Kind: sites.Cond, Pos: token.Position{Filename: "/gm/github.com/!x/y@v1.2.3/parser.go", Line: 40}, Text: "c == '='"},
 	}
 	tests := []struct {
-		name  string
-		execs [][]rt.Concretised // one per execution; the odd ones diverge at depth 0
-		want  []string
+		name     string
+		execs    [][]rt.Concretised // one per execution; the odd ones diverge at depth 0
+		diverged map[uint32]int     // divergences per site
+		want     []string
 	}{
 		{name: "nothing to say"},
 		{
 			name:  "divergences only",
 			execs: [][]rt.Concretised{nil, nil},
 			want:  []string{"gocolic: divergences: 1; no value was made concrete\n"},
+		},
+		{
+			name:     "divergences at their sites, the three with most",
+			execs:    [][]rt.Concretised{nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil},
+			diverged: map[uint32]int{4: 3, 5: 2, 0: 1, 9: 1},
+			want: []string{
+				"gocolic: divergences: 7; no value was made concrete\n",
+				"gocolic: executions left their predicted path most at: h/h.go:20 x > 3 ×3, github.com/X/y@v1.2.3/parser.go:40 c == '=' ×2, (unknown place) ×1\n",
+			},
 		},
 		{
 			name: "causes with their places",
@@ -44,10 +58,20 @@ func TestConcretisedSummary(t *testing.T) {
 				"  call: 3 times in 2 executions, before 1 of the divergences; at h/h.go:11 sha256.Sum256(b) ×3\n",
 			},
 		},
+		{
+			name: "places in the module cache and GOROOT",
+			execs: [][]rt.Concretised{
+				{{Site: 2, Cause: rt.CauseCall, Count: 2}, {Site: 3, Cause: rt.CauseCall, Count: 1}},
+			},
+			want: []string{
+				"gocolic: divergences: 0, 0 of them after no concretised value; values made concrete, by cause:\n",
+				"  call: 3 times in 1 executions, before 0 of the divergences; at github.com/X/y@v1.2.3/parser.go:299 f(s) ×2, $GOROOT/src/regexp/backtrack.go:90 g(s) ×1\n",
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := &coordinator.Report{}
+			rep := &coordinator.Report{DivergedSites: tt.diverged}
 			for i, e := range tt.execs {
 				at := -1
 				if i%2 == 1 {
@@ -56,7 +80,7 @@ func TestConcretisedSummary(t *testing.T) {
 				rep.Concretised.Add(e, at)
 			}
 			var buf bytes.Buffer
-			concretised(&buf, &session.Outcome{Report: rep, Entry: &session.Entry{Sites: sites}}, "/m")
+			concretised(&buf, &session.Outcome{Report: rep, Entry: &session.Entry{Sites: sites, GoRoot: "/go", ModCache: "/gm"}}, "/m")
 			if got := buf.String(); got != strings.Join(tt.want, "") {
 				t.Errorf("summary\n%s\nwant\n%s", got, strings.Join(tt.want, ""))
 			}

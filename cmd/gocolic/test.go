@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/report"
 	"github.com/gocolic/gocolic/session"
 )
 
@@ -166,7 +166,7 @@ func wasted(w io.Writer, out *session.Outcome, dir string) {
 		}
 		place := "(unknown place)"
 		if s.File != "" {
-			place = fmt.Sprintf("%s:%d %s", relTo(dir, s.File), s.Line, s.Cond)
+			place = fmt.Sprintf("%s:%d %s", places(out, dir).Path(s.File), s.Line, s.Cond)
 		}
 		fmt.Fprintf(w, "  %s: %d of %d failed, %s\n", place, s.Failed(), s.Queries, s.Time.Round(time.Millisecond))
 	}
@@ -186,17 +186,33 @@ func stuck(w io.Writer, out *session.Outcome, dir string) {
 	fmt.Fprintln(w)
 	for _, q := range session.QuerySites(out.Entry, out.Report) {
 		if q.Stuck > 0 && q.File != "" {
-			fmt.Fprintf(w, "  stuck at %s:%d %s: %d\n", relTo(dir, q.File), q.Line, q.Cond, q.Stuck)
+			fmt.Fprintf(w, "  stuck at %s:%d %s: %d\n", places(out, dir).Path(q.File), q.Line, q.Cond, q.Stuck)
 		}
 	}
 }
 
-// relTo returns file relative to dir when it is below dir.
-func relTo(dir, file string) string {
-	if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
+// places returns how the summary of out writes paths: relative to dir,
+// the working directory, when below it.
+func places(out *session.Outcome, dir string) report.Places {
+	return report.Places{Dir: dir, GoRoot: out.Entry.GoRoot, ModCache: out.Entry.ModCache}
+}
+
+// divergentSites prints the branch sites where most executions left
+// their predicted path, at most concretisedTop; nothing when none did.
+func divergentSites(w io.Writer, out *session.Outcome, dir string) {
+	ds := session.DivergentSites(out.Entry, out.Report, concretisedTop)
+	if len(ds) == 0 {
+		return
 	}
-	return file
+	var parts []string
+	for _, d := range ds {
+		place := "(unknown place)"
+		if d.File != "" {
+			place = fmt.Sprintf("%s:%d %s", places(out, dir).Path(d.File), d.Line, d.Cond)
+		}
+		parts = append(parts, fmt.Sprintf("%s ×%d", place, d.Count))
+	}
+	fmt.Fprintf(w, "gocolic: executions left their predicted path most at: %s\n", strings.Join(parts, ", "))
 }
 
 // concretisedTop bounds the places printed per cause.
@@ -212,6 +228,7 @@ func concretised(w io.Writer, out *session.Outcome, dir string) {
 	}
 	if len(causes) == 0 {
 		fmt.Fprintf(w, "gocolic: divergences: %d; no value was made concrete\n", c.Divergences)
+		divergentSites(w, out, dir)
 		return
 	}
 	fmt.Fprintf(w, "gocolic: divergences: %d, %d of them after no concretised value; values made concrete, by cause:\n", c.Divergences, c.Unattributed)
@@ -224,12 +241,13 @@ func concretised(w io.Writer, out *session.Outcome, dir string) {
 			}
 			place := "(unknown place)"
 			if s.File != "" {
-				place = fmt.Sprintf("%s:%d %s", relTo(dir, s.File), s.Line, s.Expr)
+				place = fmt.Sprintf("%s:%d %s", places(out, dir).Path(s.File), s.Line, s.Expr)
 			}
 			fmt.Fprintf(w, "%s %s ×%d", sep, place, s.Events)
 		}
 		fmt.Fprintln(w)
 	}
+	divergentSites(w, out, dir)
 	if cs := session.UninstrumentedCallees(out.Entry, out.Report); len(cs) > 0 {
 		var parts []string
 		for _, c := range cs[:min(len(cs), concretisedTop)] {
