@@ -229,6 +229,10 @@ type Tree struct {
 	divergences     int
 	inconsistencies int
 	cut             int // runs truncated at MaxDepth
+
+	// facts remembers what each branch condition says about one term
+	// (factOf), since the same conditions recur on every path.
+	facts map[*sym.Expr]termFact
 }
 
 // NewTree returns an empty tree. The branch conditions given to Record
@@ -316,7 +320,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			t.set(nd, br.Taken, Covered)
 			other := !br.Taken
 			if decided == nil && !br.Cond.IsConst() {
-				decided = &prefixFacts{held: make(map[*sym.Expr]bool, d), bytes: make(map[*sym.Expr]byteSet)}
+				decided = &prefixFacts{t: t, held: make(map[*sym.Expr]bool, d), bytes: make(map[*sym.Expr]byteSet), vals: make(map[*sym.Expr]ranges)}
 				for _, p := range path[:d] {
 					decided.add(p)
 				}
@@ -382,36 +386,46 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 
 // prefixFacts are what the branches of a path prefix decided, in the two
 // forms whose contradiction needs no solver: a condition term held or not,
-// and the values an 8-bit term's comparisons with constants leave it.
-// Wider terms get no value sets: their refutations are rarer and the
-// domain layer answers them.
+// and the values the prefix's conditions leave one term (Tree.factOf).
 type prefixFacts struct {
+	t     *Tree
 	held  map[*sym.Expr]bool    // condition, without negations -> its value
 	bytes map[*sym.Expr]byteSet // 8-bit term -> the values the prefix leaves it
+	vals  map[*sym.Expr]ranges  // wider variable -> the values the prefix leaves it
 }
 
 // add notes the outcome of br.
 func (f *prefixFacts) add(br Branch) {
 	c, held := bare(br.Cond, br.Taken)
 	f.held[c] = held
-	if t, set := byteCompare(c); t != nil {
-		if !held {
-			set = set.not()
-		}
-		if old, ok := f.bytes[t]; ok {
-			set = set.and(old)
-		}
-		f.bytes[t] = set
+	fact := f.t.factOf(c)
+	if fact.t == nil {
+		return
 	}
+	if !held {
+		fact = fact.not()
+	}
+	if fact.t.Width == 8 {
+		if old, ok := f.bytes[fact.t]; ok {
+			fact.bytes = fact.bytes.and(old)
+		}
+		f.bytes[fact.t] = fact.bytes
+		return
+	}
+	if old, ok := f.vals[fact.t]; ok {
+		fact.vals = fact.vals.and(old)
+	}
+	f.vals[fact.t] = fact.vals
 }
 
 // refutes reports whether the other side of br contradicts the prefix:
 // the very same term decided the way br took it (a loop or a repeated
-// check), or a comparison of a byte with a constant that no value the
-// prefix's comparisons of that byte leave can satisfy (a byte read as '"'
-// compared with '}', or as a digit compared with ']').
-// A term the prefix decided the other way is left to the solver: the
-// execution was not consistent.
+// check), or a condition on one term that no value the prefix leaves that
+// term satisfies (a byte read as '"' compared with '}', a digit compared
+// with ']', a byte whose class a table lookup gave compared with a byte
+// of another class, an input length at least 2 compared with 1).
+// A term the prefix decided the other way, or left no value, is left to
+// the solver: the execution was not consistent.
 func (f *prefixFacts) refutes(br Branch) bool {
 	if f == nil {
 		return false
@@ -420,15 +434,19 @@ func (f *prefixFacts) refutes(br Branch) bool {
 	if h, ok := f.held[c]; ok && h == held {
 		return true
 	}
-	if t, set := byteCompare(c); t != nil {
-		if held { // the other side needs c false
-			set = set.not()
-		}
-		if old, ok := f.bytes[t]; ok && old.and(set).empty() {
-			return true
-		}
+	fact := f.t.factOf(c)
+	if fact.t == nil {
+		return false
 	}
-	return false
+	if held { // the other side needs c false
+		fact = fact.not()
+	}
+	if fact.t.Width == 8 {
+		old, ok := f.bytes[fact.t]
+		return ok && !old.empty() && old.and(fact.bytes).empty()
+	}
+	old, ok := f.vals[fact.t]
+	return ok && len(old) > 0 && len(old.and(fact.vals)) == 0
 }
 
 // bare strips the negations off cond and returns it with the value it has
