@@ -233,6 +233,8 @@ type Tree struct {
 	// facts remembers what each branch condition says about one term
 	// (factOf), since the same conditions recur on every path.
 	facts map[*sym.Expr]termFact
+	// assumed are conditions every query is solved under (Assume).
+	assumed []*sym.Expr
 }
 
 // NewTree returns an empty tree. The branch conditions given to Record
@@ -240,6 +242,13 @@ type Tree struct {
 func NewTree(b *sym.Builder, opts Options) *Tree {
 	return &Tree{b: b, opts: opts, paths: make(map[[16]byte]struct{})}
 }
+
+// Assume adds conditions that every query the tree's candidates lead to
+// is solved under, besides their path (the inputs' domain: a length at
+// most the largest input). Record uses them to settle sides they exclude:
+// a length the prefix bounds below is excluded from a wrapped-around value
+// only by them.
+func (t *Tree) Assume(cs ...*sym.Expr) { t.assumed = append(t.assumed, cs...) }
 
 // Root returns the node of the first branch, nil before any branch is
 // recorded.
@@ -321,6 +330,9 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			other := !br.Taken
 			if decided == nil && !br.Cond.IsConst() {
 				decided = &prefixFacts{t: t, held: make(map[*sym.Expr]bool, d), bytes: make(map[*sym.Expr]byteSet), vals: make(map[*sym.Expr]ranges)}
+				for _, c := range t.assumed {
+					decided.add(Branch{Cond: c, Taken: true})
+				}
 				for _, p := range path[:d] {
 					decided.add(p)
 				}

@@ -226,7 +226,8 @@ func TestRecordConstantCondition(t *testing.T) {
 // prefix set equal to another constant, a bound on a length the prefix's
 // bounds exclude, a byte whose class a table gave compared with a byte of
 // another class, gets no candidate on its other side, and one decided the
-// other way (an inconsistent execution) still does.
+// other way (an inconsistent execution) still does; the conditions the
+// tree assumes count as the prefix's.
 func TestRecordRepeatedCondition(t *testing.T) {
 	b := sym.NewBuilder()
 	c, d := cond(b, 1), cond(b, 2)
@@ -239,6 +240,8 @@ func TestRecordRepeatedCondition(t *testing.T) {
 	for _, e := range []struct{ k, v uint64 }{{'{', 3}, {'}', 1}, {'"', 2}} {
 		class = b.Ite(eq(e.k), b.Const(e.v, 8), class)
 	}
+	positive, grown := b.Cmp(sym.KSLt, b.Const(0, 64), n), b.Cmp(sym.KSLt, one, b.Bin(sym.KAdd, n, one))
+	domain := b.Cmp(sym.KULe, n, b.Const(58, 64))
 	tests := []struct {
 		name  string
 		path  []Branch
@@ -265,6 +268,10 @@ func TestRecordRepeatedCondition(t *testing.T) {
 			map[string]string{"": "open covered", "t": "covered open"}},
 		{"length left no value", []Branch{{1, true, b.Cmp(sym.KULt, n, b.Const(5, 64))}, {2, true, b.Cmp(sym.KULt, b.Const(10, 64), n)}, {3, false, b.Eq(n, b.Const(7, 64))}}, 3,
 			map[string]string{"": "open covered", "t": "open covered", "tt": "covered open"}},
+		{"length wraps around", []Branch{{1, true, positive}, {2, true, grown}}, 2,
+			map[string]string{"": "open covered", "t": "open covered"}},
+		{"length within the domain does not wrap around", []Branch{{1, true, positive}, {2, true, grown}}, 1,
+			map[string]string{"": "open covered", "t": "infeasible covered"}},
 		{"byte of a class compared with another class's byte", []Branch{{1, true, b.Eq(class, b.Const(0, 8))}, {2, false, eq('}')}}, 1,
 			map[string]string{"": "open covered", "t": "covered infeasible"}},
 		{"byte of a class compared with a byte of that class", []Branch{{1, true, b.Eq(class, b.Const(0, 8))}, {2, false, eq('a')}}, 2,
@@ -275,6 +282,9 @@ func TestRecordRepeatedCondition(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := NewTree(b, Options{})
+			if strings.Contains(tt.name, "within the domain") {
+				tr.Assume(domain)
+			}
 			out := tr.Record(tt.path, sym.Env{}, nil)
 			if len(out.NewCandidates) != tt.cands {
 				t.Errorf("%d candidates %q, want %d", len(out.NewCandidates), describeAll(out.NewCandidates), tt.cands)
