@@ -407,9 +407,20 @@ type prefixFacts struct {
 }
 
 // add notes the outcome of br.
-func (f *prefixFacts) add(br Branch) {
-	c, held := bare(br.Cond, br.Taken)
+func (f *prefixFacts) add(br Branch) { f.note(br.Cond, br.Taken) }
+
+// note notes that cond has the value held: the condition itself, and what
+// it says about one term; both parts of a conjunction that held (a string
+// compared with a constant: its length and its bytes), of a disjunction
+// that did not.
+func (f *prefixFacts) note(cond *sym.Expr, held bool) {
+	c, held := bare(cond, held)
 	f.held[c] = held
+	if len(c.Args) == 2 && (c.Kind == sym.KLAnd && held || c.Kind == sym.KLOr && !held) {
+		f.note(c.Args[0], held)
+		f.note(c.Args[1], held)
+		return
+	}
 	fact := f.t.factOf(c)
 	if fact.t == nil {
 		return
@@ -435,30 +446,46 @@ func (f *prefixFacts) add(br Branch) {
 // check), or a condition on one term that no value the prefix leaves that
 // term satisfies (a byte read as '"' compared with '}', a digit compared
 // with ']', a byte whose class a table lookup gave compared with a byte
-// of another class, an input length at least 2 compared with 1).
+// of another class, an input length at least 2 compared with 1), or that
+// no value of that term satisfies at all; a conjunction one of whose
+// parts is refuted, a disjunction both of whose are.
 // A term the prefix decided the other way, or left no value, is left to
 // the solver: the execution was not consistent.
 func (f *prefixFacts) refutes(br Branch) bool {
 	if f == nil {
 		return false
 	}
-	c, held := bare(br.Cond, br.Taken)
-	if h, ok := f.held[c]; ok && h == held {
+	return f.excludes(br.Cond, !br.Taken)
+}
+
+// excludes reports whether the prefix excludes that cond has the value
+// want.
+func (f *prefixFacts) excludes(cond *sym.Expr, want bool) bool {
+	c, want := bare(cond, want)
+	if h, ok := f.held[c]; ok && h != want {
 		return true
+	}
+	if len(c.Args) == 2 && (c.Kind == sym.KLAnd || c.Kind == sym.KLOr) {
+		if (c.Kind == sym.KLAnd) == want { // both parts must have the value want
+			return f.excludes(c.Args[0], want) || f.excludes(c.Args[1], want)
+		}
+		return f.excludes(c.Args[0], want) && f.excludes(c.Args[1], want)
 	}
 	fact := f.t.factOf(c)
 	if fact.t == nil {
 		return false
 	}
-	if held { // the other side needs c false
+	if !want {
 		fact = fact.not()
 	}
+	// A value no value of the term gives (a byte's index into a
+	// 256-entry table out of range) needs no prefix to be excluded.
 	if fact.t.Width == 8 {
 		old, ok := f.bytes[fact.t]
-		return ok && !old.empty() && old.and(fact.bytes).empty()
+		return fact.bytes.empty() || ok && !old.empty() && old.and(fact.bytes).empty()
 	}
 	old, ok := f.vals[fact.t]
-	return ok && len(old) > 0 && len(old.and(fact.vals)) == 0
+	return len(fact.vals) == 0 || ok && len(old) > 0 && len(old.and(fact.vals)) == 0
 }
 
 // bare strips the negations off cond and returns it with the value it has

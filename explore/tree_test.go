@@ -225,9 +225,11 @@ func TestRecordConstantCondition(t *testing.T) {
 // decided, by the same term or its negation, or an equality of a term the
 // prefix set equal to another constant, a bound on a length the prefix's
 // bounds exclude, a byte whose class a table gave compared with a byte of
-// another class, gets no candidate on its other side, and one decided the
-// other way (an inconsistent execution) still does; the conditions the
-// tree assumes count as the prefix's.
+// another class, a byte's index out of a 256-entry table, a conjunction
+// with an excluded part (a string compared with a constant), gets no
+// candidate on its other side, and one decided the other way (an
+// inconsistent execution) still does; the conditions the tree assumes
+// count as the prefix's.
 func TestRecordRepeatedCondition(t *testing.T) {
 	b := sym.NewBuilder()
 	c, d := cond(b, 1), cond(b, 2)
@@ -272,6 +274,14 @@ func TestRecordRepeatedCondition(t *testing.T) {
 			map[string]string{"": "open covered", "t": "open covered"}},
 		{"length within the domain does not wrap around", []Branch{{1, true, positive}, {2, true, grown}}, 1,
 			map[string]string{"": "open covered", "t": "infeasible covered"}},
+		{"conjunction with a part the prefix excludes", []Branch{{1, true, eq('a')}, {2, false, b.And(b.Eq(n, b.Const(3, 64)), eq('b'))}}, 1,
+			map[string]string{"": "open covered", "t": "covered infeasible"}},
+		{"negated conjunction with a part left open", []Branch{{1, true, eq('a')}, {2, true, b.And(b.Eq(n, b.Const(3, 64)), eq('a'))}}, 2,
+			map[string]string{"": "open covered", "t": "open covered"}},
+		{"conjunction that held fixes its parts", []Branch{{1, true, b.And(b.Eq(n, b.Const(3, 64)), eq('a'))}, {2, false, eq('b')}}, 1,
+			map[string]string{"": "open covered", "t": "covered infeasible"}},
+		{"byte index within its table", []Branch{{1, true, b.Cmp(sym.KULt, b.ZExt(v, 16), b.Const(256, 16))}}, 0,
+			map[string]string{"": "infeasible covered"}},
 		{"byte of a class compared with another class's byte", []Branch{{1, true, b.Eq(class, b.Const(0, 8))}, {2, false, eq('}')}}, 1,
 			map[string]string{"": "open covered", "t": "covered infeasible"}},
 		{"byte of a class compared with a byte of that class", []Branch{{1, true, b.Eq(class, b.Const(0, 8))}, {2, false, eq('a')}}, 2,
