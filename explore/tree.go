@@ -206,6 +206,7 @@ type Stats struct {
 	Pending         int
 	Covered         int
 	Infeasible      int
+	Settled         int // of the Infeasible, those Record settled with no query
 	Failed          int
 	Divergences     int // executions that missed their origin's prediction
 	Inconsistencies int // executions whose branch sites contradicted the tree
@@ -229,6 +230,7 @@ type Tree struct {
 	divergences     int
 	inconsistencies int
 	cut             int // runs truncated at MaxDepth
+	settled         int // sides Record made Infeasible with no query
 
 	// facts remembers what each branch condition says about one term
 	// (factOf), since the same conditions recur on every path.
@@ -264,6 +266,7 @@ func (t *Tree) Stats() Stats {
 		Pending:         t.sides[Pending],
 		Covered:         t.sides[Covered],
 		Infeasible:      t.sides[Infeasible],
+		Settled:         t.settled,
 		Failed:          t.sides[Failed],
 		Divergences:     t.divergences,
 		Inconsistencies: t.inconsistencies,
@@ -341,6 +344,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 				// The other side's goal folded to false, or the prefix
 				// contradicts it on its face: no solver needed.
 				t.set(nd, other, Infeasible)
+				t.settled++
 			} else {
 				t.set(nd, other, Open)
 				if bits == nil {

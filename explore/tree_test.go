@@ -300,6 +300,13 @@ func TestRecordRepeatedCondition(t *testing.T) {
 				t.Errorf("%d candidates %q, want %d", len(out.NewCandidates), describeAll(out.NewCandidates), tt.cands)
 			}
 			checkNodes(t, tr, tt.nodes)
+			infeasible := 0
+			for _, states := range tt.nodes {
+				infeasible += strings.Count(states, "infeasible")
+			}
+			if got := tr.Stats().Settled; got != infeasible {
+				t.Errorf("%d sides settled, want %d", got, infeasible)
+			}
 		})
 	}
 }
