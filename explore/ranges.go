@@ -92,9 +92,10 @@ func (rs ranges) shift(k, m uint64) ranges {
 	return out.normal(m)
 }
 
-// maxEvalBytes bounds the size of a condition over one byte that
-// termFacts evaluates at all 256 values of the byte.
-const maxEvalBytes = 4096
+// maxEvalBytes bounds the size of a condition over one byte that factOf
+// evaluates at all 256 values of the byte: a lookup in a 256-entry table,
+// an ite chain, has about 770 terms.
+const maxEvalBytes = 1024
 
 // maxFactMemo bounds the number of conditions whose facts a Tree keeps.
 const maxFactMemo = 1 << 16
