@@ -336,6 +336,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	d.offs = rt.Layout(cfg.Params, cfg.MaxLen)
 	d.domain()
+	d.tree.Assume(d.limits...)
 	d.alias = newAliasGraph(d.b, cfg.Params, d.offs)
 	if cfg.Lanes != LanesConcolic && cfg.Lanes != "" && !cfg.NoSolve {
 		d.lane = newLane(cfg.Params, cfg.MaxLen, cfg.Timeout, cfg.Dict, cfg.Seed, cfg.Seeds)

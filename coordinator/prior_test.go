@@ -18,8 +18,8 @@ import (
 // its node, then its side.
 func TestPosition(t *testing.T) {
 	b := sym.NewBuilder()
-	x := b.Var(0, 64)
-	cond := func(k uint64) *sym.Expr { return b.Cmp(sym.KEq, x, b.Const(k, 64)) }
+	// A variable per condition: no prefix settles another's side.
+	cond := func(k uint64) *sym.Expr { return b.Cmp(sym.KEq, b.Var(k, 64), b.Const(k, 64)) }
 	tree := explore.NewTree(b, explore.Options{})
 	first := tree.Record([]explore.Branch{{Site: 0, Taken: true, Cond: cond(1)}, {Site: 1, Taken: false, Cond: cond(2)}, {Site: 2, Taken: true, Cond: cond(3)}}, sym.Env{}, nil)
 	second := tree.Record([]explore.Branch{{Site: 0, Taken: false, Cond: cond(1)}, {Site: 3, Taken: true, Cond: cond(4)}}, sym.Env{}, nil)

@@ -31,56 +31,77 @@ func (s byteSet) not() byteSet { return byteSet{^s[0], ^s[1], ^s[2], ^s[3]} }
 
 func (s byteSet) empty() bool { return s == byteSet{} }
 
+func (s byteSet) or(t byteSet) byteSet {
+	return byteSet{s[0] | t[0], s[1] | t[1], s[2] | t[2], s[3] | t[3]}
+}
+
+// has reports whether x is in s.
+func (s byteSet) has(x uint64) bool { return s[x/64]>>(x%64)&1 == 1 }
+
 // byteCompare returns the 8-bit term a comparison c of it with a constant
 // is about, and the set of the term's values for which c holds. It returns
 // nil for any other condition.
 func byteCompare(c *sym.Expr) (*sym.Expr, byteSet) {
-	if !c.Kind.IsCompare() || len(c.Args) != 2 || c.Args[0].Width != 8 {
+	t, vals := constCompare(c)
+	if t == nil || t.Width != 8 {
 		return nil, byteSet{}
+	}
+	return t, rangeFact(t, vals).bytes
+}
+
+// constCompare returns the bit-vector term a comparison c of it with a
+// constant is about, and the set of the term's values for which c holds.
+// It returns nil for any other condition.
+func constCompare(c *sym.Expr) (*sym.Expr, ranges) {
+	if !c.Kind.IsCompare() || len(c.Args) != 2 {
+		return nil, nil
 	}
 	x, y := c.Args[0], c.Args[1]
 	constLeft := x.Kind == sym.KConst
 	if constLeft == (y.Kind == sym.KConst) {
-		return nil, byteSet{}
+		return nil, nil
 	}
-	t, k := x, int(y.Val&0xff)
+	t, k := x, y.Val
 	if constLeft {
-		t, k = y, int(x.Val&0xff)
+		t, k = y, x.Val
 	}
+	w := t.Width
+	if w == 0 {
+		return nil, nil
+	}
+	m := sym.Mask(w)
+	if c.Kind == sym.KEq {
+		return t, ranges{{k, k}}
+	}
+	// Compare in the unsigned order; a signed comparison is the unsigned
+	// one of the values with their sign bit flipped.
 	signed := c.Kind == sym.KSLt || c.Kind == sym.KSLe
+	flip := uint64(0)
 	if signed {
-		k = int(int8(k))
+		flip = 1 << (w - 1)
+		k ^= flip
 	}
-	// The values of t for which c holds, as a range of t's (signed or
-	// unsigned) values.
-	lo, hi := 0, 255
-	if signed {
-		lo, hi = -128, 127
-	}
+	strict := c.Kind == sym.KULt || c.Kind == sym.KSLt
+	var lo, hi uint64 = 0, m // the (flipped) values of t for which c holds
 	switch {
-	case c.Kind == sym.KEq:
-		lo, hi = k, k
-	case (c.Kind == sym.KULt || c.Kind == sym.KSLt) && !constLeft: // t < k
-		hi = k - 1
-	case c.Kind == sym.KULe || c.Kind == sym.KSLe:
-		if constLeft { // k <= t
-			lo = k
-		} else { // t <= k
-			hi = k
+	case !constLeft && strict: // t < k
+		if k == 0 {
+			return t, nil
 		}
-	default: // k < t
+		hi = k - 1
+	case !constLeft: // t <= k
+		hi = k
+	case strict: // k < t
+		if k == m {
+			return t, nil
+		}
 		lo = k + 1
+	default: // k <= t
+		lo = k
 	}
-	if !signed || lo >= 0 {
-		return t, span(lo, hi)
+	if !signed {
+		return t, ranges{{lo, hi}}
 	}
-	// Negative values are the unsigned 128..255.
-	if hi < 0 {
-		return t, span(lo+256, hi+256)
-	}
-	return t, span(lo+256, 255).or(span(0, hi))
-}
-
-func (s byteSet) or(t byteSet) byteSet {
-	return byteSet{s[0] | t[0], s[1] | t[1], s[2] | t[2], s[3] | t[3]}
+	// Flip the sign bit back: the range may then cross the wrap-around.
+	return t, ranges{{lo ^ flip, hi ^ flip}}.normal(m)
 }

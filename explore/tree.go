@@ -210,6 +210,7 @@ type Stats struct {
 	Pending         int
 	Covered         int
 	Infeasible      int
+	Settled         int // of the Infeasible, those Record settled with no query
 	Failed          int
 	Divergences     int // executions that missed their origin's prediction
 	Inconsistencies int // executions whose branch sites contradicted the tree
@@ -233,6 +234,13 @@ type Tree struct {
 	divergences     int
 	inconsistencies int
 	cut             int // runs truncated at MaxDepth
+	settled         int // sides Record made Infeasible with no query
+
+	// facts remembers what each branch condition says about one term
+	// (factOf), since the same conditions recur on every path.
+	facts map[*sym.Expr]termFact
+	// assumed are conditions every query is solved under (Assume).
+	assumed []*sym.Expr
 }
 
 // NewTree returns an empty tree. The branch conditions given to Record
@@ -240,6 +248,13 @@ type Tree struct {
 func NewTree(b *sym.Builder, opts Options) *Tree {
 	return &Tree{b: b, opts: opts, paths: make(map[[16]byte]struct{})}
 }
+
+// Assume adds conditions that every query the tree's candidates lead to
+// is solved under, besides their path (the inputs' domain: a length at
+// most the largest input). Record uses them to settle sides they exclude:
+// a length the prefix bounds below is excluded from a wrapped-around value
+// only by them.
+func (t *Tree) Assume(cs ...*sym.Expr) { t.assumed = append(t.assumed, cs...) }
 
 // Root returns the node of the first branch, nil before any branch is
 // recorded.
@@ -255,6 +270,7 @@ func (t *Tree) Stats() Stats {
 		Pending:         t.sides[Pending],
 		Covered:         t.sides[Covered],
 		Infeasible:      t.sides[Infeasible],
+		Settled:         t.settled,
 		Failed:          t.sides[Failed],
 		Divergences:     t.divergences,
 		Inconsistencies: t.inconsistencies,
@@ -320,7 +336,10 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 			t.set(nd, br.Taken, Covered)
 			other := !br.Taken
 			if decided == nil && !br.Cond.IsConst() {
-				decided = &prefixFacts{held: make(map[*sym.Expr]bool, d), bytes: make(map[*sym.Expr]byteSet)}
+				decided = &prefixFacts{t: t, held: make(map[*sym.Expr]bool, d), bytes: make(map[*sym.Expr]byteSet), vals: make(map[*sym.Expr]ranges)}
+				for _, c := range t.assumed {
+					decided.add(Branch{Cond: c, Taken: true})
+				}
 				for _, p := range path[:d] {
 					decided.add(p)
 				}
@@ -329,6 +348,7 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 				// The other side's goal folded to false, or the prefix
 				// contradicts it on its face: no solver needed.
 				t.set(nd, other, Infeasible)
+				t.settled++
 			} else {
 				t.set(nd, other, Open)
 				if bits == nil {
@@ -387,53 +407,94 @@ func (t *Tree) Record(path []Branch, input sym.Env, origin *Candidate) Outcome {
 
 // prefixFacts are what the branches of a path prefix decided, in the two
 // forms whose contradiction needs no solver: a condition term held or not,
-// and the values an 8-bit term's comparisons with constants leave it.
-// Wider terms get no value sets: their refutations are rarer and the
-// domain layer answers them.
+// and the values the prefix's conditions leave one term (Tree.factOf).
 type prefixFacts struct {
+	t     *Tree
 	held  map[*sym.Expr]bool    // condition, without negations -> its value
 	bytes map[*sym.Expr]byteSet // 8-bit term -> the values the prefix leaves it
+	vals  map[*sym.Expr]ranges  // wider variable -> the values the prefix leaves it
 }
 
 // add notes the outcome of br.
-func (f *prefixFacts) add(br Branch) {
-	c, held := bare(br.Cond, br.Taken)
+func (f *prefixFacts) add(br Branch) { f.note(br.Cond, br.Taken) }
+
+// note notes that cond has the value held: the condition itself, and what
+// it says about one term; both parts of a conjunction that held (a string
+// compared with a constant: its length and its bytes), of a disjunction
+// that did not.
+func (f *prefixFacts) note(cond *sym.Expr, held bool) {
+	c, held := bare(cond, held)
 	f.held[c] = held
-	if t, set := byteCompare(c); t != nil {
-		if !held {
-			set = set.not()
-		}
-		if old, ok := f.bytes[t]; ok {
-			set = set.and(old)
-		}
-		f.bytes[t] = set
+	if len(c.Args) == 2 && (c.Kind == sym.KLAnd && held || c.Kind == sym.KLOr && !held) {
+		f.note(c.Args[0], held)
+		f.note(c.Args[1], held)
+		return
 	}
+	fact := f.t.factOf(c)
+	if fact.t == nil {
+		return
+	}
+	if !held {
+		fact = fact.not()
+	}
+	if fact.t.Width == 8 {
+		if old, ok := f.bytes[fact.t]; ok {
+			fact.bytes = fact.bytes.and(old)
+		}
+		f.bytes[fact.t] = fact.bytes
+		return
+	}
+	if old, ok := f.vals[fact.t]; ok {
+		fact.vals = fact.vals.and(old)
+	}
+	f.vals[fact.t] = fact.vals
 }
 
 // refutes reports whether the other side of br contradicts the prefix:
 // the very same term decided the way br took it (a loop or a repeated
-// check), or a comparison of a byte with a constant that no value the
-// prefix's comparisons of that byte leave can satisfy (a byte read as '"'
-// compared with '}', or as a digit compared with ']').
-// A term the prefix decided the other way is left to the solver: the
-// execution was not consistent.
+// check), or a condition on one term that no value the prefix leaves that
+// term satisfies (a byte read as '"' compared with '}', a digit compared
+// with ']', a byte whose class a table lookup gave compared with a byte
+// of another class, an input length at least 2 compared with 1), or that
+// no value of that term satisfies at all; a conjunction one of whose
+// parts is refuted, a disjunction both of whose are.
+// A term the prefix decided the other way, or left no value, is left to
+// the solver: the execution was not consistent.
 func (f *prefixFacts) refutes(br Branch) bool {
 	if f == nil {
 		return false
 	}
-	c, held := bare(br.Cond, br.Taken)
-	if h, ok := f.held[c]; ok && h == held {
+	return f.excludes(br.Cond, !br.Taken)
+}
+
+// excludes reports whether the prefix excludes that cond has the value
+// want.
+func (f *prefixFacts) excludes(cond *sym.Expr, want bool) bool {
+	c, want := bare(cond, want)
+	if h, ok := f.held[c]; ok && h != want {
 		return true
 	}
-	if t, set := byteCompare(c); t != nil {
-		if held { // the other side needs c false
-			set = set.not()
+	if len(c.Args) == 2 && (c.Kind == sym.KLAnd || c.Kind == sym.KLOr) {
+		if (c.Kind == sym.KLAnd) == want { // both parts must have the value want
+			return f.excludes(c.Args[0], want) || f.excludes(c.Args[1], want)
 		}
-		if old, ok := f.bytes[t]; ok && old.and(set).empty() {
-			return true
-		}
+		return f.excludes(c.Args[0], want) && f.excludes(c.Args[1], want)
 	}
-	return false
+	fact := f.t.factOf(c)
+	if fact.t == nil {
+		return false
+	}
+	if !want {
+		fact = fact.not()
+	}
+	// A value no value of the term gives (a byte's index into a
+	// 256-entry table out of range) needs no prefix to be excluded.
+	if fact.t.Width == 8 {
+		old, ok := f.bytes[fact.t]
+		return fact.bytes.empty() || ok && !old.empty() && old.and(fact.bytes).empty()
+	}
+	old, ok := f.vals[fact.t]
+	return len(fact.vals) == 0 || ok && len(old) > 0 && len(old.and(fact.vals)) == 0
 }
 
 // bare strips the negations off cond and returns it with the value it has

@@ -18,8 +18,10 @@ func cond(b *sym.Builder, site uint32) *sym.Expr {
 
 // path parses space-separated site/outcome pairs: "1t 2f" is site 1 taken
 // the true way, then site 2 taken the false way. A site's first branch has
-// cond(b, site); each later one a term of its own, as a loop's condition
-// on a changing counter has (a repeated term's other side is infeasible).
+// cond(b, site); each later one a term of its own, over a variable of its
+// own, as a loop's condition on a changing counter has (a repeated term's
+// other side is infeasible, and so is one the earlier bounds on the same
+// variable decide).
 func path(b *sym.Builder, s string) []Branch {
 	var p []Branch
 	seen := map[uint64]uint64{}
@@ -30,7 +32,7 @@ func path(b *sym.Builder, s string) []Branch {
 		}
 		c := cond(b, uint32(site))
 		if k := seen[site]; k > 0 {
-			c = b.Cmp(sym.KULt, b.Var(site, 64), b.Const(10+k, 64))
+			c = b.Cmp(sym.KULt, b.Var(site<<16|k, 64), b.Const(10+k, 64))
 		}
 		seen[site]++
 		p = append(p, Branch{Site: uint32(site), Taken: f[len(f)-1] == 't', Cond: c})
@@ -221,14 +223,27 @@ func TestRecordConstantCondition(t *testing.T) {
 
 // TestRecordRepeatedCondition checks that a condition the prefix already
 // decided, by the same term or its negation, or an equality of a term the
-// prefix set equal to another constant, gets no candidate on its other
-// side, and one decided the other way (an inconsistent execution) still
-// does.
+// prefix set equal to another constant, a bound on a length the prefix's
+// bounds exclude, a byte whose class a table gave compared with a byte of
+// another class, a byte's index out of a 256-entry table, a conjunction
+// with an excluded part (a string compared with a constant), gets no
+// candidate on its other side, and one decided the other way (an
+// inconsistent execution) still does; the conditions the tree assumes
+// count as the prefix's.
 func TestRecordRepeatedCondition(t *testing.T) {
 	b := sym.NewBuilder()
 	c, d := cond(b, 1), cond(b, 2)
 	v := b.Var(7, 8)
 	eq := func(k uint64) *sym.Expr { return b.Eq(v, b.Const(k, 8)) }
+	n := b.Var(9, 64) // an input's length
+	one := b.Const(1, 64)
+	// A table lookup of v's class: '{' -> 3, '}' -> 1, '"' -> 2, else 0.
+	class := b.Const(0, 8)
+	for _, e := range []struct{ k, v uint64 }{{'{', 3}, {'}', 1}, {'"', 2}} {
+		class = b.Ite(eq(e.k), b.Const(e.v, 8), class)
+	}
+	positive, grown := b.Cmp(sym.KSLt, b.Const(0, 64), n), b.Cmp(sym.KSLt, one, b.Bin(sym.KAdd, n, one))
+	domain := b.Cmp(sym.KULe, n, b.Const(58, 64))
 	tests := []struct {
 		name  string
 		path  []Branch
@@ -249,17 +264,49 @@ func TestRecordRepeatedCondition(t *testing.T) {
 			map[string]string{"": "covered open", "f": "covered open", "ff": "covered infeasible"}},
 		{"byte range leaves the constant", []Branch{{1, false, b.Cmp(sym.KULt, v, b.Const('0', 8))}, {2, false, eq('5')}}, 2,
 			map[string]string{"": "covered open", "f": "covered open"}},
+		{"length bounded, then off by one", []Branch{{1, true, b.Cmp(sym.KSLt, one, b.Bin(sym.KAdd, n, one))}, {2, false, b.Cmp(sym.KSLt, n, one)}}, 1,
+			map[string]string{"": "open covered", "t": "covered infeasible"}},
+		{"length range leaves the constant", []Branch{{1, true, b.Cmp(sym.KSLt, one, b.Bin(sym.KAdd, n, one))}, {2, false, b.Eq(n, b.Const(5, 64))}}, 2,
+			map[string]string{"": "open covered", "t": "covered open"}},
+		{"length left no value", []Branch{{1, true, b.Cmp(sym.KULt, n, b.Const(5, 64))}, {2, true, b.Cmp(sym.KULt, b.Const(10, 64), n)}, {3, false, b.Eq(n, b.Const(7, 64))}}, 3,
+			map[string]string{"": "open covered", "t": "open covered", "tt": "covered open"}},
+		{"length wraps around", []Branch{{1, true, positive}, {2, true, grown}}, 2,
+			map[string]string{"": "open covered", "t": "open covered"}},
+		{"length within the domain does not wrap around", []Branch{{1, true, positive}, {2, true, grown}}, 1,
+			map[string]string{"": "open covered", "t": "infeasible covered"}},
+		{"conjunction with a part the prefix excludes", []Branch{{1, true, eq('a')}, {2, false, b.And(b.Eq(n, b.Const(3, 64)), eq('b'))}}, 1,
+			map[string]string{"": "open covered", "t": "covered infeasible"}},
+		{"negated conjunction with a part left open", []Branch{{1, true, eq('a')}, {2, true, b.And(b.Eq(n, b.Const(3, 64)), eq('a'))}}, 2,
+			map[string]string{"": "open covered", "t": "open covered"}},
+		{"conjunction that held fixes its parts", []Branch{{1, true, b.And(b.Eq(n, b.Const(3, 64)), eq('a'))}, {2, false, eq('b')}}, 1,
+			map[string]string{"": "open covered", "t": "covered infeasible"}},
+		{"byte index within its table", []Branch{{1, true, b.Cmp(sym.KULt, b.ZExt(v, 16), b.Const(256, 16))}}, 0,
+			map[string]string{"": "infeasible covered"}},
+		{"byte of a class compared with another class's byte", []Branch{{1, true, b.Eq(class, b.Const(0, 8))}, {2, false, eq('}')}}, 1,
+			map[string]string{"": "open covered", "t": "covered infeasible"}},
+		{"byte of a class compared with a byte of that class", []Branch{{1, true, b.Eq(class, b.Const(0, 8))}, {2, false, eq('a')}}, 2,
+			map[string]string{"": "open covered", "t": "covered open"}},
 		{"other terms", []Branch{{1, true, c}, {2, true, d}}, 2,
 			map[string]string{"": "open covered", "t": "open covered"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := NewTree(b, Options{})
+			if strings.Contains(tt.name, "within the domain") {
+				tr.Assume(domain)
+			}
 			out := tr.Record(tt.path, sym.Env{}, nil)
 			if len(out.NewCandidates) != tt.cands {
 				t.Errorf("%d candidates %q, want %d", len(out.NewCandidates), describeAll(out.NewCandidates), tt.cands)
 			}
 			checkNodes(t, tr, tt.nodes)
+			infeasible := 0
+			for _, states := range tt.nodes {
+				infeasible += strings.Count(states, "infeasible")
+			}
+			if got := tr.Stats().Settled; got != infeasible {
+				t.Errorf("%d sides settled, want %d", got, infeasible)
+			}
 		})
 	}
 }

@@ -1,0 +1,223 @@
+package explore
+
+import (
+	"slices"
+
+	"github.com/gocolic/gocolic/sym"
+)
+
+// valueRange is the values lo..hi of a term, in the unsigned order; lo > hi
+// means the values from lo up to the term's largest and from 0 to hi (a
+// range across the wrap-around), and is only an input of normal.
+type valueRange struct{ lo, hi uint64 }
+
+// ranges is a set of values of a term, as sorted disjoint ranges with
+// lo <= hi; nil is the empty set.
+type ranges []valueRange
+
+// normal returns rs with the ranges across the wrap-around of a term whose
+// largest value is m split, sorted and merged.
+func (rs ranges) normal(m uint64) ranges {
+	var out ranges
+	for _, r := range rs {
+		if r.lo > r.hi {
+			out = append(out, valueRange{r.lo, m}, valueRange{0, r.hi})
+		} else {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b valueRange) int {
+		switch {
+		case a.lo < b.lo:
+			return -1
+		case a.lo > b.lo:
+			return 1
+		}
+		return 0
+	})
+	merged := out[:0]
+	for _, r := range out {
+		if n := len(merged); n > 0 && (merged[n-1].hi == m || r.lo <= merged[n-1].hi+1) {
+			merged[n-1].hi = max(merged[n-1].hi, r.hi)
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
+}
+
+// and returns the intersection of rs and ss.
+func (rs ranges) and(ss ranges) ranges {
+	var out ranges
+	for i, j := 0, 0; i < len(rs) && j < len(ss); {
+		lo, hi := max(rs[i].lo, ss[j].lo), min(rs[i].hi, ss[j].hi)
+		if lo <= hi {
+			out = append(out, valueRange{lo, hi})
+		}
+		if rs[i].hi < ss[j].hi {
+			i++
+		} else {
+			j++
+		}
+	}
+	return out
+}
+
+// not returns the complement of rs among the values 0..m.
+func (rs ranges) not(m uint64) ranges {
+	var out ranges
+	next, done := uint64(0), false // the least value not yet placed
+	for _, r := range rs {
+		if r.lo > next {
+			out = append(out, valueRange{next, r.lo - 1})
+		}
+		if r.hi == m {
+			done = true
+			break
+		}
+		next = r.hi + 1
+	}
+	if !done {
+		out = append(out, valueRange{next, m})
+	}
+	return out
+}
+
+// shift returns the set of the values x with x+k (modulo m+1) in rs.
+func (rs ranges) shift(k, m uint64) ranges {
+	out := make(ranges, len(rs))
+	for i, r := range rs {
+		out[i] = valueRange{(r.lo - k) & m, (r.hi - k) & m}
+	}
+	return out.normal(m)
+}
+
+// maxEvalBytes bounds the size of a condition over one byte that factOf
+// evaluates at all 256 values of the byte: a lookup in a 256-entry table,
+// an ite chain, has about 770 terms.
+const maxEvalBytes = 1024
+
+// maxFactMemo bounds the number of conditions whose facts a Tree keeps.
+const maxFactMemo = 1 << 16
+
+// termFact is what a branch condition says about one term: the values of
+// the term for which the condition holds.
+type termFact struct {
+	t *sym.Expr // nil: the condition says nothing usable
+	// bytes holds the values of an 8-bit term, vals those of a wider one.
+	bytes byteSet
+	vals  ranges
+}
+
+// not returns the fact of the condition's negation.
+func (f termFact) not() termFact {
+	if f.t.Width == 8 {
+		f.bytes = f.bytes.not()
+	} else {
+		f.vals = f.vals.not(sym.Mask(f.t.Width))
+	}
+	return f
+}
+
+// factOf returns what the condition c (no negation on top) says about one
+// term: for a comparison of a byte term with a constant, the byte term's
+// values; for a comparison of v or v+k with a constant, v's values (an
+// input length bounded by one check and then by another, off by one); for
+// any other condition over one input byte alone (a table lookup compiled
+// to a chain of ite), the byte's values, by evaluation.
+func (t *Tree) factOf(c *sym.Expr) termFact {
+	if f, ok := t.facts[c]; ok {
+		return f
+	}
+	f := analyse(c)
+	if t.facts == nil || len(t.facts) > maxFactMemo {
+		t.facts = make(map[*sym.Expr]termFact)
+	}
+	t.facts[c] = f
+	return f
+}
+
+// analyse computes factOf's answer.
+func analyse(c *sym.Expr) termFact {
+	if term, vals := constCompare(c); term != nil {
+		switch {
+		case term.Kind == sym.KVar:
+			return rangeFact(term, vals)
+		case term.Kind == sym.KAdd && term.Args[1].Kind == sym.KConst && term.Args[0].Kind == sym.KVar:
+			return rangeFact(term.Args[0], vals.shift(term.Args[1].Val, sym.Mask(term.Width)))
+		case term.Kind == sym.KAdd && term.Args[0].Kind == sym.KConst && term.Args[1].Kind == sym.KVar:
+			return rangeFact(term.Args[1], vals.shift(term.Args[0].Val, sym.Mask(term.Width)))
+		}
+		if v := oneByte(c); v != nil {
+			return evalByte(c, v)
+		}
+		if term.Width == 8 {
+			_, s := byteCompare(c)
+			return termFact{t: term, bytes: s}
+		}
+		return termFact{}
+	}
+	if v := oneByte(c); v != nil {
+		return evalByte(c, v)
+	}
+	return termFact{}
+}
+
+// rangeFact returns the fact that term t takes the values vals.
+func rangeFact(t *sym.Expr, vals ranges) termFact {
+	if t.Width != 8 {
+		return termFact{t: t, vals: vals}
+	}
+	var s byteSet
+	for _, r := range vals {
+		s = s.or(span(int(r.lo), int(r.hi)))
+	}
+	return termFact{t: t, bytes: s}
+}
+
+// oneByte returns the one variable of c when it is 8 bits wide, c holds no
+// opaque call nor string and has at most maxEvalBytes terms; nil
+// otherwise.
+func oneByte(c *sym.Expr) *sym.Expr {
+	var v *sym.Expr
+	seen := make(map[*sym.Expr]bool)
+	ok := true
+	var walk func(e *sym.Expr)
+	walk = func(e *sym.Expr) {
+		if !ok || seen[e] {
+			return
+		}
+		seen[e] = true
+		switch {
+		case len(seen) > maxEvalBytes, e.Kind == sym.KCall, e.Kind == sym.KString:
+			ok = false
+			return
+		case e.Kind == sym.KVar:
+			if e.Width != 8 || (v != nil && v != e) {
+				ok = false
+			}
+			v = e
+			return
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	walk(c)
+	if !ok {
+		return nil
+	}
+	return v
+}
+
+// evalByte returns the fact of c over its one byte variable v, by
+// evaluating c at every value of v.
+func evalByte(c, v *sym.Expr) termFact {
+	var s byteSet
+	for x := range uint64(256) {
+		if sym.Holds(c, sym.Env{v.Val: x}) {
+			s[x/64] |= 1 << (x % 64)
+		}
+	}
+	return termFact{t: v, bytes: s}
+}
