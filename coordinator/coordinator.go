@@ -36,6 +36,7 @@ type Config struct {
 	Options
 	Bin    string     // the instrumented worker binary
 	Args   []string   // its arguments
+	Dir    string     // the directory it runs in: the package's ("": gocolic's)
 	Params []rt.Param // the entry function's parameters
 	Sites  []sites.Site
 	MaxLen int // bound on the length of string and []byte inputs
@@ -774,11 +775,11 @@ func (d *coordinator) drain() {
 
 // spec describes the workers of this run.
 func (d *coordinator) spec() spec {
-	return workerSpec(d.cfg.Bin, d.cfg.Args, d.cfg.Timeout, uint64(d.cfg.MemLimitMB)<<20, d.cfg.Opaque)
+	return workerSpec(d.cfg.Bin, d.cfg.Args, d.cfg.Dir, d.cfg.Timeout, uint64(d.cfg.MemLimitMB)<<20, d.cfg.Opaque)
 }
 
-func workerSpec(bin string, args []string, timeout time.Duration, memLimit uint64, opaque bool) spec {
-	sp := spec{bin: bin, args: args, timeout: timeout, memLimit: memLimit}
+func workerSpec(bin string, args []string, dir string, timeout time.Duration, memLimit uint64, opaque bool) spec {
+	sp := spec{bin: bin, args: args, dir: dir, timeout: timeout, memLimit: memLimit}
 	if opaque {
 		sp.env = []string{rt.OpaqueEnv + "=1"}
 	}

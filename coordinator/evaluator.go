@@ -30,9 +30,10 @@ type Evaluator struct {
 }
 
 // NewEvaluator returns an Evaluator of the worker binary bin (run with
-// args). timeout bounds one request of any number of points.
-func NewEvaluator(bin string, args []string, timeout time.Duration) *Evaluator {
-	sp := workerSpec(bin, args, timeout, 0, true)
+// args in dir, as workers run). timeout bounds one request of any number
+// of points.
+func NewEvaluator(bin string, args []string, dir string, timeout time.Duration) *Evaluator {
+	sp := workerSpec(bin, args, dir, timeout, 0, true)
 	sp.mode = rt.EvalMode
 	return &Evaluator{sp: sp, enc: sym.NewEncoder()}
 }

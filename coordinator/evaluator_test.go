@@ -14,7 +14,7 @@ import (
 // without values, and a call that hangs or exits kills the process,
 // which the next request starts again.
 func TestEvaluator(t *testing.T) {
-	ev := NewEvaluator(workerBin(t), nil, 500*time.Millisecond)
+	ev := NewEvaluator(workerBin(t), nil, "", 500*time.Millisecond)
 	defer ev.Close()
 	b := sym.NewBuilder()
 	x := b.Var(0, 64)

@@ -97,11 +97,12 @@ func (t *tail) reset() {
 }
 
 // spec says how to start a worker process: the binary, its arguments, the
-// value of rt.WorkerEnv ("1" unless it is an evaluator), extra environment
-// variables, and the limits of one request.
+// directory it runs in, the value of rt.WorkerEnv ("1" unless it is an
+// evaluator), extra environment variables, and the limits of one request.
 type spec struct {
 	bin      string
 	args     []string
+	dir      string
 	mode     string
 	env      []string
 	timeout  time.Duration
@@ -123,6 +124,9 @@ func startWorker(sp spec) (*worker, error) {
 	}
 	w := &worker{bin: bin, timeout: timeout, memLimit: memLimit, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
 	cmd := proc.Command(bin, args...)
+	// As go test runs a test binary: in the package's directory, where a
+	// fuzz target's own code finds its testdata by relative paths.
+	cmd.Dir = sp.dir
 	mode := sp.mode
 	if mode == "" {
 		mode = "1"

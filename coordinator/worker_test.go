@@ -759,3 +759,23 @@ func TestFindingKey(t *testing.T) {
 		})
 	}
 }
+
+// TestStartWorkerDir checks that a worker process runs in the directory
+// its spec names, as go test runs a test binary in its package's
+// directory (a fuzz target may read its testdata by a relative path).
+func TestStartWorkerDir(t *testing.T) {
+	dir := t.TempDir()
+	w, err := startWorker(spec{bin: "sh", args: []string{"-c", "pwd > where"}, dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-w.done
+	got, err := os.ReadFile(filepath.Join(dir, "where"))
+	if err != nil {
+		t.Fatalf("the worker did not run in %s: %v", dir, err)
+	}
+	want, _ := filepath.EvalSymlinks(dir)
+	if d, _ := filepath.EvalSymlinks(strings.TrimSpace(string(got))); d != want {
+		t.Errorf("worker ran in %s, want %s", d, want)
+	}
+}

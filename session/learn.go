@@ -98,7 +98,7 @@ func Learn(ctx context.Context, cfg Config) (*Learned, error) {
 		rc.Budget, rc.MinimizeTime, rc.Lanes = 0, 0, coordinator.LanesConcolic
 		var eval *coordinator.Evaluator
 		if cfg.Solver.Opaque() {
-			eval = coordinator.NewEvaluator(bin, args, cfg.Timeout)
+			eval = coordinator.NewEvaluator(bin, args, t.entry.PkgDir, cfg.Timeout)
 			defer eval.Close()
 		}
 		dcfg, _ := runConfig(rc, t, bin, args, eval, seeds)

@@ -349,7 +349,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	}
 	var eval *coordinator.Evaluator
 	if cfg.Solver.Opaque() {
-		eval = coordinator.NewEvaluator(bin, args, cfg.Timeout)
+		eval = coordinator.NewEvaluator(bin, args, t.entry.PkgDir, cfg.Timeout)
 	}
 	closeAll := func() {
 		if eval != nil {
@@ -478,7 +478,7 @@ func runConfig(cfg Config, t *target, bin string, args []string, eval *coordinat
 	}
 	return coordinator.Config{
 		Options: cfg.Options,
-		Bin:     bin, Args: args, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
+		Bin:     bin, Args: args, Dir: t.entry.PkgDir, Params: t.entry.rt, Sites: t.ins.Sites, MaxLen: cfg.MaxLen,
 		NewSolver: newSolver, SolveBound: cfg.Solver.Bound(), Seeds: seeds, Opaque: cfg.Solver.Opaque(),
 		Dict: mutate.NewDict(0),
 	}, chains
