@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -175,9 +176,15 @@ func TestRunMinimizesCases(t *testing.T) {
 			for _, b := range [][]byte{{}, {0, 1, 2, 3, 4}, sum300} {
 				cfg.Seeds = append(cfg.Seeds, rt.EncodeInput(cfg.Params, cfg.MaxLen, []rt.Arg{{Bytes: b}}))
 			}
+			var progress strings.Builder
+			cfg.Progress = &progress
 			rep := runDriver(t, context.Background(), cfg)
 			if rep.CasesFound != 3 || len(rep.Cases) != 3 {
 				t.Fatalf("%d cases found, %d kept; want 3 and 3", rep.CasesFound, len(rep.Cases))
+			}
+			// The time after the budget is announced, not silent.
+			if !strings.Contains(progress.String(), "gocolic: minimising 0 findings and the kept cases") {
+				t.Errorf("progress does not announce the minimisation:\n%s", progress.String())
 			}
 			w, err := startWorker(spec{bin: cfg.Bin, args: cfg.Args, timeout: 10 * time.Second})
 			if err != nil {

@@ -92,7 +92,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 		fs.DurationVar(&c.MinimizeTime, "minimizetime", d.MinimizeTime, "time spent minimising each failing input, and once more all kept cases together, after the exploration (0: keep inputs as found)")
 	}
 	c.Backoff = d.Backoff
-	fs.Var(backoffValue{&c.Backoff}, "backoff", "branch outcomes asked about less and less often as their queries keep failing (unsat or unknown): implicit (index, slice, division and shift checks; outcomes the solver gives up on, at any site), all, or off; -backoff alone means all")
+	fs.Var(backoffValue{&c.Backoff}, "backoff", "branch outcomes asked about less and less often as their queries keep failing (unsat or unknown): implicit (index, slice, division and shift checks; outcomes the solver gives up on, at any site), all, or off, given as -backoff=MODE; -backoff alone means all")
 	fs.BoolVar(&c.Optimistic, "optimistic", d.Optimistic, "when a path condition fails at a branch outcome no run has taken, solve its last condition alone and run the input")
 	if cmd == CmdLearn {
 		// The learner (learn.Config).

@@ -137,6 +137,14 @@ func (c *Config) Validate() error {
 	if c.MaxElems < 0 || c.MaxElems > maxMaxElems {
 		return fmt.Errorf("-maxelems %d is out of range (0 to %d)", c.MaxElems, maxMaxElems)
 	}
+	if c.Out != "" {
+		// Checked before the exploration, so that a wrong -o costs no
+		// run; a directory that does not exist yet is made when the
+		// tests are written.
+		if fi, err := os.Stat(c.Out); err == nil && !fi.IsDir() {
+			return fmt.Errorf("-o %s is a file, not a directory for the generated tests", c.Out)
+		}
+	}
 	if c.Stderr == nil {
 		c.Stderr = os.Stderr
 	}

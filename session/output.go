@@ -88,6 +88,11 @@ func writeTests(cfg Config, t *Entry, rep *coordinator.Report) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("generating tests: %w", err)
 	}
+	if cfg.Out != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", fmt.Errorf("writing tests: %w", err)
+		}
+	}
 	path := filepath.Join(dir, emit.FileName(t.Func))
 	if err := emit.WriteFile(path, src); err != nil {
 		return "", fmt.Errorf("writing tests: %w", err)

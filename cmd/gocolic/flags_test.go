@@ -99,3 +99,22 @@ func TestLearnArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestArgsError checks the line that says what is wrong with the
+// arguments after the flags: too few, a -backoff mode given without =, or
+// anything else.
+func TestArgsError(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "got 0 argument(s)"},
+		{[]string{"./p"}, "got 1 argument(s)"},
+		{[]string{"all", "./p", "F"}, "-backoff=all"},
+		{[]string{"./p", "F", "extra"}, "flags go before the package"},
+	} {
+		if got := argsError(tt.args); !strings.Contains(got, tt.want) {
+			t.Errorf("argsError(%q) = %q, want it to contain %q", tt.args, got, tt.want)
+		}
+	}
+}

@@ -62,10 +62,27 @@ func runExplore(ctx context.Context, fs *flag.FlagSet, cfg *session.Config, args
 	}
 	if fs.NArg() != 2 {
 		fs.Usage()
+		fmt.Fprintln(stderr, argsError(fs.Args()))
 		return 2
 	}
 	cfg.Package, cfg.Func = fs.Arg(0), fs.Arg(1)
 	return runOne(ctx, cfg, stderr, run)
+}
+
+// argsError says what is wrong with the arguments left after the flags,
+// which must be a package and a function; the usage above it lists the
+// flags. A word among them that names a -backoff mode is most likely one
+// given without "=", which that flag needs since it may stand alone.
+func argsError(args []string) string {
+	if len(args) < 2 {
+		return fmt.Sprintf("gocolic: want a package and a function after the flags, got %d argument(s)", len(args))
+	}
+	for _, a := range args {
+		if a == "all" || a == "implicit" || a == "off" {
+			return fmt.Sprintf("gocolic: want a package and a function after the flags, got %q; a -backoff mode is given with = (-backoff=%s)", args, a)
+		}
+	}
+	return fmt.Sprintf("gocolic: want a package and a function after the flags, got %q (flags go before the package)", args)
 }
 
 // runOne runs one exploration of cfg's function and prints its outcome.
