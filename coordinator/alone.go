@@ -96,7 +96,7 @@ func (d *coordinator) checkAlone(ctx context.Context, lim aloneLimits) {
 			kept = append(kept, f)
 			continue
 		}
-		key, err := m.alone(ctx, f.Input)
+		key, limit, err := m.alone(ctx, f.Input)
 		if errors.Is(err, errAloneInterrupted) {
 			kept = append(kept, fs[i:]...)
 			break
@@ -112,6 +112,13 @@ func (d *coordinator) checkAlone(ctx context.Context, lim aloneLimits) {
 			kept = append(kept, f)
 			continue
 		}
+		if limit != "" && limit != f.Kind {
+			// The run alone hit a time or memory limit before it could
+			// fail as found (a fresh process on a loaded machine): that
+			// says nothing of the failure, which stays a bug, unchecked.
+			kept = append(kept, f)
+			continue
+		}
 		misses[place]++
 		moved = append(moved, f)
 	}
@@ -120,18 +127,19 @@ func (d *coordinator) checkAlone(ctx context.Context, lim aloneLimits) {
 }
 
 // alone runs env on a worker started for it and stopped after it, and
-// returns the finding key of that run ("" when it returned normally). An
+// returns the finding key of that run ("" when it returned normally) and,
+// when the run hit the time or memory limit, that crash's kind. An
 // interrupt of ctx kills the worker and makes the error
 // errAloneInterrupted; a worker that fails to start or to answer is an
 // error.
-func (m *minimizer) alone(ctx context.Context, env sym.Env) (string, error) {
+func (m *minimizer) alone(ctx context.Context, env sym.Env) (key, limit string, err error) {
 	if m.w != nil { // a fresh process: nothing an earlier input left
 		m.w.kill()
 		m.w = nil
 	}
 	w, err := startWorker(m.d.spec())
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	m.w = w
 	killed := make(chan struct{})
@@ -149,9 +157,12 @@ func (m *minimizer) alone(ctx context.Context, env sym.Env) (string, error) {
 	}
 	switch {
 	case ctx.Err() != nil:
-		return "", errAloneInterrupted
+		return "", "", errAloneInterrupted
 	case m.err != nil:
-		return "", m.err
+		return "", "", m.err
 	}
-	return failKey(resp, crash), nil
+	if crash != nil && (crash.Kind == CrashTimeout || crash.Kind == CrashMemory) {
+		limit = string(crash.Kind)
+	}
+	return failKey(resp, crash), limit, nil
 }

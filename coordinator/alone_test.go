@@ -104,7 +104,8 @@ func TestCheckAloneLimits(t *testing.T) {
 
 // TestCheckAloneTimeouts checks that a hang is run alone too, within its
 // limit: a timeout whose input returns alone (a loaded machine's, found
-// in a batch's bisection) leaves the findings, a real hang stays.
+// in a batch's bisection) leaves the findings, a real hang stays, and
+// another failure whose run alone hits the limit stays a bug, unchecked.
 func TestCheckAloneTimeouts(t *testing.T) {
 	cfg := runConfig(t, nil)
 	// Long enough for a fresh worker's first execution on a loaded
@@ -121,5 +122,14 @@ func TestCheckAloneTimeouts(t *testing.T) {
 	}
 	if d.rep.Alone.Checked != 2 {
 		t.Errorf("alone %+v, want both checked", d.rep.Alone)
+	}
+
+	// A panic whose run alone times out (a fresh process on a loaded
+	// machine) was not shown to be state-dependent: it stays a bug.
+	panicked := &Finding{Kind: "panic", Message: "boom", Input: input(modeHang)}
+	d = &coordinator{cfg: cfg, rep: &Report{Findings: []*Finding{panicked}}}
+	d.checkAlone(context.Background(), aloneLimits{runs: aloneRuns, frame: aloneFrame})
+	if len(d.rep.Findings) != 1 || len(d.rep.StateDependent) != 0 || d.rep.Alone.Unchecked != 1 {
+		t.Errorf("findings %+v, state-dependent %+v, alone %+v; want the panic kept, unchecked", d.rep.Findings, d.rep.StateDependent, d.rep.Alone)
 	}
 }
