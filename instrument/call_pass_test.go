@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"regexp"
 	"testing"
 )
 
@@ -67,22 +66,7 @@ func F(s string) int {
 	` + tt.body + `
 }
 `
-			pkg, res := rewrite(t, src, "F")
-			rw := recheck(t, res)
-			for _, err := range rw.errs {
-				t.Errorf("rewritten package: %v", err)
-			}
-			out := string(res.Files[pkg.CompiledGoFiles[0]])
-			for _, w := range tt.want {
-				if !regexp.MustCompile(w).MatchString(out) {
-					t.Errorf("rewritten file does not match %s:\n%s", w, out)
-				}
-			}
-			for _, w := range tt.not {
-				if regexp.MustCompile(w).MatchString(out) {
-					t.Errorf("rewritten file matches %s:\n%s", w, out)
-				}
-			}
+			matchRewrite(t, src, "F", tt.want, tt.not)
 		})
 	}
 }

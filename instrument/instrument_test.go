@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -158,6 +159,29 @@ func rewrittenSource(t *testing.T, src, entry string) (string, *Result) {
 		}
 	}
 	return out, res
+}
+
+// matchRewrite rewrites src with entry, checks that the result type-checks,
+// and that its first file matches every regular expression of want and
+// none of not.
+func matchRewrite(t *testing.T, src, entry string, want, not []string) {
+	t.Helper()
+	pkg, res := rewrite(t, src, entry)
+	rw := recheck(t, res)
+	for _, err := range rw.errs {
+		t.Errorf("rewritten package: %v", err)
+	}
+	out := string(res.Files[pkg.CompiledGoFiles[0]])
+	for _, w := range want {
+		if !regexp.MustCompile(w).MatchString(out) {
+			t.Errorf("rewritten file does not match %s:\n%s", w, out)
+		}
+	}
+	for _, w := range not {
+		if regexp.MustCompile(w).MatchString(out) {
+			t.Errorf("rewritten file matches %s:\n%s", w, out)
+		}
+	}
 }
 
 func recheck(t *testing.T, res *Result) *rewritten {
