@@ -7,7 +7,6 @@ import (
 	"go/types"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -272,15 +271,7 @@ func TestWithoutCopies(t *testing.T) {
 				"p/p.go":         "package p\n\nfunc Upper(s string) bool { return len(s) > 0 && s[0] >= 'A' && s[0] <= 'Z' }\n",
 				"p/fuzz_test.go": fuzz,
 			}
-			for name, src := range files {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeTree(t, dir, files)
 			cfg := DefaultConfig()
 			cfg.Dir, cfg.Package, cfg.Func, cfg.Stdlib, cfg.Stderr = dir, "./p", "FuzzX", false, io.Discard
 			tg, _, _, err := fuzzTarget(&cfg)

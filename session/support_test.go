@@ -16,14 +16,10 @@ import (
 // packages going to the exported twins, transitively (a calls b's, b
 // calls c's); a entry file per package; the runtime under the module's
 // internal directory, since no other module is instrumented.
-func TestInstrumentSupport(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.24\n",
-		"a/a.go": "package a\n\nimport \"example.com/m/b\"\n\nfunc F(x int) int {\n\tif b.B(x) == 7 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
-		"b/b.go": "package b\n\nimport \"example.com/m/c\"\n\nfunc B(x int) int {\n\tif x > 3 {\n\t\treturn c.C(x)\n\t}\n\treturn x\n}\n",
-		"c/c.go": "package c\n\nfunc C(x int) int {\n\tif x%2 == 0 {\n\t\treturn x / 2\n\t}\n\treturn x\n}\n",
-	}
+// writeTree writes files, by slash-separated path relative to dir, into
+// dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for name, src := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -33,6 +29,17 @@ func TestInstrumentSupport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+func TestInstrumentSupport(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.24\n",
+		"a/a.go": "package a\n\nimport \"example.com/m/b\"\n\nfunc F(x int) int {\n\tif b.B(x) == 7 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+		"b/b.go": "package b\n\nimport \"example.com/m/c\"\n\nfunc B(x int) int {\n\tif x > 3 {\n\t\treturn c.C(x)\n\t}\n\treturn x\n}\n",
+		"c/c.go": "package c\n\nfunc C(x int) int {\n\tif x%2 == 0 {\n\t\treturn x / 2\n\t}\n\treturn x\n}\n",
+	}
+	writeTree(t, dir, files)
 	pkg, err := load.Load(dir, "./a")
 	if err != nil {
 		t.Fatal(err)
