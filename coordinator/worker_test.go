@@ -746,6 +746,8 @@ func TestFindingKey(t *testing.T) {
 		{"numbers", [3]string{"panic", "index out of range [5] with length 3", stack}, [3]string{"panic", "index out of range [7] with length 2", stack}, true},
 		{"quoted input", [3]string{"panic", `property violated: "E" at "": unparsed tail left`, stack}, [3]string{"panic", `property violated: "[{\"k\":e}]" at "1.k": unparsed tail left`, stack}, true},
 		{"escaped quote inside", [3]string{"panic", `bad "a\"b" here`, stack}, [3]string{"panic", `bad "x" here`, stack}, true},
+		{"lists of quoted strings", [3]string{"fail", `fields differ: ["" "\n" ""] against ["" "x"]`, stack}, [3]string{"fail", `fields differ: ["a"] against ["b", "c", "d"]`, stack}, true},
+		{"a quoted string beside a list", [3]string{"fail", `field "a" of ["a" "b"]`, stack}, [3]string{"fail", `field ["a" "b"]`, stack}, false},
 		{"other words", [3]string{"panic", `property violated: "E": unparsed tail left`, stack}, [3]string{"panic", `property violated: "E": cannot parse exponent`, stack}, false},
 		{"other kind", [3]string{"panic", "boom", stack}, [3]string{"fail", "boom", stack}, false},
 		{"other frame", [3]string{"panic", "boom", stack}, [3]string{"panic", "boom", other}, false},
