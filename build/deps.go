@@ -247,28 +247,40 @@ func safeName(path string) string {
 
 // goEnv returns go env name, run in dir.
 func goEnv(dir, name string) (string, error) {
-	cmd := exec.Command("go", "env", name)
+	vs, err := goEnvs(dir, name)
+	if err != nil {
+		return "", err
+	}
+	return vs[0], nil
+}
+
+// goEnvs returns go env names..., run in dir, one value per name.
+func goEnvs(dir string, names ...string) ([]string, error) {
+	cmd := exec.Command("go", append([]string{"env"}, names...)...)
 	cmd.Dir = dir
 	out, err := cmd.Output()
+	what := "go env " + strings.Join(names, " ")
 	if err != nil {
-		return "", fmt.Errorf("go env %s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	// One line per name, an empty one for an unset variable.
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(names) {
+		return nil, fmt.Errorf("%s: %d lines, want %d", what, len(lines), len(names))
+	}
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return lines, nil
 }
 
 // Roots returns go env GOROOT and GOMODCACHE, run in dir: where the
 // standard library's files and the module cache's lie, which reports
 // shorten paths by.
 func Roots(dir string) (goroot, modcache string, err error) {
-	cmd := exec.Command("go", "env", "GOROOT", "GOMODCACHE")
-	cmd.Dir = dir
-	out, err := cmd.Output()
+	vs, err := goEnvs(dir, "GOROOT", "GOMODCACHE")
 	if err != nil {
-		return "", "", fmt.Errorf("go env GOROOT GOMODCACHE: %w", err)
+		return "", "", err
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 2 {
-		return "", "", fmt.Errorf("go env GOROOT GOMODCACHE: %d lines, want 2", len(lines))
-	}
-	return strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), nil
+	return vs[0], vs[1], nil
 }
