@@ -61,11 +61,15 @@ func (b *Builder) makeCall(fn uint64, w uint8, args []*Expr) (*Expr, error) {
 }
 
 // HasCall reports whether an opaque call occurs in any of es.
-func HasCall(es ...*Expr) bool {
+func HasCall(es ...*Expr) bool { return HasKind(KCall, es...) }
+
+// HasKind reports whether a term of kind k occurs in any of es. It visits
+// each shared subterm once.
+func HasKind(k Kind, es ...*Expr) bool {
 	seen := make(map[*Expr]bool)
 	var walk func(e *Expr) bool
 	walk = func(e *Expr) bool {
-		if e.Kind == KCall {
+		if e.Kind == k {
 			return true
 		}
 		if seen[e] {

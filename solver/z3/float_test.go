@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/sym"
@@ -438,26 +439,89 @@ func TestMemoryLimit(t *testing.T) {
 	b := sym.NewBuilder()
 	x, y := b.Var(0, 64), b.Var(1, 64)
 	c64 := func(f float64) *sym.Expr { return b.Const(f64bits(f), 64) }
-	// Bit-blasting a float64 product and quotient takes far more than
-	// 32 MiB.
-	heavy := b.FCmp(sym.KFEq, b.FBin(sym.KFDiv, b.FBin(sym.KFMul, x, y), b.FBin(sym.KFAdd, x, y)), c64(1.7))
-	s := newSolver(t, Options{MemoryLimit: 32})
-	defer setMemoryLimit(0) // the bound is the process's: lift it for the other tests
-	// The first round is the bound New sets and no path prefix (the
-	// shape that crashed); the others sit a few MiB above Z3's use.
-	for i, extra := range []int{0, 1, 2, 4, 8, 16} {
-		var prefix []*sym.Expr
-		if extra > 0 {
-			setMemoryLimit(allocatedMiB() + extra)
-			prefix = []*sym.Expr{b.Cmp(sym.KULt, y, b.Const(uint64(100+i), 64))}
-		}
-		if _, err := s.Solve(context.Background(), solver.Query{Constraints: prefix, Goal: heavy}); err == nil || !strings.Contains(err.Error(), "memory") {
-			t.Fatalf("round %d: a float query under the bound: error %v, want one about memory", i, err)
-		}
-		setMemoryLimit(0)
-		r := solve(t, s, []*sym.Expr{b.Cmp(sym.KULt, y, b.Const(3, 64))}, b.Eq(x, b.Const(uint64(7+i), 64)))
-		if r.Status != solver.Sat || r.Model[0] != uint64(7+i) || r.Model[1] >= 3 {
-			t.Fatalf("round %d, after the bound was lifted: %v %v, want sat with v0=%d, v1<3", i, r.Status, r.Model, 7+i)
-		}
+	// Bit-blasting float64 products, or a product and a quotient, takes
+	// far more than 32 MiB. A quotient sends the query to the solver of
+	// float divisions, whose tactics catch their own memory-out.
+	for _, tt := range []struct {
+		name  string
+		heavy *sym.Expr
+	}{
+		{"products", b.FCmp(sym.KFEq, b.FBin(sym.KFMul, b.FBin(sym.KFMul, x, y), b.FBin(sym.KFAdd, x, y)), c64(1.7))},
+		{"quotient", b.FCmp(sym.KFEq, b.FBin(sym.KFDiv, b.FBin(sym.KFMul, x, y), b.FBin(sym.KFAdd, x, y)), c64(1.7))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSolver(t, Options{MemoryLimit: 32})
+			defer setMemoryLimit(0) // the bound is the process's: lift it for the other tests
+			// The first round is the bound New sets and no path prefix (the
+			// shape that crashed); the others sit a few MiB above Z3's use.
+			for i, extra := range []int{0, 1, 2, 4, 8, 16} {
+				var prefix []*sym.Expr
+				if extra > 0 {
+					setMemoryLimit(allocatedMiB() + extra)
+					prefix = []*sym.Expr{b.Cmp(sym.KULt, y, b.Const(uint64(100+i), 64))}
+				}
+				if _, err := s.Solve(context.Background(), solver.Query{Constraints: prefix, Goal: tt.heavy}); err == nil || !strings.Contains(err.Error(), "memory") {
+					t.Fatalf("round %d: a float query under the bound: error %v, want one about memory", i, err)
+				}
+				setMemoryLimit(0)
+				r := solve(t, s, []*sym.Expr{b.Cmp(sym.KULt, y, b.Const(3, 64))}, b.Eq(x, b.Const(uint64(7+i), 64)))
+				if r.Status != solver.Sat || r.Model[0] != uint64(7+i) || r.Model[1] >= 3 {
+					t.Fatalf("round %d, after the bound was lifted: %v %v, want sat with v0=%d, v1<3", i, r.Status, r.Model, 7+i)
+				}
+			}
+		})
+	}
+}
+
+// TestFloatDivisionOnTime checks that a query with a 64-bit float
+// division ends near its Timeout or its context's end. Z3's incremental
+// solver builds a division's circuit without looking at either (5 s on a
+// 50 ms bound here, found by solver/stack's FuzzStack); such queries go
+// to a solver of their own whose tactics stop on time (about 0.1 s
+// here). The bound asserted lies far from both. The solver then answers
+// a division query and a query on its frames.
+func TestFloatDivisionOnTime(t *testing.T) {
+	const budget = 50 * time.Millisecond
+	b := sym.NewBuilder()
+	x, y := b.Var(0, 64), b.Var(1, 64)
+	// x % (y / 48.0's bits) == 3: hard for Z3, so it runs out of time.
+	hard := b.Eq(b.Bin(sym.KSRem, x, b.FBin(sym.KFDiv, y, b.Const(48, 64))), b.Const(3, 64))
+	for _, tt := range []struct {
+		name    string
+		opts    Options
+		context time.Duration // the context's timeout, 0 for none
+	}{
+		{name: "timeout", opts: Options{Timeout: budget}},
+		{name: "context", context: budget},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSolver(t, tt.opts)
+			ctx := context.Background()
+			if tt.context > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.context)
+				defer cancel()
+			}
+			t0 := time.Now()
+			r, err := s.Solve(ctx, solver.Query{Goal: hard})
+			if took := time.Since(t0); took > 2500*time.Millisecond {
+				t.Errorf("Solve took %v on a %v bound", took, budget)
+			}
+			if err != nil || r.Status != solver.Unknown {
+				t.Fatalf("Solve = %v, %v; want unknown, no error", r.Status, err)
+			}
+			// x / 2.0 == 3.0 on float32, then a query without floats
+			// over a constraint kept in the frames.
+			x32 := b.Var(2, 32)
+			div := b.FCmp(sym.KFEq, b.FBin(sym.KFDiv, x32, b.Const(f32bits(2), 32)), b.Const(f32bits(3), 32))
+			if r := solve(t, s, nil, div); r.Status != solver.Sat || math.Float32frombits(uint32(r.Model[2])) != 6 {
+				t.Errorf("division query: %v %v, want sat with v2=6.0", r.Status, r.Model)
+			}
+			n := b.Var(3, 8)
+			cs := []*sym.Expr{b.Cmp(sym.KULt, n, b.Const(10, 8))}
+			if r := solve(t, s, cs, b.Eq(n, b.Const(7, 8))); r.Status != solver.Sat || r.Model[3] != 7 {
+				t.Errorf("query on the frames: %v %v, want sat with v3=7", r.Status, r.Model)
+			}
+		})
 	}
 }

@@ -21,6 +21,12 @@
 // the rest, then asserts the goal in a frame of its own, checks, reads the
 // model and pops the goal frame. Consecutive queries of a concolic search
 // share long path prefixes, and Z3 keeps what it learnt about them.
+// A query with a float division is the exception: it is decided from
+// empty by a second Z3 solver, the one for QF_FPBV, whose bit-blasting
+// tactics heed the timeout and interrupts; the incremental solver's float
+// theory builds a float64 division's circuit without looking at either
+// (5 s on a 50 ms bound, TestFloatDivisionOnTime). Such a query gives up
+// the reuse of its prefix.
 //
 // Memory. The context is made with Z3_mk_context_rc: every term, sort,
 // model and solver is reference-counted by this package. Terms are held by
@@ -63,6 +69,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -106,9 +113,14 @@ type Options struct {
 // Solver decides queries with Z3. It implements solver.Solver and
 // solver.Layer. The zero Solver is not usable; call New.
 type Solver struct {
-	opts   Options
-	ctx    C.Z3_context
-	z3s    C.Z3_solver
+	opts Options
+	ctx  C.Z3_context
+	z3s  C.Z3_solver
+	// fps decides queries with a float division, alone: the incremental
+	// solver's float theory builds a 64-bit division's circuit without
+	// looking at its timeout or at interrupts (5 s on a 50 ms bound),
+	// while the bit-blasting tactics of the QF_FPBV solver stop on time.
+	fps    C.Z3_solver
 	b      *builder
 	frames []*sym.Expr // frames[i] is asserted at scope level i+1
 	stats  solver.Stats
@@ -161,7 +173,7 @@ func (s *Solver) open() error {
 // the Solver is closed.
 func (s *Solver) reopen() {
 	C.Z3_del_context(s.ctx)
-	s.ctx, s.z3s, s.frames = nil, nil, nil
+	s.ctx, s.z3s, s.fps, s.frames = nil, nil, nil, nil
 	if err := s.open(); err != nil {
 		s.ctx = nil
 	}
@@ -180,6 +192,14 @@ func (s *Solver) init(opts Options) error {
 	}
 	C.Z3_solver_inc_ref(s.ctx, z3s)
 	s.z3s = z3s
+	logic := C.CString("QF_FPBV")
+	defer C.free(unsafe.Pointer(logic))
+	fps := C.Z3_mk_solver_for_logic(s.ctx, C.Z3_mk_string_symbol(s.ctx, logic))
+	if fps == nil {
+		return lastError(s.ctx, "making the float division solver")
+	}
+	C.Z3_solver_inc_ref(s.ctx, fps)
+	s.fps = fps
 	p := C.Z3_mk_params(s.ctx)
 	if p == nil {
 		return lastError(s.ctx, "making parameters")
@@ -201,6 +221,7 @@ func (s *Solver) init(opts Options) error {
 		C.Z3_params_set_uint(s.ctx, p, C.Z3_mk_string_symbol(s.ctx, name), C.uint(ms))
 	}
 	C.Z3_solver_set_params(s.ctx, s.z3s, p)
+	C.Z3_solver_set_params(s.ctx, s.fps, p)
 	return lastError(s.ctx, "setting the solver parameters")
 }
 
@@ -226,11 +247,13 @@ func (s *Solver) Close() error {
 		return nil
 	}
 	s.b.release()
-	if s.z3s != nil {
-		C.Z3_solver_dec_ref(s.ctx, s.z3s)
+	for _, z := range []C.Z3_solver{s.z3s, s.fps} {
+		if z != nil {
+			C.Z3_solver_dec_ref(s.ctx, z)
+		}
 	}
 	C.Z3_del_context(s.ctx)
-	s.ctx, s.z3s, s.frames = nil, nil, nil
+	s.ctx, s.z3s, s.fps, s.frames = nil, nil, nil, nil
 	return nil
 }
 
@@ -259,6 +282,7 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 		// are answered as by a fresh solver.
 		if p := recover(); p != nil {
 			s.resetSolver()
+			C.Z3_solver_reset(s.ctx, s.fps)
 			panic(p)
 		}
 	}()
@@ -287,6 +311,9 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 	var deadline time.Time
 	if s.opts.Timeout > 0 {
 		deadline = start.Add(s.opts.Timeout + deadlineGrace)
+	}
+	if sym.HasKind(sym.KFDiv, append(q.Constraints[:len(q.Constraints):len(q.Constraints)], q.Goal)...) {
+		return s.solveAlone(ctx, deadline, vars, asts, goal)
 	}
 	var st C.Z3_lbool
 	var perr error
@@ -317,19 +344,9 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 	if ctx.Err() != nil {
 		st = C.Z3_L_UNDEF // a cancelled query is undecided whatever Z3 said
 	}
-	switch st {
-	case C.Z3_L_TRUE:
-		r.Status = solver.Sat
-		r.Model, err = s.model(vars)
-	case C.Z3_L_FALSE:
-		r.Status = solver.Unsat
-	default:
-		r.Status = solver.Unknown
-		// Timeouts and interrupts set no error code; anything else is a
-		// failure of Z3.
-		if err = lastError(s.ctx, "checking"); err != nil && s.reopenIfOutOfMemory() {
-			return solver.Result{}, err
-		}
+	r, reopened, err := s.result(st, s.z3s, vars)
+	if reopened {
+		return solver.Result{}, err
 	}
 	C.Z3_solver_pop(s.ctx, s.z3s, 1)
 	if perr := lastError(s.ctx, "popping the goal"); perr != nil {
@@ -354,6 +371,79 @@ func (s *Solver) translate(q solver.Query) (goal C.Z3_ast, asts []C.Z3_ast, err 
 		}
 	}
 	return goal, asts, nil
+}
+
+// result reads the answer st of Z3 solver z to a query on vars: a model
+// for Sat, and for Unknown the error Z3 set, if any (timeouts and
+// interrupts set none). It reports whether the error was a memory-out,
+// which gave the Solver a fresh context.
+func (s *Solver) result(st C.Z3_lbool, z C.Z3_solver, vars []*sym.Expr) (r solver.Result, reopened bool, err error) {
+	switch st {
+	case C.Z3_L_TRUE:
+		r.Status = solver.Sat
+		r.Model, err = s.model(z, vars)
+	case C.Z3_L_FALSE:
+		r.Status = solver.Unsat
+	default:
+		r.Status = solver.Unknown
+		if err = lastError(s.ctx, "checking"); err != nil && s.reopenIfOutOfMemory() {
+			return solver.Result{}, true, err
+		}
+	}
+	return r, false, err
+}
+
+// solveAlone decides the query of goal and asts on the float division
+// solver, from empty, under one watch like the frames' queries, and
+// leaves that solver empty.
+func (s *Solver) solveAlone(ctx context.Context, deadline time.Time, vars []*sym.Expr, asts []C.Z3_ast, goal C.Z3_ast) (solver.Result, error) {
+	var st C.Z3_lbool
+	var aerr error
+	interrupted := s.watch(ctx, deadline, func() {
+		for _, a := range append(asts, goal) {
+			C.Z3_solver_assert(s.ctx, s.fps, a)
+			if aerr = lastError(s.ctx, "asserting"); aerr != nil {
+				return
+			}
+		}
+		st = C.Z3_solver_check(s.ctx, s.fps)
+	})
+	if interrupted {
+		// As for the frames (Solve): a check on the emptied solver
+		// forgets an interrupt that landed after the query's check.
+		if aerr != nil && s.reopenIfOutOfMemory() {
+			return solver.Result{}, aerr
+		}
+		C.Z3_solver_reset(s.ctx, s.fps)
+		C.Z3_solver_check(s.ctx, s.fps)
+		C.Z3_solver_reset(s.ctx, s.fps)
+		return solver.Result{}, nil
+	}
+	if aerr != nil {
+		if !s.reopenIfOutOfMemory() {
+			C.Z3_solver_reset(s.ctx, s.fps)
+		}
+		return solver.Result{}, aerr
+	}
+	if ctx.Err() != nil {
+		st = C.Z3_L_UNDEF
+	}
+	if st == C.Z3_L_UNDEF && lastError(s.ctx, "checking") == nil {
+		// The tactics catch their own memory-out: it sets no error code,
+		// only the reason. The context is replaced as after any other.
+		if why := C.GoString(C.Z3_solver_get_reason_unknown(s.ctx, s.fps)); strings.Contains(why, "memory") {
+			C.Z3_solver_reset(s.ctx, s.fps)
+			return solver.Result{}, fmt.Errorf("checking: %s", why)
+		}
+	}
+	r, reopened, err := s.result(st, s.fps, vars)
+	if !reopened {
+		C.Z3_solver_reset(s.ctx, s.fps)
+	}
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return r, nil
 }
 
 // pushQuery makes the frames hold cs (assertPrefix), then pushes the goal
@@ -468,9 +558,9 @@ func (s *Solver) watch(ctx context.Context, deadline time.Time, f func()) (inter
 	return interrupted
 }
 
-// model reads the values of vars from the solver's current model.
-func (s *Solver) model(vars []*sym.Expr) (sym.Env, error) {
-	m := C.Z3_solver_get_model(s.ctx, s.z3s)
+// model reads the values of vars from Z3 solver z's current model.
+func (s *Solver) model(z C.Z3_solver, vars []*sym.Expr) (sym.Env, error) {
+	m := C.Z3_solver_get_model(s.ctx, z)
 	if m == nil {
 		return nil, lastError(s.ctx, "getting the model")
 	}
