@@ -819,10 +819,16 @@ func TestDeclDirectivesOnce(t *testing.T) {
 		{"variable without initialiser", "var count int", "//go:linkname count"},
 		{"constant", "const limit = 3", "//go:generate echo limit"},
 		{"type", "type T int", "//go:generate echo T"},
+		// In a block, the directive stands above its spec, not the block.
+		{"variable in a block", "var (\n\tx = 1\n\t// A doc comment.\n\t//\n\t//go:linkname count\n\tcount int\n)", "//go:linkname count"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := "package u\n\nimport _ \"unsafe\"\n\n// A doc comment.\n//\n" + tt.directive + "\n" + tt.decl +
+			above := tt.directive + "\n"
+			if strings.Contains(tt.decl, tt.directive) {
+				above = ""
+			}
+			src := "package u\n\nimport _ \"unsafe\"\n\n// A doc comment.\n//\n" + above + tt.decl +
 				"\n\nfunc F(n int) int {\n\tif n > 2 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n"
 			pkg, res := rewrite(t, src, "F")
 			out := string(res.Files[pkg.CompiledGoFiles[0]])

@@ -172,7 +172,12 @@ func (ins *instrumenter) genDecl(d *ast.GenDecl) ast.Decl {
 			}
 		}
 		vs.Values = vals
+		// A spec in a var ( … ) block keeps its directives, which must
+		// stand right above it (//go:embed) or name it (//go:linkname).
 		vs.Doc, vs.Comment = nil, nil
+		if ds := directiveComments(sp.(*ast.ValueSpec).Doc); len(ds) > 0 {
+			vs.Doc = &ast.CommentGroup{List: ds}
+		}
 		nd.Specs = append(nd.Specs, &vs)
 	}
 	ins.fn = nil
