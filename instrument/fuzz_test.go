@@ -139,8 +139,15 @@ func TestFuzzLoopSeeds(t *testing.T) {
 			want: []string{`"p", 1`, `"p", 2`, `"p", 9`, `"q", 1`, `"q", 2`, `"q", 9`},
 		},
 		{
+			name: "range over an int",
+			body: `for range 2 { f.Add("k", 5) }
+	for i := range 3 { f.Add("s", i) }
+	for i := range 2 { f.Add("t", int(i)) }`,
+			want: []string{`"k", 5`, `"k", 5`, `"s", 0`, `"s", 1`, `"s", 2`, `"t", 0`, `"t", 1`},
+		},
+		{
 			name: "a constant call in a loop not read",
-			body: `for range 2 { f.Add("k", 5) }`,
+			body: `for _, s := range strs() { f.Add("k", 5); _ = s }`,
 			want: []string{`"k", 5`},
 		},
 		{

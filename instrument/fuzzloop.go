@@ -103,23 +103,34 @@ func (u *unroll) loop(rs *ast.RangeStmt, env map[types.Object]*seedVal, at token
 	if rs.Tok != token.DEFINE && (rs.Key != nil || rs.Value != nil) {
 		return "it assigns to variables declared outside it"
 	}
-	lit, why := ins.seedTable(rs.X)
-	if why != "" {
-		return why
-	}
+	var lit *ast.CompositeLit
 	var elem types.Type
-	n := len(lit.Elts)
-	switch t := ins.info.Types[lit].Type.Underlying().(type) {
-	case *types.Slice:
-		elem = t.Elem()
-	case *types.Array:
-		elem, n = t.Elem(), int(t.Len())
-	default:
-		return fmt.Sprintf("it ranges over a literal of %s, not of a slice or array", ins.info.Types[lit].Type)
-	}
-	for _, el := range lit.Elts {
-		if _, ok := el.(*ast.KeyValueExpr); ok {
-			return "its table has indexed elements"
+	n := 0
+	if tv := ins.info.Types[rs.X]; tv.Value != nil && tv.Value.Kind() == constant.Int {
+		// for i := range 10: the key takes 0 … n-1.
+		k, ok := constant.Int64Val(tv.Value)
+		if !ok || k > maxLoopSeeds {
+			return fmt.Sprintf("it ranges over %s, more than %d values", tv.Value, maxLoopSeeds)
+		}
+		n = max(int(k), 0)
+	} else {
+		var why string
+		if lit, why = ins.seedTable(rs.X); why != "" {
+			return why
+		}
+		n = len(lit.Elts)
+		switch t := ins.info.Types[lit].Type.Underlying().(type) {
+		case *types.Slice:
+			elem = t.Elem()
+		case *types.Array:
+			elem, n = t.Elem(), int(t.Len())
+		default:
+			return fmt.Sprintf("it ranges over a literal of %s, not of a slice or array", ins.info.Types[lit].Type)
+		}
+		for _, el := range lit.Elts {
+			if _, ok := el.(*ast.KeyValueExpr); ok {
+				return "its table has indexed elements"
+			}
 		}
 	}
 	for _, st := range rs.Body.List {
@@ -137,9 +148,12 @@ func (u *unroll) loop(rs *ast.RangeStmt, env map[types.Object]*seedVal, at token
 	for i := range n {
 		var v *seedVal
 		pos := at
-		if i < len(lit.Elts) {
+		switch {
+		case lit == nil:
+			pos = rs.X.Pos()
+		case i < len(lit.Elts):
 			v, pos = ins.tableValue(lit.Elts[i], elem), lit.Elts[i].Pos()
-		} else {
+		default:
 			v = zeroSeed(elem)
 		}
 		inner := make(map[types.Object]*seedVal, len(env)+2)
@@ -214,19 +228,58 @@ func (ins *instrumenter) loopArg(a ast.Expr, env map[types.Object]*seedVal) (v c
 	if c, ok := x.(*ast.CallExpr); ok && len(c.Args) == 1 && ins.info.Types[c.Fun].IsType() {
 		to := ins.info.Types[c.Fun].Type
 		sv, ok := ins.boundValue(c.Args[0], env)
-		if k := trackOf(to); ok && (k == trackBytes || k == trackString) {
+		switch k := trackOf(to); {
+		case ok && (k == trackBytes || k == trackString):
 			switch {
 			case sv.c == nil:
 				return nil, sv.why, ""
 			case sv.c.Kind() == constant.String:
 				return sv.c, "", ""
 			}
+		case ok && sv.c != nil && (k == trackInt || k == trackFloat) && (sv.c.Kind() == constant.Int || sv.c.Kind() == constant.Float):
+			// byte(i), float64(i): the value as the conversion gives it.
+			if b, isBasic := to.Underlying().(*types.Basic); isBasic && representable(sv.c, b) {
+				if k == trackFloat {
+					return constant.ToFloat(sv.c), "", ""
+				}
+				return sv.c, "", ""
+			}
+			return nil, fmt.Sprintf("is %s, not representable as %s", sv.c, to), ""
 		}
 	}
 	if v, why := ins.seedArg(a); v != nil || !ins.mentions(a, env) {
 		return v, why, ""
 	}
 	return nil, "", "is not a constant, a loop variable, a field of one, nor a []byte or string conversion of one"
+}
+
+// representable reports whether the numeric constant c is a value of
+// type b: in range for an integer type (a float with a fraction is not),
+// any number for a float type. int, uint and uintptr count as 64 bits,
+// as on every platform gocolic runs on.
+func representable(c constant.Value, b *types.Basic) bool {
+	if b.Info()&types.IsFloat != 0 {
+		return true
+	}
+	if b.Info()&types.IsInteger == 0 {
+		return false
+	}
+	c = constant.ToInt(c)
+	if c.Kind() != constant.Int {
+		return false
+	}
+	bits := map[types.BasicKind]uint{
+		types.Int8: 8, types.Int16: 16, types.Int32: 32, types.Uint8: 8, types.Uint16: 16, types.Uint32: 32,
+	}[b.Kind()]
+	if bits == 0 {
+		bits = 64
+	}
+	lo, hi := constant.MakeInt64(0), constant.Shift(constant.MakeInt64(1), token.SHL, bits)
+	if b.Info()&types.IsUnsigned == 0 {
+		hi = constant.Shift(constant.MakeInt64(1), token.SHL, bits-1)
+		lo = constant.UnaryOp(token.SUB, hi, 0)
+	}
+	return constant.Compare(c, token.GEQ, lo) && constant.Compare(c, token.LSS, hi)
 }
 
 // boundValue returns the value of e when e is a loop variable of env or
