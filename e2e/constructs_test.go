@@ -367,6 +367,25 @@ func ArraySlice(g byte) {
 		panic("found")
 	}
 }
+
+// BitSet sets the bit of one input position in an array of words and
+// tests another's, as regexp's backtracker keeps its visited set.
+func BitSet(n, m uint8) {
+	var visited [8]uint32
+	visited[n/32] |= 1 << (n & 31)
+	if m >= 64 && visited[m/32]&(1<<(m&31)) != 0 {
+		panic("found")
+	}
+}
+
+// Seen marks an element of a slice at an input index and reads another.
+func Seen(a, b uint8) {
+	seen := make([]bool, 16)
+	seen[a&15] = true
+	if b&15 > 8 && seen[b&15] {
+		panic("found")
+	}
+}
 `
 
 // TestConstructs runs gocolic on one target per tracked construct and
@@ -392,7 +411,7 @@ func TestConstructs(t *testing.T) {
 		{"Named", "found"}, {"Flag", "found"}, {"Closure", "found"}, {"Defer", "found"},
 		{"UseReturn", "found"}, {"FloatCmp", "found"}, {"FloatNaN", "found"}, {"FloatNegZero", "found"},
 		{"FloatToInt", "found"}, {"IntToFloat", "found"}, {"ArraySlice", "found"}, {"RuneString", "found"},
-		{"TokenQueue", "found"},
+		{"TokenQueue", "found"}, {"BitSet", "found"}, {"Seen", "found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {

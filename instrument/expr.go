@@ -295,7 +295,7 @@ func (ins *instrumenter) lvalue(e ast.Expr) ast.Expr {
 		if tv, ok := ins.info.Types[x.Index]; ok && tv.IsType() {
 			return x
 		}
-		return &ast.IndexExpr{X: ins.lvalue(x.X), Index: ins.cx(x.Index)}
+		return &ast.IndexExpr{X: ins.lvalue(x.X), Index: ins.locIndex(x)}
 	case *ast.SelectorExpr:
 		if _, ok := ins.info.Selections[x]; !ok {
 			return x
@@ -311,6 +311,35 @@ func (ins *instrumenter) lvalue(e ast.Expr) ast.Expr {
 		return ins.cx(x)
 	}
 	return e
+}
+
+// locIndex rewrites the index of the location x, an element of an array
+// or slice that the runtime reads or writes at its concrete index (a
+// field of an element, a string element, a struct element copied): a
+// tracked index is counted when symbolic (CauseIndex), since the location
+// it picks depends on the input and no term says so.
+func (ins *instrumenter) locIndex(x *ast.IndexExpr) ast.Expr {
+	if ins.isConst(x.Index) || ins.trackOfExpr(x.Index) != trackInt {
+		return ins.cx(x.Index)
+	}
+	t := ins.typeOf(x.X)
+	if t == nil {
+		return ins.cx(x.Index)
+	}
+	u := t.Underlying()
+	if p, ok := u.(*types.Pointer); ok {
+		u = p.Elem().Underlying()
+	}
+	switch u.(type) {
+	case *types.Array, *types.Slice:
+	default:
+		return ins.cx(x.Index) // a map's key has its own log (rt/map.go)
+	}
+	vi, ok := ins.v(x.Index)
+	if !ok {
+		return ins.cx(x.Index)
+	}
+	return rtCall(rtConcrete, siteLit(ins.newSite(sites.Concrete, x)), rtSel(rtCauseIndex), vi)
 }
 
 // cond rewrites a condition: each atom becomes a branch site.

@@ -96,9 +96,23 @@ func (ins *instrumenter) vMem(e ast.Expr, k track) ast.Expr {
 // A constant stays a plain store: the cell it leaves behind is caught by
 // the concrete check of the next load, unless the constant equals the old
 // value, where the stale term still gives the value at this input.
+//
+// A scalar element at a tracked, non-constant index becomes
+// rt.StoreIndex(v, site, s, i), which writes every element's cell when
+// the index is symbolic (a constant value included).
 func (ins *instrumenter) storeMem(lhs, rhs ast.Expr) (ast.Stmt, bool) {
 	k, ok := ins.memLoc(lhs)
-	if !ok || ins.isConst(rhs) || !types.Identical(ins.typeOf(lhs), ins.typeOf(rhs)) {
+	if !ok || !types.Identical(ins.typeOf(lhs), ins.typeOf(rhs)) && !ins.isConst(rhs) {
+		return nil, false
+	}
+	if s, i, site, ok := ins.symbolicIndex(lhs, k); ok {
+		ve, ok := ins.vAs(rhs, ins.typeOf(lhs))
+		if !ok {
+			return nil, false
+		}
+		return &ast.ExprStmt{X: call(rtSelAt(rtStoreIndex, lhs.Pos()), ve, site, s, i)}, true
+	}
+	if ins.isConst(rhs) {
 		return nil, false
 	}
 	ve, ok := ins.v(rhs)
@@ -106,6 +120,29 @@ func (ins *instrumenter) storeMem(lhs, rhs ast.Expr) (ast.Stmt, bool) {
 		return nil, false
 	}
 	return &ast.ExprStmt{X: call(rtSelAt(memOp[k].store, lhs.Pos()), ve, addrOf(ins.lvalue(lhs)))}, true
+}
+
+// symbolicIndex returns, for an element lhs of a scalar array or slice at
+// a tracked, non-constant index, the slice (an array's as a slice
+// expression), the index's V and a site for the bounds check and the case
+// split: what rt.StoreIndex and rt.ApplyIndex take.
+func (ins *instrumenter) symbolicIndex(lhs ast.Expr, k track) (s, i, site ast.Expr, ok bool) {
+	x, isIndex := ast.Unparen(lhs).(*ast.IndexExpr)
+	if !isIndex || k != trackInt && k != trackBool && k != trackFloat || ins.isConst(x.Index) || ins.trackOfExpr(x.Index) != trackInt {
+		return nil, nil, nil, false
+	}
+	u, _ := ins.indexed(x)
+	if u == nil {
+		return nil, nil, nil, false
+	}
+	if i, ok = ins.vIndex(x.Index); !ok {
+		return nil, nil, nil, false
+	}
+	s = ins.lvalue(x.X)
+	if _, isArray := u.(*types.Array); isArray {
+		s = &ast.SliceExpr{X: s}
+	}
+	return s, i, siteLit(ins.newSite(sites.Implicit, x)), true
 }
 
 // memOp names the runtime's load, store and load at an index of a memory
@@ -172,6 +209,9 @@ func (ins *instrumenter) applyMem(lhs ast.Expr, op token.Token, y ast.Expr) (ast
 		if ve, ok = ins.v(y); !ok {
 			return nil, false
 		}
+	}
+	if s, i, site, ok := ins.symbolicIndex(lhs, k); ok {
+		return &ast.ExprStmt{X: call(rtSelAt(rtApplyIndex, lhs.Pos()), site, s, i, ve, rtInst(name, te))}, true
 	}
 	apply := rtApply
 	switch k {

@@ -132,6 +132,8 @@ const (
 	rtCauseConv = "CauseConv"
 	// CauseAssign is a value assigned where the rewrite keeps no shadow.
 	rtCauseAssign = "CauseAssign"
+	// CauseIndex is an index or bound taken at its concrete value.
+	rtCauseIndex = "CauseIndex"
 	// Concrete returns v's concrete value for a use where its shadow is lost,
 	// counting the loss under cause c at site when v is symbolic.
 	rtConcrete = "Concrete"
@@ -335,6 +337,9 @@ const (
 	// Apply performs *p = op(*p, y), for x op= y and x++ on a location in
 	// memory: the address is evaluated once, as the original statement does.
 	rtApply = "Apply"
+	// ApplyIndex performs s[i] = op(s[i], y), for s[i] op= y and s[i]++ at an
+	// index that may be symbolic.
+	rtApplyIndex = "ApplyIndex"
 	// ApplyString performs *p = op(*p, y) for a string location.
 	rtApplyString = "ApplyString"
 	// CopyMem copies the shadows of *src to *dst, after a copy of the value
@@ -362,6 +367,10 @@ const (
 	rtStore = "Store"
 	// StoreByteSlice performs *p = v and records v's shadow at p.
 	rtStoreByteSlice = "StoreByteSlice"
+	// StoreIndex performs s[i] = v on a slice of scalars, recording the
+	// bounds check at site; at a symbolic index every element's cell takes
+	// the store's case split.
+	rtStoreIndex = "StoreIndex"
 	// StoreString performs *p = v and records v's shadow at p.
 	rtStoreString = "StoreString"
 )

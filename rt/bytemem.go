@@ -256,7 +256,11 @@ func oldByte(p *byte) *sym.Expr {
 
 // StoreByteAt performs b[i] = x on a byte slice that is not a shadowed
 // variable: x's term goes into the cell of the byte. The bounds check is
-// recorded at site when i is symbolic, against b's length as it is.
+// recorded at site when i is symbolic, against b's length as it is, and
+// the store itself lands at the concrete index only (CauseIndex): the
+// other bytes' terms may live in the cell of a slice over them, which
+// this store does not know, so it cannot split itself over them as
+// StoreBytes and StoreIndex do.
 func StoreByteAt[T ~[]byte, I Integer](site uint32, b T, i V[I], x V[byte]) {
 	if x.S == nil && i.S == nil && !bytesUsed.Load() || !tracking() {
 		b[i.C] = x.C
@@ -265,6 +269,9 @@ func StoreByteAt[T ~[]byte, I Integer](site uint32, b T, i V[I], x V[byte]) {
 	if idx := index64(i); idx != nil {
 		in := i.C >= 0 && uint64(i.C) < uint64(len(b))
 		boundsCheck(site, idx, st.b.Const(uint64(len(b)), 64), in)
+		if in && len(b) > 1 {
+			concretise(site, CauseIndex)
+		}
 	}
 	b[i.C] = x.C // panics here when out of range, as the original does
 	setByteCells([]byte(b[i.C:]), 1, func(int) *sym.Expr { return x.S })

@@ -233,8 +233,13 @@ func setCell(a uintptr, p unsafe.Pointer, c cell) {
 // input slice read at an input index stays symbolic; beyond maxIndexSplit
 // elements the index is taken as the concrete one (CauseIndex at site).
 func LoadIndex[T Scalar, I Integer](site uint32, s []T, i V[I]) V[T] {
+	return loadIndexChecked(site, s, i, checkIndex(site, s, i))
+}
+
+// loadIndexChecked is LoadIndex after the bounds check; idx is i's term,
+// nil at a concrete index.
+func loadIndexChecked[T Scalar, I Integer](site uint32, s []T, i V[I], idx *sym.Expr) V[T] {
 	n := len(s)
-	idx := checkIndex(site, s, i)
 	v := Load(site, &s[i.C]) // panics when out of range, as the original does
 	if idx == nil {
 		return v
@@ -262,6 +267,69 @@ func LoadIndex[T Scalar, I Integer](site uint32, s []T, i V[I]) V[T] {
 		t = st.b.Ite(st.b.Eq(idx, st.b.Const(uint64(k), 64)), e, t)
 	}
 	return V[T]{C: v.C, S: t}
+}
+
+// StoreIndex performs s[i] = v on a slice of scalars (an array goes as
+// its slice), recording the bounds check at site. At a symbolic index it
+// is the store of a theory of arrays, spelt out as a case split: every
+// element k takes ite(i == k, v, its old shadow or value), so that a later
+// load of any element, at any index, sees that the write may have landed
+// there. Beyond maxIndexSplit elements the index is taken at its concrete
+// value (CauseIndex at site).
+//
+// The value comes first, as in Store.
+func StoreIndex[T Scalar, I Integer](v V[T], site uint32, s []T, i V[I]) {
+	if i.S == nil && v.S == nil && !memUsed.Load() && !lensUsed.Load() || !tracking() {
+		s[i.C] = v.C
+		return
+	}
+	storeIndex(site, s, i, checkIndex(site, s, i), v)
+}
+
+// ApplyIndex performs s[i] = op(s[i], y), for s[i] op= y and s[i]++ at an
+// index that may be symbolic: a load and a store at that index (LoadIndex,
+// StoreIndex) with one bounds check.
+func ApplyIndex[T Scalar, I Integer](site uint32, s []T, i V[I], y V[T], op func(V[T], V[T]) V[T]) {
+	if i.S == nil && y.S == nil && !memUsed.Load() && !lensUsed.Load() || !tracking() {
+		old := V[T]{C: s[i.C]}
+		s[i.C] = op(old, y).C
+		return
+	}
+	idx := checkIndex(site, s, i)
+	old := loadIndexChecked(site, s, i, idx)
+	storeIndex(site, s, i, idx, op(old, y))
+}
+
+// storeIndex is StoreIndex after the bounds check; idx is i's term, nil
+// at a concrete index.
+func storeIndex[T Scalar, I Integer](site uint32, s []T, i V[I], idx *sym.Expr, v V[T]) {
+	if idx == nil || len(s) > maxIndexSplit {
+		if idx != nil {
+			concretise(site, CauseIndex)
+		}
+		Store(v, &s[i.C]) // panics when out of range, as the original does
+		return
+	}
+	_ = s[i.C] // panics when out of range, before any cell changes
+	w := scalarWidth[T]()
+	vt := v.S
+	if vt == nil {
+		vt = constTerm(scalarBits(v.C), w)
+	}
+	for k := range s {
+		old, stale := shadowAt(&s[k])
+		if stale {
+			concretise(site, CauseStale)
+		}
+		if old == nil {
+			old = constTerm(scalarBits(s[k]), w)
+		}
+		c := s[k]
+		if k == int(i.C) {
+			c = v.C
+		}
+		Store(V[T]{C: c, S: symbolicOrNil(st.b.Ite(st.b.Eq(idx, st.b.Const(uint64(k), 64)), vt, old))}, &s[k])
+	}
 }
 
 // checkIndex records the bounds check of s[i] at site: against the

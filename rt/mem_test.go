@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gocolic/gocolic/sym"
@@ -122,6 +123,63 @@ func TestLoadIndex(t *testing.T) {
 	bt := LoadIndex(0, bools, V[int]{C: 1, S: st.b.Var(0, 64)})
 	if !bt.C || bt.S == nil || sym.Eval(bt.S, sym.Env{0: 0}) != 0 || sym.Eval(bt.S, sym.Env{0: 1}) != 1 {
 		t.Errorf("bool table: %v %v", bt.C, bt.S)
+	}
+}
+
+// TestStoreIndex checks a store, and an op= store, at a symbolic index
+// against Go's own: for every value of the index, each element's term
+// gives what the element holds after s[i] = v (or s[i] |= v) on a copy of
+// the table at that index. Stores at the concrete index alone (what the
+// rewrite did before) give the old value to every other index.
+func TestStoreIndex(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		apply bool
+	}{{"store", false}, {"or", true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t) // the state belongs to the subtest's goroutine
+			reset(4)
+			table := []uint8{10, 20, 30, 40}
+			orig := slices.Clone(table)
+			Store(V[uint8]{C: 20, S: st.b.Var(2, 8)}, &table[1]) // element 1 is input byte 2
+			i := V[int]{C: 2, S: st.b.Var(0, 64)}
+			v := V[uint8]{C: 7, S: st.b.Var(1, 8)}
+			if tt.apply {
+				ApplyIndex(3, table, i, v, Or[uint8])
+			} else {
+				StoreIndex(v, 3, table, i)
+			}
+			want2 := uint8(7)
+			if tt.apply {
+				want2 = 30 | 7
+			}
+			if table[2] != want2 || table[0] != 10 || table[1] != 20 {
+				t.Fatalf("table %v after the store at 2", table)
+			}
+			if len(st.path) != 1 || st.path[0].Site != 3 || !st.path[0].Taken || !sym.Holds(st.path[0].Cond, sym.Env{0: 3}) || sym.Holds(st.path[0].Cond, sym.Env{0: 4}) {
+				t.Fatalf("path %+v: want one bounds check 0 <= i < 4 at site 3, taken", st.path)
+			}
+			for idx := range table {
+				env := sym.Env{0: uint64(idx), 1: 99, 2: 55}
+				ref := slices.Clone(orig)
+				ref[1] = 55
+				if tt.apply {
+					ref[idx] |= 99
+				} else {
+					ref[idx] = 99
+				}
+				for k := range table {
+					got := Load(0, &table[k])
+					ev := uint64(table[k])
+					if got.S != nil {
+						ev = sym.Eval(got.S, env)
+					}
+					if ev != uint64(ref[k]) {
+						t.Errorf("i=%d: element %d gives %d, want %d", idx, k, ev, ref[k])
+					}
+				}
+			}
+		})
 	}
 }
 

@@ -65,3 +65,23 @@ func PoolCap(a int64, s string) (int, int, int, int) {
 	capPool.Put(bp)
 	return len(xs), cap(xs), len(ys) + cap(ys), k
 }
+
+// IndexStores stores into slices and arrays at indices from the input (a
+// bit set, flags, small counters), with =, |=, += and ++, reads them back
+// at other indices, and panics on a store out of range when len(s)%5 is
+// 4.
+func IndexStores(a, b int64, s string) (uint32, uint32, int, [4]int8, bool) {
+	visited := make([]uint32, 4)
+	n := int(a & 127)
+	visited[n/32] |= 1 << (uint(n) & 31)
+	var small [4]int8
+	i := int(b & 3)
+	small[i] = int8(a)
+	small[(i+1)&3] += int8(b)
+	small[i]++
+	xs := []int{1, 2, 3}
+	xs[int(b&1)] = int(a) * 2
+	var flags [4]bool
+	flags[len(s)%5] = true
+	return visited[1], visited[n/32], xs[0] + xs[1], small, flags[1]
+}

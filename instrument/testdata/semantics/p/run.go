@@ -33,7 +33,7 @@ var names = [...]string{
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
 	"CopyInto", "BuildBox", "MultiFields", "MinMax", "Results", "Clears", "AppendLits",
-	"LitArgs", "PoolCap",
+	"LitArgs", "PoolCap", "IndexStores",
 }
 
 // N is the number of functions Run dispatches to.
@@ -316,6 +316,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(LitArgs(a, s))
 	case 129:
 		return show(PoolCap(a, s))
+	case 130:
+		return show(IndexStores(a, b, s))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
