@@ -103,7 +103,7 @@ func TestConcretisations(t *testing.T) {
 			name: "symbolic store index: split, beyond the split, into a byte slice",
 			run: func(x V[int]) {
 				StoreIndex(V[int32]{C: 1}, 13, make([]int32, 8), x) // split
-				StoreIndex(V[int32]{C: 1}, 13, make([]int32, maxIndexSplit+1), x)
+				StoreIndex(V[int32]{C: 1}, 13, make([]int32, maxStoreSplit+1), x)
 				ApplyIndex(14, make([]int32, 8), x, V[int32]{C: 1}, Add[int32]) // split
 				StoreByteAt(15, make([]byte, 8), x, V[byte]{C: 1})
 				StoreByteAt(15, make([]byte, 8), V[int]{C: 2}, V[byte]{C: 1})
