@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -70,5 +72,52 @@ func TestTimeouts(t *testing.T) {
 				t.Errorf("slow executions: %d outcomes covered, %d cases; want their coverage and a case", rep.Branches.Covered, len(rep.Cases))
 			}
 		})
+	}
+}
+
+// hangFuzz is a fuzz target that hangs at one input the solver finds.
+var hangFuzz = map[string]string{
+	"hf/hf.go": `package hf
+
+func Spin(x int) int {
+	if x == 123456789 {
+		for {
+		}
+	}
+	return x + 1
+}
+`,
+	"hf/hf_test.go": `package hf
+
+import "testing"
+
+func FuzzHang(f *testing.F) {
+	f.Add(1)
+	f.Fuzz(func(t *testing.T, x int) { Spin(x) })
+}
+`}
+
+// TestFuzzHangProfile checks that a run directory's coverage profile,
+// which replays the corpus under go test, skips the corpus entry of a
+// timeout finding: replayed, it held go test until its own ten-minute
+// timeout, long after the run's budget (seen on govalues/decimal).
+func TestFuzzHangProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, hangFuzz)
+	rd := filepath.Join(t.TempDir(), "run")
+	res := run(t, dir, 3*time.Minute, gocolic, "fuzz", "-budget", "10s", "-workers", "1", "-seed", "1", "-lanes", "concolic",
+		"-maxbugs", "1", "-minimizetime", "0", "-timeout", "1500ms", "-rundir", rd, "./hf", "FuzzHang")
+	if res.code != 0 {
+		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
+	}
+	rep := readReport(t, filepath.Join(rd, "report.json"))
+	if len(rep.Bugs) != 1 || rep.Bugs[0].Kind != "timeout" {
+		t.Fatalf("bugs %+v, want one timeout\n%s", rep.Bugs, res.stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(rd, "cover.out"))
+	if err != nil || !strings.HasPrefix(string(b), "mode: ") || strings.Count(string(b), "\n") < 2 {
+		t.Errorf("cover.out: %q, %v\n%s", b, err, res.stderr)
 	}
 }

@@ -83,7 +83,8 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	if cfg.RunDir != "" {
 		errs = append(errs, guarded(out.Report, "report", func() error {
 			return writeRunDir(cfg, CmdFuzz, pkg.ModuleDir, tgt, out.Report, r.chains, out, func(dst string) error {
-				if err := fuzzProfile(pkg.ModuleDir, tgt, dst); err != nil {
+				fmt.Fprintln(cfg.Stderr, "gocolic: replaying the corpus under go test -cover for the run directory's coverage profile")
+				if err := fuzzProfile(pkg.ModuleDir, tgt, out.Report, dst); err != nil {
 					return err
 				}
 				out.Profile = dst

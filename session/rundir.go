@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/report"
@@ -66,34 +67,45 @@ func coverRun(moduleDir, pkgPath, profile, what string, args ...string) ([]byte,
 
 // fuzzProfile replays the fuzz target's seed corpus (f.Add and
 // testdata/fuzz, where gocolic wrote its inputs) under go test -cover and
-// writes the statement coverage profile to out. An entry that panics ends
-// the test binary before it writes its counters, so such entries are
-// skipped, one more per attempt, until the profile is complete.
-func fuzzProfile(moduleDir string, t *Entry, out string) error {
+// writes the statement coverage profile to out. An entry that panics or
+// hangs ends the test binary before it writes its counters: the run's
+// findings that hung (timeouts) are skipped from the start, since each
+// would hold the replay for go test's whole -timeout, and any other
+// entry that ends the binary, by a panic or by the replay's own time
+// bound, is skipped on the next attempt, until the profile is complete.
+func fuzzProfile(moduleDir string, t *Entry, rep *coordinator.Report, out string) error {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return err
 	}
 	tmp := abs + ".tmp"
 	var skip []string
+	for _, f := range rep.SortedFindings() {
+		if f.Kind == string(coordinator.CrashTimeout) {
+			_, name := corpusFile(f.Input, t)
+			skip = append(skip, name)
+		}
+	}
 	for attempt := 0; ; attempt++ {
-		args := []string{"-run", "^" + t.Func + "$"}
+		args := []string{"-run", "^" + t.Func + "$", "-timeout", replayTimeout.String()}
 		if len(skip) > 0 {
 			args = append(args, "-skip", "^"+t.Func+"$/^("+strings.Join(skip, "|")+")$")
 		}
 		outb, err := coverRun(moduleDir, t.PkgPath, tmp, "the corpus", args...)
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(tmp)
-		if err != nil {
-			return err
-		}
 		name := panicked(string(outb), t.Func)
-		if bytes.Count(data, []byte("\n")) > 1 || name == "" || attempt == maxSkips {
-			// A failing corpus entry fails the test; the profile is
-			// still complete.
-			return os.Rename(tmp, abs)
+		if err != nil && (name == "" || attempt == maxSkips) {
+			return err
+		}
+		if err == nil {
+			data, err := os.ReadFile(tmp)
+			if err != nil {
+				return err
+			}
+			if bytes.Count(data, []byte("\n")) > 1 || name == "" || attempt == maxSkips {
+				// A failing corpus entry fails the test; the profile is
+				// still complete.
+				return os.Rename(tmp, abs)
+			}
 		}
 		skip = append(skip, regexp.QuoteMeta(name))
 	}
@@ -102,12 +114,35 @@ func fuzzProfile(moduleDir string, t *Entry, out string) error {
 // maxSkips bounds the replays of fuzzProfile.
 const maxSkips = 16
 
-// panicked returns the name of the corpus entry whose panic ended a go
-// test run of fuzz target fn: the last subtest reported failing before
-// the panic, "" if there is none.
+// replayTimeout bounds one replay of the corpus for the coverage profile
+// (go test -timeout): entries run at native speed, so a replay that takes
+// this long holds an entry that hangs.
+const replayTimeout = 2 * time.Minute
+
+// panicked returns the name of the corpus entry that ended a go test run
+// of fuzz target fn: the last subtest reported failing before a panic,
+// or the one still running when go test's -timeout ended the binary; ""
+// if there is none.
 func panicked(out, fn string) string {
 	i := strings.Index(out, "\npanic: ")
 	if i < 0 {
+		return ""
+	}
+	if strings.HasPrefix(out[i+1:], "panic: test timed out") {
+		// panic: test timed out after 2m0s
+		//	running tests:
+		//		FuzzT/0b593286bc9994b2 (1m59s)
+		prefix := fn + "/"
+		for _, line := range strings.Split(out[i+1:], "\n")[1:] {
+			line = strings.TrimSpace(line)
+			if rest, ok := strings.CutPrefix(line, prefix); ok {
+				name, _, _ := strings.Cut(rest, " ")
+				return name
+			}
+			if line != "running tests:" {
+				break
+			}
+		}
 		return ""
 	}
 	prefix := "--- FAIL: " + fn + "/"

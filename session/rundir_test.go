@@ -14,6 +14,8 @@ func TestPanicked(t *testing.T) {
 		{"failures without a panic", "--- FAIL: FuzzT (0.00s)\n    --- FAIL: FuzzT/x (0.00s)\n        p_test.go:9: bad\nFAIL\n", ""},
 		{"another target's subtest", "    --- FAIL: FuzzU/x (0.00s)\npanic: boom\n", ""},
 		{"clean run", "ok  \texample.com/m/p\t0.004s\n", ""},
+		{"entry running at go test's timeout", "=== RUN   FuzzT/0a1b\npanic: test timed out after 2m0s\n\trunning tests:\n\t\tFuzzT/0b593286bc9994b2 (1m59s)\n\ngoroutine 1 [running]:\n", "0b593286bc9994b2"},
+		{"timeout with no entry running", "panic: test timed out after 2m0s\n\trunning tests:\n\t\tFuzzT (1m59s)\n", ""},
 	}
 	for _, tt := range tests {
 		if got := panicked(tt.out, "FuzzT"); got != tt.want {
