@@ -475,7 +475,13 @@ func (d *coordinator) minimize(ctx context.Context) error {
 				n++
 			}
 		}
-		fmt.Fprintf(d.cfg.Progress, "gocolic: minimising %d findings and the kept cases, up to %s each (-minimizetime; 0 keeps inputs as found)\n", n, d.cfg.MinimizeTime)
+		what := fmt.Sprintf("%d findings", n)
+		if k := len(d.rep.Findings) - n; k > 0 {
+			// Timeouts and memory-outs would take the whole bound per
+			// try; they keep their inputs as found.
+			what = fmt.Sprintf("%d of %d findings (the %d timeouts and memory-outs stay as found)", n, len(d.rep.Findings), k)
+		}
+		fmt.Fprintf(d.cfg.Progress, "gocolic: minimising %s and the kept cases, up to %s each (-minimizetime; 0 keeps inputs as found)\n", what, d.cfg.MinimizeTime)
 	}
 	for _, f := range d.rep.Findings {
 		if !minimizable(f.Kind) || ctx.Err() != nil {
