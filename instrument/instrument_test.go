@@ -601,9 +601,9 @@ func H(b []byte, s string, n int8, k uint) int {
 				{sites.Implicit, "s", "s {", 0, 0},
 				{sites.Implicit, "int(c) >> k", "int(c) >> k", 0, 0},
 				{sites.Loop, "b", "b {", 0, 0},
-				{sites.Cond, "1", "1, 2", 0, 0},
-				{sites.Cond, "2", "2:", 0, 0},
-				{sites.Cond, "3", "3:", 0, 0},
+				{sites.Cond, "n == 1", "1, 2", 0, 1}, // a case value, named by its comparison
+				{sites.Cond, "n == 2", "2:", 0, 1},
+				{sites.Cond, "n == 3", "3:", 0, 1},
 			},
 		},
 		{
@@ -621,7 +621,7 @@ func S(b []byte, r int) {
 			fn: "S",
 			sites: []wantSite{
 				{sites.Implicit, "b[r]", "b[r]", 0, 0},
-				{sites.Cond, "1", "1:", 0, 0},
+				{sites.Cond, "r == 1", "1:", 0, 1},
 				{sites.Implicit, "b[r + 1]", "b[r+1]", 0, 6},
 			},
 		},

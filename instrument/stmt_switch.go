@@ -6,6 +6,7 @@ package instrument
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"github.com/gocolic/gocolic/sites"
 )
@@ -67,7 +68,7 @@ func (ins *instrumenter) switchCases(s, n *ast.SwitchStmt, tag *ast.Ident, tagKi
 			for _, ce := range cc.List {
 				var atom ast.Expr
 				if vc, ok := ins.v(ce); ok {
-					atom = ins.branchCall(ins.newSite(sites.Cond, ce), eqCall(tagKind, ast.NewIdent(tag.Name), vc))
+					atom = ins.branchCall(ins.caseSite(s.Tag, ce), eqCall(tagKind, ast.NewIdent(tag.Name), vc))
 				} else {
 					atom = &ast.BinaryExpr{X: field(ast.NewIdent(tag.Name), vConcrete), Op: token.EQL, Y: ins.cx(ce)}
 				}
@@ -89,6 +90,19 @@ func (ins *instrumenter) switchCases(s, n *ast.SwitchStmt, tag *ast.Ident, tagKi
 		}
 		n.Body.List = append(n.Body.List, nc)
 	}
+}
+
+// caseSite makes the branch site of case value ce of a switch on tag,
+// named by the comparison it stands for ("wantScale == 0", not "0"),
+// which reports and case names show.
+func (ins *instrumenter) caseSite(tag, ce ast.Expr) uint32 {
+	id := ins.newSite(sites.Cond, ce)
+	text := types.ExprString(tag) + " == " + types.ExprString(ce)
+	if len(text) > 60 {
+		text = text[:57] + "..."
+	}
+	ins.sites[id-ins.cfg.SiteBase].Text = text
+	return id
 }
 
 // eqCall is the runtime equality of two V values of family k; its result

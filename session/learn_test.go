@@ -23,7 +23,7 @@ func TestSitePropsOfExample(t *testing.T) {
 		"line[0] == '#'": explore.SEntry | explore.SIntConst | explore.SCharConst,
 		"eq < 0":         explore.SEntry | explore.SIntConst | explore.SCharConst | explore.SLocal,
 		"err != nil":     explore.SEntry | explore.SLocal,                                      // atoi is the package's own
-		`"port"`:         explore.SEntry | explore.SCase | explore.SCharConst | explore.SLocal, // case "port": against key
+		`key == "port"`:  explore.SEntry | explore.SCase | explore.SCharConst | explore.SLocal, // case "port": against key
 		"n > 65535":      explore.SEntry | explore.SIntConst | explore.SLocal,                  // b of a || b is not nested
 	}
 	found := map[string]bool{}
