@@ -514,13 +514,21 @@ func buildWorker(cfg Config, t *target, work string) (string, []string, error) {
 	case len(cfg.Instrument) > 0:
 		fmt.Fprintf(cfg.Stderr, "gocolic: -instrument matches no package besides %s\n", t.pkg.PkgPath)
 	}
-	branchSites := 0
+	branchSites, own := 0, 0
 	for _, s := range t.ins.Sites {
 		if s.IsBranch() && !s.Std {
 			branchSites++
+			if filepath.Dir(s.Pos.Filename) == t.entry.PkgDir {
+				own++
+			}
 		}
 	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", t.pkg.PkgPath, branchSites)
+	if own == branchSites {
+		fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s (%d branch sites), building worker\n", t.pkg.PkgPath, branchSites)
+	} else {
+		// Most of a thin harness's sites are its dependencies'.
+		fmt.Fprintf(cfg.Stderr, "gocolic: instrumented %s and what it imports (%d branch sites, %d in %s), building worker\n", t.pkg.PkgPath, branchSites, own, t.pkg.Name)
+	}
 	spec := func() build.Spec {
 		return build.Spec{
 			ModuleDir: t.pkg.ModuleDir, ModulePath: t.pkg.ModulePath,
