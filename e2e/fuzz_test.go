@@ -529,3 +529,56 @@ func TestTable(t *testing.T) {
 		t.Errorf("failing input %s, want the seed with '!' last", got)
 	}
 }
+
+// TestFuzzComputedSeeds runs gocolic fuzz on a target whose seed is
+// computed at run time (f.Add(strings.Repeat(…))), which the source does
+// not give as a constant: gocolic runs the target once for its seeds, and
+// the panic next to the seed (behind a SHA-256 the solver cannot invert)
+// is found from it.
+func TestFuzzComputedSeeds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	seed := strings.Repeat("gocolic-", 3)
+	dir := module(t, map[string]string{
+		"p/p.go": fmt.Sprintf(`package p
+
+import "crypto/sha256"
+
+// Check reports whether b, but its last byte, has the seed's hash, and
+// its last byte is '!'.
+func Check(b []byte) bool {
+	return len(b) == %d && sha256.Sum256(b[:%d]) == %#v && b[%d] == '!'
+}
+`, len(seed)+1, len(seed), sha256.Sum256([]byte(seed)), len(seed)),
+		"p/p_test.go": `package p
+
+import (
+	"strings"
+	"testing"
+)
+
+func FuzzC(f *testing.F) {
+	f.Add([]byte(strings.Repeat("gocolic-", 3) + "?"))
+	f.Add([]byte("x"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if Check(b) {
+			panic("computed")
+		}
+	})
+}
+`,
+	})
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 2*time.Minute, gocolic, "fuzz", "-budget", "30s", "-maxbugs", "1", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-minimizetime", "0", "-json", js, "./p", "FuzzC")
+	if res.code != 0 {
+		t.Fatalf("gocolic fuzz exited %d:\n%s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stderr, "gocolic: 1 more seed inputs from running FuzzC's f.Add calls") || strings.Contains(res.stderr, "is not used as a seed") {
+		t.Errorf("stderr does not say 1 more seed input without a warning:\n%s", res.stderr)
+	}
+	rep := readReport(t, js)
+	if len(rep.Bugs) != 1 || rep.Bugs[0].Message != "computed" {
+		t.Fatalf("findings %+v, want the panic next to the computed seed:\n%s", rep.Bugs, res.stderr)
+	}
+}

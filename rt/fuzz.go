@@ -34,9 +34,16 @@ func Register(t Entry) { registered = t }
 // *testing.T of its own.
 func FuzzRun(f any, concrete any, run func(t any, in *Input)) {
 	fv := reflect.ValueOf(f)
-	if os.Getenv(WorkerEnv) == "" {
+	switch os.Getenv(WorkerEnv) {
+	case "":
 		fv.MethodByName("Fuzz").Call([]reflect.Value{reflect.ValueOf(concrete)})
 		return
+	case SeedsMode:
+		if err := writeSeeds(fv, os.Getenv(SeedsDirEnv)); err != nil {
+			fmt.Fprintln(os.Stderr, "gocolic worker:", err)
+			os.Exit(ExitInternal)
+		}
+		os.Exit(0)
 	}
 	ft := reflect.TypeOf(concrete)
 	zeros := make([]reflect.Value, 0, ft.NumIn()-1)

@@ -13,15 +13,20 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/load"
+	"github.com/gocolic/gocolic/proc"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sym"
 )
@@ -146,10 +151,16 @@ func fuzzTarget(cfg *Config) (*target, []sym.Env, string, error) {
 		seeds, err := startUpdate(cfg, t)
 		return t, seeds, dir, err
 	}
-	seeds, maxLen, err := fuzzSeeds(*cfg, tgt, t.ins.Seeds, dir)
+	// f.Add calls whose arguments are not constants in the source are
+	// run once the worker is built (runSeeds); their warnings wait.
+	quiet := *cfg
+	var unread strings.Builder
+	quiet.Stderr = &unreadWarnings{w: cfg.Stderr, unread: &unread}
+	seeds, maxLen, err := fuzzSeeds(quiet, tgt, t.ins.Seeds, dir)
 	if err != nil {
 		return nil, nil, "", err
 	}
+	t.unreadSeeds = unread.String()
 	cfg.MaxLen, tgt.maxLen = maxLen, maxLen
 	fmt.Fprintf(cfg.Stderr, "gocolic: %d seed inputs\n", len(seeds))
 	return t, seeds, dir, nil
@@ -169,7 +180,7 @@ func fuzzSeeds(cfg Config, t *Entry, adds []instrument.Seed, dir string) ([]sym.
 	for _, sd := range adds {
 		e, err := seedValues(sd, t)
 		if err != nil {
-			fmt.Fprintf(cfg.Stderr, "gocolic: warning: f.Add at %s is not used as a seed: %v\n", relPos(cfg.Dir, sd.Pos), err)
+			fmt.Fprintf(cfg.Stderr, unreadPrefix+"%s is not used as a seed: %v\n", relPos(cfg.Dir, sd.Pos), err)
 			continue
 		}
 		seeds = append(seeds, e)
@@ -207,6 +218,105 @@ func fuzzSeeds(cfg Config, t *Entry, adds []instrument.Seed, dir string) ([]sym.
 		envs = append(envs, env)
 	}
 	return envs, maxLen, nil
+}
+
+// unreadWarnings passes fuzzSeeds' output on to w, except the warnings
+// about f.Add calls it could not read, which it keeps in unread.
+type unreadWarnings struct {
+	w      io.Writer
+	unread *strings.Builder
+}
+
+func (u *unreadWarnings) Write(p []byte) (int, error) {
+	if bytes.HasPrefix(p, []byte(unreadPrefix)) {
+		return u.unread.Write(p)
+	}
+	return u.w.Write(p)
+}
+
+// unreadPrefix begins fuzzSeeds' warning about an f.Add call it cannot read.
+const unreadPrefix = "gocolic: warning: f.Add at "
+
+// runSeeds runs the fuzz target's worker binary once in rt.SeedsMode,
+// which calls FuzzXxx up to f.Fuzz and writes every seed its f.Add calls
+// made, and returns seeds with those it did not hold (laid out with
+// maxLen, longer values cut). It is called when some f.Add call was not
+// read from the source (t.unreadSeeds); if the run fails, seeds come back
+// as they were, and the warnings about those calls are printed with why.
+func runSeeds(cfg Config, t *target, bin string, args []string, seeds []sym.Env) []sym.Env {
+	if t.unreadSeeds == "" || !t.fuzz {
+		return seeds
+	}
+	fail := func(err error) []sym.Env {
+		fmt.Fprint(cfg.Stderr, t.unreadSeeds)
+		fmt.Fprintf(cfg.Stderr, "gocolic: warning: running %s for the seeds its f.Add calls compute failed: %v\n", cfg.Func, err)
+		return seeds
+	}
+	dir, err := os.MkdirTemp("", "gocolic-seeds-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), seedsTimeout)
+	defer cancel()
+	cmd := proc.CommandContext(ctx, bin, args...)
+	cmd.Dir = t.entry.PkgDir
+	cmd.Env = append(os.Environ(), rt.WorkerEnv+"="+rt.SeedsMode, rt.SeedsDirEnv+"="+dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("no answer within %v", seedsTimeout)
+		}
+		return fail(fmt.Errorf("%w\n%s", err, bytes.TrimSpace(lastLines(out.Bytes(), 10))))
+	}
+	entries, _, err := corpus.ReadDir(dir)
+	if err != nil {
+		return fail(err)
+	}
+	have := make(map[string]bool, len(seeds))
+	for _, e := range seeds {
+		have[envKey(e)] = true
+	}
+	var added []sym.Env
+	cut := 0
+	for _, e := range entries {
+		if n := countLonger([][]corpus.Value{e}, cfg.MaxLen); n > 0 {
+			cut++
+		}
+		env, err := entryEnv(e, t.entry, cfg.MaxLen)
+		if err != nil {
+			return fail(err)
+		}
+		if k := envKey(env); !have[k] {
+			have[k] = true
+			added = append(added, env)
+		}
+	}
+	fmt.Fprintf(cfg.Stderr, "gocolic: %d more seed inputs from running %s's f.Add calls, which the source does not give as constants\n", len(added), cfg.Func)
+	if cut > 0 {
+		fmt.Fprintf(cfg.Stderr, "gocolic: warning: %d of them cut to -maxlen %d\n", cut, cfg.MaxLen)
+	}
+	return append(added, seeds...)
+}
+
+// seedsTimeout bounds the run of a fuzz target for its computed seeds.
+const seedsTimeout = time.Minute
+
+// envKey is a canonical form of an input, to find inputs given twice.
+func envKey(e sym.Env) string {
+	keys := slices.Sorted(maps.Keys(e))
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%d=%d;", k, e[k])
+	}
+	return b.String()
+}
+
+// lastLines returns the last n lines of b.
+func lastLines(b []byte, n int) []byte {
+	lines := bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n"))
+	return bytes.Join(lines[max(0, len(lines)-n):], []byte("\n"))
 }
 
 // maxAutoMaxLen bounds the automatic raise of -maxlen to the longest

@@ -241,6 +241,10 @@ type target struct {
 	// the saved suite of an update run.
 	funcs map[string]string
 	upd   *updating
+	// unreadSeeds holds the warnings about a fuzz target's f.Add calls
+	// not read from the source, whose seeds a run of the target gives
+	// (runSeeds).
+	unreadSeeds string
 }
 
 // instrumentTarget instruments pkg with c and the support packages cfg
@@ -358,6 +362,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		cleanup()
 	}
 	static, claims, staticErr := f.static, f.claims, f.err
+	seeds = runSeeds(cfg, t, bin, args, seeds)
 	dcfg, chains := runConfig(cfg, t, bin, args, eval, seeds)
 	dcfg.Progress, dcfg.Static, dcfg.Unreachable, dcfg.Pruner = cfg.Stderr, static, claims, f.pruner
 	if cfg.Strategy == "learned" {
