@@ -1183,6 +1183,33 @@ var (
 // topFrame returns the innermost frame of a panic stack that is in user
 // code: the location that panicked, used to tell findings apart.
 func topFrame(stack string) string {
+	_, loc := userFrame(stack)
+	return loc
+}
+
+// TopFunc returns the name of the function of the innermost user frame
+// of a panic stack, without its package or receiver ("IncMinor" for
+// github.com/x/v.(*Version).IncMinor(...), "Start.func1" for a closure
+// in Start); "" if there is none.
+func TopFunc(stack string) string {
+	fn, _ := userFrame(stack)
+	if i := strings.LastIndexByte(fn, '('); i > 0 && strings.HasSuffix(fn, ")") {
+		fn = fn[:i] // the arguments
+	}
+	parts := strings.Split(fn, ".")
+	k := len(parts) - 1
+	for k > 0 && closureName.MatchString(parts[k]) {
+		k--
+	}
+	return strings.Join(parts[k:], ".")
+}
+
+// closureName matches the name the compiler gives a function literal.
+var closureName = regexp.MustCompile(`^(func|gowrap|deferwrap)[0-9]+$`)
+
+// userFrame returns the function line and the location of the innermost
+// frame of a panic stack that is in user code.
+func userFrame(stack string) (fn, loc string) {
 	lines := strings.Split(stack, "\n")
 	for i := 0; i+1 < len(lines); i++ {
 		fn := strings.TrimSpace(lines[i])
@@ -1198,9 +1225,9 @@ func topFrame(stack string) string {
 		if j := strings.LastIndex(loc, " +0x"); j >= 0 {
 			loc = loc[:j]
 		}
-		return loc
+		return fn, loc
 	}
-	return ""
+	return "", ""
 }
 
 func (d *coordinator) sample() {

@@ -272,9 +272,10 @@ func TestStartWorkerMissingBinary(t *testing.T) {
 
 func TestTopFrame(t *testing.T) {
 	tests := []struct {
-		name  string
-		stack string
-		want  string
+		name     string
+		stack    string
+		want     string
+		wantFunc string // TopFunc
 	}{
 		{
 			name: "user panic",
@@ -284,7 +285,7 @@ func TestTopFrame(t *testing.T) {
 				"panic({0x4a2b60?, 0x4e1e30?})\n\t/go/src/runtime/panic.go:792 +0x132\n" +
 				"example.com/m/pkg.Parse(...)\n\t/m/pkg/parse.go:12 +0x45\n" +
 				"example.com/m/pkg.init.0.func1(0xc000010000)\n\t/m/pkg/gocolic_entry.go:9 +0x1a\n",
-			want: "/m/pkg/parse.go:12",
+			want: "/m/pkg/parse.go:12", wantFunc: "Parse",
 		},
 		{
 			// The runtime is the standard package gocolicrt/rt: its
@@ -296,7 +297,7 @@ func TestTopFrame(t *testing.T) {
 				"gocolicrt/rt.execute.func1()\n\t/go/src/gocolicrt/rt/worker.go:84 +0x7c\n" +
 				"panic({0x4a2b60?, 0x4e1e30?})\n\t/go/src/runtime/panic.go:792 +0x132\n" +
 				"example.com/m/pkg.Parse(...)\n\t/m/pkg/parse.go:12 +0x45\n",
-			want: "/m/pkg/parse.go:12",
+			want: "/m/pkg/parse.go:12", wantFunc: "Parse",
 		},
 		{
 			name: "runtime error",
@@ -304,7 +305,7 @@ func TestTopFrame(t *testing.T) {
 				"panic({0x4a2b60?, 0x4e1e30?})\n\t/go/src/runtime/panic.go:792 +0x132\n" +
 				"runtime.goPanicIndex(0x6, 0x6)\n\t/go/src/runtime/panic.go:115 +0x74\n" +
 				"example.com/m/pkg.At(...)\n\t/m/pkg/at.go:7\n",
-			want: "/m/pkg/at.go:7",
+			want: "/m/pkg/at.go:7", wantFunc: "At",
 		},
 		{
 			name: "panic in another goroutine",
@@ -312,7 +313,7 @@ func TestTopFrame(t *testing.T) {
 				"goroutine 7 [running]:\n" +
 				"example.com/m/pkg.Start.func1()\n\t/m/pkg/start.go:9 +0x25\n" +
 				"created by example.com/m/pkg.Start in goroutine 1\n\t/m/pkg/start.go:8 +0x1a\n",
-			want: "/m/pkg/start.go:9",
+			want: "/m/pkg/start.go:9", wantFunc: "Start.func1",
 		},
 		{
 			name: "stack overflow",
@@ -325,7 +326,7 @@ func TestTopFrame(t *testing.T) {
 				"goroutine 1 gp=0xc000002380 m=0 mp=0x5a0420 [running]:\n" +
 				"example.com/m/pkg.walk(0x2e73?)\n\t/m/pkg/walk.go:23 +0x78 fp=0xc020160390 sp=0xc020160388 pc=0x4aa8b8\n" +
 				"example.com/m/pkg.walk(0x0?)\n\t/m/pkg/walk.go:26 +0x52 fp=0xc0201603e8 sp=0xc020160390 pc=0x4aa892\n",
-			want: "/m/pkg/walk.go:23",
+			want: "/m/pkg/walk.go:23", wantFunc: "walk",
 		},
 		{
 			name:  "no user frame",
@@ -333,11 +334,21 @@ func TestTopFrame(t *testing.T) {
 			want:  "",
 		},
 		{name: "empty", stack: "", want: ""},
+		{
+			name: "method",
+			stack: "goroutine 1 [running]:\n" +
+				"panic({0x4a2b60?, 0x4e1e30?})\n\t/go/src/runtime/panic.go:792 +0x132\n" +
+				"github.com/x/v.(*Version).IncMinor(0xc000010000)\n\t/m/v/version.go:124 +0x45\n",
+			want: "/m/v/version.go:124", wantFunc: "IncMinor",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := topFrame(tt.stack); got != tt.want {
 				t.Errorf("topFrame = %q, want %q", got, tt.want)
+			}
+			if got := TopFunc(tt.stack); got != tt.wantFunc {
+				t.Errorf("TopFunc = %q, want %q", got, tt.wantFunc)
 			}
 		})
 	}

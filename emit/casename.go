@@ -250,6 +250,24 @@ func crashName(kind, msg string) string {
 	return shortName(words, "crash")
 }
 
+// withPlace appends "_in_<where>" to the crash name, cutting the name's
+// last words to keep within maxNameLen; the place is kept whole.
+func withPlace(name, where string) string {
+	w := plainWords(where)
+	if len(w) == 0 {
+		return name
+	}
+	in := "_in_" + strings.Join(w, "_")
+	for len(name)+len(in) > maxNameLen {
+		i := strings.LastIndexByte(name, '_')
+		if i <= 0 {
+			break
+		}
+		name = name[:i]
+	}
+	return name + in
+}
+
 // shortName joins words with underscores into a name of at most
 // maxNameLen bytes, cut between words where it can be; empty is the name
 // when there are no words.

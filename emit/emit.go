@@ -88,6 +88,9 @@ type Crash struct {
 	Args []string
 	// Build is as in Case.Build.
 	Build string
+	// Where is the function the crash happened in, if known; it tells
+	// apart crashes whose names would otherwise be alike.
+	Where string
 }
 
 // Suite is everything needed to generate the test file of one function.

@@ -248,11 +248,7 @@ func (p *plan) wants(lits []string) ([]string, error) {
 
 // addCrashes plans the rows of the crash table, with their subtest names.
 func (p *plan) addCrashes(s Suite) error {
-	names := make([]string, len(s.Crashes))
-	for i, c := range s.Crashes {
-		names[i] = crashName(c.Kind, c.Message)
-	}
-	names = uniqueNames(names)
+	names := crashNames(s.Crashes)
 	for i, c := range s.Crashes {
 		args, err := literals(c.Args, len(p.params))
 		if err != nil {
@@ -265,6 +261,28 @@ func (p *plan) addCrashes(s Suite) error {
 		p.crashes = append(p.crashes, crashRow{name: names[i], kind: c.Kind, msg: c.Message, args: args, build: build})
 	}
 	return nil
+}
+
+// crashNames names the crashes' subtests: by kind and message
+// (crashName), crashes alike told apart by where they happened when that
+// differs (panics_interface_conversion_in_IncMinor rather than …_2), and
+// by a number last (uniqueNames).
+func crashNames(crashes []Crash) []string {
+	names := make([]string, len(crashes))
+	where := map[string]map[string]bool{}
+	for i, c := range crashes {
+		names[i] = crashName(c.Kind, c.Message)
+		if where[names[i]] == nil {
+			where[names[i]] = map[string]bool{}
+		}
+		where[names[i]][c.Where] = true
+	}
+	for i, c := range crashes {
+		if len(where[names[i]]) > 1 {
+			names[i] = withPlace(names[i], c.Where)
+		}
+	}
+	return uniqueNames(names)
 }
 
 // builder validates and normalises a Build function literal, and notes

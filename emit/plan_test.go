@@ -89,3 +89,45 @@ func TestCrashSubtestNamesUnique(t *testing.T) {
 		t.Errorf("subtest names = %q, want %q", got, want)
 	}
 }
+
+func TestCrashNames(t *testing.T) {
+	conv := "interface conversion: part.Part is part.String, not part.Uint64"
+	tests := []struct {
+		name    string
+		crashes []Crash
+		want    []string
+	}{
+		{"alike, in different functions", []Crash{
+			{Kind: "panic", Message: conv, Where: "IncPatch"},
+			{Kind: "panic", Message: conv, Where: "CaretBump"},
+			{Kind: "panic", Message: conv, Where: "IncMinor"},
+		}, []string{"panics_interface_conversion_part_part_in_IncPatch", "panics_interface_conversion_part_part_in_CaretBump", "panics_interface_conversion_part_part_in_IncMinor"}},
+		{"alike, in one function", []Crash{
+			{Kind: "panic", Message: "boom", Where: "F"},
+			{Kind: "panic", Message: "boom", Where: "F"},
+		}, []string{"panics_boom", "panics_boom_2"}},
+		{"alike, one place unknown", []Crash{
+			{Kind: "panic", Message: "boom", Where: "F"},
+			{Kind: "panic", Message: "boom"},
+		}, []string{"panics_boom_in_F", "panics_boom"}},
+		{"different", []Crash{
+			{Kind: "panic", Message: "boom", Where: "F"},
+			{Kind: "panic", Message: "bang", Where: "G"},
+		}, []string{"panics_boom", "panics_bang"}},
+		{"long message", []Crash{
+			{Kind: "panic", Message: strings.Repeat("word ", 20), Where: "AVeryLongFunctionName"},
+			{Kind: "panic", Message: strings.Repeat("word ", 20), Where: "G"},
+		}, []string{"panics_word_word_word_in_AVeryLongFunctionName", "panics_word_word_word_word_in_G"}},
+	}
+	for _, tt := range tests {
+		got := crashNames(tt.crashes)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: crashNames = %q, want %q", tt.name, got, tt.want)
+		}
+		for _, n := range got {
+			if len(n) > maxNameLen {
+				t.Errorf("%s: %q is longer than %d", tt.name, n, maxNameLen)
+			}
+		}
+	}
+}

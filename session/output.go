@@ -60,7 +60,7 @@ func suite(t *Entry, rep *coordinator.Report) emit.Suite {
 		s.Cases = append(s.Cases, ec)
 	}
 	for _, f := range rep.SortedFindings() {
-		s.Crashes = append(s.Crashes, emit.Crash{Kind: f.Kind, Message: f.Message, Args: t.Args(f.Input), Build: t.Build(f.Input)})
+		s.Crashes = append(s.Crashes, emit.Crash{Kind: f.Kind, Message: f.Message, Args: t.Args(f.Input), Build: t.Build(f.Input), Where: coordinator.TopFunc(f.Stack)})
 	}
 	return s
 }
