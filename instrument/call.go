@@ -273,12 +273,19 @@ func (ins *instrumenter) structuralCall(x *ast.CallExpr) ast.Expr {
 
 // calleePkg returns the import path of the package of the function x
 // calls statically, "" for a dynamic call or a builtin: where a user
-// could -instrument to keep the arguments symbolic.
+// could -instrument to keep the arguments symbolic. A function whose one
+// result is an error (xerrors.Errorf, pkg/errors.Wrapf) is "" too: its
+// arguments become an error's message, which no branch reads, and
+// naming its package in the hint gains nothing.
 func (ins *instrumenter) calleePkg(x *ast.CallExpr) string {
-	if fn := typeutil.StaticCallee(ins.info, x); fn != nil && fn.Pkg() != nil {
-		return fn.Pkg().Path()
+	fn := typeutil.StaticCallee(ins.info, x)
+	if fn == nil || fn.Pkg() == nil {
+		return ""
 	}
-	return ""
+	if res := fn.Type().(*types.Signature).Results(); res.Len() == 1 && types.Identical(res.At(0).Type(), types.Universe.Lookup("error").Type()) {
+		return ""
+	}
+	return fn.Pkg().Path()
 }
 
 // dropCause returns the name of the runtime's cause (rt.Cause) under

@@ -50,6 +50,8 @@ func g(x int, s string, b []byte, p *P) int {
 		panic(x)
 	}
 	c := cap(b) // a shadow has no capacity: nothing is dropped
+	err := fmt.Errorf("bad %d", x) // an error's message: no package to name
+	_ = err
 	return len(n) + len(r) + m + int(h[0]) + c
 }
 
@@ -89,6 +91,7 @@ func logs(t *testing.T, tb testing.TB, x int, s string) {
 	slices.Sort(got)
 	want := []string{
 		"Call fmt.Println(x, 3, z) [fmt] _gcl.Mk(x, _gcl_s_x)",
+		"Call fmt.Errorf(\"bad %d\", x) [] _gcl.Mk(x, _gcl_s_x)",
 		"Call min(s, \"a\") [] _gcl.Mk(s, _gcl_s_s)",
 		"Call sha256.Sum256(b) [crypto/sha256] _gcl.Mk(b, _gcl_s_b)",
 		"Call fmt.Sprint(p.X) [fmt] _gcl.Load(" + siteNumber(res, "p.X") + ", &p.X)",
