@@ -486,25 +486,10 @@ func TestFloatDivisionOnTime(t *testing.T) {
 	x, y := b.Var(0, 64), b.Var(1, 64)
 	// x % (y / 48.0's bits) == 3: hard for Z3, so it runs out of time.
 	hard := b.Eq(b.Bin(sym.KSRem, x, b.FBin(sym.KFDiv, y, b.Const(48, 64))), b.Const(3, 64))
-	for _, tt := range []struct {
-		name    string
-		opts    Options
-		context time.Duration // the context's timeout, 0 for none
-	}{
-		{name: "timeout", opts: Options{Timeout: budget}},
-		{name: "context", context: budget},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			s := newSolver(t, tt.opts)
-			ctx := context.Background()
-			if tt.context > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tt.context)
-				defer cancel()
-			}
-			t0 := time.Now()
-			r, err := s.Solve(ctx, solver.Query{Goal: hard})
-			if took := time.Since(t0); took > 2500*time.Millisecond {
+	for _, bd := range bounds(budget) {
+		t.Run(bd.name, func(t *testing.T) {
+			s, r, took, err := bd.solve(t, solver.Query{Goal: hard})
+			if took > 2500*time.Millisecond {
 				t.Errorf("Solve took %v on a %v bound", took, budget)
 			}
 			if err != nil || r.Status != solver.Unknown {
@@ -514,7 +499,11 @@ func TestFloatDivisionOnTime(t *testing.T) {
 			// over a constraint kept in the frames.
 			x32 := b.Var(2, 32)
 			div := b.FCmp(sym.KFEq, b.FBin(sym.KFDiv, x32, b.Const(f32bits(2), 32)), b.Const(f32bits(3), 32))
-			if r := solve(t, s, nil, div); r.Status != solver.Sat || math.Float32frombits(uint32(r.Model[2])) != 6 {
+			// Under the 50 ms Timeout even this may run out of time on a
+			// loaded machine; without it, it must be answered.
+			r = solve(t, s, nil, div)
+			if r.Status == solver.Unsat || r.Status == solver.Sat && math.Float32frombits(uint32(r.Model[2])) != 6 ||
+				r.Status == solver.Unknown && bd.opts.Timeout == 0 {
 				t.Errorf("division query: %v %v, want sat with v2=6.0", r.Status, r.Model)
 			}
 			n := b.Var(3, 8)

@@ -803,6 +803,35 @@ func TestMemoReset(t *testing.T) {
 	}
 }
 
+// bound is one way of bounding a query's time: the Solver's Timeout or
+// the query's context.
+type bound struct {
+	name    string
+	opts    Options
+	context time.Duration // the context's timeout, 0 for none
+}
+
+// bounds returns the two ways of bounding a query to budget.
+func bounds(budget time.Duration) []bound {
+	return []bound{{name: "timeout", opts: Options{Timeout: budget}}, {name: "context", context: budget}}
+}
+
+// solve asks q of a new Solver under the bound and returns the Solver,
+// its answer and how long it took.
+func (bd bound) solve(t *testing.T, q solver.Query) (*Solver, solver.Result, time.Duration, error) {
+	t.Helper()
+	s := newSolver(t, bd.opts)
+	ctx := context.Background()
+	if bd.context > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, bd.context)
+		defer cancel()
+	}
+	t0 := time.Now()
+	r, err := s.Solve(ctx, q)
+	return s, r, time.Since(t0), err
+}
+
 // TestSlowPushInterrupted checks that the frames of a query count against
 // its budget: pushing a frame makes Z3 internalise the frame below, which
 // on many multiplications takes far longer than the budget, and used to
@@ -834,25 +863,9 @@ func TestSlowPushInterrupted(t *testing.T) {
 		t.Fatalf("pushing the frames took %v: too quick for the test to say anything", push)
 	}
 
-	for _, tt := range []struct {
-		name    string
-		opts    Options
-		context time.Duration // the context's timeout, 0 for none
-	}{
-		{name: "timeout", opts: Options{Timeout: budget}},
-		{name: "context", context: budget},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			s := newSolver(t, tt.opts)
-			ctx := context.Background()
-			if tt.context > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tt.context)
-				defer cancel()
-			}
-			t0 := time.Now()
-			r, err := s.Solve(ctx, q)
-			took := time.Since(t0)
+	for _, bd := range bounds(budget) {
+		t.Run(bd.name, func(t *testing.T) {
+			s, r, took, err := bd.solve(t, q)
 			if err != nil || r.Status != solver.Unknown {
 				t.Fatalf("Solve = %v, %v; want unknown, no error", r.Status, err)
 			}
