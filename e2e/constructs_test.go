@@ -378,6 +378,23 @@ func BitSet(n, m uint8) {
 	}
 }
 
+// clsRow is a row of ClassTable's table.
+type clsRow struct {
+	lo, hi byte
+	ok     bool
+}
+
+var clsTable = [4]clsRow{{'a', 'f', false}, {'g', 'm', true}, {'n', 't', false}, {'u', 'z', true}}
+
+// ClassTable reads a row of a table of structs at an input byte's class,
+// as a lexer does, and compares the other input with its fields.
+func ClassTable(b, c byte) {
+	r := clsTable[b&3]
+	if r.ok && c >= r.lo && c <= r.hi && b > 100 {
+		panic("found")
+	}
+}
+
 // Seen marks an element of a slice at an input index and reads another.
 func Seen(a, b uint8) {
 	seen := make([]bool, 16)
@@ -411,7 +428,7 @@ func TestConstructs(t *testing.T) {
 		{"Named", "found"}, {"Flag", "found"}, {"Closure", "found"}, {"Defer", "found"},
 		{"UseReturn", "found"}, {"FloatCmp", "found"}, {"FloatNaN", "found"}, {"FloatNegZero", "found"},
 		{"FloatToInt", "found"}, {"IntToFloat", "found"}, {"ArraySlice", "found"}, {"RuneString", "found"},
-		{"TokenQueue", "found"}, {"BitSet", "found"}, {"Seen", "found"},
+		{"TokenQueue", "found"}, {"BitSet", "found"}, {"Seen", "found"}, {"ClassTable", "found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {

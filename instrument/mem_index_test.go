@@ -36,6 +36,12 @@ func TestStoreAtIndex(t *testing.T) {
 		{"field of an element", `ps := make([]P, 4)
 	ps[n].x = 1
 	return ps[0].x`, []string{`ps\[_gcl\.Concrete\(\d+, _gcl\.CauseIndex, `}, nil},
+		{"struct element copied", `ps := []P{{1}, {2}}
+	p := ps[n&1]
+	var a [2]P
+	q := a[n&1]
+	return p.x + q.x`, []string{`_gcl_i\d+ := _gcl\.And\(.*\s+(//line .*\s+)?p := ps\[_gcl_i\d+\.C\]\s+(//line .*\s+)?_gcl\.CopyIndex\(\d+, &p, ps, _gcl_i\d+\)`,
+			`_gcl\.CopyIndex\(\d+, &q, a\[:\], _gcl_i\d+\)`}, nil},
 		{"string element", `ss := make([]string, 4)
 	ss[n] = "a"
 	return len(ss[0])`, []string{`ss\[_gcl\.Concrete\(\d+, _gcl\.CauseIndex, `}, nil},

@@ -332,6 +332,13 @@ const (
 	rtMkKV = "MkKV"
 )
 
+// Declared in rt/copyindex.go.
+const (
+	// CopyIndex follows dst = s[i] for an element type with scalar fields:
+	// at a symbolic index each field of the copy is a case split.
+	rtCopyIndex = "CopyIndex"
+)
+
 // Declared in rt/mem.go.
 const (
 	// Apply performs *p = op(*p, y), for x op= y and x++ on a location in

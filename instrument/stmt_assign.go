@@ -181,6 +181,9 @@ func (ins *instrumenter) assign1(s *ast.AssignStmt, ctx stmtCtx) ([]ast.Stmt, []
 		if out, ok := ins.appendLitAssign(s); ok {
 			return out, nil
 		}
+		if out, ok := ins.indexCopy(s); ok {
+			return out, nil
+		}
 	}
 	nrhs := ins.cx(rhs)
 	if ctx != ctxBlock {
@@ -628,4 +631,54 @@ func (ins *instrumenter) usesAssigned(e ast.Expr, s *ast.AssignStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// indexCopy rewrites v := s[i] (or v = s[i]) for an element of an array
+// or slice of structs or arrays with scalar leaves, read at a tracked,
+// non-constant index, into
+//
+//	_gcl_iN := V(i)
+//	v := s[_gcl_iN.C]
+//	rt.CopyIndex(site, &v, s, _gcl_iN)
+//
+// so that each field of the copy is a case split over that field of the
+// elements (utf8's accept := acceptRanges[x>>4]). s is evaluated twice,
+// so it must be pure; the index once.
+func (ins *instrumenter) indexCopy(s *ast.AssignStmt) ([]ast.Stmt, bool) {
+	lhs := s.Lhs[0]
+	x, ok := ast.Unparen(s.Rhs[0]).(*ast.IndexExpr)
+	if !ok || ins.isConst(x.Index) || ins.trackOfExpr(x.Index) != trackInt || !ins.pure(x.X) {
+		return nil, false
+	}
+	if id, isId := ast.Unparen(lhs).(*ast.Ident); isId && id.Name == "_" || !isId && !ins.pure(lhs) {
+		return nil, false
+	}
+	u, ok := ins.indexed(x)
+	if !ok {
+		return nil, false
+	}
+	elem := ins.typeOf(x)
+	switch elem.Underlying().(type) {
+	case *types.Struct, *types.Array:
+	default:
+		return nil, false
+	}
+	if !hasLeaves(elem, 0) || !types.Identical(ins.typeOf(lhs), elem) {
+		return nil, false
+	}
+	vi, ok := ins.vIndex(x.Index)
+	if !ok {
+		return nil, false
+	}
+	tmp := ins.newTemp("i")
+	sl := ins.lvalue(x.X)
+	if _, isArray := u.(*types.Array); isArray {
+		sl = &ast.SliceExpr{X: ins.lvalue(x.X)}
+	}
+	site := siteLit(ins.newSite(sites.Implicit, x))
+	return []ast.Stmt{
+		&ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.DEFINE, Rhs: []ast.Expr{vi}},
+		&ast.AssignStmt{Lhs: []ast.Expr{ins.lvalue(lhs)}, Tok: s.Tok, Rhs: []ast.Expr{&ast.IndexExpr{X: ins.lvalue(x.X), Index: field(ast.NewIdent(tmp.Name), vConcrete)}}},
+		&ast.ExprStmt{X: rtCall(rtCopyIndex, site, addrOf(ins.lvalue(lhs)), sl, ast.NewIdent(tmp.Name))},
+	}, true
 }

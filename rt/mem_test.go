@@ -423,3 +423,48 @@ func TestDropResult(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyIndex copies a struct element read at a symbolic index, as
+// utf8's acceptRanges[x>>4] and a lexer's table of token classes are
+// read: for every value of the index, each field of the copy gives that
+// field of the element there (an input byte stored in one of them
+// included), and the bounds check is recorded.
+func TestCopyIndex(t *testing.T) {
+	own(t)
+	reset(4)
+	type class struct {
+		lo, hi uint8
+		word   bool
+		n      int32
+	}
+	table := []class{{0x80, 0xbf, false, 1}, {0xa0, 0xbf, true, -2}, {0x80, 0x9f, false, 3}, {0x90, 0xbf, true, 4}}
+	Store(V[int32]{C: 3, S: st.b.Var(1, 32)}, &table[2].n) // an input's term in one element
+	i := V[int]{C: 1, S: st.b.Var(0, 64)}
+	c := table[i.C]
+	CopyIndex(5, &c, table, i)
+	if len(st.path) != 1 || st.path[0].Site != 5 || !sym.Holds(st.path[0].Cond, sym.Env{0: 3}) || sym.Holds(st.path[0].Cond, sym.Env{0: 4}) {
+		t.Fatalf("path %+v: want the bounds check 0 <= i < 4 at site 5", st.path)
+	}
+	for k := range table {
+		env := sym.Env{0: uint64(k), 1: 77}
+		want := table[k]
+		if k == 2 {
+			want.n = 77
+		}
+		eval := func(v uint64, s *sym.Expr) uint64 {
+			if s == nil {
+				return v
+			}
+			return sym.Eval(s, env)
+		}
+		lo, hi, word, n := Load(0, &c.lo), Load(0, &c.hi), Load(0, &c.word), Load(0, &c.n)
+		b := uint64(0)
+		if word.C {
+			b = 1
+		}
+		got := class{uint8(eval(uint64(lo.C), lo.S)), uint8(eval(uint64(hi.C), hi.S)), eval(b, word.S) != 0, int32(eval(uint64(uint32(n.C)), n.S))}
+		if got != want {
+			t.Errorf("i=%d: copy gives %+v, want %+v", k, got, want)
+		}
+	}
+}

@@ -85,3 +85,24 @@ func IndexStores(a, b int64, s string) (uint32, uint32, int, [4]int8, bool) {
 	flags[len(s)%5] = true
 	return visited[1], visited[n/32], xs[0] + xs[1], small, flags[1]
 }
+
+// tokClass is a row of a lexer's class table.
+type tokClass struct {
+	lo, hi byte
+	word   bool
+	weight int16
+}
+
+var classes = [4]tokClass{{'a', 'z', true, 3}, {'0', '9', false, -1}, {' ', ' ', false, 0}, {0x80, 0xbf, true, 7}}
+
+// ClassCopy copies rows of a table of structs at indices from the input
+// (an array and a slice of it), compares the input with their fields,
+// and panics out of range when len(s)%6 is 5.
+func ClassCopy(a int64, s string) (bool, int16, byte, int) {
+	c := classes[a&3]
+	rows := classes[:]
+	d := rows[len(s)%4]
+	in := len(s) > 0 && s[0] >= c.lo && s[0] <= c.hi
+	e := rows[len(s)%6]
+	return in && c.word, c.weight + d.weight, d.hi, int(e.lo)
+}

@@ -33,7 +33,7 @@ var names = [...]string{
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
 	"CopyInto", "BuildBox", "MultiFields", "MinMax", "Results", "Clears", "AppendLits",
-	"LitArgs", "PoolCap", "IndexStores",
+	"LitArgs", "PoolCap", "IndexStores", "ClassCopy",
 }
 
 // N is the number of functions Run dispatches to.
@@ -317,7 +317,12 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 	case 129:
 		return show(PoolCap(a, s))
 	case 130:
-		return show(IndexStores(a, b, s))
+		// Assigned first, so that the twin runs (see case 124).
+		v1, v2, n, sm, f := IndexStores(a, b, s)
+		return show(v1, v2, n, sm, f)
+	case 131:
+		in, w, hi, lo := ClassCopy(a, s)
+		return show(in, w, hi, lo)
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
