@@ -85,13 +85,16 @@ func (ins *instrumenter) isConst(e ast.Expr) bool {
 // V's type is normally inferred from the expression; an untyped
 // comparison whose recorded type is a named boolean would be inferred as
 // bool, so a named type is given explicitly.
-func (ins *instrumenter) mk(e ast.Expr) ast.Expr {
+func (ins *instrumenter) mk(e ast.Expr) ast.Expr { return ins.mkOf(e, ins.structural(e)) }
+
+// mkOf is mk of c, the rewrite of e.
+func (ins *instrumenter) mkOf(e, c ast.Expr) ast.Expr {
 	if _, named := types.Unalias(ins.typeOf(e)).(*types.Named); named {
 		if te, ok := ins.typeExpr(ins.typeOf(e)); ok {
-			return call(rtInst(rtMk, te), ins.structural(e), nilIdent())
+			return call(rtInst(rtMk, te), c, nilIdent())
 		}
 	}
-	return rtCall(rtMk, ins.structural(e), nilIdent())
+	return rtCall(rtMk, c, nilIdent())
 }
 
 // v returns an expression of type rt.V[T] for the tracked expression e of
