@@ -33,7 +33,7 @@ var names = [...]string{
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
 	"CopyInto", "BuildBox", "MultiFields", "MinMax", "Results", "Clears", "AppendLits",
-	"LitArgs", "PoolCap", "IndexStores",
+	"LitArgs", "PoolCap", "IndexStores", "Slices3",
 }
 
 // N is the number of functions Run dispatches to.
@@ -318,6 +318,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 		return show(PoolCap(a, s))
 	case 130:
 		return show(IndexStores(a, b, s))
+	case 131:
+		return show(Slices3(a, b, s, bs))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
