@@ -85,16 +85,13 @@ func (ins *instrumenter) isConst(e ast.Expr) bool {
 // V's type is normally inferred from the expression; an untyped
 // comparison whose recorded type is a named boolean would be inferred as
 // bool, so a named type is given explicitly.
-func (ins *instrumenter) mk(e ast.Expr) ast.Expr { return ins.mkOf(e, ins.structural(e)) }
-
-// mkOf is mk of c, the rewrite of e.
-func (ins *instrumenter) mkOf(e, c ast.Expr) ast.Expr {
+func (ins *instrumenter) mk(e ast.Expr) ast.Expr {
 	if _, named := types.Unalias(ins.typeOf(e)).(*types.Named); named {
 		if te, ok := ins.typeExpr(ins.typeOf(e)); ok {
-			return call(rtInst(rtMk, te), c, nilIdent())
+			return call(rtInst(rtMk, te), ins.structural(e), nilIdent())
 		}
 	}
-	return rtCall(rtMk, c, nilIdent())
+	return rtCall(rtMk, ins.structural(e), nilIdent())
 }
 
 // v returns an expression of type rt.V[T] for the tracked expression e of
@@ -254,9 +251,11 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 		}
 		return &ast.IndexExpr{X: ins.cxAddressable(x.X), Index: ins.cx(x.Index)}
 	case *ast.SliceExpr:
+		// A slice the runtime does not track (of an array, of a slice
+		// other than a byte slice) takes its bounds at their values.
 		n := *x
 		n.X = ins.cxAddressable(x.X)
-		n.Low, n.High, n.Max = ins.cx(x.Low), ins.cx(x.High), ins.cx(x.Max)
+		n.Low, n.High, n.Max = ins.boundConcrete(x.Low), ins.boundConcrete(x.High), ins.boundConcrete(x.Max)
 		return &n
 	case *ast.SelectorExpr:
 		if _, ok := ins.info.Selections[x]; !ok {

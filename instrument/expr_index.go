@@ -53,20 +53,20 @@ func (ins *instrumenter) vCap(x *ast.CallExpr) (ast.Expr, bool) {
 // slice: s[lo:hi], s[lo:] and b[lo:hi:max], each with an implicit site
 // for its bounds check. A form it cannot track (an array operand, a bound
 // of an untracked type) is evaluated concretely and counts its symbolic
-// bounds (sliceConcrete).
+// bounds (structural, boundConcrete).
 func (ins *instrumenter) vSlice(x *ast.SliceExpr) (ast.Expr, bool) {
 	k := ins.trackOfExpr(x.X)
 	if k != trackString && k != trackBytes {
-		return ins.sliceConcrete(x), true
+		return ins.mk(x), true
 	}
 	for _, b := range []ast.Expr{x.Low, x.High, x.Max} {
 		if b != nil && !ins.boundTracked(b) {
-			return ins.sliceConcrete(x), true
+			return ins.mk(x), true
 		}
 	}
 	s, ok := ins.v(x.X)
 	if !ok {
-		return ins.sliceConcrete(x), true
+		return ins.mk(x), true
 	}
 	lo := ast.Expr(rtCall(rtMk, &ast.BasicLit{Kind: token.INT, Value: "0"}, nilIdent()))
 	if x.Low != nil {
@@ -105,16 +105,6 @@ func (ins *instrumenter) boundTracked(e ast.Expr) bool {
 		}
 	}
 	return ins.trackOfExpr(e) == trackInt
-}
-
-// sliceConcrete evaluates a slice expression of a tracked type concretely
-// (on an array, an untracked operand or with untracked bounds), counting
-// each symbolic bound it takes at its concrete value (CauseIndex).
-func (ins *instrumenter) sliceConcrete(x *ast.SliceExpr) ast.Expr {
-	n := *x
-	n.X = ins.cxAddressable(x.X)
-	n.Low, n.High, n.Max = ins.boundConcrete(x.Low), ins.boundConcrete(x.High), ins.boundConcrete(x.Max)
-	return ins.mkOf(x, &n)
 }
 
 // boundConcrete rewrites a slice bound used at its concrete value: a

@@ -6,8 +6,9 @@ import "testing"
 // zero-copy view of a string as bytes: a three-index slice of a byte
 // slice becomes rt.SliceBytes3 (bounds checked, length and bytes kept),
 // unsafe.Slice(unsafe.StringData(s), n) becomes rt.UnsafeBytes, and a
-// slice the runtime does not track (of an array) counts its symbolic
-// bounds (CauseIndex) instead of dropping them silently.
+// slice the runtime does not track (of an array, of a slice other than a
+// byte slice) counts its symbolic bounds (CauseIndex) instead of dropping
+// them silently.
 func TestSliceForms(t *testing.T) {
 	tests := []struct {
 		name string
@@ -35,6 +36,12 @@ func TestSliceForms(t *testing.T) {
 		{"three-index slice of an array", `var a [8]byte
 	c := a[:n:n]
 	return len(c)`, []string{`a\[:_gcl\.Concrete\(\d+, _gcl\.CauseIndex, _gcl\.Mk\(n, _gcl_s_n\)\):_gcl\.Concrete\(\d+, _gcl\.CauseIndex, `}, nil},
+		{"slice of an int slice", `xs := make([]int, 8)
+	ys := xs[n:]
+	return len(ys)`, []string{`xs\[_gcl\.Concrete\(\d+, _gcl\.CauseIndex, _gcl\.Mk\(n, _gcl_s_n\)\):\]`}, nil},
+		{"three-index slice of an int slice", `xs := make([]int, 8)
+	ys := xs[1:2:n]
+	return len(ys)`, []string{`xs\[1:2:_gcl\.Concrete\(\d+, _gcl\.CauseIndex, _gcl\.Mk\(n, _gcl_s_n\)\)\]`}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
