@@ -38,6 +38,9 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 	if c, ok := ins.unsafeString(x); ok {
 		return c, true
 	}
+	if c, ok := ins.unsafeBytes(x); ok {
+		return c, true
+	}
 	if c, ok := ins.copyCall(x); ok {
 		return c, true
 	}

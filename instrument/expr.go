@@ -251,9 +251,11 @@ func (ins *instrumenter) structural(e ast.Expr) ast.Expr {
 		}
 		return &ast.IndexExpr{X: ins.cxAddressable(x.X), Index: ins.cx(x.Index)}
 	case *ast.SliceExpr:
+		// A slice the runtime does not track (of an array, of a slice
+		// other than a byte slice) takes its bounds at their values.
 		n := *x
 		n.X = ins.cxAddressable(x.X)
-		n.Low, n.High, n.Max = ins.cx(x.Low), ins.cx(x.High), ins.cx(x.Max)
+		n.Low, n.High, n.Max = ins.boundConcrete(x.Low), ins.boundConcrete(x.High), ins.boundConcrete(x.Max)
 		return &n
 	case *ast.SelectorExpr:
 		if _, ok := ins.info.Selections[x]; !ok {

@@ -49,14 +49,20 @@ func (ins *instrumenter) vCap(x *ast.CallExpr) (ast.Expr, bool) {
 	return ins.mk(x), true
 }
 
+// vSlice returns the V of a slice expression on a tracked string or byte
+// slice: s[lo:hi], s[lo:] and b[lo:hi:max], each with an implicit site
+// for its bounds check. A form it cannot track (an array operand, a bound
+// of an untracked type) is evaluated concretely and counts its symbolic
+// bounds (structural, boundConcrete).
 func (ins *instrumenter) vSlice(x *ast.SliceExpr) (ast.Expr, bool) {
 	k := ins.trackOfExpr(x.X)
-	if (k != trackString && k != trackBytes) || x.Slice3 {
+	if k != trackString && k != trackBytes {
 		return ins.mk(x), true
 	}
-	// x[lo:hi] on an array pointer or with untracked bounds stays concrete.
-	if tv := ins.typeOf(x.X); tv == nil || trackOf(tv) != k {
-		return ins.mk(x), true
+	for _, b := range []ast.Expr{x.Low, x.High, x.Max} {
+		if b != nil && !ins.boundTracked(b) {
+			return ins.mk(x), true
+		}
 	}
 	s, ok := ins.v(x.X)
 	if !ok {
@@ -80,7 +86,38 @@ func (ins *instrumenter) vSlice(x *ast.SliceExpr) (ast.Expr, bool) {
 	if !ok {
 		return ins.mk(x), true
 	}
+	if x.Slice3 {
+		mx, ok := ins.vIndex(x.Max)
+		if !ok {
+			return ins.mk(x), true
+		}
+		return rtCall(rtSliceBytes3, site, s, lo, hi, mx), true
+	}
 	return rtCall(slice, site, s, lo, hi), true
+}
+
+// boundTracked reports whether vIndex takes the slice bound e: an untyped
+// constant or a tracked integer.
+func (ins *instrumenter) boundTracked(e ast.Expr) bool {
+	if ins.isConst(e) {
+		if b, ok := ins.typeOf(e).(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+			return true
+		}
+	}
+	return ins.trackOfExpr(e) == trackInt
+}
+
+// boundConcrete rewrites a slice bound used at its concrete value: a
+// tracked one through rt.Concrete, which counts its term (CauseIndex).
+func (ins *instrumenter) boundConcrete(e ast.Expr) ast.Expr {
+	if e == nil || ins.isConst(e) || ins.trackOfExpr(e) != trackInt {
+		return ins.cx(e)
+	}
+	ve, ok := ins.v(e)
+	if !ok {
+		return ins.cx(e)
+	}
+	return rtCall(rtConcrete, siteLit(ins.newSite(sites.Concrete, e)), rtSel(rtCauseIndex), ve)
 }
 
 // vIndex returns the V of an index or bound; untyped constants are ints.

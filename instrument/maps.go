@@ -217,15 +217,43 @@ func (ins *instrumenter) unsafeString(x *ast.CallExpr) (ast.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	// The file may use unsafe nowhere else; a builtin is no value, so the
-	// import is kept used by a constant call.
+	ins.keepUnsafe(x)
+	return rtCall(rtUnsafeString, b, n), true
+}
+
+// unsafeBytes returns the V of unsafe.Slice(unsafe.StringData(s), n) for a
+// tracked string s, the byte slice that shares s's first n bytes without
+// a copy (the reverse of unsafeString): rt.UnsafeBytes gives it s's terms.
+func (ins *instrumenter) unsafeBytes(x *ast.CallExpr) (ast.Expr, bool) {
+	if ins.unsafeBuiltin(x) != "Slice" || len(x.Args) != 2 || ins.trackOfExpr(x.Args[1]) != trackInt {
+		return nil, false
+	}
+	data, ok := ast.Unparen(x.Args[0]).(*ast.CallExpr)
+	if !ok || ins.unsafeBuiltin(data) != "StringData" || len(data.Args) != 1 || trackOf(ins.typeOf(data.Args[0])) != trackString {
+		return nil, false
+	}
+	s, ok := ins.v(data.Args[0])
+	if !ok {
+		return nil, false
+	}
+	n, ok := ins.v(x.Args[1])
+	if !ok {
+		return nil, false
+	}
+	ins.keepUnsafe(x)
+	return rtCall(rtUnsafeBytes, s, n), true
+}
+
+// keepUnsafe keeps the import of unsafe used, which x, a call of one of
+// its builtins that the rewrite replaces, may have been the only use of:
+// a builtin is no value, so a constant call uses it.
+func (ins *instrumenter) keepUnsafe(x *ast.CallExpr) {
 	if id, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr).X.(*ast.Ident); ok {
 		if ins.keepUsed == nil {
 			ins.keepUsed = make(map[string]bool)
 		}
 		ins.keepUsed[id.Name+".Sizeof(0)"] = true
 	}
-	return rtCall(rtUnsafeString, b, n), true
 }
 
 // builtinCall rewrites the calls of delete, clear, append and copy that

@@ -591,6 +591,8 @@ const (
 	rtNeString = "NeString"
 	// SliceBytes returns b[lo:hi]; site is the implicit bounds check.
 	rtSliceBytes = "SliceBytes"
+	// SliceBytes3 returns b[lo:hi:max]; site is the implicit bounds check.
+	rtSliceBytes3 = "SliceBytes3"
 	// SliceBytesFrom returns b[lo:].
 	rtSliceBytesFrom = "SliceBytesFrom"
 	// SliceString returns s[lo:hi]; site is the implicit bounds check.
@@ -603,6 +605,9 @@ const (
 	// UnsafeString returns unsafe.String(unsafe.SliceData(b), n) with the
 	// terms of b's first n bytes.
 	rtUnsafeString = "UnsafeString"
+	// UnsafeBytes returns unsafe.Slice(unsafe.StringData(s), n) with the
+	// terms of s's first n bytes.
+	rtUnsafeBytes = "UnsafeBytes"
 	// StoreByteAt performs b[i] = x on a byte slice that is not a shadowed
 	// variable, writing x's term into the byte's cell.
 	rtStoreByteAt = "StoreByteAt"

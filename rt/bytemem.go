@@ -323,3 +323,27 @@ func UnsafeString[T ~[]byte, I Integer](b V[T], n V[I]) V[string] {
 	}
 	return V[string]{C: r, S: st.b.String(ln, bs)}
 }
+
+// UnsafeBytes returns unsafe.Slice(unsafe.StringData(s), n), the byte
+// slice over s's first n bytes without a copy (the reverse of
+// UnsafeString), with their terms and n's as its length: len(s) as n
+// keeps s's own length term. unsafe.Slice checks only n >= 0, which a
+// length never fails, so nothing is recorded.
+func UnsafeBytes[T ~string, I Integer](s V[T], n V[I]) V[[]byte] {
+	r := unsafe.Slice(unsafe.StringData(string(s.C)), n.C)
+	if s.S == nil && n.S == nil && !bytesUsed.Load() || !tracking() {
+		return V[[]byte]{C: r}
+	}
+	a := agg(s) // s's shadow, or the cells of its bytes
+	if s.S == nil && n.S == nil && allConst(a) {
+		return V[[]byte]{C: r}
+	}
+	// As in UnsafeString: bytes past n stay when n is symbolic.
+	bs := aggBytes(a)
+	ln := index64(n)
+	if ln == nil {
+		ln = st.b.Const(uint64(n.C), 64)
+		bs = bs[:min(int(n.C), len(bs))]
+	}
+	return V[[]byte]{C: r, S: st.b.String(ln, bs)}
+}

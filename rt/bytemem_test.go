@@ -2,6 +2,7 @@ package rt
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/gocolic/gocolic/sym"
 )
@@ -215,6 +216,47 @@ func TestUnsafeString(t *testing.T) {
 			}
 			if s.S == nil || aggLen(s.S).String() != tt.wantLen || len(aggBytes(s.S)) != tt.wantByte || aggBytes(s.S)[1] != aggBytes(in.S)[1] {
 				t.Errorf("shadow %v, want length %s and %d of the input's bytes", s.S, tt.wantLen, tt.wantByte)
+			}
+		})
+	}
+}
+
+// TestUnsafeBytes checks the byte slice unsafe.Slice makes over a
+// string's first n bytes: their terms, n's term as its length (the
+// string's own length term for len(s)), and, when n is symbolic, the bytes
+// past n too; a concrete string with a constant n stays concrete.
+func TestUnsafeBytes(t *testing.T) {
+	tests := []struct {
+		name     string
+		s        func() V[string]
+		n        func(s V[string]) V[int]
+		wantLen  string // "" for no shadow
+		wantByte int    // bytes of the result's aggregate
+	}{
+		{"len(s)", func() V[string] { return symStr("abcdef") }, func(s V[string]) V[int] { return LenString(s) }, "v9:64", 6},
+		{"constant prefix", func() V[string] { return symStr("abcdef") }, func(V[string]) V[int] { return V[int]{C: 2} }, "2:64", 2},
+		{"symbolic n over a concrete string", func() V[string] { return V[string]{C: "abcdef"} },
+			func(V[string]) V[int] { return V[int]{C: 3, S: st.b.Var(1, 64)} }, "v1:64", 6},
+		{"concrete", func() V[string] { return V[string]{C: "abcdef"} }, func(V[string]) V[int] { return V[int]{C: 3} }, "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			reset(8)
+			s := tt.s()
+			n := tt.n(s)
+			b := UnsafeBytes(s, n)
+			if string(b.C) != s.C[:n.C] || len(b.C) > 0 && &b.C[0] != unsafe.StringData(s.C) {
+				t.Fatalf("bytes %q, want %q without a copy", b.C, s.C[:n.C])
+			}
+			if tt.wantLen == "" {
+				if b.S != nil {
+					t.Errorf("shadow %v, want none", b.S)
+				}
+				return
+			}
+			if b.S == nil || aggLen(b.S).String() != tt.wantLen || len(aggBytes(b.S)) != tt.wantByte || aggBytes(b.S)[1] != agg(s).Args[2] {
+				t.Errorf("shadow %v, want length %s and %d of the string's bytes", b.S, tt.wantLen, tt.wantByte)
 			}
 		})
 	}

@@ -38,9 +38,11 @@ const (
 	CauseStale
 	// CauseIndex is an index or bound taken at its concrete value: a
 	// symbolic index into an array or slice longer than the case split's
-	// bound (maxIndexSplit), a map too large for its log (maxMapSplit), or
-	// the symbolic offset of a slice expression once the execution's
-	// slices have made maxSplitTerms case-split terms.
+	// bound (maxIndexSplit), a map too large for its log (maxMapSplit), a
+	// bound of a slice expression the runtime does not track (of an array,
+	// of a slice other than a byte slice), or the symbolic offset of a
+	// slice expression once the execution's slices have made
+	// maxSplitTerms case-split terms.
 	CauseIndex
 	// CauseRune is a multi-byte rune of a symbolic string in a for range
 	// loop whose bytes past the first have no terms in the string's
@@ -61,7 +63,7 @@ var causeDocs = [NumCauses]string{
 	"opaque call whose result stays concrete (opaque terms off, or the function cannot be re-run)",
 	"conversion the runtime does not model (to an untracked type, or string(rune))",
 	"shadow memory no longer matches memory (a write the rewrite did not see, or a reslice)",
-	"index taken at its concrete value (array, slice or map longer than the case split, or a slice offset past the execution's split budget)",
+	"index taken at its concrete value (array, slice or map longer than the case split, a bound of an untracked slice expression, or a slice offset past the execution's split budget)",
 	"multi-byte rune of a symbolic string in a range loop whose bytes have no terms",
 	"value assigned where no shadow is kept (range value whose address is taken, or an element or field)",
 }

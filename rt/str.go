@@ -271,11 +271,17 @@ func SliceBytes[T ~[]byte, I, J Integer](site uint32, b V[T], lo V[I], hi V[J]) 
 // len(b) without a cell was written by nothing that had a term for it (a
 // write that dropped one counted it there), so its value is its term.
 func sliceCap[T ~[]byte](site uint32, b V[T], lo, hi *sym.Expr, clo, chi int) *sym.Expr {
+	return sliceAgg(site, capAgg(b, chi), lo, hi, clo, chi, cap(b.C))
+}
+
+// capAgg returns the aggregate of b's first n bytes up to its capacity
+// (n <= cap(b)), as sliceCap reads them, with cap(b) as its length.
+func capAgg[T ~[]byte](b V[T], n int) *sym.Expr {
 	a := agg(b)
-	full := b.C[:chi]
-	bs := make([]*sym.Expr, 0, chi)
+	full := b.C[:n]
+	bs := make([]*sym.Expr, 0, n)
 	ab := aggBytes(a)
-	for k := 0; k < chi; k++ {
+	for k := 0; k < n; k++ {
 		if k < len(b.C) && k < len(ab) {
 			bs = append(bs, ab[k])
 			continue
@@ -289,8 +295,37 @@ func sliceCap[T ~[]byte](site uint32, b V[T], lo, hi *sym.Expr, clo, chi int) *s
 		}
 		bs = append(bs, t)
 	}
-	ext := st.b.String(st.b.Const(uint64(cap(b.C)), 64), bs)
-	return sliceAgg(site, ext, lo, hi, clo, chi, cap(b.C))
+	return st.b.String(st.b.Const(uint64(cap(b.C)), 64), bs)
+}
+
+// SliceBytes3 returns b[lo:hi:mx]; site is the implicit bounds check
+// 0 <= lo <= hi <= mx <= cap(b), recorded in the order Go checks it:
+// mx against cap(b) (len(b)'s term when b has no spare capacity, else
+// the capacity, which has no term, as in SliceBytes), then hi against mx
+// and lo against hi. The result keeps the bytes' terms and hi - lo as its
+// length; its capacity, mx - lo, has no term (a three-index slice does
+// not record one, like an append that moved the bytes).
+func SliceBytes3[T ~[]byte, I, J, K Integer](site uint32, b V[T], lo V[I], hi V[J], mx V[K]) V[T] {
+	if b.S == nil && lo.S == nil && hi.S == nil && mx.S == nil || !tracking() {
+		return V[T]{C: b.C[lo.C:hi.C:mx.C]}
+	}
+	cm := int(mx.C)
+	in := uint64(mx.C) <= uint64(cap(b.C)) // a negative mx is past it too
+	// b's aggregate up to mx, whose length is the term of cap(b).
+	a := agg(b)
+	if cap(b.C) > len(b.C) {
+		a = capAgg(b, min(max(cm, 0), cap(b.C)))
+	}
+	mt := index64(mx)
+	if mt == nil {
+		mt = st.b.Const(uint64(int64(mx.C)), 64)
+	}
+	record(site, in, st.b.Cmp(sym.KULe, mt, aggLen(a)))
+	if !in {
+		return V[T]{C: b.C[lo.C:hi.C:mx.C]} // panics, as the original does
+	}
+	s := sliceAgg(site, st.b.String(mt, aggBytes(a)), index64(lo), index64(hi), int(lo.C), int(hi.C), cm)
+	return V[T]{C: b.C[lo.C:hi.C:mx.C], S: s}
 }
 
 // SliceBytesFrom returns b[lo:].

@@ -107,3 +107,34 @@ func BuildBox(a int64, s string, bs []byte) (string, int, string) {
 	}
 	return out, score, bx.s
 }
+
+// Slices3 views s as bytes with unsafe.Slice (all of it, and a prefix),
+// takes three-index slices of byte slices at bounds from the inputs
+// (panicking past a bound for some rows), and branches on what it reads.
+// It has one result, so that the worker's Run calls its twin.
+func Slices3(a, b int64, s string, bs []byte) string {
+	score := 0
+	v := unsafe.Slice(unsafe.StringData(s), len(s))
+	if len(v) > 1 && v[1] == 'b' {
+		score++
+	}
+	w := unsafe.Slice(unsafe.StringData(s), min(len(s), int(b&3)))
+	if len(w) == 2 && w[0] == 'a' {
+		score += 2
+	}
+	t := bs[:len(bs):len(bs)]
+	if len(t) > 2 && t[2] == 'c' {
+		score += 4
+	}
+	buf := make([]byte, 8, 12)
+	copy(buf, s)
+	u := buf[int(a&3) : int(b&7)+1 : int(b&7)+1+int(a&3)]
+	if len(u) == 3 && u[0] == 'h' {
+		score += 8
+	}
+	x := buf[:int(a%16):int(b%16)]
+	if cap(x) > 5 && len(x) < 3 {
+		score += 16
+	}
+	return string(rune('A'+score)) + "|" + string(u) + "|" + string(w) + "|" + string(x)
+}

@@ -33,7 +33,7 @@ var names = [...]string{
 	"IfaceCalls", "IfaceNil", "IfaceErr", "LitIfaceField", "Wide",
 	"RangeCapture", "RangeRunes", "RangeAssignForms", "RangeControl", "RangeCapturePerLoop", "RangeInt", "CopyMake",
 	"CopyInto", "BuildBox", "MultiFields", "MinMax", "Results", "Clears", "AppendLits",
-	"LitArgs", "PoolCap", "IndexStores", "ClassCopy",
+	"LitArgs", "PoolCap", "IndexStores", "ClassCopy", "Slices3",
 }
 
 // N is the number of functions Run dispatches to.
@@ -323,6 +323,8 @@ func Run(fn int, a, b int64, s string, bs []byte) (out string) {
 	case 131:
 		in, w, hi, lo := ClassCopy(a, s)
 		return show(in, w, hi, lo)
+	case 132:
+		return show(Slices3(a, b, s, bs))
 	}
 	return fmt.Sprintf("no function %d", fn)
 }
