@@ -341,6 +341,29 @@ func TestRuneModels(t *testing.T) {
 	}
 }
 
+// TestRuneLenModel checks utf8.RuneLen's term against the function at
+// every rune near the boundaries of its sizes and of the surrogates, and
+// at a stride over the whole range of int32.
+func TestRuneLenModel(t *testing.T) {
+	own(t)
+	reset(4)
+	x := st.b.Var(1, 32)
+	_, term := Utf8RuneLen(utf8.RuneLen, V[rune]{C: 'a', S: x})
+	check := func(r rune) {
+		if got, want := sym.Eval(term, sym.Env{1: uint64(uint32(r))}), uint64(utf8.RuneLen(r))&maskOf(term); got != want {
+			t.Fatalf("at %#x: %d, want %d", r, int64(got), utf8.RuneLen(r))
+		}
+	}
+	for _, edge := range []rune{0, 0x80, 0x800, 0xD800, 0xE000, 0x10000, utf8.MaxRune + 1, math.MinInt32, math.MaxInt32} {
+		for d := rune(-3); d <= 3; d++ {
+			check(edge + d)
+		}
+	}
+	for r := int64(math.MinInt32); r <= math.MaxInt32; r += 9973 {
+		check(rune(r))
+	}
+}
+
 func runeB(lib func(rune) bool, f func(func(rune) bool, V[rune]) (bool, *sym.Expr)) func(V[rune]) (uint64, *sym.Expr) {
 	return func(r V[rune]) (uint64, *sym.Expr) { c, s := f(lib, r); return b2u(c), s }
 }
