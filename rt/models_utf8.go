@@ -2,10 +2,11 @@
 // size of utf8.DecodeRune are a function of the length and the first four
 // bytes, which the model writes as one if-then-else chain over the tests
 // of a decoder (rt/range.go's utf8Seq, shared with range loops). Where a
-// byte that decoding reads has no term in the aggregate, the model hands
-// the call to the instrumented copy of unicode/utf8 when there is one
-// (instrument/models.go, libModels), and otherwise runs it concretely and
-// counts a concretisation (CauseRune).
+// byte that decoding may read has no term in the aggregate, the model
+// hands the call to the instrumented copy of unicode/utf8 when there is
+// one (instrument/models.go, libModels); otherwise, where the decoding
+// of the current string reads such a byte, it runs concretely and counts
+// a concretisation (CauseRune).
 
 package rt
 
@@ -91,19 +92,24 @@ func firstByte[T ~string | ~[]byte](s T) byte {
 }
 
 // Utf8DecodeRuneInString models utf8.DecodeRuneInString, exactly where
-// the bytes it reads have terms. Elsewhere it calls lib's twin in the
-// instrumented copy of unicode/utf8 when there is one, or runs
+// the bytes it reads have terms, which is everywhere when s's aggregate
+// has four byte terms or more. Otherwise it calls lib's twin in the
+// instrumented copy of unicode/utf8 when there is one; without a copy,
+// where the decoding at s reads a byte without a term, it runs
 // concretely, counting a concretisation at site.
 func Utf8DecodeRuneInString(site uint32, lib func(string) (rune, int), s V[string]) (rune, int, *sym.Expr, *sym.Expr) {
 	r, n := lib(s.C)
 	if s.S == nil || !tracking() {
 		return r, n, nil, nil
 	}
-	rs, ns, ok := decodeShadows(s.S, len(s.C), firstByte(s.C), r, n)
-	if !ok {
+	if len(aggBytes(s.S)) < utf8.UTFMax {
+		// The terms may not hold for every input: the copy's do.
 		if tw, ok := libTwin[func(V[string]) (rune, int, *sym.Expr, *sym.Expr)](lib); ok {
 			return tw(s)
 		}
+	}
+	rs, ns, ok := decodeShadows(s.S, len(s.C), firstByte(s.C), r, n)
+	if !ok {
 		concretise(site, CauseRune)
 	}
 	return r, n, rs, ns
@@ -115,11 +121,14 @@ func Utf8DecodeRune(site uint32, lib func([]byte) (rune, int), p V[[]byte]) (run
 	if p.S == nil || !tracking() {
 		return r, n, nil, nil
 	}
-	rs, ns, ok := decodeShadows(p.S, len(p.C), firstByte(p.C), r, n)
-	if !ok {
+	if len(aggBytes(p.S)) < utf8.UTFMax {
+		// The terms may not hold for every input: the copy's do.
 		if tw, ok := libTwin[func(V[[]byte]) (rune, int, *sym.Expr, *sym.Expr)](lib); ok {
 			return tw(p)
 		}
+	}
+	rs, ns, ok := decodeShadows(p.S, len(p.C), firstByte(p.C), r, n)
+	if !ok {
 		concretise(site, CauseRune)
 	}
 	return r, n, rs, ns
