@@ -87,6 +87,21 @@ func Runes(s string) {
 	}
 }
 
+func Runes3(b []byte) {
+	if len(b) < 3 {
+		return
+	}
+	if r, n := utf8.DecodeRune(b); n == 3 && r == '€' {
+		panic("found")
+	}
+}
+
+func Runes4(s string) {
+	if r, n := utf8.DecodeRuneInString(s); n == 4 && r >= 0x1F600 && r <= 0x1F64F {
+		panic("found")
+	}
+}
+
 func Bits(x uint32) {
 	if bits.OnesCount32(x) == 30 && bits.TrailingZeros32(x) == 2 {
 		panic("found")
@@ -107,7 +122,7 @@ func TestModels(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := module(t, map[string]string{"lm/lm.go": modelTargets})
-	expectPanics(t, dir, "./lm", []string{"Atoi", "ParseInt", "Affixes", "Trim", "Index", "Fold", "Bytes", "Varint", "ByteOrder", "Runes", "Bits", "Abs"})
+	expectPanics(t, dir, "./lm", []string{"Atoi", "ParseInt", "Affixes", "Trim", "Index", "Fold", "Bytes", "Varint", "ByteOrder", "Runes", "Runes3", "Runes4", "Bits", "Abs"})
 }
 
 // expectPanics runs gocolic with Z3 alone on each function of pkg in dir

@@ -17,7 +17,8 @@ import (
 // function; its name follows from the function's (modelName).
 type model struct {
 	// site: the model takes a site for a check it records (an error
-	// result, a length check), passed before the arguments.
+	// result, a length check) or a concretisation it counts, passed
+	// before the arguments.
 	site bool
 }
 
@@ -92,8 +93,8 @@ var models = map[string]model{
 	"unicode.IsUpper":                 {false},
 	"unicode.IsLower":                 {false},
 	"unicode.IsSpace":                 {false},
-	"unicode/utf8.DecodeRuneInString": {false},
-	"unicode/utf8.DecodeRune":         {false},
+	"unicode/utf8.DecodeRuneInString": {true},
+	"unicode/utf8.DecodeRune":         {true},
 	"unicode/utf8.RuneLen":            {false},
 
 	"math/bits.OnesCount":       {false},
@@ -150,11 +151,11 @@ var models = map[string]model{
 // gocolic instruments them in place, above the runtime (build/floor.go),
 // and a model that imported its package would make an import cycle;
 // internal/bytealg and internal/stringslite, where their searches end,
-// only standard packages may import. strconv and unicode, floor packages
+// only standard packages may import. strconv, unicode and unicode/utf8, floor packages
 // gocolic instruments as copies (build/stdcopy.go), hand what they leave
 // concrete to the copy's twin of the function. hash/crc32's models take
 // the function for its concrete result, which its assembly computes.
-var libModels = map[string]bool{"strings": true, "bytes": true, "internal/bytealg": true, "internal/stringslite": true, "strconv": true, "unicode": true, "hash/crc32": true}
+var libModels = map[string]bool{"strings": true, "bytes": true, "internal/bytealg": true, "internal/stringslite": true, "strconv": true, "unicode": true, "unicode/utf8": true, "hash/crc32": true}
 
 // modelTwin returns the twin description of fn's model, or nil when fn is
 // not modelled.

@@ -44,9 +44,11 @@ const (
 	// slice expression once the execution's slices have made
 	// maxSplitTerms case-split terms.
 	CauseIndex
-	// CauseRune is a multi-byte rune of a symbolic string in a for range
-	// loop whose bytes past the first have no terms in the string's
-	// aggregate; other runes stay symbolic (rt/range.go).
+	// CauseRune is a multi-byte rune of a symbolic string whose bytes
+	// past the first have no terms in the string's aggregate, in a for
+	// range loop (rt/range.go) or in utf8.DecodeRune and
+	// DecodeRuneInString when unicode/utf8 has no instrumented copy
+	// (rt/models_utf8.go); other runes stay symbolic.
 	CauseRune
 	// CauseAssign is a value assigned where the rewrite keeps no shadow:
 	// the value of a range loop that is a variable whose address is taken,
@@ -63,8 +65,8 @@ var causeDocs = [NumCauses]string{
 	"opaque call whose result stays concrete (opaque terms off, or the function cannot be re-run)",
 	"conversion the runtime does not model (to an untracked type, or string(rune))",
 	"shadow memory no longer matches memory (a write the rewrite did not see, or a reslice)",
-	"index taken at its concrete value (array, slice or map longer than the case split, a bound of an untracked slice expression, or a slice offset past the execution's split budget)",
-	"multi-byte rune of a symbolic string in a range loop whose bytes have no terms",
+	"index taken at its concrete value (array, slice or map longer than the case split, a store at a symbolic index into a location not split over, a bound of an untracked slice expression, or a slice offset past the execution's split budget)",
+	"multi-byte rune of a symbolic string whose bytes have no terms (range loop, utf8.DecodeRune)",
 	"value assigned where no shadow is kept (range value whose address is taken, or an element or field)",
 }
 

@@ -3,9 +3,11 @@ package rt
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -300,7 +302,7 @@ func TestRuneModels(t *testing.T) {
 		{"unicode.IsLower", func(r rune) uint64 { return b2u(unicode.IsLower(r)) }, runeB(unicode.IsLower, UnicodeIsLower), true},
 		{"unicode.IsSpace", func(r rune) uint64 { return b2u(unicode.IsSpace(r)) }, runeB(unicode.IsSpace, UnicodeIsSpace), true},
 		{"utf8.RuneLen", func(r rune) uint64 { return uint64(utf8.RuneLen(r)) },
-			func(r V[rune]) (uint64, *sym.Expr) { n, s := Utf8RuneLen(r); return uint64(n), s }, false},
+			func(r V[rune]) (uint64, *sym.Expr) { n, s := Utf8RuneLen(utf8.RuneLen, r); return uint64(n), s }, false},
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	randRune := func() rune {
@@ -339,60 +341,225 @@ func TestRuneModels(t *testing.T) {
 	}
 }
 
+// TestRuneLenModel checks utf8.RuneLen's term against the function at
+// every rune near the boundaries of its sizes and of the surrogates, and
+// at a stride over the whole range of int32.
+func TestRuneLenModel(t *testing.T) {
+	own(t)
+	reset(4)
+	x := st.b.Var(1, 32)
+	_, term := Utf8RuneLen(utf8.RuneLen, V[rune]{C: 'a', S: x})
+	check := func(r rune) {
+		if got, want := sym.Eval(term, sym.Env{1: uint64(uint32(r))}), uint64(utf8.RuneLen(r))&maskOf(term); got != want {
+			t.Fatalf("at %#x: %d, want %d", r, int64(got), utf8.RuneLen(r))
+		}
+	}
+	for _, edge := range []rune{0, 0x80, 0x800, 0xD800, 0xE000, 0x10000, utf8.MaxRune + 1, math.MinInt32, math.MaxInt32} {
+		for d := rune(-3); d <= 3; d++ {
+			check(edge + d)
+		}
+	}
+	for r := int64(math.MinInt32); r <= math.MaxInt32; r += 9973 {
+		check(rune(r))
+	}
+}
+
 func runeB(lib func(rune) bool, f func(func(rune) bool, V[rune]) (bool, *sym.Expr)) func(V[rune]) (uint64, *sym.Expr) {
 	return func(r V[rune]) (uint64, *sym.Expr) { c, s := f(lib, r); return b2u(c), s }
 }
 
-func TestDecodeRuneModels(t *testing.T) {
-	own(t)
-	rng := rand.New(rand.NewPCG(7, 8))
-	randUTF8 := func() string {
-		var sb strings.Builder
-		for sb.Len() < modelMaxLen-4 && rng.IntN(3) > 0 {
-			switch rng.IntN(4) {
-			case 0:
-				sb.WriteRune(rune(rng.IntN(0x80)))
-			case 1:
-				sb.WriteRune(rune(0x80 + rng.IntN(0x780))) // two bytes
-			case 2:
-				sb.WriteRune(rune(0x800 + rng.IntN(0x10000-0x800)))
-			default:
-				sb.WriteByte(byte(rng.Uint32())) // often invalid
+// decodeStrings enumerates the strings the decoder tests evaluate at:
+// every string of up to two bytes; for three to five bytes, every first
+// byte with the boundary values of the accept ranges as second byte and
+// of the continuation range after; and 50000 random strings of up to six bytes,
+// biased to lead and continuation bytes.
+func decodeStrings(yield func(string) bool) {
+	var buf [6]byte
+	emit := func(n int) bool { return yield(string(buf[:n])) }
+	if !emit(0) {
+		return
+	}
+	for x := range 1 << 16 {
+		buf[0], buf[1] = byte(x), byte(x>>8)
+		if !emit(2) || x < 256 && !emit(1) {
+			return
+		}
+	}
+	second := []byte{0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF}
+	cont := []byte{0x41, 0x80, 0x95, 0xBF, 0xC0}
+	for b0 := range 256 {
+		for _, b1 := range second {
+			for _, b2 := range cont {
+				for _, b3 := range cont {
+					buf[0], buf[1], buf[2], buf[3], buf[4] = byte(b0), b1, b2, b3, 'z'
+					if !emit(3) || !emit(4) || !emit(5) {
+						return
+					}
+				}
 			}
 		}
-		return sb.String()
 	}
-	twoByteOrLess := func(s string) bool {
-		_, n := utf8.DecodeRuneInString(s)
-		return n <= 1 && (len(s) == 0 || s[0] < 0x80) || n == 2
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 50_000 {
+		n := rng.IntN(len(buf) + 1)
+		for i := range n {
+			switch rng.IntN(3) {
+			case 0:
+				buf[i] = byte(0xC0 + rng.IntN(0x40)) // lead bytes and past
+			case 1:
+				buf[i] = byte(0x80 + rng.IntN(0x40)) // continuation bytes
+			default:
+				buf[i] = byte(rng.Uint32())
+			}
+		}
+		if !emit(n) {
+			return
+		}
 	}
-	for _, bytesForm := range []bool{false, true} {
-		for range 20 {
-			s0 := randUTF8()
+}
+
+// evalDecode evaluates the rune and size terms of a decoder at env.
+func evalDecode(t *testing.T, rs, ns *sym.Expr, env sym.Env) (rune, int) {
+	v, err := sym.Values([]*sym.Expr{rs, ns}, env, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rune(uint32(v[0])), int(v[1])
+}
+
+// TestDecodeRuneModels checks the decoders' terms, built once over a
+// symbolic string, against utf8.DecodeRune at every string of
+// decodeStrings: they are exact everywhere, whatever the string the
+// terms were built at.
+func TestDecodeRuneModels(t *testing.T) {
+	tests := []struct {
+		name   string
+		at     string // the concrete string the terms are built at
+		decode func(s V[string]) (rune, int, *sym.Expr, *sym.Expr)
+	}{
+		{"DecodeRuneInString at ASCII", "a", func(s V[string]) (rune, int, *sym.Expr, *sym.Expr) {
+			return Utf8DecodeRuneInString(1, utf8.DecodeRuneInString, s)
+		}},
+		{"DecodeRuneInString at three bytes", "€x", func(s V[string]) (rune, int, *sym.Expr, *sym.Expr) {
+			return Utf8DecodeRuneInString(1, utf8.DecodeRuneInString, s)
+		}},
+		{"DecodeRune at empty", "", func(s V[string]) (rune, int, *sym.Expr, *sym.Expr) {
+			return Utf8DecodeRune(1, utf8.DecodeRune, V[[]byte]{C: []byte(s.C), S: s.S})
+		}},
+		{"DecodeRune at four bytes", "\U0001F600", func(s V[string]) (rune, int, *sym.Expr, *sym.Expr) {
+			return Utf8DecodeRune(1, utf8.DecodeRune, V[[]byte]{C: []byte(s.C), S: s.S})
+		}},
+		{"DecodeRune at an invalid byte", "\xed\xa0\x80", func(s V[string]) (rune, int, *sym.Expr, *sym.Expr) {
+			return Utf8DecodeRune(1, utf8.DecodeRune, V[[]byte]{C: []byte(s.C), S: s.S})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			own(t)
+			reset(4)
 			x := newSymString(100)
-			var r0 rune
-			var n0 int
-			var rs, ns *sym.Expr
-			if bytesForm {
-				r0, n0, rs, ns = Utf8DecodeRune(V[[]byte]{C: []byte(s0), S: x.agg})
-			} else {
-				r0, n0, rs, ns = Utf8DecodeRuneInString(V[string]{C: s0, S: x.agg})
+			r0, n0, rs, ns := tt.decode(V[string]{C: tt.at, S: x.agg})
+			if wr, wn := utf8.DecodeRuneInString(tt.at); r0 != wr || n0 != wn {
+				t.Fatalf("concrete (%U, %d), want (%U, %d)", r0, n0, wr, wn)
 			}
-			if wr, wn := utf8.DecodeRuneInString(s0); r0 != wr || n0 != wn {
-				t.Fatalf("%q: concrete (%U, %d), want (%U, %d)", s0, r0, n0, wr, wn)
+			if rs == nil || ns == nil {
+				t.Fatalf("no terms")
 			}
-			for range 300 {
-				s := randUTF8()
-				env := sym.Env{}
+			if c := takeConcrete(nil); len(c) != 0 {
+				t.Errorf("concretisations %+v, want none", c)
+			}
+			env := sym.Env{}
+			count := 0
+			for s := range decodeStrings {
+				count++
 				x.set(env, s)
 				wr, wn := utf8.DecodeRuneInString(s)
-				if !twoByteOrLess(s) {
-					wr, wn = r0, n0
-				}
-				if gr, gn := rune(uint32(sym.Eval(rs, env))), int(sym.Eval(ns, env)); gr != wr || gn != wn {
-					t.Fatalf("bytes %v, built at %q: at %q got (%U, %d), want (%U, %d)", bytesForm, s0, s, gr, gn, wr, wn)
+				if gr, gn := evalDecode(t, rs, ns, env); gr != wr || gn != wn {
+					t.Fatalf("at %q: (%U, %d), want (%U, %d)", s, gr, gn, wr, wn)
 				}
 			}
+			if count < 1<<16 {
+				t.Fatalf("only %d strings", count)
+			}
+		})
+	}
+}
+
+// TestDecodeRuneShortTerms checks the decoders on aggregates with fewer
+// than four byte terms: where the decoding at the concrete string reads a
+// byte without a term, the result is concrete and a concretisation is
+// counted; elsewhere the terms are exact wherever the string ends within
+// the terms or the first byte decides.
+func TestDecodeRuneShortTerms(t *testing.T) {
+	tests := []struct {
+		name  string
+		s     string
+		terms int // byte terms of the aggregate
+		conc  bool
+	}{
+		{"no terms, empty", "", 0, false},
+		{"no terms, ASCII", "a", 0, true},
+		{"one term, ASCII", "ab", 1, false},
+		{"one term, invalid first byte", "\x80\x80", 1, false},
+		{"one term, two-byte rune", "é", 1, true},
+		{"two terms, two-byte rune", "éx", 2, false},
+		{"two terms, three-byte rune", "€", 2, true},
+		{"three terms, three-byte rune", "€", 3, false},
+		{"three terms, four-byte rune", "\U0001F600", 3, true},
+		{"three terms, truncated within them", "\xe2\x82", 3, false},
+	}
+	for _, tt := range tests {
+		for _, bytesForm := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/bytes=%v", tt.name, bytesForm), func(t *testing.T) {
+				own(t)
+				reset(4)
+				bs := make([]*sym.Expr, tt.terms)
+				for i := range bs {
+					bs[i] = st.b.Var(uint64(1+i), 8)
+				}
+				a := st.b.String(st.b.Var(0, 64), bs)
+				var r rune
+				var n int
+				var rs, ns *sym.Expr
+				if bytesForm {
+					r, n, rs, ns = Utf8DecodeRune(3, utf8.DecodeRune, V[[]byte]{C: []byte(tt.s), S: a})
+				} else {
+					r, n, rs, ns = Utf8DecodeRuneInString(3, utf8.DecodeRuneInString, V[string]{C: tt.s, S: a})
+				}
+				if wr, wn := utf8.DecodeRuneInString(tt.s); r != wr || n != wn {
+					t.Fatalf("concrete (%U, %d), want (%U, %d)", r, n, wr, wn)
+				}
+				c := takeConcrete(nil)
+				if tt.conc {
+					want := []Concretised{{Site: 3, Cause: CauseRune, Count: 1}}
+					if !slices.Equal(c, want) || rs != nil || ns != nil {
+						t.Fatalf("concretisations %+v, terms %v %v; want %+v and no terms", c, rs, ns, want)
+					}
+					return
+				}
+				if len(c) != 0 || rs == nil || ns == nil {
+					t.Fatalf("concretisations %+v, terms %v %v; want none and terms", c, rs, ns)
+				}
+				// Where the string fits in the terms, or its first byte
+				// decides alone, the terms are exact.
+				env := sym.Env{}
+				for s := range decodeStrings {
+					if len(s) > tt.terms && (tt.terms == 0 || s[0] >= 0xC2 && s[0] <= 0xF4) {
+						continue
+					}
+					env[0] = uint64(len(s))
+					for i := range tt.terms {
+						env[uint64(1+i)] = 0
+						if i < len(s) {
+							env[uint64(1+i)] = uint64(s[i])
+						}
+					}
+					wr, wn := utf8.DecodeRuneInString(s)
+					if gr, gn := evalDecode(t, rs, ns, env); gr != wr || gn != wn {
+						t.Fatalf("at %q: (%U, %d), want (%U, %d)", s, gr, gn, wr, wn)
+					}
+				}
+			})
 		}
 	}
 }
