@@ -199,7 +199,7 @@ func TestPolarity(t *testing.T) {
 	}{
 		{sites.Cond, "a < b", 2, 1},
 		{sites.Cond, "c", 0, 3},
-		{sites.Cond, `"x"`, 4, 0},
+		{sites.Cond, `s == "x"`, 4, 0}, // a case value, named by its comparison
 		{sites.Cond, "i < a", 5, 0},
 		{sites.Cond, "int", 6, 0},
 		{sites.Cond, "nil", 7, 0},
