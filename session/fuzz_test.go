@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/gocolic/gocolic/corpus"
 	"github.com/gocolic/gocolic/instrument"
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sym"
 )
 
 // TestSeedValues turns the constants of f.Add calls into inputs of a fuzz
@@ -288,5 +290,37 @@ func TestWithoutCopies(t *testing.T) {
 				t.Errorf("the rewrite without copies lacks the fuzz target's file: %v", slices.Collect(maps.Keys(tg.ins.Files)))
 			}
 		})
+	}
+}
+
+// TestRunSeedsFailure checks that when the run of a fuzz target for its
+// computed seeds fails, the seeds stay as they were and the warnings
+// about the f.Add calls not read are printed, with why the run failed.
+func TestRunSeedsFailure(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "worker")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho 'needs FUZZ_DATA' >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cfg := DefaultConfig()
+	cfg.Func, cfg.Stderr = "FuzzX", &stderr
+	warning := unreadPrefix + "p/p_test.go:9 is not used as a seed: argument 1 (v) is not a constant\n"
+	tgt := &target{fuzz: true, unreadSeeds: warning, entry: &Entry{Func: "FuzzX", PkgDir: dir}}
+	seeds := []sym.Env{{0: 1}}
+	got := runSeeds(cfg, tgt, bin, nil, seeds)
+	if len(got) != 1 || got[0][0] != 1 {
+		t.Errorf("seeds %v, want the one given", got)
+	}
+	for _, want := range []string{warning, "running FuzzX for the seeds its f.Add calls compute failed: exit status 3", "needs FUZZ_DATA"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	// Nothing unread: no run, nothing printed.
+	stderr.Reset()
+	tgt.unreadSeeds = ""
+	if got := runSeeds(cfg, tgt, bin, nil, seeds); len(got) != 1 || stderr.Len() != 0 {
+		t.Errorf("with every f.Add read: seeds %v, stderr %q", got, stderr.String())
 	}
 }
