@@ -35,10 +35,7 @@ func (ins *instrumenter) vCall(x *ast.CallExpr) (ast.Expr, bool) {
 	if c, ok := ins.appendBytes(x); ok {
 		return c, true
 	}
-	if c, ok := ins.unsafeString(x); ok {
-		return c, true
-	}
-	if c, ok := ins.unsafeBytes(x); ok {
+	if c, ok := ins.unsafeView(x); ok {
 		return c, true
 	}
 	if c, ok := ins.copyCall(x); ok {

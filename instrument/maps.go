@@ -198,50 +198,47 @@ func (ins *instrumenter) unsafeBuiltin(x *ast.CallExpr) string {
 	return ""
 }
 
-// unsafeString returns the V of unsafe.String(unsafe.SliceData(b), n) for
-// a tracked byte slice b, the string that shares b's first n bytes
-// (strings.Builder's String): rt.UnsafeString gives it b's terms.
-func (ins *instrumenter) unsafeString(x *ast.CallExpr) (ast.Expr, bool) {
-	if ins.unsafeBuiltin(x) != "String" || len(x.Args) != 2 || ins.trackOfExpr(x.Args[1]) != trackInt {
-		return nil, false
-	}
-	data, ok := ast.Unparen(x.Args[0]).(*ast.CallExpr)
-	if !ok || ins.unsafeBuiltin(data) != "SliceData" || len(data.Args) != 1 || trackOf(ins.typeOf(data.Args[0])) != trackBytes {
-		return nil, false
-	}
-	b, ok := ins.v(data.Args[0])
-	if !ok {
-		return nil, false
-	}
-	n, ok := ins.v(x.Args[1])
-	if !ok {
-		return nil, false
-	}
-	ins.keepUnsafe(x)
-	return rtCall(rtUnsafeString, b, n), true
+// unsafeView is a view without a copy that unsafe spells outer(inner(x),
+// n): the string or byte slice over x's first n bytes, which rt gives
+// x's terms.
+type unsafeView struct {
+	outer, inner string // the builtins
+	from         track  // x's family
+	rt           string // the runtime's function
 }
 
-// unsafeBytes returns the V of unsafe.Slice(unsafe.StringData(s), n) for a
-// tracked string s, the byte slice that shares s's first n bytes without
-// a copy (the reverse of unsafeString): rt.UnsafeBytes gives it s's terms.
-func (ins *instrumenter) unsafeBytes(x *ast.CallExpr) (ast.Expr, bool) {
-	if ins.unsafeBuiltin(x) != "Slice" || len(x.Args) != 2 || ins.trackOfExpr(x.Args[1]) != trackInt {
+var unsafeViews = []unsafeView{
+	{"String", "SliceData", trackBytes, rtUnsafeString}, // strings.Builder's String
+	{"Slice", "StringData", trackString, rtUnsafeBytes}, // a string's bytes, read without a copy
+}
+
+// unsafeView returns the V of x when x is one of unsafeViews over a
+// tracked value and a tracked length.
+func (ins *instrumenter) unsafeView(x *ast.CallExpr) (ast.Expr, bool) {
+	if len(x.Args) != 2 || ins.trackOfExpr(x.Args[1]) != trackInt {
 		return nil, false
 	}
 	data, ok := ast.Unparen(x.Args[0]).(*ast.CallExpr)
-	if !ok || ins.unsafeBuiltin(data) != "StringData" || len(data.Args) != 1 || trackOf(ins.typeOf(data.Args[0])) != trackString {
+	if !ok || len(data.Args) != 1 {
 		return nil, false
 	}
-	s, ok := ins.v(data.Args[0])
-	if !ok {
-		return nil, false
+	outer, inner := ins.unsafeBuiltin(x), ins.unsafeBuiltin(data)
+	for _, uv := range unsafeViews {
+		if outer != uv.outer || inner != uv.inner || trackOf(ins.typeOf(data.Args[0])) != uv.from {
+			continue
+		}
+		v, ok := ins.v(data.Args[0])
+		if !ok {
+			return nil, false
+		}
+		n, ok := ins.v(x.Args[1])
+		if !ok {
+			return nil, false
+		}
+		ins.keepUnsafe(x)
+		return rtCall(uv.rt, v, n), true
 	}
-	n, ok := ins.v(x.Args[1])
-	if !ok {
-		return nil, false
-	}
-	ins.keepUnsafe(x)
-	return rtCall(rtUnsafeBytes, s, n), true
+	return nil, false
 }
 
 // keepUnsafe keeps the import of unsafe used, which x, a call of one of
