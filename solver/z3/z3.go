@@ -312,7 +312,11 @@ func (s *Solver) Solve(ctx context.Context, q solver.Query) (r solver.Result, er
 	if s.opts.Timeout > 0 {
 		deadline = start.Add(s.opts.Timeout + deadlineGrace)
 	}
-	if sym.HasKind(sym.KFDiv, append(q.Constraints[:len(q.Constraints):len(q.Constraints)], q.Goal)...) {
+	// The frames never hold a division (such queries go to fps), so only
+	// the constraints past the prefix the frames share and the goal are
+	// looked at, not the whole path on every query.
+	k := s.sharedPrefix(q.Constraints)
+	if sym.HasKind(sym.KFDiv, append(q.Constraints[k:len(q.Constraints):len(q.Constraints)], q.Goal)...) {
 		return s.solveAlone(ctx, deadline, vars, asts, goal)
 	}
 	var st C.Z3_lbool
@@ -458,13 +462,19 @@ func (s *Solver) pushQuery(cs []*sym.Expr, asts []C.Z3_ast, goal C.Z3_ast) error
 	return nil
 }
 
-// assertPrefix makes the frames hold exactly cs: it pops the frames after
-// the longest common prefix and pushes one frame for each remaining term.
-func (s *Solver) assertPrefix(cs []*sym.Expr, asts []C.Z3_ast) error {
+// sharedPrefix returns how many of cs, from the first, the frames hold.
+func (s *Solver) sharedPrefix(cs []*sym.Expr) int {
 	k := 0
 	for k < len(cs) && k < len(s.frames) && cs[k] == s.frames[k] {
 		k++
 	}
+	return k
+}
+
+// assertPrefix makes the frames hold exactly cs: it pops the frames after
+// the longest common prefix and pushes one frame for each remaining term.
+func (s *Solver) assertPrefix(cs []*sym.Expr, asts []C.Z3_ast) error {
+	k := s.sharedPrefix(cs)
 	if n := len(s.frames) - k; n > 0 {
 		C.Z3_solver_pop(s.ctx, s.z3s, C.uint(n))
 		if err := lastError(s.ctx, "popping frames"); err != nil {
