@@ -121,10 +121,14 @@ func (f termFact) not() termFact {
 
 // factOf returns what the condition c (no negation on top) says about one
 // term: for a comparison of a byte term with a constant, the byte term's
-// values; for a comparison of v or v+k with a constant, v's values (an
-// input length bounded by one check and then by another, off by one); for
-// any other condition over one input byte alone (a table lookup compiled
-// to a chain of ite), the byte's values, by evaluation.
+// values; for a comparison of a wider term t or t+k with a constant, or of
+// t+a with t+b, t's values (an input length bounded by one check and then
+// by another, off by one; a length computed from the input, such as a
+// reader's count, bounded by a loop guard and then by an index check; an
+// end len(b)-3 checked against len(b)); for any other condition over one
+// input byte alone (a table lookup compiled to a chain of ite), the byte's
+// values, by evaluation. Terms are hash-consed, so the facts on one value
+// meet on one node whatever its shape.
 func (t *Tree) factOf(c *sym.Expr) termFact {
 	if f, ok := t.facts[c]; ok {
 		return f
@@ -139,14 +143,14 @@ func (t *Tree) factOf(c *sym.Expr) termFact {
 
 // analyse computes factOf's answer.
 func analyse(c *sym.Expr) termFact {
+	if term, vals := offsetCompare(c); term != nil {
+		return rangeFact(term, vals)
+	}
 	if term, vals := constCompare(c); term != nil {
-		switch {
-		case term.Kind == sym.KVar:
-			return rangeFact(term, vals)
-		case term.Kind == sym.KAdd && term.Args[1].Kind == sym.KConst && term.Args[0].Kind == sym.KVar:
-			return rangeFact(term.Args[0], vals.shift(term.Args[1].Val, sym.Mask(term.Width)))
-		case term.Kind == sym.KAdd && term.Args[0].Kind == sym.KConst && term.Args[1].Kind == sym.KVar:
-			return rangeFact(term.Args[1], vals.shift(term.Args[0].Val, sym.Mask(term.Width)))
+		// x's values are those of x + k shifted by k.
+		x, k := splitOffset(term)
+		if x.Kind == sym.KVar {
+			return rangeFact(x, vals.shift(k, sym.Mask(term.Width)))
 		}
 		if v := oneByte(c); v != nil {
 			return evalByte(c, v)
@@ -155,7 +159,7 @@ func analyse(c *sym.Expr) termFact {
 			_, s := byteCompare(c)
 			return termFact{t: term, bytes: s}
 		}
-		return termFact{}
+		return rangeFact(x, vals.shift(k, sym.Mask(term.Width)))
 	}
 	if v := oneByte(c); v != nil {
 		return evalByte(c, v)
@@ -220,4 +224,61 @@ func evalByte(c, v *sym.Expr) termFact {
 		}
 	}
 	return termFact{t: v, bytes: s}
+}
+
+// offsetCompare returns the term t a comparison of t+a with t+b is about
+// (a and b constants, either of them 0), and the values of t for which the
+// comparison holds; nil for any other condition. Between the values of t
+// where either side wraps around (or, compared signed, crosses the sign
+// boundary) both sides grow with t and their difference stays the same,
+// so the comparison has one value on each of those at most three
+// intervals.
+func offsetCompare(c *sym.Expr) (*sym.Expr, ranges) {
+	if !c.Kind.IsCompare() || len(c.Args) != 2 {
+		return nil, nil
+	}
+	t, a := splitOffset(c.Args[0])
+	u, b := splitOffset(c.Args[1])
+	if t != u || t.Kind == sym.KConst || t.Width == 0 {
+		return nil, nil
+	}
+	m := sym.Mask(t.Width)
+	flip := uint64(0)
+	if c.Kind == sym.KSLt || c.Kind == sym.KSLe {
+		flip = 1 << (t.Width - 1)
+	}
+	holds := func(x uint64) bool {
+		l, r := ((x+a)&m)^flip, ((x+b)&m)^flip
+		switch c.Kind {
+		case sym.KEq:
+			return l == r
+		case sym.KULt, sym.KSLt:
+			return l < r
+		}
+		return l <= r
+	}
+	// t+k, its sign bit flipped, wraps around to 0 at t = -(k+flip).
+	starts := []uint64{0, -(a + flip) & m, -(b + flip) & m}
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+	var out ranges
+	for i, lo := range starts {
+		hi := m
+		if i+1 < len(starts) {
+			hi = starts[i+1] - 1
+		}
+		if holds(lo) {
+			out = append(out, valueRange{lo, hi})
+		}
+	}
+	return t, out.normal(m)
+}
+
+// splitOffset returns e as x + k: the builder keeps a constant offset as
+// the right operand of an addition (x - k as x + -k).
+func splitOffset(e *sym.Expr) (*sym.Expr, uint64) {
+	if e.Kind == sym.KAdd && e.Args[1].Kind == sym.KConst {
+		return e.Args[0], e.Args[1].Val
+	}
+	return e, 0
 }

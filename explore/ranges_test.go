@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gocolic/gocolic/sym"
@@ -149,7 +150,69 @@ func TestFactOf(t *testing.T) {
 			}
 		})
 	}
-	if f := tr.factOf(b.Eq(b.Bin(sym.KMul, v16, v16), b.Const(4, 16))); f.t != nil {
-		t.Errorf("a product gave a fact on %v", f.t)
+	// A wider term of any shape is a value of its own: a product, and a
+	// product with an offset, give facts on the product node.
+	sq := b.Bin(sym.KMul, v16, v16)
+	for _, tc := range []struct {
+		c    *sym.Expr
+		want ranges
+	}{
+		{b.Eq(sq, b.Const(4, 16)), ranges{{4, 4}}},
+		{b.Cmp(sym.KULt, b.Bin(sym.KAdd, sq, b.Const(3, 16)), b.Const(10, 16)), ranges{{0, 6}, {0xfffd, 0xffff}}},
+	} {
+		f := tr.factOf(tc.c)
+		if f.t != sq || !slices.Equal(f.vals, tc.want) {
+			t.Errorf("%v: fact on %v, values %v; want on %v, values %v", tc.c, f.t, f.vals, sq, tc.want)
+		}
+	}
+}
+
+// TestOffsetCompare checks the values offsetCompare gives a term compared
+// with itself plus an offset (t+a against t+b, signed and unsigned, either
+// way round) against evaluation of the comparison: at every value of an
+// 8-bit term, and around every point where a 16-bit side wraps around or
+// crosses the sign boundary.
+func TestOffsetCompare(t *testing.T) {
+	b := sym.NewBuilder()
+	for _, v := range []*sym.Expr{b.Var(1, 8), b.Var(2, 16)} {
+		m := sym.Mask(v.Width)
+		half := uint64(1) << (v.Width - 1)
+		offsets := []uint64{0, 1, 3, half - 1, half, half + 2, m - 2, m}
+		var xs []uint64
+		if v.Width == 8 {
+			xs = points(m)
+		} else {
+			for _, k := range offsets {
+				for _, p := range []uint64{-k, -k + half, 0, m} {
+					for d := uint64(0); d < 5; d++ {
+						xs = append(xs, (p+d-2)&m)
+					}
+				}
+			}
+		}
+		for _, ka := range offsets {
+			for _, kb := range offsets {
+				l, r := b.Bin(sym.KAdd, v, b.Const(ka, v.Width)), b.Bin(sym.KAdd, v, b.Const(kb, v.Width))
+				for _, kind := range []sym.Kind{sym.KEq, sym.KULt, sym.KULe, sym.KSLt, sym.KSLe} {
+					c := b.Cmp(kind, l, r)
+					if c.IsConst() {
+						continue // folded by the Builder
+					}
+					term, vals := offsetCompare(c)
+					if term != v {
+						t.Fatalf("%v: term %v, want %v", c, term, v)
+					}
+					in := members(t, vals, m)
+					for _, x := range xs {
+						if want := sym.Holds(c, sym.Env{v.Val: x}); in[x] != want {
+							t.Fatalf("%v at %d: in the set %v, holds %v", c, x, in[x], want)
+						}
+					}
+				}
+			}
+		}
+	}
+	if term, _ := offsetCompare(b.Cmp(sym.KULt, b.Var(3, 16), b.Var(4, 16))); term != nil {
+		t.Errorf("two terms gave a fact on %v", term)
 	}
 }

@@ -229,7 +229,9 @@ func TestRecordConstantCondition(t *testing.T) {
 // with an excluded part (a string compared with a constant), gets no
 // candidate on its other side, and one decided the other way (an
 // inconsistent execution) still does; the conditions the tree assumes
-// count as the prefix's.
+// count as the prefix's. A computed term's bounds meet the same way as a
+// variable's, and a term compared with itself plus an offset is a bound
+// on it.
 func TestRecordRepeatedCondition(t *testing.T) {
 	b := sym.NewBuilder()
 	c, d := cond(b, 1), cond(b, 2)
@@ -244,6 +246,10 @@ func TestRecordRepeatedCondition(t *testing.T) {
 	}
 	positive, grown := b.Cmp(sym.KSLt, b.Const(0, 64), n), b.Cmp(sym.KSLt, one, b.Bin(sym.KAdd, n, one))
 	domain := b.Cmp(sym.KULe, n, b.Const(58, 64))
+	// A length computed from the input (a reader's count), and an end
+	// three before it.
+	computed := b.Bin(sym.KAdd, n, b.Var(10, 64))
+	end := b.Bin(sym.KAdd, computed, b.Const(sym.Mask(64)-2, 64)) // computed - 3
 	tests := []struct {
 		name  string
 		path  []Branch
@@ -286,6 +292,12 @@ func TestRecordRepeatedCondition(t *testing.T) {
 			map[string]string{"": "open covered", "t": "covered infeasible"}},
 		{"byte of a class compared with a byte of that class", []Branch{{1, true, b.Eq(class, b.Const(0, 8))}, {2, false, eq('a')}}, 2,
 			map[string]string{"": "open covered", "t": "covered open"}},
+		{"computed length bounded by a loop guard, then by an index check", []Branch{{1, true, b.Cmp(sym.KSLt, b.Const(3, 64), computed)}, {2, true, b.Cmp(sym.KULt, b.Const(3, 64), computed)}}, 1,
+			map[string]string{"": "open covered", "t": "infeasible covered"}},
+		{"end a constant before a computed length", []Branch{{1, true, b.Cmp(sym.KSLe, b.Const(0, 64), end)}, {2, true, b.Cmp(sym.KULe, end, computed)}}, 1,
+			map[string]string{"": "open covered", "t": "infeasible covered"}},
+		{"end of another length", []Branch{{1, true, b.Cmp(sym.KSLe, b.Const(0, 64), end)}, {2, true, b.Cmp(sym.KULe, end, n)}}, 2,
+			map[string]string{"": "open covered", "t": "open covered"}},
 		{"other terms", []Branch{{1, true, c}, {2, true, d}}, 2,
 			map[string]string{"": "open covered", "t": "open covered"}},
 	}
