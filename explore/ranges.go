@@ -107,14 +107,24 @@ type termFact struct {
 	// bytes holds the values of an 8-bit term, vals those of a wider one.
 	bytes byteSet
 	vals  ranges
+	// within holds every value the term can take at all, by its shape
+	// (extent); both the condition's values and its negation's lie in it
+	// (nil: any value, for facts evaluated over one byte).
+	within ranges
 }
 
 // not returns the fact of the condition's negation.
 func (f termFact) not() termFact {
 	if f.t.Width == 8 {
 		f.bytes = f.bytes.not()
+		if f.within != nil {
+			f.bytes = f.bytes.and(bytesOf(f.within))
+		}
 	} else {
 		f.vals = f.vals.not(sym.Mask(f.t.Width))
+		if f.within != nil {
+			f.vals = f.vals.and(f.within)
+		}
 	}
 	return f
 }
@@ -156,8 +166,7 @@ func analyse(c *sym.Expr) termFact {
 			return evalByte(c, v)
 		}
 		if term.Width == 8 {
-			_, s := byteCompare(c)
-			return termFact{t: term, bytes: s}
+			return rangeFact(term, vals)
 		}
 		return rangeFact(x, vals.shift(k, sym.Mask(term.Width)))
 	}
@@ -169,14 +178,21 @@ func analyse(c *sym.Expr) termFact {
 
 // rangeFact returns the fact that term t takes the values vals.
 func rangeFact(t *sym.Expr, vals ranges) termFact {
+	lo, hi := extent(t, maxExtentDepth)
+	within := ranges{{lo, hi}}
 	if t.Width != 8 {
-		return termFact{t: t, vals: vals}
+		return termFact{t: t, vals: vals.and(within), within: within}
 	}
+	return termFact{t: t, bytes: bytesOf(vals.and(within)), within: within}
+}
+
+// bytesOf returns the set of the values of rs, all below 256.
+func bytesOf(rs ranges) byteSet {
 	var s byteSet
-	for _, r := range vals {
+	for _, r := range rs {
 		s = s.or(span(int(r.lo), int(r.hi)))
 	}
-	return termFact{t: t, bytes: s}
+	return s
 }
 
 // oneByte returns the one variable of c when it is 8 bits wide, c holds no
@@ -281,4 +297,69 @@ func splitOffset(e *sym.Expr) (*sym.Expr, uint64) {
 		return e.Args[0], e.Args[1].Val
 	}
 	return e, 0
+}
+
+// maxExtentDepth bounds the nodes extent looks through.
+const maxExtentDepth = 8
+
+// extent returns an unsigned interval holding every value the term t can
+// take, from its shape alone: a byte widened to an index (at most 255), a
+// byte shifted right by 4 (at most 15), a value masked or reduced modulo a
+// constant, either value of an ite. A bounds check of such an index
+// against a table at least that large has no other side to ask for
+// (net/url's upperhex[c>>4], a 256-entry table[c]).
+func extent(t *sym.Expr, depth int) (lo, hi uint64) {
+	m := sym.Mask(t.Width)
+	if depth == 0 {
+		return 0, m
+	}
+	depth--
+	k := uint64(0) // a constant right operand
+	hasK := len(t.Args) == 2 && t.Args[1].Kind == sym.KConst
+	if hasK {
+		k = t.Args[1].Val
+	}
+	switch t.Kind {
+	case sym.KConst:
+		return t.Val, t.Val
+	case sym.KZExt:
+		return extent(t.Args[0], depth)
+	case sym.KTrunc:
+		if l, h := extent(t.Args[0], depth); h <= m {
+			return l, h
+		}
+	case sym.KLShr:
+		if hasK {
+			if k >= uint64(t.Width) {
+				return 0, 0
+			}
+			l, h := extent(t.Args[0], depth)
+			return l >> k, h >> k
+		}
+	case sym.KAnd:
+		_, h1 := extent(t.Args[0], depth)
+		_, h2 := extent(t.Args[1], depth)
+		return 0, min(h1, h2)
+	case sym.KURem:
+		if hasK && k > 0 {
+			_, h := extent(t.Args[0], depth)
+			return 0, min(h, k-1)
+		}
+	case sym.KUDiv:
+		if hasK && k > 0 {
+			l, h := extent(t.Args[0], depth)
+			return l / k, h / k
+		}
+	case sym.KAdd:
+		if hasK {
+			if l, h := extent(t.Args[0], depth); h <= m-k {
+				return l + k, h + k
+			}
+		}
+	case sym.KIte:
+		l1, h1 := extent(t.Args[1], depth)
+		l2, h2 := extent(t.Args[2], depth)
+		return min(l1, l2), max(h1, h2)
+	}
+	return 0, m
 }

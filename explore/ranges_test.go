@@ -216,3 +216,47 @@ func TestOffsetCompare(t *testing.T) {
 		t.Errorf("two terms gave a fact on %v", term)
 	}
 }
+
+// TestExtent checks the interval extent gives a term from its shape, and
+// that every value the term takes at random inputs lies in it.
+func TestExtent(t *testing.T) {
+	b := sym.NewBuilder()
+	v, w, x := b.Var(1, 8), b.Var(2, 8), b.Var(3, 64)
+	c := func(k uint64) *sym.Expr { return b.Const(k, 64) }
+	either := b.Ite(b.Eq(v, b.Const(1, 8)), v, w) // a byte at a symbolic offset
+	tests := []struct {
+		name   string
+		term   *sym.Expr
+		lo, hi uint64
+	}{
+		{"widened byte", b.ZExt(v, 64), 0, 255},
+		{"high nibble", b.ZExt(b.Bin(sym.KLShr, either, b.Const(4, 8)), 64), 0, 15},
+		{"masked", b.Bin(sym.KAnd, x, c(15)), 0, 15},
+		{"modulo", b.Bin(sym.KURem, x, c(10)), 0, 9},
+		{"quotient", b.Bin(sym.KUDiv, b.ZExt(v, 64), c(16)), 0, 15},
+		{"either of an ite", b.Ite(b.Eq(v, b.Const(1, 8)), b.ZExt(w, 64), c(300)), 0, 300},
+		{"offset", b.Bin(sym.KAdd, b.ZExt(v, 64), c(3)), 3, 258},
+		{"offset that may wrap", b.Bin(sym.KAdd, x, c(3)), 0, sym.Mask(64)},
+		{"shifted out", b.Bin(sym.KLShr, x, c(64)), 0, 0},
+		{"variable", x, 0, sym.Mask(64)},
+		{"product", b.Bin(sym.KMul, x, x), 0, sym.Mask(64)},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi := extent(tt.term, maxExtentDepth)
+			if lo != tt.lo || hi != tt.hi {
+				t.Fatalf("extent %d..%d, want %d..%d", lo, hi, tt.lo, tt.hi)
+			}
+			for range 2000 {
+				env := sym.Env{1: rng.Uint64() & 0xff, 2: rng.Uint64() & 0xff, 3: rng.Uint64()}
+				if rng.IntN(4) == 0 {
+					env[1] = 1
+				}
+				if got := sym.Eval(tt.term, env); got < lo || got > hi {
+					t.Fatalf("%v = %d at %v, outside %d..%d", tt.term, got, env, lo, hi)
+				}
+			}
+		})
+	}
+}

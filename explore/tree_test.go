@@ -230,8 +230,8 @@ func TestRecordConstantCondition(t *testing.T) {
 // candidate on its other side, and one decided the other way (an
 // inconsistent execution) still does; the conditions the tree assumes
 // count as the prefix's. A computed term's bounds meet the same way as a
-// variable's, and a term compared with itself plus an offset is a bound
-// on it.
+// variable's, a term compared with itself plus an offset is a bound on
+// it, and an index whose shape bounds it within its table needs no check.
 func TestRecordRepeatedCondition(t *testing.T) {
 	b := sym.NewBuilder()
 	c, d := cond(b, 1), cond(b, 2)
@@ -250,6 +250,8 @@ func TestRecordRepeatedCondition(t *testing.T) {
 	// three before it.
 	computed := b.Bin(sym.KAdd, n, b.Var(10, 64))
 	end := b.Bin(sym.KAdd, computed, b.Const(sym.Mask(64)-2, 64)) // computed - 3
+	// upperhex[c>>4] of a byte read at a symbolic offset.
+	nibble := b.ZExt(b.Bin(sym.KLShr, b.Ite(b.Eq(n, one), v, b.Var(11, 8)), b.Const(4, 8)), 64)
 	tests := []struct {
 		name  string
 		path  []Branch
@@ -298,6 +300,8 @@ func TestRecordRepeatedCondition(t *testing.T) {
 			map[string]string{"": "open covered", "t": "infeasible covered"}},
 		{"end of another length", []Branch{{1, true, b.Cmp(sym.KSLe, b.Const(0, 64), end)}, {2, true, b.Cmp(sym.KULe, end, n)}}, 2,
 			map[string]string{"": "open covered", "t": "open covered"}},
+		{"high nibble of a byte at a symbolic offset within its table", []Branch{{1, true, b.Cmp(sym.KULt, nibble, b.Const(16, 64))}}, 0,
+			map[string]string{"": "infeasible covered"}},
 		{"other terms", []Branch{{1, true, c}, {2, true, d}}, 2,
 			map[string]string{"": "open covered", "t": "open covered"}},
 	}
