@@ -446,3 +446,62 @@ func TestConstructs(t *testing.T) {
 		})
 	}
 }
+
+// readBuffer fills a buffer the way a streaming tokenizer does (4 KiB read
+// after 4 KiB kept, as xmltokenizer's): resliced to its capacity, then
+// read into through a reader held in a field, so that the buffer's own
+// aggregate, taken while the bytes were still zero, is older than what the
+// reader wrote through another slice, and too long to be checked against
+// the bytes' cells.
+const readBuffer = `package rb
+
+import (
+	"bytes"
+	"io"
+)
+
+type tok struct {
+	r   io.Reader
+	buf []byte
+}
+
+func (t *tok) fill() {
+	start := len(t.buf)
+	grow := start + 4096
+	t.buf = t.buf[:grow:cap(t.buf)]
+	n, _ := io.ReadAtLeast(t.r, t.buf[start:grow], 1)
+	t.buf = t.buf[:start+n : cap(t.buf)]
+}
+
+// Tag panics on a tag named go.
+func Tag(b []byte) {
+	t := &tok{r: bytes.NewReader(b), buf: make([]byte, 4096, 8192)}
+	t.fill()
+	for pos := 4096; pos+2 < len(t.buf); pos++ {
+		if t.buf[pos] == '<' {
+			if name := t.buf[pos+1 : pos+3]; string(name) == "go" {
+				panic("found")
+			}
+		}
+	}
+}
+`
+
+// TestReadBuffer checks that bytes a reader wrote into a buffer keep their
+// terms when the buffer is read through a slice taken before the read: the
+// scanning index and the slice of a token.
+func TestReadBuffer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"rb/rb.go": readBuffer})
+	js := filepath.Join(t.TempDir(), "r.json")
+	res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "60s", "-workers", "1", "-seed", "1", "-lanes", "concolic",
+		"-maxbugs", "1", "-notests", "-json", js, "./rb", "Tag")
+	if res.code != 0 {
+		t.Fatalf("gocolic exited %d:\n%s", res.code, res.stderr)
+	}
+	if rep := readReport(t, js); len(rep.Bugs) == 0 || !strings.Contains(rep.Bugs[0].Message, "found") {
+		t.Errorf("want the bug behind the tag, got %+v\n%s", rep.Bugs, res.stderr)
+	}
+}

@@ -107,6 +107,11 @@ type termFact struct {
 	// bytes holds the values of an 8-bit term, vals those of a wider one.
 	bytes byteSet
 	vals  ranges
+	// only is the one variable of the condition when it is wider than a
+	// byte, and size the condition's number of terms: evalExcludes
+	// evaluates the condition at the values the prefix leaves only.
+	only *sym.Expr
+	size int
 	// within holds every value the term can take at all, by its shape
 	// (extent); both the condition's values and its negation's lie in it
 	// (nil: any value, for facts evaluated over one byte).
@@ -144,6 +149,9 @@ func (t *Tree) factOf(c *sym.Expr) termFact {
 		return f
 	}
 	f := analyse(c)
+	if v, n := soleVar(c); v != nil && v.Width != 8 {
+		f.only, f.size = v, n
+	}
 	if t.facts == nil || len(t.facts) > maxFactMemo {
 		t.facts = make(map[*sym.Expr]termFact)
 	}
@@ -199,6 +207,16 @@ func bytesOf(rs ranges) byteSet {
 // opaque call nor string and has at most maxEvalBytes terms; nil
 // otherwise.
 func oneByte(c *sym.Expr) *sym.Expr {
+	if v, _ := soleVar(c); v != nil && v.Width == 8 {
+		return v
+	}
+	return nil
+}
+
+// soleVar returns the one variable of c and c's number of terms, when c
+// holds no opaque call nor string and has at most maxEvalBytes terms; nil
+// otherwise.
+func soleVar(c *sym.Expr) (*sym.Expr, int) {
 	var v *sym.Expr
 	seen := make(map[*sym.Expr]bool)
 	ok := true
@@ -213,7 +231,7 @@ func oneByte(c *sym.Expr) *sym.Expr {
 			ok = false
 			return
 		case e.Kind == sym.KVar:
-			if e.Width != 8 || (v != nil && v != e) {
+			if v != nil && v != e {
 				ok = false
 			}
 			v = e
@@ -225,9 +243,9 @@ func oneByte(c *sym.Expr) *sym.Expr {
 	}
 	walk(c)
 	if !ok {
-		return nil
+		return nil, 0
 	}
-	return v
+	return v, len(seen)
 }
 
 // evalByte returns the fact of c over its one byte variable v, by

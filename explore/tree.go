@@ -481,6 +481,12 @@ func (f *prefixFacts) excludes(cond *sym.Expr, want bool) bool {
 		return f.excludes(c.Args[0], want) && f.excludes(c.Args[1], want)
 	}
 	fact := f.t.factOf(c)
+	return f.factExcludes(fact, want) || f.evalExcludes(c, fact, want)
+}
+
+// factExcludes reports whether no value the prefix leaves fact's term
+// gives its condition the value want.
+func (f *prefixFacts) factExcludes(fact termFact, want bool) bool {
 	if fact.t == nil {
 		return false
 	}
@@ -495,6 +501,48 @@ func (f *prefixFacts) excludes(cond *sym.Expr, want bool) bool {
 	}
 	old, ok := f.vals[fact.t]
 	return len(fact.vals) == 0 || ok && len(old) > 0 && len(old.and(fact.vals)) == 0
+}
+
+// maxEvalWork bounds the terms evalExcludes evaluates for one condition:
+// its size times the values it is evaluated at.
+const maxEvalWork = 1 << 16
+
+// evalExcludes reports whether c, over one variable wider than a byte,
+// has the value want at none of the values the prefix leaves that
+// variable, when they are few enough to try each (an input length the
+// domain bounds): a reader's position min(n, 4096) against the length n,
+// which the bounds of neither term decide.
+func (f *prefixFacts) evalExcludes(c *sym.Expr, fact termFact, want bool) bool {
+	v := fact.only
+	if v == nil {
+		return false
+	}
+	rs, ok := f.vals[v]
+	if !ok || len(rs) == 0 {
+		return false
+	}
+	work := 0
+	for _, r := range rs {
+		if r.hi-r.lo >= maxEvalWork {
+			return false
+		}
+		if work += int(r.hi-r.lo+1) * fact.size; work > maxEvalWork {
+			return false
+		}
+	}
+	env := sym.Env{}
+	for _, r := range rs {
+		for x := r.lo; ; x++ {
+			env[v.Val] = x
+			if sym.Holds(c, env) == want {
+				return false
+			}
+			if x == r.hi {
+				break
+			}
+		}
+	}
+	return true
 }
 
 // bare strips the negations off cond and returns it with the value it has

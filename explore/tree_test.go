@@ -231,7 +231,9 @@ func TestRecordConstantCondition(t *testing.T) {
 // inconsistent execution) still does; the conditions the tree assumes
 // count as the prefix's. A computed term's bounds meet the same way as a
 // variable's, a term compared with itself plus an offset is a bound on
-// it, and an index whose shape bounds it within its table needs no check.
+// it, an index whose shape bounds it within its table needs no check, and
+// a condition over one variable the prefix leaves few values is tried at
+// each.
 func TestRecordRepeatedCondition(t *testing.T) {
 	b := sym.NewBuilder()
 	c, d := cond(b, 1), cond(b, 2)
@@ -250,6 +252,10 @@ func TestRecordRepeatedCondition(t *testing.T) {
 	// three before it.
 	computed := b.Bin(sym.KAdd, n, b.Var(10, 64))
 	end := b.Bin(sym.KAdd, computed, b.Const(sym.Mask(64)-2, 64)) // computed - 3
+	// A reader's position after one read of up to 4096 bytes, at or past
+	// the input's length n: below it only for n > 4096.
+	pos := b.Ite(b.Cmp(sym.KULt, n, b.Const(4096, 64)), n, b.Const(4096, 64))
+	atEnd := b.Cmp(sym.KULe, n, pos)
 	// upperhex[c>>4] of a byte read at a symbolic offset.
 	nibble := b.ZExt(b.Bin(sym.KLShr, b.Ite(b.Eq(n, one), v, b.Var(11, 8)), b.Const(4, 8)), 64)
 	tests := []struct {
@@ -302,6 +308,10 @@ func TestRecordRepeatedCondition(t *testing.T) {
 			map[string]string{"": "open covered", "t": "open covered"}},
 		{"high nibble of a byte at a symbolic offset within its table", []Branch{{1, true, b.Cmp(sym.KULt, nibble, b.Const(16, 64))}}, 0,
 			map[string]string{"": "infeasible covered"}},
+		{"reader at the end of its input within the domain", []Branch{{1, true, atEnd}}, 0,
+			map[string]string{"": "infeasible covered"}},
+		{"reader at the end of its input of any length", []Branch{{1, true, atEnd}}, 1,
+			map[string]string{"": "open covered"}},
 		{"other terms", []Branch{{1, true, c}, {2, true, d}}, 2,
 			map[string]string{"": "open covered", "t": "open covered"}},
 	}

@@ -347,3 +347,43 @@ func UnsafeBytes[T ~string, I Integer](s V[T], n V[I]) V[[]byte] {
 	}
 	return V[[]byte]{C: r, S: st.b.String(ln, bs)}
 }
+
+// maxFreshen bounds the bytes of a slice expression's result that fresh
+// looks up: one cell lookup each, on every slicing.
+const maxFreshen = 512
+
+// fresh returns the aggregate a of the byte slice b with each constant
+// byte that has a symbolic cell replaced by the cell's term. An aggregate
+// is made when a slice is assigned and is not told of writes through other
+// slices of the same array since: a reader filling the part of a buffer
+// whose aggregate was taken while it was still empty (a tokenizer's
+// buffer resliced to its capacity, then read into) writes cells, and the
+// buffer's aggregate keeps the zero bytes. A symbolic cell holds the byte
+// memory still holds (byteTerm checks), so, as a store of an equal
+// constant keeps a cell's term, it stands for the constant. Results
+// longer than maxFreshen are left as they are; IndexBytes looks at the
+// one byte it reads.
+func fresh(a *sym.Expr, b []byte) *sym.Expr {
+	if a == nil || len(b) > maxFreshen || !byteCells() {
+		return a
+	}
+	bs := aggBytes(a)
+	var out []*sym.Expr
+	for k := 0; k < min(len(bs), len(b)); k++ {
+		if bs[k].Kind != sym.KConst {
+			continue
+		}
+		t := symbolicOrNil(byteTerm(&b[k], 0))
+		if t == nil {
+			continue
+		}
+		if out == nil {
+			out = append([]*sym.Expr(nil), bs...)
+		}
+		out[k] = t
+	}
+	if out == nil {
+		return a
+	}
+	return st.b.String(aggLen(a), out)
+}

@@ -139,6 +139,11 @@ func IndexBytes[T ~[]byte, I Integer](site uint32, b V[T], i V[I]) V[byte] {
 	}
 	r := indexAgg(site, agg(b), i, len(b.C), c, b.S != nil)
 	_ = b.C[i.C]
+	if r.S == nil && i.S == nil && byteCells() {
+		// The slice's aggregate may be older than a write through
+		// another slice of its array (fresh).
+		r.S = symbolicOrNil(byteTerm(&b.C[i.C], 0))
+	}
 	return r
 }
 
@@ -258,10 +263,10 @@ func SliceBytes[T ~[]byte, I, J Integer](site uint32, b V[T], lo V[I], hi V[J]) 
 	if cap(b.C) > len(b.C) {
 		// The bound is the capacity, and bytes past the length may have
 		// cells (a copy into the spare capacity).
-		return V[T]{C: r, S: sliceCap(site, b, index64(lo), index64(hi), int(lo.C), int(hi.C))}
+		return V[T]{C: r, S: fresh(sliceCap(site, b, index64(lo), index64(hi), int(lo.C), int(hi.C)), []byte(r))}
 	}
 	a := sliceAgg(site, agg(b), index64(lo), index64(hi), int(lo.C), int(hi.C), len(b.C))
-	return V[T]{C: r, S: a}
+	return V[T]{C: r, S: fresh(a, []byte(r))}
 }
 
 // sliceCap returns the aggregate of r = b[lo:hi] when cap(b) > len(b): the
@@ -325,7 +330,8 @@ func SliceBytes3[T ~[]byte, I, J, K Integer](site uint32, b V[T], lo V[I], hi V[
 		return V[T]{C: b.C[lo.C:hi.C:mx.C]} // panics, as the original does
 	}
 	s := sliceAgg(site, st.b.String(mt, aggBytes(a)), index64(lo), index64(hi), int(lo.C), int(hi.C), cm)
-	return V[T]{C: b.C[lo.C:hi.C:mx.C], S: s}
+	r := b.C[lo.C:hi.C:mx.C]
+	return V[T]{C: r, S: fresh(s, []byte(r))}
 }
 
 // SliceBytesFrom returns b[lo:].
