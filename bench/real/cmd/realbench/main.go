@@ -345,7 +345,14 @@ func moduleVersion(ctx context.Context, mod, pkg string) string {
 	if r.Err != nil {
 		return "?"
 	}
-	return strings.TrimSpace(string(r.Output))
+	return listAnswer(r.Output)
+}
+
+// listAnswer returns the last line of the output of a go list command:
+// on a fresh module cache, "go: downloading ..." lines come first.
+func listAnswer(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // warmUp puts the fuzzing build of h and gocolic's instrumented build

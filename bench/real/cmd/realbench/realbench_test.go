@@ -369,3 +369,17 @@ func TestMaxAttempts(t *testing.T) {
 		}
 	}
 }
+
+// TestListAnswer checks that the module version is read past the lines go
+// list prints while it downloads.
+func TestListAnswer(t *testing.T) {
+	tests := []struct{ out, want string }{
+		{"github.com/gobwas/glob@v1.1.0\n", "github.com/gobwas/glob@v1.1.0"},
+		{"go: downloading github.com/gobwas/glob v1.1.0\ngithub.com/gobwas/glob@v1.1.0\n", "github.com/gobwas/glob@v1.1.0"},
+	}
+	for _, tt := range tests {
+		if got := listAnswer([]byte(tt.out)); got != tt.want {
+			t.Errorf("listAnswer(%q) = %q, want %q", tt.out, got, tt.want)
+		}
+	}
+}
