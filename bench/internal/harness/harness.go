@@ -303,6 +303,11 @@ func (w *Workspace) GocolicFuzz(ctx context.Context, limit time.Duration, logNam
 }
 
 func (w *Workspace) gocolic(ctx context.Context, limit time.Duration, logName, jsonPath string, args []string) (*report.Report, Result, error) {
+	// gocolic does not make the report's directory: a run whose first
+	// contender was a replay found none.
+	if err := os.MkdirAll(filepath.Dir(jsonPath), 0o755); err != nil {
+		return nil, Result{}, fmt.Errorf("report directory: %w", err)
+	}
 	os.Remove(jsonPath)
 	r := Run(ctx, limit, w.Module, w.LogPath(logName), w.Bin, args...)
 	rep, rerr := report.ReadJSON(jsonPath)
