@@ -148,8 +148,9 @@ func (t *Tree) factOf(c *sym.Expr) termFact {
 	if f, ok := t.facts[c]; ok {
 		return f
 	}
-	f := analyse(c)
-	if v, n := soleVar(c); v != nil && v.Width != 8 {
+	v, n := soleVar(c)
+	f := analyse(c, v)
+	if v != nil && v.Width != 8 {
 		f.only, f.size = v, n
 	}
 	if t.facts == nil || len(t.facts) > maxFactMemo {
@@ -159,8 +160,10 @@ func (t *Tree) factOf(c *sym.Expr) termFact {
 	return f
 }
 
-// analyse computes factOf's answer.
-func analyse(c *sym.Expr) termFact {
+// analyse computes factOf's answer; v is c's one variable (soleVar), nil
+// when it has none or several.
+func analyse(c, v *sym.Expr) termFact {
+	byteVar := v != nil && v.Width == 8
 	if term, vals := offsetCompare(c); term != nil {
 		return rangeFact(term, vals)
 	}
@@ -170,7 +173,7 @@ func analyse(c *sym.Expr) termFact {
 		if x.Kind == sym.KVar {
 			return rangeFact(x, vals.shift(k, sym.Mask(term.Width)))
 		}
-		if v := oneByte(c); v != nil {
+		if byteVar {
 			return evalByte(c, v)
 		}
 		if term.Width == 8 {
@@ -178,7 +181,7 @@ func analyse(c *sym.Expr) termFact {
 		}
 		return rangeFact(x, vals.shift(k, sym.Mask(term.Width)))
 	}
-	if v := oneByte(c); v != nil {
+	if byteVar {
 		return evalByte(c, v)
 	}
 	return termFact{}
@@ -201,16 +204,6 @@ func bytesOf(rs ranges) byteSet {
 		s = s.or(span(int(r.lo), int(r.hi)))
 	}
 	return s
-}
-
-// oneByte returns the one variable of c when it is 8 bits wide, c holds no
-// opaque call nor string and has at most maxEvalBytes terms; nil
-// otherwise.
-func oneByte(c *sym.Expr) *sym.Expr {
-	if v, _ := soleVar(c); v != nil && v.Width == 8 {
-		return v
-	}
-	return nil
 }
 
 // soleVar returns the one variable of c and c's number of terms, when c
