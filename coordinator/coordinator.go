@@ -254,6 +254,11 @@ type LaneStats struct {
 	// (those covering an outcome first); Seeded the concolic lane's kept
 	// inputs handed to the mutation lane's corpus.
 	Traced, Seeded int
+	// DutyHeld counts the times the solver was held to a share of the
+	// pool's time, the concolic lane finding nothing and the mutation
+	// lane finding (duty.go); DutyTime is how long it was held in all.
+	DutyHeld int
+	DutyTime time.Duration
 }
 
 type job struct {
@@ -381,6 +386,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	d.rep.CasesFound = len(d.rep.Cases)
 	if d.lane != nil {
 		d.rep.Lanes.MutationExecs, d.rep.Lanes.MutationKept, d.rep.Lanes.Seeded = d.lane.Execs, d.lane.Kept, d.lane.Seeded
+		d.rep.Lanes.DutyHeld, d.rep.Lanes.DutyTime = d.duty.Held, d.duty.Time
 	}
 	if err == nil && !d.cfg.NoSolve {
 		d.reduce() // a replay reports the corpus as it is
@@ -459,6 +465,7 @@ type coordinator struct {
 	dry          bool              // the strategy had no candidate when last asked
 	lockstep     bool              // one worker and one solver: events in an order no timing changes (lane.go)
 	barren       int               // path queries answered since the concolic lane last covered something
+	duty         duty              // the solver's share while the concolic lane finds nothing (duty.go)
 	// The update run's (prior.go): seeds not yet taken in, candidates of
 	// changed ranges, candidates put off, and the paths kept.
 	seedsLeft int
@@ -561,7 +568,7 @@ func (d *coordinator) loop(ctx context.Context) error {
 			queue = d.laneJobs(queue, inflight, true)
 		}
 		sendFirst := withBatches && inflight == 0 && len(queue) > 0
-		for waiting := concolicJobs(queue); !sendFirst && d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() &&
+		for waiting := concolicJobs(queue); !sendFirst && d.rep.Stopped == "" && budgetLeft && d.solving() && budgetCtx.Err() == nil && p.idle() && d.onDuty() &&
 			waiting+p.busy < room && inflight+waiting+p.busy < d.cfg.Workers+room; waiting = concolicJobs(queue) {
 			r, ok := d.nextRequest()
 			if !ok {
@@ -1058,6 +1065,7 @@ func (d *coordinator) process(o outcome) {
 	if newCover && !o.job.lane {
 		d.rep.Lanes.ConcolicKept++
 		d.barren = 0
+		d.duty.concolic.add(time.Now(), 1, 0)
 	}
 	if d.lane != nil {
 		d.learnLane(o.job, resp.Hits, path, newCover)

@@ -572,6 +572,8 @@ func (d *coordinator) processBatch(o outcome) {
 	d.rep.Execs += o.bresp.Ran
 	d.rep.ExecTime += time.Duration(o.bresp.Nanos)
 	elapsed := time.Since(d.start)
+	found := 0
+	defer func() { d.duty.mutation.add(time.Now(), found, time.Duration(o.bresp.Nanos)) }()
 	for _, r := range d.lane.merge(o.job.batch, o.bresp, o.crashes) {
 		n := len(d.rep.Findings)
 		switch {
@@ -587,6 +589,7 @@ func (d *coordinator) processBatch(o outcome) {
 			d.cfg.OnKeep(r.env, true)
 		}
 		if r.cover {
+			found++
 			d.rep.Lanes.Traced++
 			d.traceLane = append(d.traceLane, job{env: r.env, lane: true})
 		}

@@ -88,6 +88,7 @@ func (d *coordinator) nextRequest() (request, bool) {
 // is an unknown one, counted apart.
 func (d *coordinator) take(a answer) (job, bool) {
 	d.rep.SolverTime += a.took
+	d.duty.concolic.add(time.Now(), 0, a.took)
 	st := a.res.Status
 	if a.stuck {
 		d.rep.Stuck.Queries++

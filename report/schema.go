@@ -480,6 +480,11 @@ type Lanes struct {
 	// Seeded the concolic lane's inputs given to the mutation lane.
 	Traced int `json:"traced"`
 	Seeded int `json:"seeded"`
+	// DutyHeld counts the times the solver was held to a share of its
+	// time while the concolic lane found nothing and the mutation lane
+	// did; DutyMS is how long, in milliseconds, in all.
+	DutyHeld int   `json:"duty_held,omitempty"`
+	DutyMS   int64 `json:"duty_ms,omitempty"`
 }
 
 // Update is the account of one gocolic update: what became of the saved

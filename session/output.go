@@ -231,6 +231,7 @@ func writeJSON(path string, cfg Config, command Command, moduleDir string, t *En
 			ConcolicExecs: rep.Lanes.ConcolicExecs, ConcolicKept: rep.Lanes.ConcolicKept,
 			MutationExecs: rep.Lanes.MutationExecs, MutationKept: rep.Lanes.MutationKept,
 			Traced: rep.Lanes.Traced, Seeded: rep.Lanes.Seeded,
+			DutyHeld: rep.Lanes.DutyHeld, DutyMS: rep.Lanes.DutyTime.Milliseconds(),
 		},
 	}
 	if rep.Elapsed > 0 {
