@@ -1,9 +1,13 @@
 package coordinator
 
 import (
+	"context"
 	"math"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gocolic/gocolic/solver"
 )
 
 func TestYieldDecays(t *testing.T) {
@@ -94,5 +98,55 @@ func TestDutyFullShare(t *testing.T) {
 	}
 	if u.Held != 0 || u.Time != 0 {
 		t.Errorf("Held %d, Time %v; want 0, 0", u.Held, u.Time)
+	}
+}
+
+// slowUnknownSolver gives up on every query after its delay, as Z3 does
+// at its timeout on non-linear arithmetic.
+type slowUnknownSolver struct {
+	calls atomic.Int64
+	delay time.Duration
+}
+
+func (s *slowUnknownSolver) Solve(ctx context.Context, q solver.Query) (solver.Result, error) {
+	s.calls.Add(1)
+	select {
+	case <-time.After(s.delay):
+	case <-ctx.Done():
+	}
+	return solver.Result{Status: solver.Unknown}, nil
+}
+
+// TestRunDutyHoldsABarrenSolver runs the branches mode with both lanes,
+// two workers, and a solver that spends 50 ms on each query to find
+// nothing. The mutation lane covers the 64 outcomes x == 1000+i from the
+// dictionary, so it yields far more per CPU-second, and the solver is
+// held to its least share: a few queries in 2 s where, always free to
+// solve, it would answer some 40 of the seed path's 64 candidates and
+// keep a core.
+func TestRunDutyHoldsABarrenSolver(t *testing.T) {
+	s := &slowUnknownSolver{delay: 50 * time.Millisecond}
+	cfg := runConfig(t, nil, modeBranches)
+	cfg.Lanes, cfg.Workers, cfg.Budget, cfg.Timeout = LanesBoth, 2, 2*time.Second, time.Second
+	cfg.Solvers, cfg.NewSolver = 1, func() (solver.Solver, func(), error) { return s, nil, nil }
+	rep := runDriver(t, context.Background(), cfg)
+	if rep.Stopped != "budget" {
+		t.Errorf("stopped %q, want budget", rep.Stopped)
+	}
+	trues := 0
+	for site := uint32(0); site < 64; site++ {
+		if rep.Covered.Has(site, true) {
+			trues++
+		}
+	}
+	if trues < 32 {
+		t.Fatalf("%d of 64 true outcomes covered: the mutation lane found too little for the test to mean anything", trues)
+	}
+	if rep.Lanes.DutyHeld == 0 || rep.Lanes.DutyTime <= 0 {
+		t.Errorf("lanes %+v: the solver was never held", rep.Lanes)
+	}
+	if n := s.calls.Load(); n == 0 || n >= 20 {
+		t.Errorf("%d queries in %v (solver time %v), want 1 to 19: the barren solver kept its share",
+			n, rep.Elapsed, rep.SolverTime)
 	}
 }
