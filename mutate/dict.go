@@ -30,7 +30,16 @@ type Dict struct {
 	seenT  map[string]bool
 	max    int // bound on entries of each list
 	maxTok int // bound on a token's length
+	// walked holds the term nodes AddTerm has walked, across calls: the
+	// conditions of a path share most of their nodes (a regular
+	// expression's backtracker gave terms whose walk, one condition at a
+	// time, took most of the coordinator's time), so each node is walked
+	// once a run. Emptied when it passes maxWalked.
+	walked map[*sym.Expr]bool
 }
+
+// maxWalked bounds Dict.walked.
+const maxWalked = 1 << 20
 
 // NewDict returns an empty dictionary holding at most max integers and
 // max tokens (a default when max <= 0).
@@ -38,7 +47,7 @@ func NewDict(max int) *Dict {
 	if max <= 0 {
 		max = 4096
 	}
-	return &Dict{seenI: map[uint64]bool{}, seenT: map[string]bool{}, max: max, maxTok: 64}
+	return &Dict{seenI: map[uint64]bool{}, seenT: map[string]bool{}, max: max, maxTok: 64, walked: map[*sym.Expr]bool{}}
 }
 
 // Len returns the number of entries, integers and tokens.
@@ -112,17 +121,21 @@ func (d *Dict) AddConsts(ints []uint64, strs []string, floats []float64) {
 // constant side gives that constant (and its neighbours, for an order,
 // where the branch flips); equalities of consecutive byte variables with
 // constants give the byte string they spell (a string compared with a
-// literal becomes such a conjunction).
+// literal becomes such a conjunction). A node walked by an earlier call
+// is not walked again, but for a comparison with a constant, which is
+// read wherever it is met, so that a new conjunction of comparisons seen
+// before still spells its string.
 func (d *Dict) AddTerm(e *sym.Expr) int {
 	before := d.Len()
-	seen := map[*sym.Expr]bool{}
+	if d.walked == nil || len(d.walked) > maxWalked {
+		d.walked = map[*sym.Expr]bool{}
+	}
 	bytes := map[uint64]byte{} // input variable -> the byte it is compared with
 	var walk func(e *sym.Expr)
 	walk = func(e *sym.Expr) {
-		if e == nil || seen[e] {
+		if e == nil {
 			return
 		}
-		seen[e] = true
 		if len(e.Args) == 2 && isCompare(e.Kind) {
 			x, y := e.Args[0], e.Args[1]
 			if x.Kind == sym.KConst {
@@ -133,8 +146,14 @@ func (d *Dict) AddTerm(e *sym.Expr) int {
 				if v := baseVar(x); v != nil && v.Width == 8 && e.Kind == sym.KEq && y.Val <= 0xff {
 					bytes[v.Val] = byte(y.Val)
 				}
+				walk(x)
+				return
 			}
 		}
+		if d.walked[e] {
+			return
+		}
+		d.walked[e] = true
 		for _, a := range e.Args {
 			walk(a)
 		}

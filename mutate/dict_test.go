@@ -88,6 +88,51 @@ func TestDictAddTerm(t *testing.T) {
 	}
 }
 
+// TestDictAddTermAcrossCalls checks what the walk's memory across calls
+// keeps: comparisons met again inside a new conjunction still spell its
+// token, though their nodes were walked by an earlier call, and a node
+// whose whole term was walked gives nothing new.
+func TestDictAddTermAcrossCalls(t *testing.T) {
+	b := sym.NewBuilder()
+	byteEq := func(n uint64, c byte) *sym.Expr { return b.Eq(b.Var(n, 8), b.Const(uint64(c), 8)) }
+	d := NewDict(0)
+	d.AddTerm(byteEq(4, 'o'))
+	d.AddTerm(byteEq(5, 'k'))
+	if n := d.AddTerm(b.And(byteEq(4, 'o'), byteEq(5, 'k'))); n != 1 {
+		t.Errorf("the conjunction added %d entries, want its token", n)
+	}
+	if toks := d.Tokens(); len(toks) != 1 || string(toks[0]) != "ok" {
+		t.Errorf("tokens %q, want [ok]", toks)
+	}
+}
+
+// pathConds returns n conditions in the shape a backtracking matcher's
+// path has: each compares a constant with a sum that extends the
+// previous condition's, so the conditions share all but one node each.
+func pathConds(n int) []*sym.Expr {
+	b := sym.NewBuilder()
+	sum := b.Var(0, 64)
+	conds := make([]*sym.Expr, n)
+	for i := range conds {
+		sum = b.Add(sum, b.Var(uint64(i+1), 64))
+		conds[i] = b.Eq(sum, b.Const(uint64(1000+i), 64))
+	}
+	return conds
+}
+
+// BenchmarkDictAddTermPath adds the conditions of one path of 2 000
+// branches whose terms share their nodes: walked once a run, the cost is
+// linear in the path; walked a condition at a time, it was quadratic.
+func BenchmarkDictAddTermPath(b *testing.B) {
+	conds := pathConds(2000)
+	for b.Loop() {
+		d := NewDict(0)
+		for _, c := range conds {
+			d.AddTerm(c)
+		}
+	}
+}
+
 // TestDictAddConsts checks the source constants' entries: numbers and their
 // text, strings and the numbers they spell, floats' bits.
 func TestDictAddConsts(t *testing.T) {
