@@ -254,9 +254,10 @@ type LaneStats struct {
 	// (those covering an outcome first); Seeded the concolic lane's kept
 	// inputs handed to the mutation lane's corpus.
 	Traced, Seeded int
-	// DutyHeld counts the times the solver was held to a share of the
-	// pool's time, the concolic lane finding nothing and the mutation
-	// lane finding (duty.go); DutyTime is how long it was held in all.
+	// DutyHeld counts the times the solver was held back, its share of
+	// the pool's time below the whole while the concolic lane found less
+	// per CPU-second than the mutation lane (duty.go); DutyTime is how
+	// long its share was below the whole in all.
 	DutyHeld int
 	DutyTime time.Duration
 }
@@ -465,7 +466,7 @@ type coordinator struct {
 	dry          bool              // the strategy had no candidate when last asked
 	lockstep     bool              // one worker and one solver: events in an order no timing changes (lane.go)
 	barren       int               // path queries answered since the concolic lane last covered something
-	duty         duty              // the solver's share while the concolic lane finds nothing (duty.go)
+	duty         duty              // the solver's share of the pool by the lanes' yields (duty.go)
 	// The update run's (prior.go): seeds not yet taken in, candidates of
 	// changed ranges, candidates put off, and the paths kept.
 	seedsLeft int

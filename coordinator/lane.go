@@ -75,8 +75,7 @@ type lane struct {
 	dict    *mutate.Dict  // its mutations guarded by mu: workers' goroutines read it (dictSince)
 	rng     *rand.Rand
 	corpus  []sym.Env
-	walked  map[*sym.Expr]bool // conditions already read into the dictionary
-	size    int                // inputs of the next batch
+	size    int // inputs of the next batch
 
 	covered map[uint32]bool // outcomes (site<<1 | taken) of the run
 	has     map[uint32]bool // bucket entries of the run
@@ -104,7 +103,6 @@ func newLane(params []rt.Param, maxLen int, timeout time.Duration, dict *mutate.
 	l := &lane{
 		params: params, maxLen: maxLen, timeout: timeout, dict: dict,
 		rng:     rand.New(rand.NewPCG(uint64(seed), 0x6c616e65)),
-		walked:  map[*sym.Expr]bool{},
 		size:    32,
 		covered: map[uint32]bool{},
 		has:     map[uint32]bool{},
@@ -157,10 +155,7 @@ func (l *lane) learn(env sym.Env, hits []uint64, conds []*sym.Expr, kept bool) i
 	}
 	l.mu.Lock()
 	for _, c := range conds {
-		if !l.walked[c] {
-			l.walked[c] = true
-			l.dict.AddTerm(c)
-		}
+		l.dict.AddTerm(c) // a condition read before costs a lookup
 	}
 	l.mu.Unlock()
 	if kept {
@@ -573,7 +568,6 @@ func (d *coordinator) processBatch(o outcome) {
 	d.rep.ExecTime += time.Duration(o.bresp.Nanos)
 	elapsed := time.Since(d.start)
 	found := 0
-	defer func() { d.duty.mutation.add(time.Now(), found, time.Duration(o.bresp.Nanos)) }()
 	for _, r := range d.lane.merge(o.job.batch, o.bresp, o.crashes) {
 		n := len(d.rep.Findings)
 		switch {
@@ -594,6 +588,7 @@ func (d *coordinator) processBatch(o outcome) {
 			d.traceLane = append(d.traceLane, job{env: r.env, lane: true})
 		}
 	}
+	d.duty.mutation.add(time.Now(), found, time.Duration(o.bresp.Nanos))
 }
 
 // freshOf returns the outcomes among hits (rt.Response.Hits) that the run

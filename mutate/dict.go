@@ -130,7 +130,7 @@ func (d *Dict) AddTerm(e *sym.Expr) int {
 	if d.walked == nil || len(d.walked) > maxWalked {
 		d.walked = map[*sym.Expr]bool{}
 	}
-	bytes := map[uint64]byte{} // input variable -> the byte it is compared with
+	var bytes map[uint64]byte // input variable -> the byte it is compared with
 	var walk func(e *sym.Expr)
 	walk = func(e *sym.Expr) {
 		if e == nil {
@@ -144,6 +144,9 @@ func (d *Dict) AddTerm(e *sym.Expr) int {
 			if y.Kind == sym.KConst && x.Kind != sym.KConst {
 				d.addCompared(e.Kind, y.Val, y.Width)
 				if v := baseVar(x); v != nil && v.Width == 8 && e.Kind == sym.KEq && y.Val <= 0xff {
+					if bytes == nil {
+						bytes = map[uint64]byte{}
+					}
 					bytes[v.Val] = byte(y.Val)
 				}
 				walk(x)

@@ -480,9 +480,10 @@ type Lanes struct {
 	// Seeded the concolic lane's inputs given to the mutation lane.
 	Traced int `json:"traced"`
 	Seeded int `json:"seeded"`
-	// DutyHeld counts the times the solver was held to a share of its
-	// time while the concolic lane found nothing and the mutation lane
-	// did; DutyMS is how long, in milliseconds, in all.
+	// DutyHeld counts the times the solver was held back because the
+	// concolic lane found less per CPU-second than the mutation lane;
+	// DutyMS is how long, in milliseconds, its share was below its whole
+	// time.
 	DutyHeld int   `json:"duty_held,omitempty"`
 	DutyMS   int64 `json:"duty_ms,omitempty"`
 }
