@@ -83,6 +83,7 @@ type config struct {
 	keep         bool
 	noWarmup     bool
 	zero         bool   // also run gocolic test from zero values
+	fuzzer       bool   // run go test -fuzz too (false: gocolic alone, to compare with another report's fuzzer)
 	entries      bool   // the -entries mode (entries.go)
 	before       string // with -entries, the binary of the before column
 	afterFlags   string // with -entries, flags for the -gocolic binary only
@@ -97,6 +98,7 @@ func main() {
 	flag.StringVar(&c.gocolic, "gocolic", "", "the gocolic binary (default: built from the repository two directories up)")
 	flag.BoolVar(&c.instrument, "instrument", true, "pass -instrument TARGET to gocolic, so that it instruments the package under test too (-instrument=false: only the harness package)")
 	flag.StringVar(&c.gocolicFlags, "gocolic-flags", "", "more flags for gocolic fuzz and gocolic test, space-separated (e.g. '-maxlen 64')")
+	flag.BoolVar(&c.fuzzer, "fuzzer", true, "also run go test -fuzz on each harness (-fuzzer=false: gocolic alone, e.g. a second gocolic configuration to set beside another report's fuzzer column)")
 	flag.BoolVar(&c.zero, "zero", true, "also run gocolic test on each harness's CheckXxx function from zero values (no seeds) and replay the tests it writes")
 	flag.DurationVar(&c.minimizeTime, "minimizetime", 0, "gocolic -minimizetime: time spent minimising each failing input after the budget")
 	flag.DurationVar(&c.slack, "slack", 60*time.Second, "time a tool may run past its budget (plus -minimizetime for gocolic) before it is killed and reported as hung")
@@ -237,7 +239,7 @@ func bench(ctx context.Context, c config) (int, error) {
 		}
 		if !c.noWarmup {
 			logf("%s: warming up", h.Name())
-			hr.warmFuzz, hr.warmG = warmUp(ctx, mod, bin, h, gflags, hdir)
+			hr.warmFuzz, hr.warmG = warmUp(ctx, mod, bin, h, gflags, hdir, c.fuzzer)
 			if zero {
 				hr.warmT = warmUpTest(ctx, mod, bin, h, gflags, hdir)
 			}
@@ -247,8 +249,12 @@ func bench(ctx context.Context, c config) (int, error) {
 			dir := filepath.Join(hdir, strconv.Itoa(i))
 			os.MkdirAll(dir, 0o755)
 			var rr runResult
-			logf("%s: run %d/%d: go test -fuzz (%v, %d workers)", h.Name(), i, c.runs, c.budget, c.workers)
-			rr.fuzz = runFuzz(ctx, mod, h, c.budget, c.budget+c.slack, c.workers, dir)
+			if c.fuzzer {
+				logf("%s: run %d/%d: go test -fuzz (%v, %d workers)", h.Name(), i, c.runs, c.budget, c.workers)
+				rr.fuzz = runFuzz(ctx, mod, h, c.budget, c.budget+c.slack, c.workers, dir)
+			} else {
+				rr.fuzz = fuzzRun{notRun: true}
+			}
 			logf("%s: run %d/%d: gocolic fuzz (%v, %d workers)", h.Name(), i, c.runs, c.budget, c.workers)
 			rr.g = runGocolic(ctx, mod, bin, h, append(append([]string(nil), gflags...), "-budget", c.budget.String(), "-workers", strconv.Itoa(c.workers)),
 				c.budget+c.minimizeTime+c.slack, dir)
@@ -264,10 +270,17 @@ func bench(ctx context.Context, c config) (int, error) {
 				}
 			}
 			logf("%s: run %d/%d: replaying every corpus for coverage of %s", h.Name(), i, c.runs, h.Target)
-			rr.fcov = replay(ctx, mod, h, rr.fuzz.corpus, dir, "replay-fuzz")
+			rr.fcov = coverage{err: errNotRun}
+			if c.fuzzer {
+				rr.fcov = replay(ctx, mod, h, rr.fuzz.corpus, dir, "replay-fuzz")
+			}
 			rr.gcov = replay(ctx, mod, h, rr.g.corpus, dir, "replay-gocolic")
-			profs := []profile{rr.fcov.prof, rr.gcov.prof}
-			ok := rr.fcov.err == nil && rr.gcov.err == nil
+			profs := []profile{rr.gcov.prof}
+			ok := rr.gcov.err == nil
+			if c.fuzzer {
+				profs = append(profs, rr.fcov.prof)
+				ok = ok && rr.fcov.err == nil
+			}
 			if zero {
 				file := ""
 				if len(rr.t.corpus) > 0 {
@@ -357,20 +370,22 @@ func listAnswer(out []byte) string {
 
 // warmUp puts the fuzzing build of h and gocolic's instrumented build
 // into the build cache: go test -fuzz with -fuzztime 1x and a throw-away
-// cache, and gocolic fuzz -runs 1 -nocorpus. It returns what went wrong in
-// each, "" if nothing.
-func warmUp(ctx context.Context, mod, bin string, h harness, gflags []string, dir string) (fuzzNote, gNote string) {
-	cache := filepath.Join(dir, "warm-fuzzcache")
-	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-fuzz.log"), nil, "go",
-		"test", "-run", "^$", "-fuzz", "^"+h.Fuzz+"$", "-fuzztime", "1x", "-parallel", "1", "./"+h.Dir, "-test.fuzzcachedir="+cache)
-	if r.Err != nil && !failFileRE.Match(r.Output) && !deadlineRace(r.Output) {
-		fuzzNote = fmt.Sprintf("%v: %s", r.Err, shared.Tail(r.Output, 5))
+// cache (only if fuzzer), and gocolic fuzz -runs 1 -nocorpus. It returns
+// what went wrong in each, "" if nothing.
+func warmUp(ctx context.Context, mod, bin string, h harness, gflags []string, dir string, fuzzer bool) (fuzzNote, gNote string) {
+	if fuzzer {
+		cache := filepath.Join(dir, "warm-fuzzcache")
+		r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-fuzz.log"), nil, "go",
+			"test", "-run", "^$", "-fuzz", "^"+h.Fuzz+"$", "-fuzztime", "1x", "-parallel", "1", "./"+h.Dir, "-test.fuzzcachedir="+cache)
+		if r.Err != nil && !failFileRE.Match(r.Output) && !deadlineRace(r.Output) {
+			fuzzNote = fmt.Sprintf("%v: %s", r.Err, shared.Tail(r.Output, 5))
+		}
+		os.RemoveAll(cache)
+		os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
 	}
-	os.RemoveAll(cache)
-	os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
 	args := append([]string{"fuzz"}, gflags...)
 	args = append(args, "-runs", "1", "-workers", "1", "-nocorpus", "-json", filepath.Join(dir, "warmup-gocolic.json"), "./"+h.Dir, h.Fuzz)
-	r = shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic.log"), h.gocolicEnv(), bin, args...)
+	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic.log"), h.gocolicEnv(), bin, args...)
 	if s := classify(r); s != "ok" {
 		gNote = s + ": " + shared.Tail(r.Output, 8)
 	}

@@ -240,7 +240,7 @@ func TestReport(t *testing.T) {
 			{g: gRun(2, 200, "boom", "x"), t: gocolicRun{status: "HANG"}, fuzz: fRun(1000, ""), gcov: cov(60), tcov: coverage{err: os.ErrNotExist}, fcov: coverage{err: os.ErrNotExist}},
 		},
 	}
-	md := report([]harnessResult{one, three}, config{budget: 5e9, workers: 2, runs: 3, instrument: true}, "1.26.0")
+	md := report([]harnessResult{one, three}, config{budget: 5e9, workers: 2, runs: 3, instrument: true, fuzzer: true}, "1.26.0")
 	for _, want := range []string{
 		"| harness | package@version | stmt cov: seeds only | stmt cov: go test -fuzz | stmt cov: gocolic fuzz (seeds) | stmt cov: gocolic test (zero values) | stmt cov: union | execs/s: go test -fuzz | execs/s: gocolic fuzz | execs/s: gocolic test | gocolic divergences (fuzz / test) | panics/failures: go test -fuzz | gocolic fuzz | gocolic test | status: gocolic fuzz | gocolic test |",
 		"| a.FuzzA | example.com/a@v1.0.0 | 10.0% (20/200) | 40.0% (80/200) | 30.0% (60/200) | — | 45.0% (90/200) | 20,000 | 1,234 | — | 3 / — | 1 (1 fail) | 1 (1 panic) | — | ok | — |",
@@ -258,6 +258,31 @@ func TestReport(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks\n%s\nin\n%s", want, md)
 		}
+	}
+}
+
+// TestReportWithoutFuzzer checks a report of -fuzzer=false: the fuzzer's
+// columns are empty rather than errors or zeros, its replay is not called
+// failed, and the union is gocolic's own coverage.
+func TestReportWithoutFuzzer(t *testing.T) {
+	g := gocolicRun{status: "ok", rep: &schema.Report{ExecsPerSec: 500}}
+	one := harnessResult{
+		h: harness{Dir: "a", Fuzz: "FuzzA", Target: "example.com/a"}, version: "example.com/a@v1.0.0", seeds: coverage{covered: 20, total: 200},
+		runs: []runResult{{g: g, fuzz: fuzzRun{notRun: true}, gcov: coverage{covered: 60, total: 200}, fcov: coverage{err: errNotRun},
+			union: profile{"a.go:1.1,2.2": {stmts: 60, covered: true}, "a.go:3.1,4.2": {stmts: 140}}}},
+	}
+	md := report([]harnessResult{one}, config{budget: 5e9, workers: 2, runs: 1, instrument: true}, "1.26.0")
+	for _, want := range []string{
+		"go test -fuzz was not run (-fuzzer=false)",
+		"| a.FuzzA | example.com/a@v1.0.0 | 10.0% (20/200) | — | 30.0% (60/200) | — | 30.0% (60/200) | — | 500 | — | 0 / — | — | 0 | — | ok | — |",
+		"| — | — | not run | — | 30.0% |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks\n%s\nin\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "replay of the fuzz corpus") {
+		t.Errorf("report calls the fuzzer's replay failed:\n%s", md)
 	}
 }
 

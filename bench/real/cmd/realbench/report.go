@@ -43,6 +43,9 @@ func median(xs []float64) (float64, bool) {
 	return (s[n/2-1] + s[n/2]) / 2, true
 }
 
+// errNotRun is the coverage of a tool that did not run (-fuzzer=false).
+var errNotRun = errors.New("not run")
+
 // covCell formats the coverage of a tool over the runs: the median
 // percentage, with the statements of the run at the median (one run), or
 // the range (several).
@@ -57,7 +60,12 @@ func covCell(cs []coverage) string {
 	}
 	m, have := median(pcts)
 	if !have {
-		return "error"
+		for _, c := range cs {
+			if !errors.Is(c.err, errNotRun) {
+				return "error"
+			}
+		}
+		return "—"
 	}
 	cell := fmt.Sprintf("%.1f%%", m)
 	if len(ok) == 1 {
@@ -183,6 +191,9 @@ func report(results []harnessResult, c config, goLine string) string {
 	if f := strings.TrimSpace(c.gocolicFlags); f != "" {
 		fmt.Fprintf(&b, " Extra gocolic flags: `%s`.", f)
 	}
+	if !c.fuzzer {
+		b.WriteString(" go test -fuzz was not run (-fuzzer=false): its columns are empty.")
+	}
 	b.WriteString("\n\n")
 
 	mt := shared.Table{
@@ -239,10 +250,14 @@ func report(results []harnessResult, c config, goLine string) string {
 		if len(tc) > 0 {
 			tcov, tfind = covCell(tc), findingsCell(tF)
 		}
+		ffind := findingsCell(fF)
+		if !c.fuzzer {
+			ffind = "—"
+		}
 		addRow(&mt, hr.h.Name(), hr.version, seeds, covCell(fc), covCell(gc), tcov, covCell(uc),
 			medianCell(fRate, shared.Rate), medianCell(gRate, shared.Rate), medianCell(tRate, shared.Rate),
 			medianCell(div, num)+" / "+medianCell(tdiv, num),
-			findingsCell(fF), findingsCell(gF), tfind, statusCell(hr, false), statusCell(hr, true))
+			ffind, findingsCell(gF), tfind, statusCell(hr, false), statusCell(hr, true))
 	}
 	b.WriteString(markdown(&mt))
 	b.WriteString("\n")
@@ -289,9 +304,13 @@ func report(results []harnessResult, c config, goLine string) string {
 					town = fmt.Sprintf("%d/%d", rep.Branches.Covered, rep.Branches.Total)
 				}
 			}
+			fexecs, fentries, fwall := strconv.FormatInt(f.execs, 10), strconv.Itoa(f.entries), f.wall.Round(100e6).String()
+			if f.notRun {
+				fexecs, fentries, outcome, fwall = "—", "—", "not run", "—"
+			}
 			addRow(&dt, hr.h.Name(), strconv.Itoa(i+1), execs, paths, stopped, own, solver, strconv.Itoa(g.entries), g.wall.Round(100e6).String(),
 				texecs, tstopped, town, tcases, twall,
-				strconv.FormatInt(f.execs, 10), strconv.Itoa(f.entries), outcome, f.wall.Round(100e6).String(), u)
+				fexecs, fentries, outcome, fwall, u)
 		}
 	}
 	b.WriteString("Details, per run:\n\n")
@@ -359,7 +378,7 @@ func report(results []harnessResult, c config, goLine string) string {
 				who string
 				c   coverage
 			}{{"fuzz", r.fcov}, {"gocolic", r.gcov}} {
-				if side.c.err != nil {
+				if side.c.err != nil && !errors.Is(side.c.err, errNotRun) {
 					note("%s run %d: replay of the %s corpus: %s", hr.h.Name(), i+1, side.who, short(side.c.err.Error(), 600))
 				}
 				if len(side.c.dropped) > 0 {
