@@ -152,6 +152,7 @@ func (u *updating) prior(c *explore.Candidate) coordinator.Prior {
 // terms.
 type pathHasher struct {
 	keys  map[uint32]string
+	hash  state.CondHasher
 	conds map[*sym.Expr]string
 	nodes map[*explore.Node]state.Prefix // the prefix leading to each node
 }
@@ -187,7 +188,7 @@ func (h *pathHasher) cond(e *sym.Expr) string {
 	if c, ok := h.conds[e]; ok {
 		return c
 	}
-	c := state.CondHash(e)
+	c := h.hash.Cond(e)
 	h.conds[e] = c
 	return c
 }

@@ -7,15 +7,46 @@ import (
 	"github.com/gocolic/gocolic/sym"
 )
 
-// CondHash returns a hash of a branch condition's term: of its wire
-// encoding (sym.Encoder), which depends only on the term's structure, so
-// that the same condition in two runs, or two versions of the code, hashes
-// alike.
-func CondHash(e *sym.Expr) string {
-	enc := sym.NewEncoder()
-	enc.Encode(e)
-	h := sha256.Sum256(enc.Bytes())
-	return hex.EncodeToString(h[:8])
+// A CondHasher hashes branch conditions by their terms' structure alone,
+// so that the same condition in two runs, or two versions of the code,
+// hashes alike. Each node's hash is made once, from its kind, width, value
+// and its arguments' hashes, and remembered: the conditions of a path share
+// most of their nodes (a parser's position, a backtracker's state), and
+// hashing each condition's whole term was quadratic in the path. The zero
+// value is ready to use; a CondHasher is not safe for concurrent use.
+type CondHasher struct {
+	nodes map[*sym.Expr][sha256.Size]byte
+	buf   []byte
+}
+
+// Cond returns the hash of condition e, as the hex of its first 8 bytes.
+func (h *CondHasher) Cond(e *sym.Expr) string {
+	if h.nodes == nil {
+		h.nodes = map[*sym.Expr][sha256.Size]byte{}
+	}
+	sum := h.node(e)
+	return hex.EncodeToString(sum[:8])
+}
+
+func (h *CondHasher) node(e *sym.Expr) [sha256.Size]byte {
+	if sum, ok := h.nodes[e]; ok {
+		return sum
+	}
+	args := make([][sha256.Size]byte, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = h.node(a)
+	}
+	b := sym.AppendUvarint(h.buf[:0], uint64(e.Kind))
+	b = append(b, e.Width)
+	b = sym.AppendUvarint(b, e.Val)
+	b = sym.AppendUvarint(b, uint64(len(args)))
+	for _, a := range args {
+		b = append(b, a[:]...)
+	}
+	h.buf = b
+	sum := sha256.Sum256(b)
+	h.nodes[e] = sum
+	return sum
 }
 
 // A Key names one node of an execution tree by everything its path

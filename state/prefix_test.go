@@ -9,16 +9,61 @@ import (
 	"github.com/gocolic/gocolic/sym"
 )
 
-func TestCondHash(t *testing.T) {
+// TestCondHasher checks that a condition's hash depends on its term's
+// structure only: the same term built in two builders, or reached from
+// conditions hashed before, hashes alike; another term hashes differently.
+func TestCondHasher(t *testing.T) {
 	b1, b2 := sym.NewBuilder(), sym.NewBuilder()
 	lt := func(b *sym.Builder, off uint64) *sym.Expr {
 		return b.Cmp(sym.KSLt, b.Var(0, 64), b.Var(off, 64))
 	}
-	if CondHash(lt(b1, 8)) != CondHash(lt(b2, 8)) {
-		t.Error("the same term in two builders hashes differently")
+	sum := func(b *sym.Builder, n int) *sym.Expr {
+		s := b.Var(0, 64)
+		for i := 1; i <= n; i++ {
+			s = b.Add(s, b.Var(uint64(i), 64))
+		}
+		return b.Eq(s, b.Const(7, 64))
 	}
-	if CondHash(lt(b1, 8)) == CondHash(lt(b1, 16)) {
-		t.Error("different terms hash alike")
+	var h1, h2 CondHasher
+	cases := []struct {
+		name       string
+		a, b       *sym.Expr
+		sameHasher bool
+		alike      bool
+	}{
+		{"same term, two builders", lt(b1, 8), lt(b2, 8), false, true},
+		{"other offset", lt(b1, 8), lt(b1, 16), false, false},
+		{"shared nodes hashed before", sum(b1, 3), sum(b2, 3), true, true},
+		{"longer sum after a shorter one", sum(b1, 3), sum(b1, 4), true, false},
+		{"operands swapped", b1.Cmp(sym.KSLt, b1.Var(1, 64), b1.Var(2, 64)), b1.Cmp(sym.KSLt, b1.Var(2, 64), b1.Var(1, 64)), false, false},
+	}
+	for _, c := range cases {
+		other := &h2
+		if c.sameHasher {
+			other = &h1
+		}
+		if got := h1.Cond(c.a) == other.Cond(c.b); got != c.alike {
+			t.Errorf("%s: hashes alike = %v, want %v", c.name, got, c.alike)
+		}
+	}
+}
+
+// BenchmarkCondHasherPath hashes the conditions of one path of 2 000
+// branches whose terms share their nodes: each node hashed once, the cost
+// is linear in the path; each condition's term whole, it was quadratic.
+func BenchmarkCondHasherPath(b *testing.B) {
+	bld := sym.NewBuilder()
+	s := bld.Var(0, 64)
+	conds := make([]*sym.Expr, 2000)
+	for i := range conds {
+		s = bld.Add(s, bld.Var(uint64(i+1), 64))
+		conds[i] = bld.Eq(s, bld.Const(uint64(1000+i), 64))
+	}
+	for b.Loop() {
+		var h CondHasher
+		for _, c := range conds {
+			h.Cond(c)
+		}
 	}
 }
 

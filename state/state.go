@@ -25,8 +25,9 @@ import (
 
 // Version is the state format this package reads and writes. A file of
 // another version is refused whole: its paths and keys may mean something
-// else. Version 2 added Settings.
-const Version = 2
+// else. Version 2 added Settings; version 3 hashes conditions node by node
+// (CondHasher), which gives other hashes than the wire encoding did.
+const Version = 3
 
 // Dir is the directory of state files, relative to the package's.
 const Dir = "testdata/gocolic"

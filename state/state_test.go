@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -49,7 +50,7 @@ func TestDecodeRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := strings.Replace(string(good), `"version": 2`, `"version": 1`, 1)
+	other := strings.Replace(string(good), fmt.Sprintf(`"version": %d`, Version), `"version": 1`, 1)
 	for _, tc := range []struct {
 		name, data string
 		version    bool // the error is ErrVersion
