@@ -60,6 +60,10 @@ func NewPathInput(tree *explore.Tree, env sym.Env, path []explore.Branch, result
 	return pi
 }
 
+// Len returns the length of the input's path up to MaxDepth, as the tree
+// holds it: the length of Path without building it.
+func (p PathInput) Len() int { return p.n }
+
 // Path returns the input's path up to MaxDepth, as the tree holds it:
 // each branch with the condition of the execution that made its node.
 func (p PathInput) Path() []explore.Branch {

@@ -343,3 +343,48 @@ func TestUpdateContinues(t *testing.T) {
 		t.Errorf("updated suite: %d inputs, exhausted %t; want mid's 6 paths, exhausted", len(st.Inputs), st.Exhausted)
 	}
 }
+
+// TestStateBound: a suite whose paths take more branches than -maxstate
+// leaves no state. gocolic test says so, writes its tests and removes the
+// state an earlier run left (it described other tests); gocolic update
+// fails with the reason and rewrites nothing.
+func TestStateBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"mid/mid.go": midV1})
+	test := append([]string{"test", "-strategy", "dfs", "-seed", "1"}, dfsFlags...)
+	if res := run(t, dir, 2*time.Minute, gocolic, append(test, "./mid", "Mid")...); res.code != 0 {
+		t.Fatalf("gocolic test exited %d:\n%s", res.code, res.stderr)
+	}
+	path := state.Path(filepath.Join(dir, "mid"), "Mid")
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	writeMid(t, dir, midV2)
+	res := run(t, dir, 2*time.Minute, gocolic, append(append([]string{"update", "-maxstate", "5"}, updateFlags...), "./mid", "Mid")...)
+	if res.code == 0 || !strings.Contains(res.stderr, "more than -maxstate 5: nothing was rewritten") {
+		t.Errorf("gocolic update -maxstate 5 exited %d, want a failure that says nothing was rewritten:\n%s", res.code, res.stderr)
+	}
+	if now, err := os.ReadFile(path); err != nil || string(now) != string(saved) {
+		t.Errorf("update over -maxstate changed the state file (err %v)", err)
+	}
+
+	res = run(t, dir, 2*time.Minute, gocolic, append(append(test, "-maxstate", "5"), "./mid", "Mid")...)
+	if res.code != 0 {
+		t.Fatalf("gocolic test -maxstate 5 exited %d:\n%s", res.code, res.stderr)
+	}
+	for _, want := range []string{"suite state not written: the suite's 6 paths take", "the earlier state file, which described other tests, was removed"} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("gocolic test -maxstate 5 does not say %q:\n%s", want, res.stderr)
+		}
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the earlier state file is still there (stat: %v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mid", "mid_gocolic_test.go")); err != nil {
+		t.Errorf("no tests written beside the unwritten state: %v", err)
+	}
+}

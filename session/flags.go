@@ -146,6 +146,9 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 	if cmd == CmdTest || cmd == CmdFuzz {
 		fs.BoolVar(&c.NoState, "nostate", d.NoState, "do not write the suite's state (testdata/gocolic/<func>.state.json), which gocolic update reads")
 	}
+	if cmd == CmdTest || cmd == CmdFuzz || cmd == CmdUpdate {
+		fs.IntVar(&c.MaxState, "maxstate", d.MaxState, "most branches, over all its paths, the suite's state may hold; a larger suite's state is not written (0: no bound)")
+	}
 	switch cmd {
 	case CmdUpdate:
 		fs.BoolVar(&c.Check, "check", d.Check, "rewrite nothing; exit 1 if the suite is out of date (a kept test's results changed, tests were added or dropped), for CI")

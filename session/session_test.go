@@ -56,6 +56,7 @@ func TestValidate(t *testing.T) {
 		{name: "negative runs", edit: func(c *Config) { c.Runs = -1 }, err: "must not be negative"},
 		{name: "maxlen too large", edit: func(c *Config) { c.MaxLen = 4097 }, err: "4097"},
 		{name: "unknown strategy", edit: func(c *Config) { c.Strategy = "sideways" }, err: "sideways"},
+		{name: "negative maxstate", edit: func(c *Config) { c.MaxState = -1 }, err: "-maxstate -1"},
 		{name: "-o a file", edit: func(c *Config) { c.Out = "session_test.go" }, err: "is a file"},
 		{name: "-o a directory not made yet", edit: func(c *Config) { c.Out = "testdata/not-made-yet" }},
 		{

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -450,6 +451,23 @@ func finishState(cfg Config, cmd Command, t *target, out *Outcome, errs *[]error
 			rep.Update.Unrun, len(t.upd.old.Inputs), rep.Stopped))
 		return false
 	}
+	if n := suiteBranches(rep.Suite); cfg.MaxState > 0 && n > cfg.MaxState {
+		msg := fmt.Sprintf("the suite's %d paths take %d branches in all, more than -maxstate %d", len(rep.Suite), n, cfg.MaxState)
+		if t.upd != nil {
+			*errs = append(*errs, fmt.Errorf("%s: nothing was rewritten (a larger -maxstate writes the state)", msg))
+			return false
+		}
+		// A state left from an earlier run would describe other tests.
+		old := state.Path(t.entry.PkgDir, t.entry.Func)
+		gone := ""
+		if err := os.Remove(old); err == nil {
+			gone = "; the earlier state file, which described other tests, was removed"
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			*errs = append(*errs, fmt.Errorf("removing the earlier suite state: %w", err))
+		}
+		fmt.Fprintf(cfg.Stderr, "gocolic: suite state not written: %s (gocolic update needs it; -depth, a shorter -budget or a larger -maxstate keeps one)%s\n", msg, gone)
+		return true
+	}
 	var st *state.State
 	var reps []coordinator.PathInput
 	*errs = append(*errs, guarded(rep, "state", func() error {
@@ -481,6 +499,15 @@ func finishState(cfg Config, cmd Command, t *target, out *Outcome, errs *[]error
 	}
 	*errs = append(*errs, guarded(rep, "state", func() error { return writeState(t.entry, st) }))
 	return true
+}
+
+// suiteBranches counts the branches of a suite's paths.
+func suiteBranches(suite []coordinator.PathInput) int {
+	n := 0
+	for _, p := range suite {
+		n += p.Len()
+	}
+	return n
 }
 
 // hasher returns the path hasher of u, or a new one for a run that is no
