@@ -80,6 +80,19 @@ func pathsOf(st *state.State) []string {
 	return out
 }
 
+// dfsMid makes a module holding midV1 and runs gocolic test on Mid with a
+// DFS there, leaving its tests and state; it returns the module's
+// directory and the arguments of that run, without the target.
+func dfsMid(t *testing.T) (dir string, test []string) {
+	t.Helper()
+	dir = module(t, map[string]string{"mid/mid.go": midV1})
+	test = append([]string{"test", "-strategy", "dfs", "-seed", "1"}, dfsFlags...)
+	if res := run(t, dir, 2*time.Minute, gocolic, append(test, "./mid", "Mid")...); res.code != 0 {
+		t.Fatalf("gocolic test exited %d:\n%s", res.code, res.stderr)
+	}
+	return dir, test
+}
+
 func writeMid(t *testing.T, dir, src string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "mid", "mid.go"), []byte(src), 0o644); err != nil {
@@ -95,11 +108,7 @@ func TestUpdateMid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	dir := module(t, map[string]string{"mid/mid.go": midV1})
-	test := append([]string{"test", "-strategy", "dfs", "-seed", "1"}, dfsFlags...)
-	if res := run(t, dir, 2*time.Minute, gocolic, append(test, "./mid", "Mid")...); res.code != 0 {
-		t.Fatalf("gocolic test exited %d:\n%s", res.code, res.stderr)
-	}
+	dir, test := dfsMid(t)
 	if st := stateOf(t, dir); len(st.Inputs) != 6 || !st.Exhausted {
 		t.Fatalf("saved suite has %d inputs (exhausted %t), want mid's 6 paths, exhausted", len(st.Inputs), st.Exhausted)
 	}
@@ -155,11 +164,7 @@ func TestUpdateCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	dir := module(t, map[string]string{"mid/mid.go": midV1})
-	test := append([]string{"test", "-strategy", "dfs", "-seed", "1"}, dfsFlags...)
-	if res := run(t, dir, 2*time.Minute, gocolic, append(test, "./mid", "Mid")...); res.code != 0 {
-		t.Fatalf("gocolic test exited %d:\n%s", res.code, res.stderr)
-	}
+	dir, _ := dfsMid(t)
 	check := append([]string{"update", "-check"}, updateFlags...)
 	check = append(check, "./mid", "Mid")
 	stateFile := state.Path(filepath.Join(dir, "mid"), "Mid")
@@ -352,11 +357,7 @@ func TestStateBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	dir := module(t, map[string]string{"mid/mid.go": midV1})
-	test := append([]string{"test", "-strategy", "dfs", "-seed", "1"}, dfsFlags...)
-	if res := run(t, dir, 2*time.Minute, gocolic, append(test, "./mid", "Mid")...); res.code != 0 {
-		t.Fatalf("gocolic test exited %d:\n%s", res.code, res.stderr)
-	}
+	dir, test := dfsMid(t)
 	path := state.Path(filepath.Join(dir, "mid"), "Mid")
 	saved, err := os.ReadFile(path)
 	if err != nil {
