@@ -106,7 +106,7 @@ func DefaultConfig() Config {
 
 // DefaultMaxState is -maxstate when none is given. The state file is
 // committed beside the tests, at about 50 bytes a branch: this is some
-// 12 MB. A fuzz run of a parser can take 100 000 paths of 100 branches in a
+// 12 MB. A fuzz run of a parser can take 100 000 paths of 300 branches in a
 // minute (gjson's Valid: a 1.4 GB state, minutes to write).
 const DefaultMaxState = 250_000
 
