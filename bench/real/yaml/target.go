@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf16"
 
 	"gopkg.in/yaml.v3"
 
@@ -58,10 +59,12 @@ func CheckNode(s string) {
 		return
 	}
 	// Every break yaml.v3 counts (CR, LF, NEL, LS, PS; CR LF counted
-	// twice here, so this is a bound, not the count).
-	lines := 1
+	// twice here, so this is a bound, not the count), in the text it
+	// reads: a UTF-16 input is decoded first (" (" after a big-endian
+	// mark is U+2028).
+	lines, text := 1, yamlText(s)
 	for _, br := range []string{"\n", "\r", "\u0085", "\u2028", "\u2029"} {
-		lines += strings.Count(s, br)
+		lines += strings.Count(text, br)
 	}
 	var walk func(m *yaml.Node, depth int)
 	walk = func(m *yaml.Node, depth int) {
@@ -103,4 +106,21 @@ func CheckNode(s string) {
 	if err := enc.Encode(&n); err == nil {
 		_ = enc.Close()
 	}
+}
+
+// yamlText returns the text yaml.v3 reads from s: s itself, or its
+// decoding when it starts with a UTF-16 byte-order mark.
+func yamlText(s string) string {
+	if len(s) < 2 || (s[:2] != "\xfe\xff" && s[:2] != "\xff\xfe") {
+		return s
+	}
+	units := make([]uint16, 0, len(s)/2)
+	for i := 2; i+1 < len(s); i += 2 {
+		if s[0] == 0xfe {
+			units = append(units, uint16(s[i])<<8|uint16(s[i+1]))
+		} else {
+			units = append(units, uint16(s[i+1])<<8|uint16(s[i]))
+		}
+	}
+	return string(utf16.Decode(units))
 }
