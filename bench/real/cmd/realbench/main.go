@@ -249,11 +249,9 @@ func bench(ctx context.Context, c config) (int, error) {
 			dir := filepath.Join(hdir, strconv.Itoa(i))
 			os.MkdirAll(dir, 0o755)
 			var rr runResult
-			if c.fuzzer {
+			if c.fuzzer { // otherwise rr.fuzz and rr.fcov stay zero, and the report leaves their columns empty
 				logf("%s: run %d/%d: go test -fuzz (%v, %d workers)", h.Name(), i, c.runs, c.budget, c.workers)
 				rr.fuzz = runFuzz(ctx, mod, h, c.budget, c.budget+c.slack, c.workers, dir)
-			} else {
-				rr.fuzz = fuzzRun{notRun: true}
 			}
 			logf("%s: run %d/%d: gocolic fuzz (%v, %d workers)", h.Name(), i, c.runs, c.budget, c.workers)
 			rr.g = runGocolic(ctx, mod, bin, h, append(append([]string(nil), gflags...), "-budget", c.budget.String(), "-workers", strconv.Itoa(c.workers)),
@@ -270,7 +268,6 @@ func bench(ctx context.Context, c config) (int, error) {
 				}
 			}
 			logf("%s: run %d/%d: replaying every corpus for coverage of %s", h.Name(), i, c.runs, h.Target)
-			rr.fcov = coverage{err: errNotRun}
 			if c.fuzzer {
 				rr.fcov = replay(ctx, mod, h, rr.fuzz.corpus, dir, "replay-fuzz")
 			}

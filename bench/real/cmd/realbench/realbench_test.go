@@ -268,7 +268,7 @@ func TestReportWithoutFuzzer(t *testing.T) {
 	g := gocolicRun{status: "ok", rep: &schema.Report{ExecsPerSec: 500}}
 	one := harnessResult{
 		h: harness{Dir: "a", Fuzz: "FuzzA", Target: "example.com/a"}, version: "example.com/a@v1.0.0", seeds: coverage{covered: 20, total: 200},
-		runs: []runResult{{g: g, fuzz: fuzzRun{notRun: true}, gcov: coverage{covered: 60, total: 200}, fcov: coverage{err: errNotRun},
+		runs: []runResult{{g: g, gcov: coverage{covered: 60, total: 200},
 			union: profile{"a.go:1.1,2.2": {stmts: 60, covered: true}, "a.go:3.1,4.2": {stmts: 140}}}},
 	}
 	md := report([]harnessResult{one}, config{budget: 5e9, workers: 2, runs: 1, instrument: true}, "1.26.0")

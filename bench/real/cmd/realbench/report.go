@@ -43,9 +43,6 @@ func median(xs []float64) (float64, bool) {
 	return (s[n/2-1] + s[n/2]) / 2, true
 }
 
-// errNotRun is the coverage of a tool that did not run (-fuzzer=false).
-var errNotRun = errors.New("not run")
-
 // covCell formats the coverage of a tool over the runs: the median
 // percentage, with the statements of the run at the median (one run), or
 // the range (several).
@@ -60,12 +57,7 @@ func covCell(cs []coverage) string {
 	}
 	m, have := median(pcts)
 	if !have {
-		for _, c := range cs {
-			if !errors.Is(c.err, errNotRun) {
-				return "error"
-			}
-		}
-		return "—"
+		return "error"
 	}
 	cell := fmt.Sprintf("%.1f%%", m)
 	if len(ok) == 1 {
@@ -250,11 +242,11 @@ func report(results []harnessResult, c config, goLine string) string {
 		if len(tc) > 0 {
 			tcov, tfind = covCell(tc), findingsCell(tF)
 		}
-		ffind := findingsCell(fF)
+		fcov, ffind := covCell(fc), findingsCell(fF)
 		if !c.fuzzer {
-			ffind = "—"
+			fcov, ffind = "—", "—"
 		}
-		addRow(&mt, hr.h.Name(), hr.version, seeds, covCell(fc), covCell(gc), tcov, covCell(uc),
+		addRow(&mt, hr.h.Name(), hr.version, seeds, fcov, covCell(gc), tcov, covCell(uc),
 			medianCell(fRate, shared.Rate), medianCell(gRate, shared.Rate), medianCell(tRate, shared.Rate),
 			medianCell(div, num)+" / "+medianCell(tdiv, num),
 			ffind, findingsCell(gF), tfind, statusCell(hr, false), statusCell(hr, true))
@@ -305,7 +297,7 @@ func report(results []harnessResult, c config, goLine string) string {
 				}
 			}
 			fexecs, fentries, fwall := strconv.FormatInt(f.execs, 10), strconv.Itoa(f.entries), f.wall.Round(100e6).String()
-			if f.notRun {
+			if !c.fuzzer {
 				fexecs, fentries, outcome, fwall = "—", "—", "not run", "—"
 			}
 			addRow(&dt, hr.h.Name(), strconv.Itoa(i+1), execs, paths, stopped, own, solver, strconv.Itoa(g.entries), g.wall.Round(100e6).String(),
@@ -378,7 +370,7 @@ func report(results []harnessResult, c config, goLine string) string {
 				who string
 				c   coverage
 			}{{"fuzz", r.fcov}, {"gocolic", r.gcov}} {
-				if side.c.err != nil && !errors.Is(side.c.err, errNotRun) {
+				if side.c.err != nil {
 					note("%s run %d: replay of the %s corpus: %s", hr.h.Name(), i+1, side.who, short(side.c.err.Error(), 600))
 				}
 				if len(side.c.dropped) > 0 {

@@ -27,7 +27,6 @@ func (f finding) String() string { return f.Kind + ": " + f.Message }
 
 // fuzzRun is what one go test -fuzz run did.
 type fuzzRun struct {
-	notRun      bool  // -fuzzer=false: no run, every other field is zero
 	err         error // the run failed for another reason than a finding
 	timedOut    bool
 	execs       int64
