@@ -67,6 +67,11 @@ type Config struct {
 	// with Inject does not end when its own search is exhausted, only at
 	// the end of its budget.
 	Inject <-chan sym.Env
+	// Remote, if not nil, runs the concolic lane's inputs on executors
+	// outside this process (package dist), Workers of them at a time,
+	// instead of on worker processes of the run's own. The mutation lane
+	// does not run then (Lanes must be LanesConcolic).
+	Remote Remote
 	// OnKeep, if not nil, is called with every input the run keeps (it
 	// covered something first, or failed in a new way: failed is true),
 	// from the goroutine that called Run; it must not block.
@@ -295,11 +300,17 @@ type outcome struct {
 	// A batch's results, and the crashes of its inputs (lane.go).
 	bresp   *rt.BatchResponse
 	crashes map[int]*Crash
+	// lost: the input went to a remote executor and none reported
+	// before the run stopped (remote.go); nothing ran.
+	lost bool
 }
 
 // Run explores the target until the budget is spent, the search space is
 // exhausted, or ctx is cancelled; it returns what it found in every case.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Remote != nil && cfg.Lanes != LanesConcolic && !cfg.NoSolve {
+		return nil, errors.New("the mutation lane does not run on remote executors yet: use -lanes concolic")
+	}
 	if cfg.Workers < 1 {
 		cfg.Workers = 1
 	}
@@ -501,7 +512,11 @@ func (d *coordinator) loop(ctx context.Context) error {
 	defer cancel()
 	startErr := make(chan error, d.cfg.Workers)
 	for i := 0; i < d.cfg.Workers; i++ {
-		go d.workerLoop(wctx, jobs, results, startErr)
+		if d.cfg.Remote != nil {
+			go d.remoteLoop(wctx, jobs, results)
+		} else {
+			go d.workerLoop(wctx, jobs, results, startErr)
+		}
 	}
 	var queue []job
 	for i, s := range d.cfg.Seeds {
@@ -796,72 +811,104 @@ func workerSpec(bin string, args []string, dir string, timeout time.Duration, me
 
 // workerLoop runs jobs in one worker process, replacing it when it dies.
 func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results chan<- outcome, startErr chan<- error) {
-	w, err := startWorker(d.spec())
+	x := d.execer()
+	w, err := startWorker(x.sp)
 	if err != nil {
 		startErr <- err
 		return
 	}
 	defer func() { w.close() }()
-	lw := &laneWorker{w: w, start: func() (*worker, error) { return startWorker(d.spec()) }, stopping: d.stopping}
+	lw := &laneWorker{w: w, start: func() (*worker, error) { return startWorker(x.sp) }, stopping: d.stopping}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case j := <-jobs:
+			var o outcome
 			if j.batch != nil {
-				var o outcome
 				w, o = lw.runJob(d.lane, w, j)
-				results <- o
-				if o.err != nil {
-					return
-				}
-				continue
+			} else {
+				w, o = x.exec(w, j)
 			}
-			// replace kills w and starts another; false (j's outcome
-			// sent) when the new one does not start.
-			replace := func() bool {
-				w.kill()
-				nw, serr := startWorker(d.spec())
-				if serr != nil {
-					results <- outcome{job: j, err: serr}
-					return false
-				}
-				w = nw
-				return true
+			results <- o
+			if o.err != nil {
+				return
 			}
-			q := &rt.Request{Env: j.env, MaxLen: d.cfg.MaxLen, Trace: d.cfg.Pruner != nil}
-			resp, crash, err := runJob(w, q)
-			if crash == nil && err == nil && runtimePanic(resp) {
-				c, ok, dead := confirmPanic(w, q, resp)
-				if dead && !replace() {
-					return
-				}
-				if !ok {
-					results <- outcome{job: j, resp: c, slow: true, fault: resp}
-					continue
-				}
-			}
-			if crash != nil {
-				if !replace() {
-					return
-				}
-				if crash.Kind == CrashExit && strings.HasPrefix(crash.Message, "worker failed") {
-					results <- outcome{job: j, err: errors.New(crash.Message)}
-					return
-				}
-				if crash.Kind == CrashTimeout {
-					var o outcome
-					w, o = d.confirmTimeout(w, j, q, crash)
-					results <- o
-					if o.err != nil {
-						return
-					}
-					continue
-				}
-			}
-			results <- outcome{job: j, resp: resp, crash: crash, err: err}
 		}
 	}
+}
+
+// execer runs the concolic lane's inputs on a worker process: the
+// execution, and the second runs that tell a crash of the target from one
+// of tracking (confirmPanic, confirmTimeout, retryTracked). The worker
+// goroutines of a run use it, and so do executors in other processes
+// (Executor), which is why it holds copies of the run's settings rather
+// than the coordinator.
+type execer struct {
+	sp      spec
+	maxLen  int
+	trace   bool
+	timeout time.Duration
+	// end is when the run's budget ends (zero: no time budget); a second
+	// try that cannot end before it is not started.
+	end time.Time
+	// slowMisses counts the second tries of slow tracked executions that
+	// timed out again (retryTracked), shared by the run's executors.
+	slowMisses *atomic.Int32
+	// stopping is closed when the run stops.
+	stopping <-chan struct{}
+}
+
+// execer returns the run's execer.
+func (d *coordinator) execer() *execer {
+	x := &execer{sp: d.spec(), maxLen: d.cfg.MaxLen, trace: d.cfg.Pruner != nil, timeout: d.cfg.Timeout,
+		slowMisses: &d.slowMisses, stopping: d.stopping}
+	if d.cfg.Budget > 0 {
+		x.end = d.start.Add(d.cfg.Budget)
+	}
+	return x
+}
+
+// exec runs the input of job j on w and returns the worker to go on with
+// (w, or its replacement when the execution killed it) and the outcome.
+// An outcome with an error leaves no worker to go on with.
+func (x *execer) exec(w *worker, j job) (*worker, outcome) {
+	// replace kills w and starts another; it returns the error of one
+	// that did not start.
+	replace := func() error {
+		w.kill()
+		nw, err := startWorker(x.sp)
+		if err != nil {
+			return err
+		}
+		w = nw
+		return nil
+	}
+	q := &rt.Request{Env: j.env, MaxLen: x.maxLen, Trace: x.trace}
+	resp, crash, err := runJob(w, q)
+	if crash == nil && err == nil && runtimePanic(resp) {
+		c, ok, dead := confirmPanic(w, q, resp)
+		if dead {
+			if err := replace(); err != nil {
+				return w, outcome{job: j, err: err}
+			}
+		}
+		if !ok {
+			return w, outcome{job: j, resp: c, slow: true, fault: resp}
+		}
+	}
+	if crash != nil {
+		if err := replace(); err != nil {
+			return w, outcome{job: j, err: err}
+		}
+		if crash.Kind == CrashExit && strings.HasPrefix(crash.Message, "worker failed") {
+			return w, outcome{job: j, err: errors.New(crash.Message)}
+		}
+		if crash.Kind == CrashTimeout {
+			return x.confirmTimeout(w, j, q, crash)
+		}
+	}
+	return w, outcome{job: j, resp: resp, crash: crash, err: err}
 }
 
 // confirmTimeout runs the input of job j, whose execution timed out, again
@@ -871,7 +918,7 @@ func (d *coordinator) workerLoop(ctx context.Context, jobs <-chan job, results c
 // still a finding). Otherwise the outcome is the crash, the timeout
 // unless the concrete run crashed otherwise, and the worker is replaced
 // again.
-func (d *coordinator) confirmTimeout(w *worker, j job, q *rt.Request, timeout *Crash) (*worker, outcome) {
+func (x *execer) confirmTimeout(w *worker, j job, q *rt.Request, timeout *Crash) (*worker, outcome) {
 	cq := *q
 	cq.Concrete = true
 	resp, crash, err := w.run(&cq)
@@ -879,12 +926,12 @@ func (d *coordinator) confirmTimeout(w *worker, j job, q *rt.Request, timeout *C
 	case err != nil:
 		return w, outcome{job: j, err: err}
 	case crash == nil:
-		return d.retryTracked(w, j, q, resp)
+		return x.retryTracked(w, j, q, resp)
 	case crash.Kind == CrashTimeout:
 		crash = timeout
 	}
 	w.kill()
-	nw, err := startWorker(d.spec())
+	nw, err := startWorker(x.sp)
 	if err != nil {
 		return w, outcome{job: j, err: err}
 	}
@@ -914,14 +961,14 @@ const (
 // them time out again, and none starts without the time for it left in
 // the budget; otherwise, and when the second try fails too, the outcome
 // is slow, with the concrete run's response.
-func (d *coordinator) retryTracked(w *worker, j job, q *rt.Request, concrete *rt.Response) (*worker, outcome) {
+func (x *execer) retryTracked(w *worker, j job, q *rt.Request, concrete *rt.Response) (*worker, outcome) {
 	slow := outcome{job: j, resp: concrete, slow: true}
-	limit := slowFactor * d.cfg.Timeout
-	if d.cfg.Budget > 0 && time.Until(d.start.Add(d.cfg.Budget)) < limit || d.slowMisses.Load() >= maxSlowMisses {
+	limit := slowFactor * x.timeout
+	if !x.end.IsZero() && time.Until(x.end) < limit || x.slowMisses.Load() >= maxSlowMisses {
 		return w, slow
 	}
 	select {
-	case <-d.stopping:
+	case <-x.stopping:
 		return w, slow
 	default:
 	}
@@ -936,9 +983,9 @@ func (d *coordinator) retryTracked(w *worker, j job, q *rt.Request, concrete *rt
 	}
 	// Timed out again, or crashed only with tracking (its memory): the
 	// concrete run stands for the execution.
-	d.slowMisses.Add(1)
+	x.slowMisses.Add(1)
 	w.kill()
-	nw, err := startWorker(d.spec())
+	nw, err := startWorker(x.sp)
 	if err != nil {
 		return w, outcome{job: j, err: err}
 	}
@@ -949,6 +996,10 @@ func (d *coordinator) retryTracked(w *worker, j job, q *rt.Request, concrete *rt
 func (d *coordinator) process(o outcome) {
 	if o.job.batch != nil {
 		d.processBatch(o)
+		return
+	}
+	if o.lost {
+		d.seedDone(o.job)
 		return
 	}
 	d.rep.Execs++

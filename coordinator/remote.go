@@ -1,0 +1,159 @@
+// This file lets the concolic lane's executions run outside the
+// coordinator's process: Remote is how a run hands an input to executors
+// elsewhere (package dist, over NATS), and Executor is what such an
+// executor runs, the worker goroutine's own code (execer).
+
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// Remote runs the concolic lane's inputs on executors outside the
+// coordinator's process. Exec blocks until an executor reports what env
+// did; it returns ErrLost when ctx ends first (the run stopped and no
+// executor reported in time), and any other error ends the run.
+type Remote interface {
+	Exec(ctx context.Context, env sym.Env) (Executed, error)
+}
+
+// ErrLost is Remote.Exec's error for an input no executor ran before the
+// run stopped: the input is dropped, as if never sent.
+var ErrLost = errors.New("input not run before the run stopped")
+
+// Executed is what one input did on an executor.
+type Executed struct {
+	Resp  *rt.Response // the response (nil when the execution crashed)
+	Crash *Crash       // the execution killed its worker
+	// Slow: the tracked execution timed out or panicked in gocolic's
+	// runtime, and Resp is its run without tracking; Fault is the
+	// runtime's panic, if that was it.
+	Slow  bool
+	Fault *rt.Response
+	// Retried: the tracked execution timed out, and Resp is its second
+	// tracked run within the longer limit.
+	Retried bool
+}
+
+// ExecSpec is what an executor needs to run a run's inputs as the run's
+// own workers would: the worker binary and how to start it, and the
+// settings of a request.
+type ExecSpec struct {
+	Bin        string        `json:"-"` // the worker binary (each executor has its own copy)
+	Args       []string      `json:"args,omitempty"`
+	Dir        string        `json:"-"` // the directory the worker runs in ("": the executor's)
+	Timeout    time.Duration `json:"timeout"`
+	MemLimitMB int           `json:"memlimit_mb,omitempty"`
+	Opaque     bool          `json:"opaque,omitempty"`
+	MaxLen     int           `json:"maxlen"`
+	Trace      bool          `json:"trace,omitempty"`
+}
+
+// ExecSpec returns the executors' spec of a run with config cfg; Trace
+// is set when the run prunes with monitors (Config.Pruner).
+func (cfg *Config) ExecSpec() ExecSpec {
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultOptions().Timeout
+	}
+	return ExecSpec{Bin: cfg.Bin, Args: cfg.Args, Dir: cfg.Dir, Timeout: timeout, MemLimitMB: cfg.MemLimitMB,
+		Opaque: cfg.Opaque, MaxLen: cfg.MaxLen, Trace: cfg.Pruner != nil}
+}
+
+// Executor runs inputs on one worker process of its own, replacing it
+// when the target kills it, as a worker goroutine of a run does. It is
+// not safe for concurrent use.
+type Executor struct {
+	x    *execer
+	w    *worker
+	stop chan struct{}
+}
+
+// NewExecutor starts an executor's worker process.
+func NewExecutor(sp ExecSpec) (*Executor, error) {
+	x := &execer{sp: workerSpec(sp.Bin, sp.Args, sp.Dir, sp.Timeout, uint64(sp.MemLimitMB)<<20, sp.Opaque),
+		maxLen: sp.MaxLen, trace: sp.Trace, timeout: sp.Timeout, slowMisses: new(atomic.Int32)}
+	e := &Executor{x: x, stop: make(chan struct{})}
+	x.stopping = e.stop
+	w, err := startWorker(x.sp)
+	if err != nil {
+		return nil, err
+	}
+	e.w = w
+	return e, nil
+}
+
+// Run executes env; end, when not zero, is when the run's budget ends
+// (a second, longer try of a slow execution that cannot end before it is
+// not started). An error means the executor cannot go on: its worker
+// failed, or no replacement started; Close it.
+func (e *Executor) Run(env sym.Env, end time.Time) (Executed, error) {
+	if e.w == nil {
+		return Executed{}, errors.New("executor closed")
+	}
+	e.x.end = end
+	w, o := e.x.exec(e.w, job{env: env})
+	e.w = w
+	if o.err != nil {
+		return Executed{}, o.err
+	}
+	return Executed{Resp: o.resp, Crash: o.crash, Slow: o.slow, Fault: o.fault, Retried: o.retried}, nil
+}
+
+// Close stops the executor's worker process.
+func (e *Executor) Close() {
+	if e.w != nil {
+		e.w.close()
+		e.w = nil
+	}
+}
+
+// remoteLoop runs jobs through cfg.Remote, one at a time: the run keeps
+// as many inputs out as it has such loops (Workers). Once the run stops,
+// an input no executor reports within lostAfter is dropped.
+func (d *coordinator) remoteLoop(ctx context.Context, jobs <-chan job, results chan<- outcome) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case j := <-jobs:
+			ectx, cancel := context.WithCancel(ctx)
+			go func() {
+				select {
+				case <-d.stopping:
+					select {
+					case <-time.After(d.lostAfter()):
+						cancel()
+					case <-ectx.Done():
+					}
+				case <-ectx.Done():
+				}
+			}()
+			ex, err := d.cfg.Remote.Exec(ectx, j.env)
+			cancel()
+			switch {
+			case errors.Is(err, ErrLost):
+				results <- outcome{job: j, lost: true}
+			case err != nil:
+				results <- outcome{job: j, err: err}
+				return
+			default:
+				results <- outcome{job: j, resp: ex.Resp, crash: ex.Crash, slow: ex.Slow, fault: ex.Fault, retried: ex.Retried}
+			}
+		}
+	}
+}
+
+// lostAfter is how long, once the run stops, it waits for an input out
+// with a remote executor: an execution that started takes at most its
+// time limit twice (a timeout, then the run without tracking), plus the
+// messages' way.
+func (d *coordinator) lostAfter() time.Duration {
+	return 2*d.cfg.Timeout + 5*time.Second
+}
