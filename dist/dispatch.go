@@ -1,0 +1,157 @@
+package dist
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// dispatcher is the coordinator's side: coordinator.Remote over the run's
+// streams. Each Exec publishes an item and waits for the first result
+// with its id; results of ids nobody waits for (an item run twice, one
+// given up) are counted and dropped.
+type dispatcher struct {
+	js    jetstream.JetStream
+	r     run
+	end   int64  // Unix nanoseconds; 0: no time budget
+	nonce string // tells this dispatcher's items from an earlier one's
+	seq   atomic.Uint64
+
+	mu      sync.Mutex
+	waiting map[string]chan reply
+	cc      jetstream.ConsumeContext
+
+	stats stats
+	// failed, once set, is the answer to every Exec.
+	failed error
+}
+
+// reply is a result, or why it could not be read.
+type reply struct {
+	ex  coordinator.Executed
+	err error
+}
+
+// Counts are a run's messages on the coordinator's side.
+type Counts struct {
+	Items       int64 // items published
+	ItemBytes   int64 // their bodies' bytes
+	Results     int64 // results taken in
+	ResultBytes int64 // their bodies' bytes
+	Dropped     int64 // results of items nobody waited for (run twice, or given up)
+}
+
+// stats are the live Counts.
+type stats struct {
+	Items       atomic.Int64 // items published
+	ItemBytes   atomic.Int64 // their bodies' bytes
+	Results     atomic.Int64 // results taken in
+	ResultBytes atomic.Int64
+	Dropped     atomic.Int64 // results of items nobody waited for (run twice, or given up)
+}
+
+func newDispatcher(ctx context.Context, js jetstream.JetStream, r run, end time.Time) (*dispatcher, error) {
+	var nb [6]byte
+	if _, err := rand.Read(nb[:]); err != nil {
+		return nil, fmt.Errorf("making the run's item ids: %w", err)
+	}
+	d := &dispatcher{js: js, r: r, nonce: hex.EncodeToString(nb[:]), waiting: map[string]chan reply{}}
+	if !end.IsZero() {
+		d.end = end.UnixNano()
+	}
+	cons, err := js.OrderedConsumer(ctx, r.resultStream(), jetstream.OrderedConsumerConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("reading the run's results: %w", err)
+	}
+	cc, err := cons.Consume(d.take)
+	if err != nil {
+		return nil, fmt.Errorf("reading the run's results: %w", err)
+	}
+	d.cc = cc
+	return d, nil
+}
+
+// take hands a result to the Exec waiting for it.
+func (d *dispatcher) take(m jetstream.Msg) {
+	id, ex, err := decodeResult(m.Headers(), m.Data())
+	if err != nil && id == "" {
+		id = m.Headers().Get(hdrItem)
+	}
+	d.mu.Lock()
+	ch, ok := d.waiting[id]
+	delete(d.waiting, id)
+	d.mu.Unlock()
+	if !ok {
+		d.stats.Dropped.Add(1)
+		return
+	}
+	d.stats.Results.Add(1)
+	d.stats.ResultBytes.Add(int64(len(m.Data())))
+	ch <- reply{ex: ex, err: err}
+}
+
+// Exec runs env on some executor of the run (coordinator.Remote).
+func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Executed, error) {
+	id := fmt.Sprintf("%s-%d", d.nonce, d.seq.Add(1))
+	ch := make(chan reply, 1)
+	d.mu.Lock()
+	if d.failed != nil {
+		d.mu.Unlock()
+		return coordinator.Executed{}, d.failed
+	}
+	d.waiting[id] = ch
+	d.mu.Unlock()
+	forget := func() {
+		d.mu.Lock()
+		delete(d.waiting, id)
+		d.mu.Unlock()
+	}
+	m := encodeItem(d.r.workSubject(), item{id: id, env: env, end: d.end})
+	if _, err := d.js.PublishMsg(ctx, m, jetstream.WithMsgID(id)); err != nil {
+		forget()
+		if ctx.Err() != nil {
+			return coordinator.Executed{}, coordinator.ErrLost
+		}
+		return coordinator.Executed{}, fmt.Errorf("publishing an input to run: %w", err)
+	}
+	d.stats.Items.Add(1)
+	d.stats.ItemBytes.Add(int64(len(m.Data)))
+	select {
+	case r := <-ch:
+		return r.ex, r.err
+	case <-ctx.Done():
+		forget()
+		return coordinator.Executed{}, coordinator.ErrLost
+	}
+}
+
+// counts returns the counts so far.
+func (d *dispatcher) counts() Counts {
+	s := &d.stats
+	return Counts{Items: s.Items.Load(), ItemBytes: s.ItemBytes.Load(), Results: s.Results.Load(),
+		ResultBytes: s.ResultBytes.Load(), Dropped: s.Dropped.Load()}
+}
+
+// fail makes every waiting and later Exec return err.
+func (d *dispatcher) fail(err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.failed = err
+	for id, ch := range d.waiting {
+		ch <- reply{err: err}
+		delete(d.waiting, id)
+	}
+}
+
+func (d *dispatcher) close() {
+	d.cc.Stop()
+}

@@ -1,0 +1,395 @@
+package dist
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sym"
+)
+
+// The modes of the coordinator's test worker (coordinator/worker_test.go)
+// these tests use: its target takes one int64 x.
+const (
+	modeReturn = 0 // returns
+	modePanic  = 1 // panics "boom"
+	modeExit   = 2 // os.Exit(3)
+)
+
+func input(x int64) sym.Env { return sym.Env{0: uint64(x)} }
+
+var (
+	workerOnce sync.Once
+	workerPath string
+	workerErr  error
+)
+
+// workerBin builds the coordinator's test worker once.
+func workerBin(t *testing.T) string {
+	t.Helper()
+	workerOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "gocolic-dist-test-")
+		if err != nil {
+			workerErr = err
+			return
+		}
+		workerPath = filepath.Join(dir, "worker")
+		cmd := exec.Command("go", "build", "-o", workerPath, "../coordinator/testdata/worker")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			workerErr = fmt.Errorf("building the test worker: %v\n%s", err, out)
+		}
+	})
+	if workerErr != nil {
+		t.Fatal(workerErr)
+	}
+	return workerPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if workerPath != "" {
+		os.RemoveAll(filepath.Dir(workerPath))
+	}
+	os.Exit(code)
+}
+
+func spec(t *testing.T) coordinator.ExecSpec {
+	return coordinator.ExecSpec{Bin: workerBin(t), Timeout: 10 * time.Second, MaxLen: 8}
+}
+
+// start starts a run on an embedded server with local executors and
+// closes it when the test ends.
+func start(t *testing.T, o Options) *Coordination {
+	t.Helper()
+	if o.URL == "" {
+		o.URL = EmbeddedURL
+	}
+	if o.StoreDir == "" {
+		o.StoreDir = t.TempDir()
+	}
+	if o.Spec.Bin == "" {
+		o.Spec = spec(t)
+	}
+	c, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return c
+}
+
+func execWithin(t *testing.T, r coordinator.Remote, env sym.Env, limit time.Duration) (coordinator.Executed, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	return r.Exec(ctx, env)
+}
+
+func TestWireRoundTrip(t *testing.T) {
+	ok := &rt.Response{Status: rt.StatusOK, Results: []rt.Result{{Literal: "0"}}, Nanos: 12, Fresh: []uint32{3, 5}}
+	panicked := &rt.Response{Status: rt.StatusPanic, Panic: "boom", Stack: "panic(...)\n\tmain.go:1"}
+	tests := []struct {
+		name string
+		ex   coordinator.Executed
+	}{
+		{"ok", coordinator.Executed{Resp: ok}},
+		{"panic", coordinator.Executed{Resp: panicked}},
+		{"crash", coordinator.Executed{Crash: &coordinator.Crash{Kind: coordinator.CrashExit, Message: "exit status 3", Output: "line 1\nline 2"}}},
+		{"slow with a fault", coordinator.Executed{Resp: ok, Slow: true, Fault: panicked}},
+		{"retried", coordinator.Executed{Resp: ok, Retried: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := encodeResult("s", "id-1", tt.ex)
+			id, got, err := decodeResult(m.Header, m.Data)
+			if err != nil {
+				t.Fatalf("decodeResult: %v", err)
+			}
+			if id != "id-1" {
+				t.Errorf("id %q, want id-1", id)
+			}
+			if fmt.Sprint(got.Crash) != fmt.Sprint(tt.ex.Crash) || got.Slow != tt.ex.Slow || got.Retried != tt.ex.Retried ||
+				respString(got.Resp) != respString(tt.ex.Resp) || respString(got.Fault) != respString(tt.ex.Fault) {
+				t.Errorf("decoded %+v, want %+v", got, tt.ex)
+			}
+			// Every cut of the body is refused, never misread.
+			for n := 0; n < len(m.Data); n++ {
+				if _, _, err := decodeResult(m.Header, m.Data[:n]); err == nil {
+					t.Errorf("a body cut to %d of %d bytes decoded", n, len(m.Data))
+				}
+			}
+		})
+	}
+	m := encodeResult("s", "id-1", tests[0].ex)
+	m.Header.Set(hdrFormat, "99")
+	if _, _, err := decodeResult(m.Header, m.Data); !errors.Is(err, ErrFormat) {
+		t.Errorf("a result of format 99: %v, want ErrFormat", err)
+	}
+	it := encodeItem("s", item{id: "x-7", env: input(42), end: 5})
+	got, err := decodeItem(it.Header, it.Data)
+	if err != nil || got.id != "x-7" || got.end != 5 || got.env[0] != 42 {
+		t.Errorf("item round trip: %+v, %v", got, err)
+	}
+	it.Header.Del(hdrFormat)
+	if _, err := decodeItem(it.Header, it.Data); !errors.Is(err, ErrFormat) {
+		t.Errorf("an item without a format: %v, want ErrFormat", err)
+	}
+}
+
+func respString(r *rt.Response) string {
+	if r == nil {
+		return "<nil>"
+	}
+	return string(rt.AppendResponse(nil, r))
+}
+
+// TestExecMatchesLocal runs inputs over an embedded server and checks
+// that each did what it does on an executor of this process.
+func TestExecMatchesLocal(t *testing.T) {
+	c := start(t, Options{Local: 1})
+	local, err := coordinator.NewExecutor(spec(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer local.Close()
+	for _, x := range []int64{modeReturn, modePanic, modeExit, modeReturn} {
+		want, err := local.Run(input(x), time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := execWithin(t, c.Remote(), input(x), time.Minute)
+		if err != nil {
+			t.Fatalf("x=%d: Exec: %v", x, err)
+		}
+		if respStatus(got) != respStatus(want) {
+			t.Errorf("x=%d: over NATS %s, here %s", x, respStatus(got), respStatus(want))
+		}
+	}
+	n := c.Counts()
+	if n.Items != 4 || n.Results != 4 || n.Dropped != 0 {
+		t.Errorf("counts %+v, want 4 items and 4 results", n)
+	}
+}
+
+// respStatus describes what an execution did, without its timings.
+func respStatus(ex coordinator.Executed) string {
+	switch {
+	case ex.Crash != nil:
+		return "crash " + string(ex.Crash.Kind)
+	case ex.Resp == nil:
+		return "nothing"
+	default:
+		return fmt.Sprintf("status %d panic %q results %v", ex.Resp.Status, ex.Resp.Panic, ex.Resp.Results)
+	}
+}
+
+// TestKilledExecutorLosesNothing takes an item as an executor that dies
+// before acknowledging it would: the server gives the item to a live
+// executor after the ack wait, the coordinator gets its result, and the
+// dead executor's late result is taken once only.
+func TestKilledExecutorLosesNothing(t *testing.T) {
+	c := start(t, Options{ackWait: time.Second})
+	ctx := context.Background()
+	cons, err := c.js.Consumer(ctx, c.r.workStream(), executors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		ex  coordinator.Executed
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		ex, err := execWithin(t, c.Remote(), input(modePanic), time.Minute)
+		done <- answer{ex, err}
+	}()
+	m, err := cons.Next(jetstream.FetchMaxWait(10 * time.Second))
+	if err != nil {
+		t.Fatalf("the dead executor's item: %v", err)
+	}
+	it, err := decodeItem(m.Headers(), m.Data())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The executor dies here: no ack. A live one joins.
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- serve(sctx, c.js, c.r, spec(t), 1) }()
+	defer func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	a := <-done
+	if a.err != nil {
+		t.Fatalf("Exec: %v", a.err)
+	}
+	if a.ex.Resp == nil || a.ex.Resp.Panic != "boom" {
+		t.Errorf("redelivered item: %s, want the panic boom", respStatus(a.ex))
+	}
+	// The dead executor comes back and publishes its result late.
+	late := encodeResult(c.r.resultSubject(), it.id, coordinator.Executed{Resp: &rt.Response{Status: rt.StatusOK}})
+	ack, err := c.js.PublishMsg(ctx, late, jetstream.WithMsgID(it.id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ack.Duplicate {
+		// Past the server's window the coordinator drops it itself.
+		deadline := time.Now().Add(5 * time.Second)
+		for c.Counts().Dropped == 0 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if n := c.Counts(); n.Results != 1 {
+		t.Errorf("%d results taken in, want 1 (counts %+v)", n.Results, n)
+	}
+}
+
+// TestOtherFormatRefused puts an item of another format version on the
+// queue: the executor stops with one line that says so, and the item
+// stays on the queue for an executor that reads it.
+func TestOtherFormatRefused(t *testing.T) {
+	c := start(t, Options{ackWait: time.Second})
+	ctx := context.Background()
+	m := encodeItem(c.r.workSubject(), item{id: "other-1", env: input(0)})
+	m.Header.Set(hdrFormat, "99")
+	if _, err := c.js.PublishMsg(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	err := serve(sctx, c.js, c.r, spec(t), 1)
+	if !errors.Is(err, ErrFormat) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("serve: %v, want one line saying ErrFormat", err)
+	}
+	cons, err := c.js.Consumer(ctx, c.r.workStream(), executors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := cons.Next(jetstream.FetchMaxWait(10 * time.Second))
+	if err != nil {
+		t.Fatalf("the refused item is gone: %v", err)
+	}
+	if got := again.Headers().Get(hdrItem); got != "other-1" {
+		t.Errorf("next item %q, want the refused other-1", got)
+	}
+}
+
+// TestBinaryChecked fetches the worker binary: a copy is the stored
+// file; a hash that is not the run's is refused and leaves no file.
+func TestBinaryChecked(t *testing.T) {
+	c := start(t, Options{})
+	ctx := context.Background()
+	sum, err := fileSHA256(workerBin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path, err := fetchBinary(ctx, c.js, c.r, sum, dir)
+	if err != nil {
+		t.Fatalf("fetchBinary: %v", err)
+	}
+	want, _ := os.ReadFile(workerBin(t))
+	got, _ := os.ReadFile(path)
+	if !bytes.Equal(got, want) {
+		t.Error("the fetched binary differs from the stored one")
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode()&0o100 == 0 {
+		t.Errorf("fetched binary not executable: %v", err)
+	}
+	bad := strings.Repeat("0", 64)
+	_, err = fetchBinary(ctx, c.js, c.r, bad, dir)
+	if err == nil || !strings.Contains(err.Error(), "SHA-256") {
+		t.Fatalf("a binary whose hash is not the run's: %v, want a refusal naming SHA-256", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d files after the refusal, want only the first copy", len(entries))
+	}
+}
+
+// TestWorkJoinsAndLeaves runs Work beside a run on a listening embedded
+// server: it joins the run, runs its inputs, and returns when the run
+// ends.
+func TestWorkJoinsAndLeaves(t *testing.T) {
+	srv, err := StartEmbedded("127.0.0.1:0", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	url := srv.URL()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var log bytes.Buffer
+	worked := make(chan error, 1)
+	go func() {
+		worked <- Work(ctx, WorkOptions{URL: url, ID: "joined", Workers: 1, Dir: t.TempDir(), Log: &syncWriter{w: &log}})
+	}()
+	c, err := Start(ctx, Options{URL: url, ID: "joined", Spec: spec(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := execWithin(t, c.Remote(), input(modePanic), time.Minute)
+	if err != nil || got.Resp == nil || got.Resp.Panic != "boom" {
+		t.Errorf("Exec on the joined worker: %s, %v", respStatus(got), err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	select {
+	case err := <-worked:
+		if err != nil {
+			t.Errorf("Work: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Work did not return after the run ended")
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func TestConnectErrors(t *testing.T) {
+	for _, url := range []string{"nats://127.0.0.1:1", "nats://bad host:x"} {
+		_, err := Connect(url, "test")
+		if err == nil {
+			t.Errorf("Connect(%q) succeeded", url)
+			continue
+		}
+		if !strings.Contains(err.Error(), url) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Connect(%q): %q, want one line naming the URL", url, err)
+		}
+	}
+	if _, err := Start(context.Background(), Options{URL: "nats://127.0.0.1:1", Listen: "127.0.0.1:0", Spec: spec(t)}); err == nil ||
+		!strings.Contains(err.Error(), "-nats-listen") {
+		t.Errorf("-nats-listen with a server's URL: %v, want a refusal", err)
+	}
+	if err := CheckID("a b"); err == nil {
+		t.Error(`CheckID("a b") accepted an id with a space`)
+	}
+}

@@ -1,0 +1,291 @@
+package dist
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/gocolic/gocolic/coordinator"
+)
+
+// EmbeddedURL is the -nats value that starts a server in the process.
+const EmbeddedURL = "embedded"
+
+// Options are the coordinator's settings of a run spread over NATS.
+type Options struct {
+	URL      string // the server's URL, or EmbeddedURL
+	Listen   string // with EmbeddedURL: host:port to accept executors of other machines on ("": none)
+	StoreDir string // with EmbeddedURL: where the server keeps its streams
+	ID       string // the run's id ("": a fresh one)
+	Target   string // what runs, for people: package and function
+	// Spec is how executors run the inputs: its Bin is the worker
+	// binary, stored for the other machines, and its Bin and Dir are
+	// those of this process's executors.
+	Spec  coordinator.ExecSpec
+	Local int       // executors in this process
+	End   time.Time // when the run's budget ends (zero: none)
+	Log   io.Writer // lines for people: where executors join
+
+	ackWait time.Duration // the tests' shorter AckWait (0: defaultAckWait)
+}
+
+// Coordination is a run's side of the server: the dispatcher the
+// coordinator hands inputs to (Remote), the run's resources, and the
+// executors of this process.
+type Coordination struct {
+	emb    *Embedded
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	r      run
+	d      *dispatcher
+	cancel context.CancelFunc
+	local  sync.WaitGroup
+	// LocalErr is why this process's executors stopped before the run
+	// did, if they did; read after Close.
+	LocalErr error
+}
+
+// Start connects to the server (or starts one in the process), creates
+// the run's streams and stores the worker binary, and starts the
+// executors of this process.
+func Start(ctx context.Context, o Options) (_ *Coordination, err error) {
+	if o.ID == "" {
+		var b [4]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, fmt.Errorf("making a run id: %w", err)
+		}
+		o.ID = "run-" + hex.EncodeToString(b[:])
+	}
+	if err := CheckID(o.ID); err != nil {
+		return nil, err
+	}
+	c := &Coordination{r: run{id: o.ID, ackWait: o.ackWait}}
+	defer func() {
+		if err != nil {
+			c.shut()
+		}
+	}()
+	if o.URL == EmbeddedURL {
+		if c.emb, err = StartEmbedded(o.Listen, o.StoreDir); err != nil {
+			return nil, err
+		}
+		c.nc, err = c.emb.Connect()
+	} else {
+		if o.Listen != "" {
+			return nil, errors.New("-nats-listen needs -nats embedded: a server of its own listens where it was told to")
+		}
+		c.nc, err = Connect(o.URL, "gocolic coordinator "+o.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.js, err = jetstream.New(c.nc); err != nil {
+		return nil, fmt.Errorf("JetStream: %w", err)
+	}
+	if err := c.r.create(ctx, c.js); err != nil {
+		return nil, fmt.Errorf("run %s: %w (does the server run with JetStream enabled, nats-server -js?)", o.ID, err)
+	}
+	// Items an earlier coordinator of the same id left are not ours.
+	if s, err := c.js.Stream(ctx, c.r.workStream()); err == nil {
+		s.Purge(ctx)
+	}
+	sum, err := putBinary(ctx, c.js, c.r, o.Spec.Bin)
+	if err != nil {
+		return nil, err
+	}
+	if c.d, err = newDispatcher(ctx, c.js, c.r, o.End); err != nil {
+		return nil, err
+	}
+	info, err := json.Marshal(Info{Format: Format, Target: o.Target, Spec: o.Spec, Binary: sum})
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", o.ID, err)
+	}
+	kv, err := runs(ctx, c.js)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := kv.Put(ctx, o.ID, info); err != nil {
+		return nil, fmt.Errorf("run %s: announcing it: %w", o.ID, err)
+	}
+	lctx, cancel := context.WithCancel(context.Background())
+	c.cancel = cancel
+	if o.Local > 0 {
+		c.local.Add(1)
+		go func() {
+			defer c.local.Done()
+			if err := serve(lctx, c.js, c.r, o.Spec, o.Local); err != nil && lctx.Err() == nil {
+				c.LocalErr = err
+				if o.URL == EmbeddedURL && o.Listen == "" {
+					c.d.fail(fmt.Errorf("the executors stopped: %w", err)) // no others can come
+				} else if o.Log != nil {
+					fmt.Fprintf(o.Log, "gocolic: this machine's executors stopped: %v; the run goes on with the others\n", err)
+				}
+			}
+		}()
+	}
+	if o.Log != nil {
+		url := o.URL
+		if c.emb != nil {
+			url = c.emb.URL()
+		}
+		if url != "" {
+			fmt.Fprintf(o.Log, "gocolic: run %s on NATS at %s; executors join with: gocolic worker -nats %s -run %s\n", o.ID, url, url, o.ID)
+		}
+	}
+	return c, nil
+}
+
+// ID returns the run's id.
+func (c *Coordination) ID() string { return c.r.id }
+
+// Remote returns the dispatcher the coordinator hands inputs to.
+func (c *Coordination) Remote() coordinator.Remote { return c.d }
+
+// Counts returns what went over the server so far.
+func (c *Coordination) Counts() Counts { return c.d.counts() }
+
+// Close stops this process's executors, removes the run from the server
+// (executors elsewhere then leave it), and closes the connection and an
+// embedded server.
+func (c *Coordination) Close() error {
+	if c.cancel != nil {
+		c.cancel()
+	}
+	c.local.Wait()
+	var err error
+	if c.js != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = c.r.remove(ctx, c.js)
+		cancel()
+	}
+	c.shut()
+	if err != nil {
+		return fmt.Errorf("run %s: removing it from the NATS server: %w", c.r.id, err)
+	}
+	return nil
+}
+
+// shut closes the dispatcher, the connection and the embedded server.
+func (c *Coordination) shut() {
+	if c.d != nil {
+		c.d.close()
+	}
+	if c.nc != nil {
+		c.nc.Close()
+	}
+	if c.emb != nil {
+		c.emb.Shutdown()
+	}
+}
+
+// WorkOptions are the settings of gocolic worker.
+type WorkOptions struct {
+	URL     string
+	ID      string // the run to join ("": any, one after another)
+	Workers int    // executors
+	Dir     string // where binaries are kept and the workers run
+	Log     io.Writer
+}
+
+// Work runs executors for the runs on the server at o.URL: run o.ID, or
+// every run announced, one after the other, until ctx ends. It returns
+// when run o.ID ends, when ctx ends (nil), or with the error of an
+// executor that could not go on.
+func Work(ctx context.Context, o WorkOptions) error {
+	if o.ID != "" {
+		if err := CheckID(o.ID); err != nil {
+			return err
+		}
+	}
+	nc, err := Connect(o.URL, "gocolic worker")
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return fmt.Errorf("JetStream: %w", err)
+	}
+	var last string
+	for ctx.Err() == nil {
+		id, info, err := nextRun(ctx, js, o.ID, last, o.Log)
+		if err != nil || id == "" {
+			return err
+		}
+		r := run{id: id}
+		bin, err := fetchBinary(ctx, js, r, info.Binary, o.Dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.Log, "gocolic: joined run %s (%s) with %d executors\n", id, info.Target, o.Workers)
+		spec := info.Spec
+		spec.Bin, spec.Dir = bin, o.Dir
+		if err := serve(ctx, js, r, spec, o.Workers); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		fmt.Fprintf(o.Log, "gocolic: run %s ended\n", id)
+		if o.ID != "" {
+			return nil
+		}
+		last = id
+	}
+	return nil
+}
+
+// nextRun waits for a run to join: id, or any but skip. It returns "" when
+// ctx ends first.
+func nextRun(ctx context.Context, js jetstream.JetStream, id, skip string, log io.Writer) (string, Info, error) {
+	kv, err := runs(ctx, js)
+	if err != nil {
+		return "", Info{}, err
+	}
+	said := false
+	for {
+		keys, err := kv.Keys(ctx)
+		if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+			if ctx.Err() != nil {
+				return "", Info{}, nil
+			}
+			return "", Info{}, fmt.Errorf("listing the server's runs: %w", err)
+		}
+		for _, k := range keys {
+			if (id != "" && k != id) || (id == "" && k == skip) {
+				continue
+			}
+			e, err := kv.Get(ctx, k)
+			if err != nil {
+				continue // ended since
+			}
+			in, err := decodeInfo(k, e.Value())
+			if err != nil {
+				return "", Info{}, err
+			}
+			return k, in, nil
+		}
+		if !said {
+			what := "a run"
+			if id != "" {
+				what = "run " + id
+			}
+			fmt.Fprintf(log, "gocolic: waiting for %s on the NATS server\n", what)
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return "", Info{}, nil
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
