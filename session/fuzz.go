@@ -38,6 +38,9 @@ func Fuzz(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := cfg.probeNATS(); err != nil {
+		return nil, err
+	}
 	if cfg.WithFuzzer && cfg.Budget == 0 {
 		return nil, errors.New("-with-fuzzer needs a time budget (-budget), which the fuzzer shares")
 	}

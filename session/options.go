@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/instrument"
@@ -79,6 +80,19 @@ type Config struct {
 	// MaxState bounds the branches, over all its paths, that the suite's
 	// state may hold (0: no bound); a larger suite's state is not written.
 	MaxState int
+	// NATS spreads the concolic lane's executions over a NATS server
+	// with JetStream (package dist): the server's URL, or dist.EmbeddedURL
+	// for one in this process; "" runs them all here, on worker
+	// processes of the run's own.
+	NATS string
+	// NATSListen is, with an embedded server, the host:port it accepts
+	// executors of other machines on ("": in-process only).
+	NATSListen string
+	// RunID names the run on the NATS server ("": a fresh one).
+	RunID string
+	// Local is the number of executors in this process with NATS; -1
+	// means Workers (Validate).
+	Local int
 	// Check makes gocolic update rewrite nothing and fail when the suite
 	// is out of date (ErrChanged).
 	Check  bool
@@ -101,6 +115,7 @@ func DefaultConfig() Config {
 		MCShare:  DefaultMCShare,
 		Learn:    learn.DefaultConfig(),
 		MaxState: DefaultMaxState,
+		Local:    -1,
 	}
 }
 
@@ -126,7 +141,18 @@ func (c *Config) Validate() error {
 	if c.Package == "" || c.Func == "" {
 		return errors.New("no package or function given (usage: gocolic test|fuzz [flags] <package> <Func>)")
 	}
+	if c.NATS != "" && c.Solvers == 0 {
+		// -workers counts the executions out on every machine; the
+		// solvers are this machine's.
+		c.Solvers = max(1, min(c.Workers, runtime.NumCPU())/2)
+		if c.Workers <= 0 {
+			c.Solvers = max(1, runtime.NumCPU()/2)
+		}
+	}
 	if err := c.Options.Validate(); err != nil {
+		return err
+	}
+	if err := c.validateNATS(); err != nil {
 		return err
 	}
 	if err := c.Solver.Validate(); err != nil {

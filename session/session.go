@@ -93,6 +93,9 @@ func Test(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := cfg.probeNATS(); err != nil {
+		return nil, err
+	}
 	t, err := testTargetOf(&cfg)
 	if err != nil {
 		return nil, err
@@ -381,7 +384,11 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		dcfg.NoSolve = true
 		dcfg.MinimizeTime = 0 // a replay reports the corpus as it is
 	}
-	fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, %d solvers, strategy %s\n", t.pkg.Name, cfg.Func, cfg.Workers, cfg.Solvers, cfg.Strategy)
+	if cfg.NATS != "" {
+		fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d executions at a time over NATS (%d executors here), %d solvers, strategy %s\n", t.pkg.Name, cfg.Func, cfg.Workers, cfg.Local, cfg.Solvers, cfg.Strategy)
+	} else {
+		fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, %d solvers, strategy %s\n", t.pkg.Name, cfg.Func, cfg.Workers, cfg.Solvers, cfg.Strategy)
+	}
 	stopFuzzer := func() {}
 	if hy != nil {
 		fmt.Fprintf(cfg.Stderr, "gocolic: running go test -fuzz beside it (-parallel %d)\n", hy.parallel)
@@ -398,7 +405,18 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	if rnd != nil {
 		dcfg.Pruner, dcfg.Rounds, dcfg.OnCover = f.pruner, rnd.claims, rnd.covered.add
 	}
+	stopDist := func() {}
+	if cfg.NATS != "" {
+		var err error
+		if stopDist, err = startDist(ctx, cfg, t, &dcfg, work); err != nil {
+			stopRounds()
+			stopFuzzer()
+			closeAll()
+			return nil, err
+		}
+	}
 	rep, runErr := coordinator.Run(ctx, dcfg)
+	stopDist()
 	stopRounds()
 	if rnd != nil {
 		f.monitors = rnd.mons.Len()

@@ -55,6 +55,20 @@ func TestValidate(t *testing.T) {
 		{name: "negative budget", edit: func(c *Config) { c.Budget = -time.Second }, err: "must not be negative"},
 		{name: "negative runs", edit: func(c *Config) { c.Runs = -1 }, err: "must not be negative"},
 		{name: "maxlen too large", edit: func(c *Config) { c.MaxLen = 4097 }, err: "4097"},
+		{name: "nats needs the concolic lane alone", edit: func(c *Config) { c.NATS, c.Lanes = "embedded", coordinator.LanesBoth }, err: "-lanes concolic"},
+		{name: "nats-listen needs nats", edit: func(c *Config) { c.NATSListen = "127.0.0.1:0" }, err: "need -nats"},
+		{name: "nats-listen needs an embedded server", edit: func(c *Config) {
+			c.NATS, c.Lanes, c.NATSListen = "nats://h:4222", coordinator.LanesConcolic, ":0"
+		}, err: "-nats embedded"},
+		{name: "nats run id", edit: func(c *Config) { c.NATS, c.Lanes, c.RunID = "embedded", coordinator.LanesConcolic, "a b" }, err: "-run"},
+		{name: "nats with nobody to run", edit: func(c *Config) { c.NATS, c.Lanes, c.Local = "embedded", coordinator.LanesConcolic, 0 }, err: "nothing would run"},
+		{name: "nats local defaults to workers, solvers to this machine's", edit: func(c *Config) {
+			c.NATS, c.Lanes, c.Local, c.Workers = "nats://h:4222", coordinator.LanesConcolic, -1, 64
+		}, check: func(t *testing.T, c Config) {
+			if c.Local != 64 || c.Solvers != max(1, runtime.NumCPU()/2) {
+				t.Errorf("local %d, solvers %d; want 64 and half this machine's CPUs", c.Local, c.Solvers)
+			}
+		}},
 		{name: "unknown strategy", edit: func(c *Config) { c.Strategy = "sideways" }, err: "sideways"},
 		{name: "negative maxstate", edit: func(c *Config) { c.MaxState = -1 }, err: "-maxstate -1"},
 		{name: "-o a file", edit: func(c *Config) { c.Out = "session_test.go" }, err: "is a file"},

@@ -42,7 +42,7 @@ type command struct {
 	run   func(ctx context.Context, args []string, stderr io.Writer) int
 }
 
-var commands = []*command{cmdTest, cmdFuzz, cmdUpdate, cmdLearn, cmdReport}
+var commands = []*command{cmdTest, cmdFuzz, cmdUpdate, cmdLearn, cmdReport, cmdWorker}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -1,0 +1,186 @@
+package e2e
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// slowBranches has 16 paths, one of them a panic, and takes a fifth of
+// a second an execution, so that an executor can be killed while it runs
+// one.
+const slowBranches = `package slow
+
+import "time"
+
+func Slow(a, b, c, d byte) int {
+	time.Sleep(200 * time.Millisecond)
+	n := 0
+	if a > 10 {
+		n++
+	}
+	if b == 7 {
+		n += 2
+	}
+	if c < 3 {
+		n += 4
+	}
+	if d == a {
+		n += 8
+	}
+	if n == 15 {
+		panic("all four")
+	}
+	return n
+}
+`
+
+// TestNATSDisturbed spreads a run over gocolic worker processes through
+// an embedded NATS server, kills one of them while it runs an input,
+// starts another late, and checks that the run explores what an
+// undisturbed run does: the same paths, coverage and bug, exhausted.
+func TestNATSDisturbed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"slow/slow.go": slowBranches})
+	common := []string{"-budget", "3m", "-workers", "2", "-seed", "1", "-lanes", "concolic", "-strategy", "dfs", "-notests", "-nostate"}
+	plainJSON := filepath.Join(t.TempDir(), "plain.json")
+	res := run(t, dir, 4*time.Minute, gocolic, append(append([]string{"test"}, common...), "-json", plainJSON, "./slow", "Slow")...)
+	if res.code != 0 {
+		t.Fatalf("plain run exited %d:\n%s", res.code, res.stderr)
+	}
+	plain := readReport(t, plainJSON)
+
+	natsJSON := filepath.Join(t.TempDir(), "nats.json")
+	args := append(append([]string{"test"}, common...), "-nats", "embedded", "-nats-listen", "127.0.0.1:0", "-local", "0",
+		"-run", "e2e", "-json", natsJSON, "./slow", "Slow")
+	coord := exec.Command(gocolic, args...)
+	coord.Dir = dir
+	out := new(syncBuffer)
+	coord.Stdout, coord.Stderr = out, out
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer coord.Process.Kill()
+	url := waitFor(t, out, regexp.MustCompile(`gocolic worker -nats (\S+) -run e2e`), 2*time.Minute)[1]
+
+	worker := func(name string) (*exec.Cmd, *syncBuffer) {
+		w := exec.Command(gocolic, "worker", "-nats", url, "-run", "e2e", "-workers", "1", "-dir", filepath.Join(t.TempDir(), name))
+		wout := new(syncBuffer)
+		w.Stdout, w.Stderr = wout, wout
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Process.Kill(); w.Wait() })
+		return w, wout
+	}
+	doomed, _ := worker("doomed")
+	steady, steadyOut := worker("steady")
+	// Both run inputs; kill the doomed one in the middle of one (each
+	// takes 200 ms, and there are always two out).
+	waitFor(t, out, regexp.MustCompile(`execs: [1-9]`), time.Minute)
+	time.Sleep(300 * time.Millisecond)
+	if err := doomed.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	doomed.Wait()
+	late, lateOut := worker("late")
+
+	done := make(chan error, 1)
+	go func() { done <- coord.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("coordinator: %v\n%s", err, out.String())
+		}
+	case <-time.After(4 * time.Minute):
+		t.Fatalf("coordinator did not end:\n%s", out.String())
+	}
+	for _, w := range []struct {
+		cmd *exec.Cmd
+		out *syncBuffer
+	}{{steady, steadyOut}, {late, lateOut}} {
+		if err := w.cmd.Wait(); err != nil {
+			t.Errorf("worker: %v\n%s", err, w.out.String())
+		}
+		if !strings.Contains(w.out.String(), "run e2e ended") {
+			t.Errorf("worker did not see the run end:\n%s", w.out.String())
+		}
+	}
+	disturbed := readReport(t, natsJSON)
+	if plain.Stopped != "exhausted" || disturbed.Stopped != "exhausted" {
+		t.Errorf("stopped %q and %q, want both exhausted\n%s", plain.Stopped, disturbed.Stopped, out.String())
+	}
+	if plain.Paths != 16 || disturbed.Paths != plain.Paths {
+		t.Errorf("paths: plain %d, over NATS %d; want 16 both", plain.Paths, disturbed.Paths)
+	}
+	if plain.Branches.Covered != disturbed.Branches.Covered || plain.Branches.Total != disturbed.Branches.Total {
+		t.Errorf("branches: plain %d/%d, over NATS %d/%d", plain.Branches.Covered, plain.Branches.Total, disturbed.Branches.Covered, disturbed.Branches.Total)
+	}
+	bugs := func(r []string) []string { slices.Sort(r); return r }
+	var pb, db []string
+	for _, b := range plain.Bugs {
+		pb = append(pb, b.Message)
+	}
+	for _, b := range disturbed.Bugs {
+		db = append(db, b.Message)
+	}
+	if !slices.Equal(bugs(pb), []string{"all four"}) || !slices.Equal(bugs(db), bugs(pb)) {
+		t.Errorf("bugs: plain %q, over NATS %q; want \"all four\" both", pb, db)
+	}
+	m := regexp.MustCompile(`over NATS: (\d+) inputs`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no NATS summary line:\n%s", out.String())
+	}
+	if n, _ := strconv.Atoi(m[1]); n != disturbed.Executions {
+		t.Errorf("%d inputs over NATS, %d executions: an input was lost or run twice into the tree", n, disturbed.Executions)
+	}
+}
+
+// TestNATSBadServer gives gocolic test and gocolic worker a server that
+// does not answer: each says so in one line and exits 1.
+func TestNATSBadServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"slow/slow.go": slowBranches})
+	for _, args := range [][]string{
+		{"test", "-runs", "10", "-lanes", "concolic", "-nats", "nats://127.0.0.1:1", "./slow", "Slow"},
+		{"worker", "-nats", "nats://127.0.0.1:1", "-dir", t.TempDir()},
+	} {
+		res := run(t, dir, 2*time.Minute, gocolic, args...)
+		lines := strings.Split(strings.TrimSpace(res.stderr), "\n")
+		last := lines[len(lines)-1]
+		if res.code == 0 || !strings.Contains(last, "connecting to the NATS server at nats://127.0.0.1:1") {
+			t.Errorf("gocolic %s: exit %d, last line %q; want a failure and the connection refused", args[0], res.code, last)
+		}
+		if args[0] == "test" && strings.Contains(res.stderr, "exploring") {
+			t.Errorf("gocolic test built and explored before it found the server missing:\n%s", res.stderr)
+		}
+	}
+	res := run(t, dir, time.Minute, gocolic, "test", "-runs", "10", "-nats", "embedded", "./slow", "Slow")
+	if res.code != 2 || !strings.Contains(res.stderr, "-lanes concolic") {
+		t.Errorf("-nats with both lanes: exit %d\n%s\nwant 2 and the advice to add -lanes concolic", res.code, res.stderr)
+	}
+}
+
+// waitFor waits until out matches re and returns the match.
+func waitFor(t *testing.T, out *syncBuffer, re *regexp.Regexp, limit time.Duration) []string {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			return m
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q within %v:\n%s", re, limit, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,85 @@
+// This file spreads a run's concolic executions over a NATS server
+// (-nats): the session's side of package dist.
+
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/dist"
+)
+
+// validateNATS checks the -nats flags and fills in Local.
+func (c *Config) validateNATS() error {
+	if c.NATS == "" {
+		if c.NATSListen != "" || c.RunID != "" || c.Local > 0 {
+			return errors.New("-nats-listen, -run and -local need -nats")
+		}
+		return nil
+	}
+	switch {
+	case c.Lanes != coordinator.LanesConcolic && len(c.Replay) == 0:
+		return errors.New("-nats: the mutation lane does not run on executors of other processes yet: add -lanes concolic")
+	case c.WithFuzzer:
+		return errors.New("-nats and -with-fuzzer exclude each other")
+	case c.NATSListen != "" && c.NATS != dist.EmbeddedURL:
+		return errors.New("-nats-listen needs -nats embedded: a server of its own listens where it was told to")
+	}
+	if c.RunID != "" {
+		if err := dist.CheckID(c.RunID); err != nil {
+			return fmt.Errorf("-run: %w", err)
+		}
+	}
+	if c.Local < 0 || c.Local > c.Workers {
+		c.Local = c.Workers
+	}
+	if c.Local == 0 && c.NATS == dist.EmbeddedURL && c.NATSListen == "" {
+		return errors.New("-local 0 with -nats embedded and no -nats-listen: no executor could join, nothing would run")
+	}
+	return nil
+}
+
+// probeNATS connects to the -nats server once, so that a wrong URL or a
+// server that does not answer fails the command before the build.
+func (c *Config) probeNATS() error {
+	if c.NATS == "" || c.NATS == dist.EmbeddedURL {
+		return nil
+	}
+	nc, err := dist.Connect(c.NATS, "gocolic probe")
+	if err != nil {
+		return fmt.Errorf("-nats: %w", err)
+	}
+	nc.Close()
+	return nil
+}
+
+// startDist puts the run on the NATS server: the worker binary, the
+// executors' spec, and this process's executors (Local). The returned
+// function closes it and prints what went over the server.
+func startDist(ctx context.Context, cfg Config, t *target, dcfg *coordinator.Config, work string) (func(), error) {
+	var end time.Time
+	if cfg.Budget > 0 {
+		end = time.Now().Add(cfg.Budget)
+	}
+	co, err := dist.Start(ctx, dist.Options{
+		URL: cfg.NATS, Listen: cfg.NATSListen, StoreDir: filepath.Join(work, "nats"), ID: cfg.RunID,
+		Target: t.pkg.PkgPath + "." + cfg.Func, Spec: dcfg.ExecSpec(), Local: cfg.Local, End: end, Log: cfg.Stderr,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("-nats: %w", err)
+	}
+	dcfg.Remote = co.Remote()
+	return func() {
+		n := co.Counts()
+		fmt.Fprintf(cfg.Stderr, "gocolic: over NATS: %d inputs (%d bytes), %d results (%d bytes), %d duplicate or late results dropped\n",
+			n.Items, n.ItemBytes, n.Results, n.ResultBytes, n.Dropped)
+		if err := co.Close(); err != nil {
+			fmt.Fprintf(cfg.Stderr, "gocolic: %v\n", err)
+		}
+	}, nil
+}
