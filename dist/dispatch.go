@@ -116,11 +116,11 @@ func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Execute
 		d.mu.Unlock()
 	}
 	m := encodeItem(d.r.workSubject(), item{id: id, env: env, end: d.end})
-	if _, err := d.js.PublishMsg(ctx, m, jetstream.WithMsgID(id)); err != nil {
+	// Not waiting for the server's ack before the result: a result
+	// implies the item was stored.
+	f, err := d.js.PublishMsgAsync(m, jetstream.WithMsgID(id))
+	if err != nil {
 		forget()
-		if ctx.Err() != nil {
-			return coordinator.Executed{}, coordinator.ErrLost
-		}
 		return coordinator.Executed{}, fmt.Errorf("publishing an input to run: %w", err)
 	}
 	d.stats.Items.Add(1)
@@ -128,6 +128,12 @@ func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Execute
 	select {
 	case r := <-ch:
 		return r.ex, r.err
+	case err := <-f.Err():
+		forget()
+		if ctx.Err() != nil {
+			return coordinator.Executed{}, coordinator.ErrLost
+		}
+		return coordinator.Executed{}, fmt.Errorf("publishing an input to run: %w", err)
 	case <-ctx.Done():
 		forget()
 		return coordinator.Executed{}, coordinator.ErrLost

@@ -46,6 +46,10 @@ type run struct {
 	// ackWait is the executors' consumer's AckWait when the run creates
 	// it (0: defaultAckWait).
 	ackWait time.Duration
+	// memory keeps the run's streams in memory rather than on disk: on a
+	// server embedded in the coordinator, which dies with it, the disk
+	// would only slow every message down.
+	memory bool
 }
 
 func (r run) workStream() string    { return "GOCOLIC_" + r.id + "_WORK" }
@@ -62,9 +66,13 @@ const executors = "executors"
 // by the server, and later ones by the coordinator.
 const dedupWindow = 2 * time.Minute
 
-// resultAge is how long the result stream keeps a result: the
-// coordinator takes each in as it comes.
-const resultAge = 10 * time.Minute
+// resultAge and resultBytes bound what the result stream keeps, the
+// oldest dropped first: the coordinator takes each result in as it
+// comes.
+const (
+	resultAge   = 10 * time.Minute
+	resultBytes = 256 << 20
+)
 
 // defaultAckWait is how long an item may go without an acknowledgement
 // or a heartbeat before the server gives it to another executor.
@@ -74,11 +82,15 @@ const defaultAckWait = 30 * time.Second
 
 // create makes the run's streams, buckets and consumer on the server.
 func (r run) create(ctx context.Context, js jetstream.JetStream) error {
+	storage := jetstream.FileStorage
+	if r.memory {
+		storage = jetstream.MemoryStorage
+	}
 	streams := []jetstream.StreamConfig{
 		{Name: r.workStream(), Subjects: []string{r.workSubject()}, Retention: jetstream.WorkQueuePolicy,
-			Storage: jetstream.FileStorage, Duplicates: dedupWindow},
+			Storage: storage, Duplicates: dedupWindow},
 		{Name: r.resultStream(), Subjects: []string{r.resultSubject()}, Retention: jetstream.LimitsPolicy,
-			Storage: jetstream.FileStorage, Duplicates: dedupWindow, MaxAge: resultAge},
+			Storage: storage, Duplicates: dedupWindow, MaxAge: resultAge, MaxBytes: resultBytes, Discard: jetstream.DiscardOld},
 	}
 	for _, sc := range streams {
 		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
@@ -94,7 +106,7 @@ func (r run) create(ctx context.Context, js jetstream.JetStream) error {
 	}); err != nil {
 		return fmt.Errorf("creating the executors' consumer: %w", err)
 	}
-	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: r.binStore(), Storage: jetstream.FileStorage}); err != nil {
+	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: r.binStore(), Storage: storage}); err != nil {
 		return fmt.Errorf("creating object store %s: %w", r.binStore(), err)
 	}
 	return nil

@@ -64,23 +64,29 @@ func execute(ctx context.Context, js jetstream.JetStream, r run, cons jetstream.
 	if w := cons.CachedInfo().Config.AckWait; w > 0 {
 		beat = w / 3
 	}
+	heard := time.Now() // the last time the server answered
 	for ctx.Err() == nil {
 		m, err := cons.Next(jetstream.FetchMaxWait(time.Second))
-		switch {
-		case err == nil:
-		case errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages):
-			continue
-		default:
-			if gone(ctx, js, r) {
-				return nil
+		if err != nil {
+			switch g := gone(ctx, js, r); {
+			case g == nil:
+				return nil // the run ended
+			case !errors.Is(g, errUnreachable):
+				heard = time.Now()
+			case time.Since(heard) > lostServer:
+				return fmt.Errorf("run %s: no answer from the NATS server for %v", r.id, lostServer)
 			}
-			// A reconnecting client or a restarting server: try again.
-			select {
-			case <-ctx.Done():
-			case <-time.After(500 * time.Millisecond):
+			if !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) {
+				// A reconnecting client or a restarting server:
+				// try again.
+				select {
+				case <-ctx.Done():
+				case <-time.After(500 * time.Millisecond):
+				}
 			}
 			continue
 		}
+		heard = time.Now()
 		it, err := decodeItem(m.Headers(), m.Data())
 		if err != nil {
 			// Left for an executor that reads it; this one stops.
@@ -98,22 +104,56 @@ func execute(ctx context.Context, js jetstream.JetStream, r run, cons jetstream.
 			m.Nak()
 			return fmt.Errorf("run %s: %w", r.id, err)
 		}
-		if _, err := js.PublishMsg(ctx, encodeResult(r.resultSubject(), it.id, res), jetstream.WithMsgID(it.id)); err != nil {
-			// Not acknowledged: the item comes back, to this executor
-			// or another, once the server hears from us again.
+		// The item is acknowledged once the server has stored its
+		// result; until then (and if it never does) it can come back,
+		// to this executor or another. The next item need not wait.
+		f, err := js.PublishMsgAsync(encodeResult(r.resultSubject(), it.id, res), jetstream.WithMsgID(it.id))
+		if err != nil {
 			m.Nak()
 			continue
 		}
-		m.Ack()
+		go ackOnStored(m, f)
 	}
 	return nil
 }
 
-// gone reports whether run r's work stream no longer exists.
-func gone(ctx context.Context, js jetstream.JetStream, r run) bool {
-	_, err := js.Stream(ctx, r.workStream())
-	return err != nil && ended(err)
+// ackOnStored acknowledges item m once its result f is stored, and gives
+// it back when it is not.
+func ackOnStored(m jetstream.Msg, f jetstream.PubAckFuture) {
+	select {
+	case <-f.Ok():
+		m.Ack()
+	case <-f.Err():
+		m.Nak()
+	}
 }
+
+// lostServer is how long an executor waits for a server that does not
+// answer (a restart, a partition) before it gives up.
+const lostServer = 2 * time.Minute
+
+// errUnreachable is gone's answer when the server does not answer.
+var errUnreachable = errors.New("NATS server unreachable")
+
+// gone returns nil when run r's work stream no longer exists,
+// errUnreachable when the server does not answer, and errRunLives when
+// the run goes on.
+func gone(ctx context.Context, js jetstream.JetStream, r run) error {
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, err := js.Stream(sctx, r.workStream())
+	switch {
+	case err == nil:
+		return errRunLives
+	case ended(err):
+		return nil
+	default:
+		return errUnreachable
+	}
+}
+
+// errRunLives is gone's answer for a run whose stream exists.
+var errRunLives = errors.New("the run goes on")
 
 // heartbeat tells the server every interval that m is still being
 // worked on, until the returned function is called.

@@ -68,7 +68,7 @@ func Start(ctx context.Context, o Options) (_ *Coordination, err error) {
 	if err := CheckID(o.ID); err != nil {
 		return nil, err
 	}
-	c := &Coordination{r: run{id: o.ID, ackWait: o.ackWait}}
+	c := &Coordination{r: run{id: o.ID, ackWait: o.ackWait, memory: o.URL == EmbeddedURL}}
 	defer func() {
 		if err != nil {
 			c.shut()
@@ -166,6 +166,12 @@ func (c *Coordination) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		err = c.r.remove(ctx, c.js)
 		cancel()
+	}
+	if c.emb != nil {
+		// Executors of other machines learn that the run ended from
+		// the server; a server that went away with it would leave
+		// them waiting for it to come back.
+		c.emb.awaitClients(1, 5*time.Second)
 	}
 	c.shut()
 	if err != nil {

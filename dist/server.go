@@ -76,6 +76,15 @@ func (e *Embedded) Connect() (*nats.Conn, error) {
 	return nc, nil
 }
 
+// awaitClients waits until at most n clients are connected, or for
+// limit.
+func (e *Embedded) awaitClients(n int, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for e.srv.NumClients() > n && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // Shutdown stops the server and waits for it.
 func (e *Embedded) Shutdown() {
 	e.srv.Shutdown()
