@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -391,5 +392,38 @@ func TestConnectErrors(t *testing.T) {
 	}
 	if err := CheckID("a b"); err == nil {
 		t.Error(`CheckID("a b") accepted an id with a space`)
+	}
+}
+
+// TestServerRestart restarts the server a run is on, with its streams on
+// disk, between two inputs: the coordinator's side and the executor
+// reconnect, and the second input runs.
+func TestServerRestart(t *testing.T) {
+	store := t.TempDir()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	srv, err := StartEmbedded(addr, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Registered first, so that it runs after the run's Close.
+	t.Cleanup(func() { srv.Shutdown() })
+	c := start(t, Options{URL: srv.URL(), Local: 1})
+	if got, err := execWithin(t, c.Remote(), input(modePanic), time.Minute); err != nil || got.Resp == nil || got.Resp.Panic != "boom" {
+		t.Fatalf("before the restart: %s, %v", respStatus(got), err)
+	}
+	srv.Shutdown()
+	if srv, err = StartEmbedded(addr, store); err != nil {
+		t.Fatalf("restarting the server: %v", err)
+	}
+	begin := time.Now()
+	got, err := execWithin(t, c.Remote(), input(modePanic), time.Minute)
+	t.Logf("the first input after the restart took %v", time.Since(begin))
+	if err != nil || got.Resp == nil || got.Resp.Panic != "boom" {
+		t.Errorf("after the restart: %s, %v", respStatus(got), err)
 	}
 }
