@@ -48,6 +48,7 @@ type Counts struct {
 	Results     int64 // results taken in
 	ResultBytes int64 // their bodies' bytes
 	Dropped     int64 // results of items nobody waited for (run twice, or given up)
+	Kept        int64 // kept inputs logged for a restart (Coordination.Keep)
 }
 
 // stats are the live Counts.

@@ -427,3 +427,53 @@ func TestServerRestart(t *testing.T) {
 		t.Errorf("after the restart: %s, %v", respStatus(got), err)
 	}
 }
+
+// TestResume stops a coordinator without ending its run, as a kill
+// would: the next coordinator of the same run id gets the inputs the
+// first kept, in order; after a run that ended there are none.
+func TestResume(t *testing.T) {
+	srv, err := StartEmbedded("127.0.0.1:0", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	first, err := Start(context.Background(), Options{URL: srv.URL(), ID: "again", Spec: spec(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Resumed()) != 0 {
+		t.Errorf("a new run resumed %d inputs", len(first.Resumed()))
+	}
+	for _, x := range []int64{5, 7, 11} {
+		first.Keep(input(x), false)
+	}
+	if err := first.nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for first.Counts().Kept != 3 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case <-first.js.PublishAsyncComplete():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the kept inputs were not stored")
+	}
+	first.shut() // killed: the run stays on the server
+
+	second := start(t, Options{URL: srv.URL(), ID: "again"})
+	var got []uint64
+	for _, e := range second.Resumed() {
+		got = append(got, e[0])
+	}
+	if fmt.Sprint(got) != "[5 7 11]" {
+		t.Errorf("resumed %v, want [5 7 11]", got)
+	}
+	if err := second.Close(); err != nil {
+		t.Fatal(err)
+	}
+	third := start(t, Options{URL: srv.URL(), ID: "again"})
+	if n := len(third.Resumed()); n != 0 {
+		t.Errorf("after the run ended, %d inputs resumed", n)
+	}
+}

@@ -7,7 +7,9 @@
 // execution did on a result stream, deduplicated by the item's id.
 //
 // A run's resources on the server (names.go): the streams
-// GOCOLIC_<run>_WORK and GOCOLIC_<run>_RESULTS, the object store
+// GOCOLIC_<run>_WORK, GOCOLIC_<run>_RESULTS and GOCOLIC_<run>_INPUTS
+// (the inputs the run kept, which a restarted coordinator of the same run
+// id runs first), the object store
 // gocolic_<run>_bin (the worker binary), and the run's entry in the
 // key-value bucket gocolic_runs (its Info: the executors' spec and the
 // binary's hash), which idle executors watch for runs to join. The coordinator removes

@@ -54,7 +54,9 @@ type run struct {
 
 func (r run) workStream() string    { return "GOCOLIC_" + r.id + "_WORK" }
 func (r run) resultStream() string  { return "GOCOLIC_" + r.id + "_RESULTS" }
+func (r run) inputStream() string   { return "GOCOLIC_" + r.id + "_INPUTS" }
 func (r run) workSubject() string   { return "gocolic." + r.id + ".work" }
+func (r run) inputSubject() string  { return "gocolic." + r.id + ".input" }
 func (r run) resultSubject() string { return "gocolic." + r.id + ".result" }
 func (r run) binStore() string      { return "gocolic_" + r.id + "_bin" }
 
@@ -74,6 +76,10 @@ const (
 	resultBytes = 256 << 20
 )
 
+// inputBytes bounds the log of kept inputs; past it new ones are refused
+// (a restarted coordinator replays the first ones).
+const inputBytes = 1 << 30
+
 // defaultAckWait is how long an item may go without an acknowledgement
 // or a heartbeat before the server gives it to another executor.
 // Executors send heartbeats every third of it while they run an item, so
@@ -91,6 +97,9 @@ func (r run) create(ctx context.Context, js jetstream.JetStream) error {
 			Storage: storage, Duplicates: dedupWindow},
 		{Name: r.resultStream(), Subjects: []string{r.resultSubject()}, Retention: jetstream.LimitsPolicy,
 			Storage: storage, Duplicates: dedupWindow, MaxAge: resultAge, MaxBytes: resultBytes, Discard: jetstream.DiscardOld},
+		// The inputs the run kept, for a coordinator that restarts.
+		{Name: r.inputStream(), Subjects: []string{r.inputSubject()}, Retention: jetstream.LimitsPolicy,
+			Storage: storage, MaxBytes: inputBytes},
 	}
 	for _, sc := range streams {
 		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
@@ -119,7 +128,7 @@ func (r run) remove(ctx context.Context, js jetstream.JetStream) error {
 	if kv, err := js.KeyValue(ctx, runsBucket); err == nil {
 		errs = append(errs, kv.Delete(ctx, r.id))
 	}
-	for _, s := range []string{r.workStream(), r.resultStream()} {
+	for _, s := range []string{r.workStream(), r.resultStream(), r.inputStream()} {
 		errs = append(errs, ignoreNotFound(js.DeleteStream(ctx, s)))
 	}
 	errs = append(errs, ignoreNotFound(js.DeleteObjectStore(ctx, r.binStore())))

@@ -8,13 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/sym"
 )
 
 // EmbeddedURL is the -nats value that starts a server in the process.
@@ -49,6 +53,11 @@ type Coordination struct {
 	d      *dispatcher
 	cancel context.CancelFunc
 	local  sync.WaitGroup
+	// resumed are the inputs an earlier coordinator of the run kept.
+	resumed []sym.Env
+	// kept counts the kept inputs logged.
+	kept   atomic.Int64
+	closed bool // Close was called
 	// LocalErr is why this process's executors stopped before the run
 	// did, if they did; read after Close.
 	LocalErr error
@@ -94,9 +103,13 @@ func Start(ctx context.Context, o Options) (_ *Coordination, err error) {
 	if err := c.r.create(ctx, c.js); err != nil {
 		return nil, fmt.Errorf("run %s: %w (does the server run with JetStream enabled, nats-server -js?)", o.ID, err)
 	}
-	// Items an earlier coordinator of the same id left are not ours.
+	// Items an earlier coordinator of the same id left are not ours;
+	// the inputs it kept are.
 	if s, err := c.js.Stream(ctx, c.r.workStream()); err == nil {
 		s.Purge(ctx)
+	}
+	if c.resumed, err = readInputs(ctx, c.js, c.r); err != nil {
+		return nil, err
 	}
 	sum, err := putBinary(ctx, c.js, c.r, o.Spec.Bin)
 	if err != nil {
@@ -144,6 +157,59 @@ func Start(ctx context.Context, o Options) (_ *Coordination, err error) {
 	return c, nil
 }
 
+// Resumed returns the inputs an earlier coordinator of the same run id
+// kept before it was stopped without ending the run (killed, or cut off
+// from the server): a restarted coordinator runs them first, which
+// brings back their coverage and paths without solving.
+func (c *Coordination) Resumed() []sym.Env { return c.resumed }
+
+// Keep logs an input the run kept, for a coordinator that restarts; it
+// does not wait for the server (coordinator.Config.OnKeep).
+func (c *Coordination) Keep(env sym.Env, failed bool) {
+	m := nats.NewMsg(c.r.inputSubject())
+	m.Header.Set(hdrFormat, strconv.Itoa(Format))
+	m.Data = rt.AppendRequest(nil, &rt.Request{Env: env})
+	if _, err := c.js.PublishMsgAsync(m); err == nil {
+		c.kept.Add(1)
+	}
+}
+
+// readInputs reads the inputs logged for run r.
+func readInputs(ctx context.Context, js jetstream.JetStream, r run) ([]sym.Env, error) {
+	s, err := js.Stream(ctx, r.inputStream())
+	if err != nil {
+		return nil, fmt.Errorf("run %s: its kept inputs: %w", r.id, err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: its kept inputs: %w", r.id, err)
+	}
+	n := int(info.State.Msgs)
+	if n == 0 {
+		return nil, nil
+	}
+	cons, err := s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("run %s: reading its kept inputs: %w", r.id, err)
+	}
+	var envs []sym.Env
+	for len(envs) < n {
+		m, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second))
+		if err != nil {
+			return nil, fmt.Errorf("run %s: reading its kept inputs (%d of %d): %w", r.id, len(envs), n, err)
+		}
+		if err := checkFormat(m.Headers()); err != nil {
+			return nil, fmt.Errorf("run %s: its kept inputs: %w", r.id, err)
+		}
+		q, err := rt.ParseRequest(m.Data())
+		if err != nil {
+			return nil, fmt.Errorf("run %s: a kept input: %w", r.id, err)
+		}
+		envs = append(envs, q.Env)
+	}
+	return envs, nil
+}
+
 // ID returns the run's id.
 func (c *Coordination) ID() string { return c.r.id }
 
@@ -151,12 +217,20 @@ func (c *Coordination) ID() string { return c.r.id }
 func (c *Coordination) Remote() coordinator.Remote { return c.d }
 
 // Counts returns what went over the server so far.
-func (c *Coordination) Counts() Counts { return c.d.counts() }
+func (c *Coordination) Counts() Counts {
+	n := c.d.counts()
+	n.Kept = c.kept.Load()
+	return n
+}
 
 // Close stops this process's executors, removes the run from the server
 // (executors elsewhere then leave it), and closes the connection and an
-// embedded server.
+// embedded server. Later calls do nothing.
 func (c *Coordination) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
 	if c.cancel != nil {
 		c.cancel()
 	}

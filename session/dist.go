@@ -74,10 +74,17 @@ func startDist(ctx context.Context, cfg Config, t *target, dcfg *coordinator.Con
 		return nil, fmt.Errorf("-nats: %w", err)
 	}
 	dcfg.Remote = co.Remote()
+	// A coordinator that restarts a run runs the inputs its predecessor
+	// kept first; this one logs its own for the next.
+	if r := co.Resumed(); len(r) > 0 {
+		fmt.Fprintf(cfg.Stderr, "gocolic: resuming run %s: first the %d inputs it kept before\n", co.ID(), len(r))
+		dcfg.Seeds = append(dcfg.Seeds, r...)
+	}
+	dcfg.OnKeep = co.Keep
 	return func() {
 		n := co.Counts()
-		fmt.Fprintf(cfg.Stderr, "gocolic: over NATS: %d inputs (%d bytes), %d results (%d bytes), %d duplicate or late results dropped\n",
-			n.Items, n.ItemBytes, n.Results, n.ResultBytes, n.Dropped)
+		fmt.Fprintf(cfg.Stderr, "gocolic: over NATS: %d inputs (%d bytes), %d results (%d bytes), %d duplicate or late results dropped, %d kept inputs logged\n",
+			n.Items, n.ItemBytes, n.Results, n.ResultBytes, n.Dropped, n.Kept)
 		if err := co.Close(); err != nil {
 			fmt.Fprintf(cfg.Stderr, "gocolic: %v\n", err)
 		}
