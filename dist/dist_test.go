@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/gocolic/gocolic/coordinator"
@@ -24,9 +26,10 @@ import (
 // The modes of the coordinator's test worker (coordinator/worker_test.go)
 // these tests use: its target takes one int64 x.
 const (
-	modeReturn = 0 // returns
-	modePanic  = 1 // panics "boom"
-	modeExit   = 2 // os.Exit(3)
+	modeReturn = 0  // returns
+	modePanic  = 1  // panics "boom"
+	modeExit   = 2  // os.Exit(3)
+	modeSlow   = 30 // sleeps 1 s when tracked, then returns
 )
 
 func input(x int64) sym.Env { return sym.Env{0: uint64(x)} }
@@ -475,5 +478,121 @@ func TestResume(t *testing.T) {
 	third := start(t, Options{URL: srv.URL(), ID: "again"})
 	if n := len(third.Resumed()); n != 0 {
 		t.Errorf("after the run ended, %d inputs resumed", n)
+	}
+}
+
+// TestRandomKills runs inputs while executors die at random points, each
+// killed by cutting its connection (it never acknowledges what it held)
+// and replaced: every input gets the result of its own execution, once.
+func TestRandomKills(t *testing.T) {
+	srv, err := StartEmbedded("127.0.0.1:0", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	c := start(t, Options{URL: srv.URL(), ackWait: time.Second})
+	rng := rand.New(rand.NewPCG(1, 2))
+	stop := make(chan struct{})
+	killed := make(chan int, 1)
+	// The executors: two at a time, each cut off after 0.5–2.5 s, while
+	// it runs an input of a second or the next.
+	go func() {
+		kills := 0
+		defer func() { killed <- kills }()
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		for {
+			type live struct {
+				nc     *nats.Conn
+				cancel context.CancelFunc
+			}
+			var cur []live
+			for range 2 {
+				nc, err := Connect(srv.URL(), "executor")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				js, err := jetstream.New(nc)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					serve(ctx, js, c.r, spec(t), 1)
+				}()
+				cur = append(cur, live{nc, cancel})
+			}
+			select {
+			case <-stop:
+				for _, l := range cur {
+					l.cancel()
+					l.nc.Close()
+				}
+				return
+			case <-time.After(time.Duration(500+rng.IntN(2000)) * time.Millisecond):
+			}
+			for _, l := range cur {
+				l.nc.Close() // the kill: whatever it held is not acknowledged
+				l.cancel()
+				kills++
+			}
+		}
+	}()
+	// Three senders, each with one input out at a time, as a run's
+	// Workers are.
+	const senders, each = 3, 4
+	const n = senders * each
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for s := range senders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range each {
+				i := s*each + k
+				x := int64(modeSlow)
+				if i%2 == 1 {
+					x = modePanic
+				}
+				got, err := execWithin(t, c.Remote(), input(x), 2*time.Minute)
+				switch {
+				case err != nil:
+					errs <- fmt.Errorf("input %d: %w", i, err)
+				case got.Resp == nil:
+					errs <- fmt.Errorf("input %d: %s", i, respStatus(got))
+				case (x == modePanic) != (got.Resp.Panic == "boom"):
+					errs <- fmt.Errorf("input %d (x=%d): the result of another input: %s", i, x, respStatus(got))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	k := <-killed
+	cons, err := c.js.Consumer(context.Background(), c.r.workStream(), executors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := cons.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every delivery counts once in the consumer's sequence: beyond the
+	// n inputs, the redeliveries of what killed executors held.
+	again := int(info.Delivered.Consumer) - n
+	t.Logf("%d executors killed, %d inputs delivered again", k, again)
+	if k == 0 || again <= 0 {
+		t.Error("no input was held by a killed executor: the test tested nothing")
+	}
+	if got := c.Counts().Results; got != n {
+		t.Errorf("%d results taken in, want %d", got, n)
 	}
 }
