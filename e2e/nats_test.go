@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocolic/gocolic/dist"
 )
 
 // slowBranches has 16 paths, one of them a panic, and takes a fifth of
@@ -182,5 +184,52 @@ func waitFor(t *testing.T, out *syncBuffer, re *regexp.Regexp, limit time.Durati
 			t.Fatalf("no %q within %v:\n%s", re, limit, out.String())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestNATSCoordinatorKilled runs the slow target on a NATS server of its
+// own (this test process's), kills the coordinator in the middle, and
+// starts it again with the same run id: the second coordinator runs the
+// inputs the first kept, then explores the rest, and ends as an
+// undisturbed run does.
+func TestNATSCoordinatorKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	srv, err := dist.StartEmbedded("127.0.0.1:0", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	dir := module(t, map[string]string{"slow/slow.go": slowBranches})
+	js := filepath.Join(t.TempDir(), "r.json")
+	// One input out at a time: 16 of 200 ms each, about 3 s to kill in.
+	args := []string{"test", "-budget", "3m", "-workers", "1", "-seed", "1", "-lanes", "concolic", "-strategy", "dfs",
+		"-notests", "-nostate", "-nats", srv.URL(), "-run", "again", "-json", js, "./slow", "Slow"}
+	first := exec.Command(gocolic, args...)
+	first.Dir = dir
+	out := new(syncBuffer)
+	first.Stdout, first.Stderr = out, out
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, out, regexp.MustCompile(`execs: ([2-9]|1[0-3]) \(`), 2*time.Minute)
+	first.Process.Kill()
+	first.Wait()
+
+	res := run(t, dir, 4*time.Minute, gocolic, args...)
+	if res.code != 0 {
+		t.Fatalf("the second coordinator exited %d:\n%s", res.code, res.stderr)
+	}
+	m := regexp.MustCompile(`resuming run again: first the (\d+) inputs it kept before`).FindStringSubmatch(res.stderr)
+	if m == nil {
+		t.Fatalf("the second coordinator did not resume:\n%s\nthe first:\n%s", res.stderr, out.String())
+	}
+	if n, _ := strconv.Atoi(m[1]); n == 0 {
+		t.Errorf("resumed 0 inputs")
+	}
+	rep := readReport(t, js)
+	if rep.Stopped != "exhausted" || rep.Paths != 16 || len(rep.Bugs) != 1 || rep.Bugs[0].Message != "all four" {
+		t.Errorf("stopped %q with %d paths and bugs %v; want exhausted, 16 and \"all four\"\n%s", rep.Stopped, rep.Paths, rep.Bugs, res.stderr)
 	}
 }
