@@ -511,10 +511,14 @@ func (d *coordinator) loop(ctx context.Context) error {
 	wctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	startErr := make(chan error, d.cfg.Workers)
-	for i := 0; i < d.cfg.Workers; i++ {
-		if d.cfg.Remote != nil {
-			go d.remoteLoop(wctx, jobs, results)
-		} else {
+	if d.cfg.Remote != nil {
+		lost, cancelLost := d.lostContext()
+		defer cancelLost()
+		for range d.cfg.Workers {
+			go d.remoteLoop(wctx, lost, jobs, results)
+		}
+	} else {
+		for range d.cfg.Workers {
 			go d.workerLoop(wctx, jobs, results, startErr)
 		}
 	}

@@ -70,17 +70,17 @@ func (cfg *Config) ExecSpec() ExecSpec {
 // when the target kills it, as a worker goroutine of a run does. It is
 // not safe for concurrent use.
 type Executor struct {
-	x    *execer
-	w    *worker
-	stop chan struct{}
+	x *execer
+	w *worker
 }
 
 // NewExecutor starts an executor's worker process.
 func NewExecutor(sp ExecSpec) (*Executor, error) {
 	x := &execer{sp: workerSpec(sp.Bin, sp.Args, sp.Dir, sp.Timeout, uint64(sp.MemLimitMB)<<20, sp.Opaque),
 		maxLen: sp.MaxLen, trace: sp.Trace, timeout: sp.Timeout, slowMisses: new(atomic.Int32)}
-	e := &Executor{x: x, stop: make(chan struct{})}
-	x.stopping = e.stop
+	// Its run's stop is not known here: stopping stays nil, and the
+	// item's end bounds a second try instead.
+	e := &Executor{x: x}
 	w, err := startWorker(x.sp)
 	if err != nil {
 		return nil, err
@@ -115,28 +115,15 @@ func (e *Executor) Close() {
 }
 
 // remoteLoop runs jobs through cfg.Remote, one at a time: the run keeps
-// as many inputs out as it has such loops (Workers). Once the run stops,
-// an input no executor reports within lostAfter is dropped.
-func (d *coordinator) remoteLoop(ctx context.Context, jobs <-chan job, results chan<- outcome) {
+// as many inputs out as it has such loops (Workers). Each waits for its
+// result until lost ends (lostContext).
+func (d *coordinator) remoteLoop(ctx, lost context.Context, jobs <-chan job, results chan<- outcome) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case j := <-jobs:
-			ectx, cancel := context.WithCancel(ctx)
-			go func() {
-				select {
-				case <-d.stopping:
-					select {
-					case <-time.After(d.lostAfter()):
-						cancel()
-					case <-ectx.Done():
-					}
-				case <-ectx.Done():
-				}
-			}()
-			ex, err := d.cfg.Remote.Exec(ectx, j.env)
-			cancel()
+			ex, err := d.cfg.Remote.Exec(lost, j.env)
 			switch {
 			case errors.Is(err, ErrLost):
 				results <- outcome{job: j, lost: true}
@@ -148,6 +135,27 @@ func (d *coordinator) remoteLoop(ctx context.Context, jobs <-chan job, results c
 			}
 		}
 	}
+}
+
+// lostContext returns the context the remote loops wait in: it ends
+// lostAfter once the run stops, so that an input no executor reports by
+// then is dropped; cancel releases it.
+func (d *coordinator) lostContext() (ctx context.Context, cancel context.CancelFunc) {
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-d.stopping:
+			t := time.NewTimer(d.lostAfter())
+			defer t.Stop()
+			select {
+			case <-t.C:
+				cancel()
+			case <-ctx.Done():
+			}
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // lostAfter is how long, once the run stops, it waits for an input out

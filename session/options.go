@@ -144,10 +144,11 @@ func (c *Config) Validate() error {
 	if c.NATS != "" && c.Solvers == 0 {
 		// -workers counts the executions out on every machine; the
 		// solvers are this machine's.
-		c.Solvers = max(1, min(c.Workers, runtime.NumCPU())/2)
-		if c.Workers <= 0 {
-			c.Solvers = max(1, runtime.NumCPU()/2)
+		here := c.Workers
+		if here <= 0 || here > runtime.NumCPU() {
+			here = runtime.NumCPU()
 		}
+		c.Solvers = max(1, here/2)
 	}
 	if err := c.Options.Validate(); err != nil {
 		return err
