@@ -10,6 +10,7 @@ package coordinator
 import (
 	"fmt"
 
+	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/sites"
 	"github.com/gocolic/gocolic/sym"
 )
@@ -77,11 +78,47 @@ func (d *coordinator) refute(o sites.Outcome, env sym.Env) {
 	}
 	msg := fmt.Sprintf("branch outcome %t of %s was covered after %q proved it unreachable; the %d claims are dropped", o.Taken(), where, c.By, len(d.claimed))
 	d.claimed, d.rep.Unreachable, d.refuted = nil, nil, true
+	d.releaseClaimed()
 	detail := fmt.Sprintf("covered by the input %v", env)
 	if env == nil {
 		detail = "covered before the claim was made"
 	}
 	if d.rep.addInternal("prove", msg, detail) && d.cfg.Progress != nil {
 		fmt.Fprintf(d.cfg.Progress, "gocolic: internal error: %s\n", msg)
+	}
+}
+
+// holdClaimed holds back the candidates of cs whose side a standing
+// claim says no input takes: solving them could only answer unsat. A
+// refuted claim gives them back (releaseClaimed).
+func (d *coordinator) holdClaimed(cs []*explore.Candidate) []*explore.Candidate {
+	if len(d.claimed) == 0 {
+		return cs
+	}
+	now := cs[:0:0]
+	for _, c := range cs {
+		if _, ok := d.claimed[sites.OutcomeOf(c.Node.Site, c.Side)]; ok {
+			d.heldClaimed = append(d.heldClaimed, c)
+			d.rep.Prune.Claimed++
+			continue
+		}
+		now = append(now, c)
+	}
+	return now
+}
+
+// releaseClaimed gives the candidates the claims held back to the
+// strategy: the claims were dropped.
+func (d *coordinator) releaseClaimed() {
+	var back []*explore.Candidate
+	for _, c := range d.heldClaimed {
+		if c.State() == explore.Open {
+			back = append(back, c)
+		}
+	}
+	d.heldClaimed = nil
+	if len(back) > 0 {
+		d.rep.Prune.Released += len(back)
+		d.strat.Update(explore.Feedback{Outcome: explore.Outcome{NewCandidates: back}})
 	}
 }

@@ -102,3 +102,41 @@ func TestRoundClaims(t *testing.T) {
 		})
 	}
 }
+
+// TestClaimsHoldCandidates runs the helper worker's 64-branch seed with
+// claims on the taken side of some of its sites: their negations never
+// reach the solver, the others do, and a refuted claim gives the held
+// ones back.
+func TestClaimsHoldCandidates(t *testing.T) {
+	var ten []Claim
+	for i := range uint32(10) {
+		ten = append(ten, Claim{sites.OutcomeOf(i, true), "mc"})
+	}
+	for _, tt := range []struct {
+		name    string
+		claims  []Claim
+		queries int64
+		held    int
+	}{
+		{"no claims", nil, 64, 0},
+		{"ten claims", ten, 54, 10},
+		// Site 0's false side is what the seed takes: the claims fall.
+		{"a false claim", append([]Claim{{sites.OutcomeOf(0, false), "mc"}}, ten...), 64, -1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			slv := &unsatSolver{}
+			cfg := runConfig(t, slv, modeBranches)
+			cfg.Unreachable = tt.claims
+			rep := runDriver(t, context.Background(), cfg)
+			if got := slv.calls.Load(); got != tt.queries {
+				t.Errorf("%d queries, want %d", got, tt.queries)
+			}
+			if tt.held >= 0 && rep.Prune.Claimed != tt.held {
+				t.Errorf("%d candidates held by claims, want %d", rep.Prune.Claimed, tt.held)
+			}
+			if tt.held < 0 && rep.Prune.Released != rep.Prune.Claimed {
+				t.Errorf("%d held, %d released after the claims fell", rep.Prune.Claimed, rep.Prune.Released)
+			}
+		})
+	}
+}

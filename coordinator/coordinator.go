@@ -441,23 +441,24 @@ type coordinator struct {
 	backoff *explore.Backoff // strat, unless Options.Backoff is off
 	// slowMisses counts the second tries of slow tracked executions
 	// that timed out again (retryTracked); worker goroutines share it.
-	slowMisses atomic.Int32
-	rep        *Report
-	start      time.Time
-	cpu0       time.Duration // processCPU at start
-	offs       []int
-	limits     []*sym.Expr // domain constraints of the inputs
-	alias      *aliasGraph // decides which pointer inputs alias (alias.go)
-	seen       map[string]*Finding
-	rng        *rand.Rand
-	condSites  int
-	covered    int
-	claimed    map[sites.Outcome]Claim      // the standing claims of Config.Unreachable (claims.go)
-	pruned     map[int][]*explore.Candidate // the candidates each monitor held back (prune.go)
-	dropped    map[int]bool                 // the monitors an alarm dropped (prune.go)
-	refuted    bool                         // an execution refuted a claim: no claim stands (claims.go)
-	lastShow   time.Time
-	pool       *pool
+	slowMisses  atomic.Int32
+	rep         *Report
+	start       time.Time
+	cpu0        time.Duration // processCPU at start
+	offs        []int
+	limits      []*sym.Expr // domain constraints of the inputs
+	alias       *aliasGraph // decides which pointer inputs alias (alias.go)
+	seen        map[string]*Finding
+	rng         *rand.Rand
+	condSites   int
+	covered     int
+	claimed     map[sites.Outcome]Claim      // the standing claims of Config.Unreachable (claims.go)
+	heldClaimed []*explore.Candidate         // candidates held back by a claim (claims.go)
+	pruned      map[int][]*explore.Candidate // the candidates each monitor held back (prune.go)
+	dropped     map[int]bool                 // the monitors an alarm dropped (prune.go)
+	refuted     bool                         // an execution refuted a claim: no claim stands (claims.go)
+	lastShow    time.Time
+	pool        *pool
 	// stopping is closed when the run stops (the budget, the runs, a
 	// finding limit): a worker bisecting a crashed batch ends there, so
 	// that the run ends in time (laneWorker.run).
@@ -1057,7 +1058,7 @@ func (d *coordinator) process(o outcome) {
 		d.setAside(o.job) // its coverage counts now, its path later
 	} else {
 		out = d.tree.Record(path, o.job.env, o.job.origin)
-		out.NewCandidates = d.prune(resp, d.judge(out.NewCandidates))
+		out.NewCandidates = d.holdClaimed(d.prune(resp, d.judge(out.NewCandidates)))
 		d.keepPath(o.job, path, resp)
 	}
 	divergedAt := -1

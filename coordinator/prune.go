@@ -27,8 +27,11 @@ type Pruner interface {
 // PruneStats counts what the monitors did.
 type PruneStats struct {
 	// Pruned counts the candidates held back; Released those a
-	// monitor's alarm gave back to the strategy.
+	// monitor's alarm, or a refuted claim, gave back to the strategy.
 	Pruned, Released int
+	// Claimed counts the candidates held back because a claim of
+	// Config.Unreachable says no input takes their side.
+	Claimed int
 	// Alarms name the functions whose monitor an execution left.
 	Alarms []string
 	// Covered counts the candidates held back whose side an execution

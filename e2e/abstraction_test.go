@@ -209,3 +209,55 @@ func TestAbstractionPrunes(t *testing.T) {
 		}
 	}
 }
+
+// localTarget fires a net's transition in a loop, as nsichneu does: the
+// inner test contradicts the guard just passed, so only its false side
+// can run.
+const localTarget = `package p
+
+func F(m, v int8) int {
+	fired := 0
+	for r := 0; r < 3; r++ {
+		if m >= 3 {
+			if v == m+1 {
+				m -= 3
+				fired++
+				if m < -4 {
+					fired += 100
+				}
+			}
+		}
+		m += v
+	}
+	return fired
+}
+`
+
+// TestAbstractionLocal runs gocolic test -abstraction on localTarget: the
+// dead outcome is proved by the straight code before it (proved_local),
+// listed under unreachable with its line, its negations never reach the
+// solver (the monitor prunes them first; held_by_claims counts what it
+// left), and every reachable outcome is covered.
+func TestAbstractionLocal(t *testing.T) {
+	dir := module(t, map[string]string{"p/p.go": localTarget})
+	rd := filepath.Join(t.TempDir(), "run")
+	res := run(t, dir, 2*time.Minute, gocolic, "test", "-budget", "10s", "-workers", "1", "-seed", "1",
+		"-lanes", "concolic", "-solver", "z3", "-notests", "-nostate", "-abstraction", "-rundir", rd, "./p", "F")
+	if res.code != 0 {
+		t.Fatalf("gocolic test exited %d:\n%s", res.code, res.stderr)
+	}
+	rep := readReport(t, filepath.Join(rd, "report.json"))
+	a := rep.Abstraction
+	if a == nil || a.Local != 1 || a.Pruned+a.HeldByClaims < 1 {
+		t.Fatalf("abstraction %+v: want one outcome proved locally and its negations held, by the monitor or the claim", a)
+	}
+	if len(rep.Unreachable) != 1 || rep.Unreachable[0].Line != 10 || !rep.Unreachable[0].Outcome || rep.Unreachable[0].By != "mc" {
+		t.Errorf("unreachable %+v: want outcome true of line 10, by mc", rep.Unreachable)
+	}
+	if rep.Branches.Covered != rep.Reachable() {
+		t.Errorf("covered %d of %d reachable outcomes; want all:\n%s", rep.Branches.Covered, rep.Reachable(), res.stderr)
+	}
+	if !strings.Contains(res.stderr, "1 outcomes proved by the straight code before them") {
+		t.Errorf("summary lacks the local proofs:\n%s", res.stderr)
+	}
+}

@@ -49,6 +49,9 @@ type Summary struct {
 	// ByCalls counts the Unreachable goals proved at the calls of their
 	// function and not by its own graph.
 	ByCalls int
+	// Local counts the Unreachable goals proved by the straight code
+	// before them (ProveLocal), with no graph.
+	Local int
 	// Coarse counts the functions whose graph is the coarse one (no
 	// refinement), their refined run having been stopped by a bound;
 	// Incomplete counts those where both were.
@@ -127,7 +130,35 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 	defer slv.Close()
 	own := map[Goal]Status{}
 	atCalls := map[CallGoal]Status{}
+	// First each goal's straight code (local.go): one query a goal, and
+	// what it proves leaves the graphs' goals.
+	all := map[*ssa.Function][]Goal{}
+	for _, fn := range order {
+		all[fn] = goals[fn]
+		var left []Goal
+		for _, gl := range goals[fn] {
+			if ctx.Err() != nil {
+				left = append(left, gl)
+				continue
+			}
+			enc := NewEncoder(sym.NewBuilder(), fn)
+			enc.Inline = Inlining{Depth: DefaultInlineDepth, Allow: func(f *ssa.Function) bool { return inGraph[f] }}
+			enc.Counter = g.Counter
+			// A query that fails costs its goal's claim, not the run.
+			if ok, err := ProveLocal(ctx, g, enc, slv, gl); ok && err == nil {
+				own[gl] = Unreachable
+				sum.Local++
+				sum.Goals++
+				continue
+			}
+			left = append(left, gl)
+		}
+		goals[fn] = left
+	}
 	for i, fn := range order {
+		if len(goals[fn]) == 0 && len(atCallers[fn]) == 0 {
+			continue // every goal proved by its straight code
+		}
 		left := budget - time.Since(start)
 		if ctx.Err() != nil || left <= 0 {
 			sum.Skipped = len(order) - i
@@ -189,7 +220,7 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 	}
 	var out []sites.Outcome
 	for _, fn := range order {
-		for _, gl := range goals[fn] {
+		for _, gl := range all[fn] {
 			st, checked := own[gl]
 			if !checked {
 				continue

@@ -153,10 +153,17 @@ type Abstraction struct {
 	// Monitors counts the functions whose closed graph prunes the
 	// search (those the build marked).
 	Monitors int `json:"monitors"`
+	// Local counts the outcomes proved unreachable by the straight code
+	// before their branch, with no graph (one query each).
+	Local int `json:"proved_local"`
 	// Pruned counts the negations the monitors held back; Released
-	// those given back when their monitor raised an alarm.
+	// those given back when their monitor raised an alarm or a claim
+	// was refuted.
 	Pruned   int `json:"pruned"`
 	Released int `json:"released"`
+	// HeldByClaims counts the negations held back because their side
+	// was proved unreachable: no query is spent on them.
+	HeldByClaims int `json:"held_by_claims"`
 	// Alarms name the functions whose monitor an execution left (the
 	// model was wrong): the monitor was dropped and testing went on.
 	Alarms []string `json:"alarms"`

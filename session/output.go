@@ -210,7 +210,7 @@ func abstractionJSON(rep *coordinator.Report, sum *mc.Summary, monitors int) *re
 	return &report.Abstraction{
 		MCMS: sum.Time.Milliseconds(), Rounds: sum.Rounds, Functions: sum.Functions, Incomplete: sum.Incomplete, Skipped: sum.Skipped,
 		Refinements: sum.Refinements, Predicates: sum.Predicates, ARGNodes: sum.Nodes, Monitors: monitors,
-		Pruned: rep.Prune.Pruned, Released: rep.Prune.Released, Alarms: append([]string{}, rep.Prune.Alarms...),
+		Local: sum.Local, Pruned: rep.Prune.Pruned, Released: rep.Prune.Released, HeldByClaims: rep.Prune.Claimed, Alarms: append([]string{}, rep.Prune.Alarms...),
 		PrunedCovered: rep.Prune.Covered,
 	}
 }

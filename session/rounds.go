@@ -169,6 +169,7 @@ func addSummary(s *mc.Summary, o mc.Summary) {
 	s.Goals += o.Goals
 	s.Unreachable += o.Unreachable
 	s.ByCalls += o.ByCalls
+	s.Local += o.Local
 	s.Reachable += o.Reachable
 	s.Refinements += o.Refinements
 	s.Predicates += o.Predicates

@@ -115,8 +115,8 @@ func summary(w io.Writer, out *session.Outcome, dir string) {
 		fmt.Fprintf(w, "  %s: %s\n    input: %s\n", f.Kind, f.Message, out.Entry.Call(f.Input))
 	}
 	if m := out.MC; m != nil {
-		fmt.Fprintf(w, "gocolic: abstraction: %d functions model-checked in %v, %d rounds during testing (%d refinements, %d predicates, %d graph nodes), %d monitors pruned %d negations, %d alarms\n",
-			m.Functions, m.Time.Round(time.Millisecond), m.Rounds, m.Refinements, m.Predicates, m.Nodes, out.Monitors, rep.Prune.Pruned, len(rep.Prune.Alarms))
+		fmt.Fprintf(w, "gocolic: abstraction: %d functions model-checked in %v, %d rounds during testing (%d refinements, %d predicates, %d graph nodes), %d outcomes proved by the straight code before them, %d monitors pruned %d negations, %d negations held by claims, %d alarms\n",
+			m.Functions, m.Time.Round(time.Millisecond), m.Rounds, m.Refinements, m.Predicates, m.Nodes, m.Local, out.Monitors, rep.Prune.Pruned, rep.Prune.Claimed, len(rep.Prune.Alarms))
 	}
 	if rep.SlowRetried > 0 {
 		fmt.Fprintf(w, "gocolic: %d executions exceeded -timeout with symbolic tracking but not without it, and were explored on a second tracked try within ten times -timeout\n", rep.SlowRetried)
