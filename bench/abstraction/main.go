@@ -5,13 +5,18 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/abstraction [-programs simplewhile,unreach] [-runs 300] [-seeds 3] [-budget D] [-strategies cover,dfs] [-mc-share 0.1,0.2] [-cap 5m] [-out FILE] [-json FILE]
+//	go run ./bench/abstraction [-programs simplewhile,unreach] [-nets 9x400] [-runs 300] [-seeds 3] [-budget D] [-strategies cover,dfs] [-mc-share 0.1,0.2] [-cap 5m] [-out FILE] [-json FILE]
 //
 // The harness copies the corpus into a temporary module, builds gocolic
 // there once, and runs, one at a time, for every program, strategy,
 // seed k and mode (off, on):
 //
 //	gocolic test -runs E -lanes concolic -solver z3 -seed k -workers 1 -notests -nostate -minimizetime 0 -json FILE [-strategy S] [-abstraction [-mc-share F]] ./NAME Func
+//
+// -nets adds nets larger than the corpus's, written by gen into the
+// temporary module: 9x400 is a net of 400 transitions over 24 places fired
+// for 9 rounds (gen's -seed 1 and -dead 10), named nsichneu9x400. With
+// -nets and no -programs, only the nets run.
 //
 // -strategies runs every strategy named (gocolic's default when none is)
 // with and without -abstraction, at the same seeds, for the table of the
@@ -144,6 +149,7 @@ type record struct {
 func main() {
 	var (
 		only   = flag.String("programs", "", "comma-separated programs of the corpus (default: all)")
+		nets   = flag.String("nets", "", "comma-separated nets ROUNDSxTRANSITIONS to generate and run besides (24 places)")
 		runs   = flag.Int("runs", 300, "executions of each run")
 		seeds  = flag.Int("seeds", 3, "seeds 1..N of each program and mode")
 		budget = flag.Duration("budget", 0, "time budget of each run besides -runs (0: none; the model checker then has 2 s before testing and no rounds)")
@@ -161,7 +167,7 @@ func main() {
 		err = fmt.Errorf("-mc-share is a share of the time budget: give -budget too")
 	}
 	if err == nil {
-		err = mainErr(ctx, *only, ms, *runs, *seeds, *budget, *capDur, *out, *jsonTo)
+		err = mainErr(ctx, *only, *nets, ms, *runs, *seeds, *budget, *capDur, *out, *jsonTo)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "abstraction:", err)
@@ -169,10 +175,13 @@ func main() {
 	}
 }
 
-func mainErr(ctx context.Context, only string, ms []mode, runs, seeds int, budget, capDur time.Duration, out, jsonTo string) error {
-	progs, err := choose(only)
-	if err != nil {
-		return err
+func mainErr(ctx context.Context, only, nets string, ms []mode, runs, seeds int, budget, capDur time.Duration, out, jsonTo string) error {
+	var progs []program
+	if only != "" || nets == "" {
+		var err error
+		if progs, err = choose(only); err != nil {
+			return err
+		}
 	}
 	root, err := harness.RepoRoot()
 	if err != nil {
@@ -183,6 +192,16 @@ func mainErr(ctx context.Context, only string, ms []mode, runs, seeds int, budge
 		return err
 	}
 	defer w.Remove()
+	for _, n := range strings.Split(nets, ",") {
+		if n == "" {
+			continue
+		}
+		p, err := generate(ctx, root, w, n)
+		if err != nil {
+			return err
+		}
+		progs = append(progs, p)
+	}
 	var recs []record
 	for _, p := range progs {
 		for seed := 1; seed <= seeds; seed++ {
@@ -219,6 +238,24 @@ func mainErr(ctx context.Context, only string, ms []mode, runs, seeds int, budge
 		}
 	}
 	return nil
+}
+
+// generate writes the net spec names (ROUNDSxTRANSITIONS) into w's
+// module with gen and returns it.
+func generate(ctx context.Context, root string, w *harness.Workspace, spec string) (program, error) {
+	rounds, transitions, ok := strings.Cut(spec, "x")
+	r, err1 := strconv.Atoi(rounds)
+	t, err2 := strconv.Atoi(transitions)
+	if !ok || err1 != nil || err2 != nil || r < 1 || t < 1 {
+		return program{}, fmt.Errorf("-nets: %q is not ROUNDSxTRANSITIONS", spec)
+	}
+	name := "nsichneu" + spec
+	res := harness.Run(ctx, 5*time.Minute, root, w.LogPath("gen-"+name), "go", "run", "./bench/abstraction/gen",
+		"-iterations", rounds, "-transitions", transitions, "-places", "24", "-o", filepath.Join(w.Module, name))
+	if res.Err != nil {
+		return program{}, fmt.Errorf("generating %s: %w\n%s", name, res.Err, harness.Tail(res.Output, 20))
+	}
+	return program{name, "Run"}, nil
 }
 
 // choose returns the programs named in only (all when empty).
