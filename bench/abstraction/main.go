@@ -139,7 +139,10 @@ type record struct {
 	MCMS        int64 `json:"mc_ms"`
 	Rounds      int   `json:"rounds"`
 	Pruned      int   `json:"pruned"`
-	Alarms      int   `json:"alarms"`
+	// Held counts the negations held back because a claim rules their
+	// side out.
+	Held   int `json:"held_by_claims"`
+	Alarms int `json:"alarms"`
 	// PrunedCovered must be 0: a pruned negation taken all the same.
 	PrunedCovered int    `json:"pruned_covered"`
 	WallMS        int64  `json:"wall_ms"`
@@ -222,7 +225,7 @@ func mainErr(ctx context.Context, only, nets string, ms []mode, runs, seeds int,
 		defer f.Close()
 		sinks = append(sinks, f)
 	}
-	table(io.MultiWriter(sinks...), recs, ms, runs, budget, seeds)
+	table(io.MultiWriter(sinks...), recs, progs, ms, runs, budget, seeds)
 	if jsonTo != "" {
 		b, err := json.MarshalIndent(recs, "", "  ")
 		if err != nil {
@@ -312,22 +315,22 @@ func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, m mo
 	rec.Execs, rec.Covered, rec.Total, rec.Unreachable = rep.Executions, rep.Branches.Covered, rep.Branches.Total, len(rep.Unreachable)
 	rec.Queries, rec.Unsat = rep.Solver.Queries, rep.Solver.Unsat
 	if a := rep.Abstraction; a != nil {
-		rec.MCMS, rec.Rounds, rec.Pruned, rec.Alarms, rec.PrunedCovered = a.MCMS, a.Rounds, a.Pruned, len(a.Alarms), a.PrunedCovered
+		rec.MCMS, rec.Rounds, rec.Pruned, rec.Held, rec.Alarms, rec.PrunedCovered = a.MCMS, a.Rounds, a.Pruned, a.HeldByClaims, len(a.Alarms), a.PrunedCovered
 	}
 	return rec
 }
 
 // table prints, per program and mode, the mean and range of coverage
 // over the seeds that ran, and the means of the abstraction's numbers.
-func table(w io.Writer, recs []record, ms []mode, runs int, budget time.Duration, seeds int) {
+func table(w io.Writer, recs []record, progs []program, ms []mode, runs int, budget time.Duration, seeds int) {
 	limit := fmt.Sprintf("-runs %d", runs)
 	if budget > 0 {
 		limit += " -budget " + budget.String()
 	}
 	fmt.Fprintf(w, "Branch coverage of gocolic test at %s (mean over %d seeds, -workers 1, -solver z3, -lanes concolic):\n\n", limit, seeds)
-	fmt.Fprintln(w, "| program | strategy | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | queries (unsat) | model checker ms | rounds | pruned | alarms | pruned covered | failed |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, p := range programs {
+	fmt.Fprintln(w, "| program | strategy | -abstraction | covered (min–max) / total | proved unreachable | covered / reachable | executions | queries (unsat) | model checker ms | rounds | pruned (held by claims) | alarms | pruned covered | failed |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, p := range progs {
 		for _, m := range ms {
 			var ok []record
 			failed := 0
@@ -345,16 +348,16 @@ func table(w io.Writer, recs []record, ms []mode, runs int, budget time.Duration
 				continue
 			}
 			row := summarise(ok)
-			fmt.Fprintf(w, "| %s | %s | %.1f (%d–%d) / %d | %.1f | %.1f / %.1f | %.0f (%.0f) | %.0f | %.1f | %.1f | %.1f | %d | %d |\n",
-				p.name, m.label(), row.covered, row.min, row.max, row.total, row.unreachable, row.covered, float64(row.total)-row.unreachable, row.queries, row.unsat, row.mcMS, row.rounds, row.pruned, row.alarms, row.prunedCovered, failed)
+			fmt.Fprintf(w, "| %s | %s | %.1f (%d–%d) / %d | %.1f | %.1f / %.1f | %.0f | %.0f (%.0f) | %.0f | %.1f | %.1f (%.1f) | %.1f | %d | %d |\n",
+				p.name, m.label(), row.covered, row.min, row.max, row.total, row.unreachable, row.covered, float64(row.total)-row.unreachable, row.execs, row.queries, row.unsat, row.mcMS, row.rounds, row.pruned, row.held, row.alarms, row.prunedCovered, failed)
 		}
 	}
 }
 
 // row is what a table row shows of some runs.
 type row struct {
-	covered, unreachable, queries, unsat, mcMS, rounds, pruned, alarms float64
-	min, max, total, prunedCovered                                     int
+	covered, unreachable, execs, queries, unsat, mcMS, rounds, pruned, held, alarms float64
+	min, max, total, prunedCovered                                                  int
 }
 
 func summarise(rs []record) row {
@@ -371,6 +374,8 @@ func summarise(rs []record) row {
 		r.mcMS += float64(x.MCMS)
 		r.rounds += float64(x.Rounds)
 		r.pruned += float64(x.Pruned)
+		r.held += float64(x.Held)
+		r.execs += float64(x.Execs)
 		r.alarms += float64(x.Alarms)
 		r.min, r.max, r.total = min(r.min, x.Covered), max(r.max, x.Covered), x.Total
 		r.prunedCovered += x.PrunedCovered
@@ -383,6 +388,8 @@ func summarise(rs []record) row {
 	r.mcMS /= n
 	r.rounds /= n
 	r.pruned /= n
+	r.held /= n
+	r.execs /= n
 	r.alarms /= n
 	return r
 }
