@@ -9,6 +9,7 @@ package coordinator
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gocolic/gocolic/explore"
 	"github.com/gocolic/gocolic/sites"
@@ -22,6 +23,12 @@ type Claim struct {
 	// before the run (cfa.Graph.Unreachable), "mc" for the model checker
 	// (mc.Prove).
 	By string
+	// Round is the model-checking round that proved it: 0 before
+	// testing, k for the k-th round during it (Config.Rounds).
+	Round int
+	// At is when the run took the claim in, from the exploration's
+	// start: 0 for the claims of Config.Unreachable.
+	At time.Duration
 }
 
 // claims takes in the claims of the run's configuration.
@@ -47,10 +54,12 @@ func (d *coordinator) addClaims(cs []Claim) {
 	if d.claimed == nil {
 		d.claimed = map[sites.Outcome]Claim{}
 	}
+	at := time.Since(d.start)
 	for _, c := range cs {
 		if _, ok := d.claimed[c.Outcome]; ok {
 			continue
 		}
+		c.At = at
 		d.claimed[c.Outcome] = c
 		d.rep.Unreachable = append(d.rep.Unreachable, c)
 	}

@@ -15,7 +15,7 @@ import (
 // internal failure, once, and every claim is dropped; claims on outcomes
 // nothing covers stand.
 func TestRefutedClaim(t *testing.T) {
-	far := []Claim{{sites.OutcomeOf(999, false), "cfg"}, {sites.OutcomeOf(999, true), "cfg"}}
+	far := []Claim{{Outcome: sites.OutcomeOf(999, false), By: "cfg"}, {Outcome: sites.OutcomeOf(999, true), By: "cfg"}}
 	for _, tt := range []struct {
 		name    string
 		claims  []Claim
@@ -23,7 +23,7 @@ func TestRefutedClaim(t *testing.T) {
 	}{
 		{"no claims", nil, false},
 		{"standing claims", far, false},
-		{"a false claim", append([]Claim{{sites.OutcomeOf(0, false), "cfg"}, {sites.OutcomeOf(0, true), "cfg"}}, far...), true},
+		{"a false claim", append([]Claim{{Outcome: sites.OutcomeOf(0, false), By: "cfg"}, {Outcome: sites.OutcomeOf(0, true), By: "cfg"}}, far...), true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var out syncBuffer
@@ -63,14 +63,14 @@ func TestRefutedClaim(t *testing.T) {
 // run's own; a claim on an outcome the run has covered is refuted, which
 // drops them all; OnCover hears of every outcome covered first.
 func TestRoundClaims(t *testing.T) {
-	far := []Claim{{sites.OutcomeOf(998, false), "mc"}, {sites.OutcomeOf(998, true), "mc"}}
+	far := []Claim{{Outcome: sites.OutcomeOf(998, false), By: "mc"}, {Outcome: sites.OutcomeOf(998, true), By: "mc"}}
 	for _, tt := range []struct {
 		name    string
 		round   []Claim
 		refuted bool
 	}{
 		{"standing", far, false},
-		{"refuted", append([]Claim{{sites.OutcomeOf(0, false), "mc"}, {sites.OutcomeOf(0, true), "mc"}}, far...), true},
+		{"refuted", append([]Claim{{Outcome: sites.OutcomeOf(0, false), By: "mc"}, {Outcome: sites.OutcomeOf(0, true), By: "mc"}}, far...), true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := runConfig(t, answering(solver.Unsat), modeBranches)
@@ -78,7 +78,7 @@ func TestRoundClaims(t *testing.T) {
 			rounds <- tt.round
 			close(rounds)
 			covered := sites.Coverage{}
-			cfg.NoSolve, cfg.Unreachable, cfg.Rounds = true, []Claim{{sites.OutcomeOf(999, true), "cfg"}}, rounds
+			cfg.NoSolve, cfg.Unreachable, cfg.Rounds = true, []Claim{{Outcome: sites.OutcomeOf(999, true), By: "cfg"}}, rounds
 			cfg.OnCover = func(o sites.Outcome) { covered.Add(o.Site(), o.Taken()) }
 			rep := runDriver(t, context.Background(), cfg)
 			if len(covered) == 0 || len(covered) != len(rep.Covered) {
@@ -99,6 +99,12 @@ func TestRoundClaims(t *testing.T) {
 			if alarms != 0 || len(rep.Unreachable) != 1+len(tt.round) {
 				t.Errorf("%d alarms, claims %v; want none, %d", alarms, rep.Unreachable, 1+len(tt.round))
 			}
+			// The round's claims are stamped when the run took them in.
+			for _, c := range rep.Unreachable[1:] {
+				if c.At <= 0 {
+					t.Errorf("round claim %+v has no time", c)
+				}
+			}
 		})
 	}
 }
@@ -110,7 +116,7 @@ func TestRoundClaims(t *testing.T) {
 func TestClaimsHoldCandidates(t *testing.T) {
 	var ten []Claim
 	for i := range uint32(10) {
-		ten = append(ten, Claim{sites.OutcomeOf(i, true), "mc"})
+		ten = append(ten, Claim{Outcome: sites.OutcomeOf(i, true), By: "mc"})
 	}
 	for _, tt := range []struct {
 		name    string
@@ -121,7 +127,7 @@ func TestClaimsHoldCandidates(t *testing.T) {
 		{"no claims", nil, 64, 0},
 		{"ten claims", ten, 54, 10},
 		// Site 0's false side is what the seed takes: the claims fall.
-		{"a false claim", append([]Claim{{sites.OutcomeOf(0, false), "mc"}}, ten...), 64, -1},
+		{"a false claim", append([]Claim{{Outcome: sites.OutcomeOf(0, false), By: "mc"}}, ten...), 64, -1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			slv := &unsatSolver{}

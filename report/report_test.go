@@ -503,7 +503,7 @@ func TestSites(t *testing.T) {
 		}, []want{{"both", "x > 10"}, {"true", `s == "go"`}, {"false", "i < x"}, {"none", "x%7 == 3"}}},
 	}
 	proved := Report{Branches: Branches{Sites: sites(true, false, true, false, false, true, false, false)},
-		Unreachable: []Unreachable{{ID: 0, Outcome: false, By: "cfg"}, {ID: 3, Outcome: true, By: "mc"}}}
+		Unreachable: []Unreachable{{ID: 0, Outcome: false, By: "cfg"}, {ID: 3, Outcome: true, By: "mc", Round: 2, ProvedMS: 1500}}}
 	tests = append(tests, struct {
 		name string
 		runs []*Run
@@ -528,6 +528,9 @@ func TestSites(t *testing.T) {
 			for i, w := range tt.want {
 				if strings.HasSuffix(w.class, " proved") && !strings.Contains(html.UnescapeString(got[i][2]), "proved unreachable (") {
 					t.Errorf("site %d: title %q does not name the proof", i, got[i][2])
+				}
+				if tt.name == "proved unreachable" && i == 3 && !strings.Contains(html.UnescapeString(got[i][2]), "(mc, round 2)") {
+					t.Errorf("site %d: title %q does not name the proof's round", i, got[i][2])
 				}
 			}
 			if legend := strings.Contains(page, "is proved unreachable (hover"); legend != (tt.name == "proved unreachable") {

@@ -260,6 +260,21 @@ type Unreachable struct {
 	// By names the proof: "cfg" for stage 0, the control-flow and call
 	// graphs before the run; "mc" for the model checker (-abstraction).
 	By string `json:"by"`
+	// Round is the model-checking round that proved it: 0 before
+	// testing, k for the k-th round beside it (-mc-share).
+	Round int `json:"round"`
+	// ProvedMS is when the run took the proof in, in milliseconds from
+	// the exploration's start: 0 for proofs made before testing.
+	ProvedMS int64 `json:"proved_ms"`
+}
+
+// Proof names the proof for people: By, and the round when there was
+// one during testing.
+func (u Unreachable) Proof() string {
+	if u.Round > 0 {
+		return fmt.Sprintf("%s, round %d", u.By, u.Round)
+	}
+	return u.By
 }
 
 // Reachable returns the branch outcomes not proved unreachable: the

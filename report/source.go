@@ -137,7 +137,7 @@ func unionSites(runs []*Run) (placed []*unionSite, unplaced int) {
 		proofs := map[uint32][2]string{}
 		for _, u := range r.Report.Unreachable {
 			p := proofs[u.ID]
-			p[btoi(u.Outcome)] = u.By
+			p[btoi(u.Outcome)] = u.Proof()
 			proofs[u.ID] = p
 		}
 		for _, s := range r.Report.Branches.Sites {

@@ -193,7 +193,8 @@ func unreachableJSON(t *Entry, rep *coordinator.Report) []report.Unreachable {
 	}
 	for _, c := range rep.Unreachable {
 		s := byID[c.Outcome.Site()]
-		out = append(out, report.Unreachable{ID: s.ID, File: s.Pos.Filename, Line: s.Pos.Line, Func: s.Func, Cond: s.Text, Outcome: c.Outcome.Taken(), By: c.By})
+		out = append(out, report.Unreachable{ID: s.ID, File: s.Pos.Filename, Line: s.Pos.Line, Func: s.Func, Cond: s.Text, Outcome: c.Outcome.Taken(), By: c.By,
+			Round: c.Round, ProvedMS: c.At.Milliseconds()})
 	}
 	slices.SortFunc(out, func(a, b report.Unreachable) int {
 		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(btoi(a.Outcome), btoi(b.Outcome)))

@@ -149,7 +149,7 @@ func (r *rounds) round(ctx context.Context, budget time.Duration) bool {
 	for _, o := range proved {
 		if !r.have[o] {
 			r.have[o] = true
-			news = append(news, coordinator.Claim{Outcome: o, By: "mc"})
+			news = append(news, coordinator.Claim{Outcome: o, By: "mc", Round: r.n})
 		}
 	}
 	if len(news) > 0 {

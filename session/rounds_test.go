@@ -74,6 +74,9 @@ func TestRounds(t *testing.T) {
 		for _, c := range got {
 			s := siteOf(tg.ins.Sites, c.Outcome.Site())
 			found = found || s.Text == "x < 3" && strings.HasSuffix(s.Func, "Flagged") && c.Outcome.Taken()
+			if c.Round != i+1 || c.By != "mc" {
+				t.Errorf("round %d: claim %+v, want by mc in round %d", i+1, c, i+1)
+			}
 		}
 		if found != want {
 			t.Errorf("round %d: claims %v, want Flagged's x < 3: %t", i, got, want)
