@@ -49,6 +49,9 @@ type Counts struct {
 	ResultBytes int64 // their bodies' bytes
 	Dropped     int64 // results of items nobody waited for (run twice, or given up)
 	Kept        int64 // kept inputs logged for a restart (Coordination.Keep)
+	// Republished counts the items sent again because the server did
+	// not acknowledge them (a restart, a connection down).
+	Republished int64
 }
 
 // stats are the live Counts.
@@ -58,6 +61,7 @@ type stats struct {
 	Results     atomic.Int64 // results taken in
 	ResultBytes atomic.Int64
 	Dropped     atomic.Int64 // results of items nobody waited for (run twice, or given up)
+	Republished atomic.Int64
 }
 
 func newDispatcher(ctx context.Context, js jetstream.JetStream, r run, end time.Time) (*dispatcher, error) {
@@ -118,26 +122,44 @@ func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Execute
 	}
 	m := encodeItem(d.r.workSubject(), item{id: id, env: env, end: d.end})
 	// Not waiting for the server's ack before the result: a result
-	// implies the item was stored.
-	f, err := d.js.PublishMsgAsync(m, jetstream.WithMsgID(id))
-	if err != nil {
-		forget()
-		return coordinator.Executed{}, fmt.Errorf("publishing an input to run: %w", err)
-	}
-	d.stats.Items.Add(1)
-	d.stats.ItemBytes.Add(int64(len(m.Data)))
-	select {
-	case r := <-ch:
-		return r.ex, r.err
-	case err := <-f.Err():
-		forget()
-		if ctx.Err() != nil {
+	// implies the item was stored. A publish the server did not
+	// acknowledge (it was restarting, or the connection was down) is
+	// sent again with the same id, which the work stream's deduplication
+	// makes harmless if the first was stored after all.
+	wait := 100 * time.Millisecond
+	for try := 0; ; try++ {
+		f, err := d.js.PublishMsgAsync(m, jetstream.WithMsgID(id))
+		if err != nil && ctx.Err() != nil {
+			forget()
 			return coordinator.Executed{}, coordinator.ErrLost
 		}
-		return coordinator.Executed{}, fmt.Errorf("publishing an input to run: %w", err)
-	case <-ctx.Done():
-		forget()
-		return coordinator.Executed{}, coordinator.ErrLost
+		if try == 0 {
+			d.stats.Items.Add(1)
+			d.stats.ItemBytes.Add(int64(len(m.Data)))
+		} else {
+			d.stats.Republished.Add(1)
+		}
+		if err == nil {
+			select {
+			case r := <-ch:
+				return r.ex, r.err
+			case <-f.Err():
+			case <-ctx.Done():
+				forget()
+				return coordinator.Executed{}, coordinator.ErrLost
+			}
+		}
+		// Not sent or not acknowledged: again after a pause, until
+		// the result comes or ctx ends (the run's lost inputs).
+		select {
+		case r := <-ch:
+			return r.ex, r.err
+		case <-time.After(wait):
+		case <-ctx.Done():
+			forget()
+			return coordinator.Executed{}, coordinator.ErrLost
+		}
+		wait = min(2*wait, 2*time.Second)
 	}
 }
 
@@ -145,7 +167,7 @@ func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Execute
 func (d *dispatcher) counts() Counts {
 	s := &d.stats
 	return Counts{Items: s.Items.Load(), ItemBytes: s.ItemBytes.Load(), Results: s.Results.Load(),
-		ResultBytes: s.ResultBytes.Load(), Dropped: s.Dropped.Load()}
+		ResultBytes: s.ResultBytes.Load(), Dropped: s.Dropped.Load(), Republished: s.Republished.Load()}
 }
 
 // fail makes every waiting and later Exec return err.

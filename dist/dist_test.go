@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -415,7 +416,7 @@ func TestServerRestart(t *testing.T) {
 	}
 	// Registered first, so that it runs after the run's Close.
 	t.Cleanup(func() { srv.Shutdown() })
-	c := start(t, Options{URL: srv.URL(), Local: 1})
+	c := start(t, Options{URL: srv.URL(), Local: 1, ackWait: time.Second})
 	if got, err := execWithin(t, c.Remote(), input(modePanic), time.Minute); err != nil || got.Resp == nil || got.Resp.Panic != "boom" {
 		t.Fatalf("before the restart: %s, %v", respStatus(got), err)
 	}
@@ -429,6 +430,36 @@ func TestServerRestart(t *testing.T) {
 	if err != nil || got.Resp == nil || got.Resp.Panic != "boom" {
 		t.Errorf("after the restart: %s, %v", respStatus(got), err)
 	}
+
+	// An input and a kept input sent while the server is down reach it
+	// once it is back.
+	srv.Shutdown()
+	type result struct {
+		ex  coordinator.Executed
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		ex, err := execWithin(t, c.Remote(), input(modePanic), time.Minute)
+		res <- result{ex, err}
+	}()
+	c.Keep(input(42), false)
+	time.Sleep(time.Second)
+	if srv, err = StartEmbedded(addr, store); err != nil {
+		t.Fatalf("restarting the server: %v", err)
+	}
+	if r := <-res; r.err != nil || r.ex.Resp == nil || r.ex.Resp.Panic != "boom" {
+		t.Errorf("an input sent while the server was down: %s, %v", respStatus(r.ex), r.err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for c.Counts().Kept != 1 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	logged, err := readInputs(context.Background(), c.js, c.r)
+	if err != nil || len(logged) != 1 || logged[0][0] != 42 {
+		t.Errorf("kept while the server was down: logged %v, %v; want [42] once", logged, err)
+	}
+	t.Logf("counts %+v", c.Counts())
 }
 
 // TestResume stops a coordinator without ending its run, as a kill
@@ -594,5 +625,122 @@ func TestRandomKills(t *testing.T) {
 	}
 	if got := c.Counts().Results; got != n {
 		t.Errorf("%d results taken in, want %d", got, n)
+	}
+}
+
+// TestServerRandomRestarts restarts the server (its store on disk) at
+// random points, down for a while each time, while inputs run on two
+// executors of this process and the run keeps inputs: every input gets the result of its own
+// execution, once, and every kept input is in the log a restarted
+// coordinator would read.
+func TestServerRandomRestarts(t *testing.T) {
+	store := t.TempDir()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	var mu sync.Mutex // guards srv
+	srv, err := StartEmbedded(addr, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Registered first, so that it runs after the run's Close.
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		srv.Shutdown()
+	})
+	c := start(t, Options{URL: srv.URL(), ID: "restarts", Local: 2, ackWait: time.Second})
+	rng := rand.New(rand.NewPCG(3, 4))
+	const restarts = 4
+	done := make(chan struct{}) // closed after the last restart
+	go func() {
+		defer close(done)
+		for i := range restarts {
+			time.Sleep(time.Duration(200+rng.IntN(900)) * time.Millisecond)
+			mu.Lock()
+			srv.Shutdown()
+			// Down for a while: inputs and kept inputs are sent
+			// meanwhile.
+			time.Sleep(time.Duration(100+rng.IntN(500)) * time.Millisecond)
+			s, err := StartEmbedded(addr, store)
+			if err != nil {
+				mu.Unlock()
+				t.Errorf("restart %d: %v", i+1, err)
+				return
+			}
+			srv = s
+			mu.Unlock()
+		}
+	}()
+	// Three senders, each with one input out at a time, as a run's
+	// Workers are, until the restarts are over and each sent four.
+	const senders, each = 3, 4
+	var sent atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 1000)
+	for s := range senders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; ; k++ {
+				select {
+				case <-done:
+					if k >= each {
+						return
+					}
+				default:
+				}
+				i := sent.Add(1) - 1
+				x := int64(modeSlow)
+				if (s+k)%2 == 1 {
+					x = modePanic
+				}
+				got, err := execWithin(t, c.Remote(), input(x), 2*time.Minute)
+				switch {
+				case err != nil:
+					errs <- fmt.Errorf("input %d: %w", i, err)
+				case got.Resp == nil:
+					errs <- fmt.Errorf("input %d: %s", i, respStatus(got))
+				case (x == modePanic) != (got.Resp.Panic == "boom"):
+					errs <- fmt.Errorf("input %d (x=%d): the result of another input: %s", i, x, respStatus(got))
+				}
+				c.Keep(input(100+i), false)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	n := sent.Load()
+	counts := c.Counts()
+	t.Logf("%d restarts, %d inputs; counts %+v", restarts, n, counts)
+	if counts.Results != n {
+		t.Errorf("%d results taken in, want %d", counts.Results, n)
+	}
+	// The kept inputs reach the log, each once, restarts or not.
+	deadline := time.Now().Add(30 * time.Second)
+	for c.Counts().Kept != n && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := c.Counts().Kept; got != n {
+		t.Fatalf("%d kept inputs confirmed, want %d", got, n)
+	}
+	logged, err := readInputs(context.Background(), c.js, c.r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint64]int{}
+	for _, e := range logged {
+		seen[e[0]]++
+	}
+	for i := range n {
+		if seen[uint64(100+i)] != 1 {
+			t.Errorf("kept input %d logged %d times, want once (log %v)", 100+i, seen[uint64(100+i)], seen)
+		}
 	}
 }

@@ -42,6 +42,12 @@ type Options struct {
 	ackWait time.Duration // the tests' shorter AckWait (0: defaultAckWait)
 }
 
+// asyncAckWait bounds the wait for the server's confirmation of a
+// published item or kept input, after which it is sent again. A
+// restart's disconnection fails the waits at once; this catches a
+// confirmation lost otherwise.
+const asyncAckWait = 10 * time.Second
+
 // Coordination is a run's side of the server: the dispatcher the
 // coordinator hands inputs to (Remote), the run's resources, and the
 // executors of this process.
@@ -55,8 +61,10 @@ type Coordination struct {
 	local  sync.WaitGroup
 	// resumed are the inputs an earlier coordinator of the run kept.
 	resumed []sym.Env
-	// kept counts the kept inputs logged.
-	kept   atomic.Int64
+	// kept counts the kept inputs logged, keptSeq those sent.
+	kept, keptSeq atomic.Int64
+	// live ends when Close is called: the retries of kept inputs stop.
+	live   context.Context
 	closed bool // Close was called
 	// LocalErr is why this process's executors stopped before the run
 	// did, if they did; read after Close.
@@ -97,7 +105,9 @@ func Start(ctx context.Context, o Options) (_ *Coordination, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.js, err = jetstream.New(c.nc); err != nil {
+	// An item or kept input whose store the server does not confirm
+	// within asyncAckWait is sent again (dispatcher.Exec, Keep).
+	if c.js, err = jetstream.New(c.nc, jetstream.WithPublishAsyncTimeout(asyncAckWait)); err != nil {
 		return nil, fmt.Errorf("JetStream: %w", err)
 	}
 	if err := c.r.create(ctx, c.js); err != nil {
@@ -130,7 +140,7 @@ func Start(ctx context.Context, o Options) (_ *Coordination, err error) {
 		return nil, fmt.Errorf("run %s: announcing it: %w", o.ID, err)
 	}
 	lctx, cancel := context.WithCancel(context.Background())
-	c.cancel = cancel
+	c.cancel, c.live = cancel, lctx
 	if o.Local > 0 {
 		c.local.Add(1)
 		go func() {
@@ -169,8 +179,41 @@ func (c *Coordination) Keep(env sym.Env, failed bool) {
 	m := nats.NewMsg(c.r.inputSubject())
 	m.Header.Set(hdrFormat, strconv.Itoa(Format))
 	m.Data = rt.AppendRequest(nil, &rt.Request{Env: env})
-	if _, err := c.js.PublishMsgAsync(m); err == nil {
-		c.kept.Add(1)
+	id := fmt.Sprintf("%s-kept-%d", c.d.nonce, c.keptSeq.Add(1))
+	f, err := c.js.PublishMsgAsync(m, jetstream.WithMsgID(id))
+	if err != nil {
+		f = nil
+	}
+	go c.confirmKept(m, id, f)
+}
+
+// confirmKept counts kept input m once the server has stored it, and
+// sends it again (with the same id: the stream keeps one) while the
+// server does not acknowledge it, as during a restart, until the run's
+// Coordination closes.
+func (c *Coordination) confirmKept(m *nats.Msg, id string, f jetstream.PubAckFuture) {
+	wait := 100 * time.Millisecond
+	for {
+		if f != nil {
+			select {
+			case <-f.Ok():
+				c.kept.Add(1)
+				return
+			case <-f.Err():
+			case <-c.live.Done():
+				return
+			}
+		}
+		select {
+		case <-time.After(wait):
+		case <-c.live.Done():
+			return
+		}
+		wait = min(2*wait, 2*time.Second)
+		var err error
+		if f, err = c.js.PublishMsgAsync(m, jetstream.WithMsgID(id)); err != nil {
+			f = nil
+		}
 	}
 }
 
@@ -256,6 +299,9 @@ func (c *Coordination) Close() error {
 
 // shut closes the dispatcher, the connection and the embedded server.
 func (c *Coordination) shut() {
+	if c.cancel != nil {
+		c.cancel()
+	}
 	if c.d != nil {
 		c.d.close()
 	}

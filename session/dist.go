@@ -83,8 +83,8 @@ func startDist(ctx context.Context, cfg Config, t *target, dcfg *coordinator.Con
 	dcfg.OnKeep = co.Keep
 	return func() {
 		n := co.Counts()
-		fmt.Fprintf(cfg.Stderr, "gocolic: over NATS: %d inputs (%d bytes), %d results (%d bytes), %d duplicate or late results dropped, %d kept inputs logged\n",
-			n.Items, n.ItemBytes, n.Results, n.ResultBytes, n.Dropped, n.Kept)
+		fmt.Fprintf(cfg.Stderr, "gocolic: over NATS: %d inputs (%d bytes, %d sent again), %d results (%d bytes), %d duplicate or late results dropped, %d kept inputs logged\n",
+			n.Items, n.ItemBytes, n.Republished, n.Results, n.ResultBytes, n.Dropped, n.Kept)
 		if err := co.Close(); err != nil {
 			fmt.Fprintf(cfg.Stderr, "gocolic: %v\n", err)
 		}
