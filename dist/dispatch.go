@@ -9,9 +9,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -35,9 +37,10 @@ type dispatcher struct {
 	failed error
 }
 
-// reply is a result, or why it could not be read.
+// reply is a result or an answer, or why it could not be read.
 type reply struct {
 	ex  coordinator.Executed
+	res solver.Result
 	err error
 }
 
@@ -52,6 +55,9 @@ type Counts struct {
 	// Republished counts the items sent again because the server did
 	// not acknowledge them (a restart, a connection down).
 	Republished int64
+	// Queries counts the items that were queries the executors answered
+	// (-nats-solve), among Items and Results.
+	Queries int64
 }
 
 // stats are the live Counts.
@@ -62,6 +68,7 @@ type stats struct {
 	ResultBytes atomic.Int64
 	Dropped     atomic.Int64 // results of items nobody waited for (run twice, or given up)
 	Republished atomic.Int64
+	Queries     atomic.Int64
 }
 
 func newDispatcher(ctx context.Context, js jetstream.JetStream, r run, end time.Time) (*dispatcher, error) {
@@ -85,11 +92,20 @@ func newDispatcher(ctx context.Context, js jetstream.JetStream, r run, end time.
 	return d, nil
 }
 
-// take hands a result to the Exec waiting for it.
+// take hands a result, or a query's answer, to the Exec or Solve waiting
+// for it.
 func (d *dispatcher) take(m jetstream.Msg) {
-	id, ex, err := decodeResult(m.Headers(), m.Data())
-	if err != nil && id == "" {
-		id = m.Headers().Get(hdrItem)
+	var r reply
+	id := m.Headers().Get(hdrItem)
+	if m.Headers().Get(hdrKind) == kindSolve {
+		if r.err = checkFormat(m.Headers()); r.err == nil {
+			r.res, r.err = decodeAnswer(id, m.Data())
+		}
+	} else {
+		var rid string
+		if rid, r.ex, r.err = decodeResult(m.Headers(), m.Data()); rid != "" {
+			id = rid
+		}
 	}
 	d.mu.Lock()
 	ch, ok := d.waiting[id]
@@ -101,26 +117,54 @@ func (d *dispatcher) take(m jetstream.Msg) {
 	}
 	d.stats.Results.Add(1)
 	d.stats.ResultBytes.Add(int64(len(m.Data())))
-	ch <- reply{ex: ex, err: err}
+	ch <- r
 }
 
 // Exec runs env on some executor of the run (coordinator.Remote).
 func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Executed, error) {
-	id := fmt.Sprintf("%s-%d", d.nonce, d.seq.Add(1))
+	id := d.nextID()
+	r, err := d.send(ctx, id, encodeItem(d.r.workSubject(), item{id: id, env: env, end: d.end}))
+	if err != nil {
+		return coordinator.Executed{}, err
+	}
+	return r.ex, r.err
+}
+
+// Solve has some executor of the run answer q (Solver, -nats-solve).
+func (d *dispatcher) Solve(ctx context.Context, q solver.Query) (solver.Result, error) {
+	id := d.nextID()
+	m, err := encodeQuery(d.r.workSubject(), id, q)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	r, err := d.send(ctx, id, m)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	d.stats.Queries.Add(1)
+	return r.res, r.err
+}
+
+// nextID returns a fresh item id.
+func (d *dispatcher) nextID() string { return fmt.Sprintf("%s-%d", d.nonce, d.seq.Add(1)) }
+
+// send publishes item m of id and waits for its reply; it returns
+// coordinator.ErrLost when ctx ends first, and d's failure if it failed.
+func (d *dispatcher) send(ctx context.Context, id string, m *nats.Msg) (reply, error) {
 	ch := make(chan reply, 1)
 	d.mu.Lock()
 	if d.failed != nil {
 		d.mu.Unlock()
-		return coordinator.Executed{}, d.failed
+		return reply{}, d.failed
 	}
 	d.waiting[id] = ch
 	d.mu.Unlock()
-	forget := func() {
+	lost := func() (reply, error) {
 		d.mu.Lock()
 		delete(d.waiting, id)
 		d.mu.Unlock()
+		return reply{}, coordinator.ErrLost
 	}
-	m := encodeItem(d.r.workSubject(), item{id: id, env: env, end: d.end})
 	// Not waiting for the server's ack before the result: a result
 	// implies the item was stored. A publish the server did not
 	// acknowledge (it was restarting, or the connection was down) is
@@ -130,8 +174,7 @@ func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Execute
 	for try := 0; ; try++ {
 		f, err := d.js.PublishMsgAsync(m, jetstream.WithMsgID(id))
 		if err != nil && ctx.Err() != nil {
-			forget()
-			return coordinator.Executed{}, coordinator.ErrLost
+			return lost()
 		}
 		if try == 0 {
 			d.stats.Items.Add(1)
@@ -142,22 +185,20 @@ func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Execute
 		if err == nil {
 			select {
 			case r := <-ch:
-				return r.ex, r.err
+				return r, nil
 			case <-f.Err():
 			case <-ctx.Done():
-				forget()
-				return coordinator.Executed{}, coordinator.ErrLost
+				return lost()
 			}
 		}
 		// Not sent or not acknowledged: again after a pause, until
 		// the result comes or ctx ends (the run's lost inputs).
 		select {
 		case r := <-ch:
-			return r.ex, r.err
+			return r, nil
 		case <-time.After(wait):
 		case <-ctx.Done():
-			forget()
-			return coordinator.Executed{}, coordinator.ErrLost
+			return lost()
 		}
 		wait = min(2*wait, 2*time.Second)
 	}
@@ -167,7 +208,7 @@ func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Execute
 func (d *dispatcher) counts() Counts {
 	s := &d.stats
 	return Counts{Items: s.Items.Load(), ItemBytes: s.ItemBytes.Load(), Results: s.Results.Load(),
-		ResultBytes: s.ResultBytes.Load(), Dropped: s.Dropped.Load(), Republished: s.Republished.Load()}
+		ResultBytes: s.ResultBytes.Load(), Dropped: s.Dropped.Load(), Republished: s.Republished.Load(), Queries: s.Queries.Load()}
 }
 
 // fail makes every waiting and later Exec return err.

@@ -21,6 +21,8 @@ import (
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/rt"
+	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/solver/stack"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -235,7 +237,7 @@ func TestKilledExecutorLosesNothing(t *testing.T) {
 	// The executor dies here: no ack. A live one joins.
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
-	go func() { served <- serve(sctx, c.js, c.r, spec(t), 1) }()
+	go func() { served <- serve(sctx, c.js, c.r, spec(t), nil, 1) }()
 	defer func() {
 		stop()
 		if err := <-served; err != nil {
@@ -280,7 +282,7 @@ func TestOtherFormatRefused(t *testing.T) {
 	}
 	sctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	err := serve(sctx, c.js, c.r, spec(t), 1)
+	err := serve(sctx, c.js, c.r, spec(t), nil, 1)
 	if !errors.Is(err, ErrFormat) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("serve: %v, want one line saying ErrFormat", err)
 	}
@@ -553,7 +555,7 @@ func TestRandomKills(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					serve(ctx, js, c.r, spec(t), 1)
+					serve(ctx, js, c.r, spec(t), nil, 1)
 				}()
 				cur = append(cur, live{nc, cancel})
 			}
@@ -742,5 +744,108 @@ func TestServerRandomRestarts(t *testing.T) {
 		if seen[uint64(100+i)] != 1 {
 			t.Errorf("kept input %d logged %d times, want once (log %v)", 100+i, seen[uint64(100+i)], seen)
 		}
+	}
+}
+
+// TestQueryRoundTrip encodes queries and answers and reads them back:
+// the same terms (in another Builder), seed, status and model; an
+// executor's solver failure reads as an error.
+func TestQueryRoundTrip(t *testing.T) {
+	b := sym.NewBuilder()
+	x, y := b.Var(0, 64), b.Var(1, 8)
+	q := solver.Query{
+		Constraints: []*sym.Expr{b.Cmp(sym.KSLt, b.Const(3, 64), x), b.Eq(b.Add(y, b.Const(1, 8)), b.Const(9, 8))},
+		Goal:        b.Cmp(sym.KSLt, x, b.Add(x, x)),
+		Seed:        sym.Env{0: 7, 1: 8},
+	}
+	m, err := encodeQuery("s", "id-1", q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Header.Get(hdrKind) != kindSolve || m.Header.Get(hdrItem) != "id-1" {
+		t.Fatalf("headers %v", m.Header)
+	}
+	got, err := decodeQuery(m.Data, sym.NewDecoder(sym.NewBuilder()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got.Constraints) != fmt.Sprint(q.Constraints) || got.Goal.String() != q.Goal.String() || fmt.Sprint(got.Seed) != fmt.Sprint(q.Seed) {
+		t.Errorf("read %v, %v, %v; want %v, %v, %v", got.Constraints, got.Goal, got.Seed, q.Constraints, q.Goal, q.Seed)
+	}
+	if _, err := decodeQuery(m.Data[:len(m.Data)-2], sym.NewDecoder(sym.NewBuilder())); err == nil {
+		t.Error("a truncated query read without an error")
+	}
+	for _, tt := range []struct {
+		res solver.Result
+		err error
+	}{
+		{solver.Result{Status: solver.Sat, Model: sym.Env{0: 4, 3: 1 << 40}}, nil},
+		{solver.Result{Status: solver.Unsat}, nil},
+		{solver.Result{Status: solver.Unknown}, nil},
+		{solver.Result{}, errors.New("z3 failed")},
+	} {
+		a := encodeAnswer("r", "id-2", tt.res, tt.err)
+		res, err := decodeAnswer("id-2", a.Data)
+		if tt.err != nil {
+			if err == nil || !strings.Contains(err.Error(), "z3 failed") {
+				t.Errorf("a failed solver's answer read as %v, %v", res, err)
+			}
+			continue
+		}
+		if err != nil || res.Status != tt.res.Status || fmt.Sprint(res.Model) != fmt.Sprint(tt.res.Model) {
+			t.Errorf("answer %v read as %v, %v", tt.res, res, err)
+		}
+	}
+}
+
+// TestSolveOnExecutors has the executors of a run answer queries
+// (Options.Solve) between its inputs: a satisfiable query gets a model
+// that satisfies it, an unsatisfiable one Unsat, and inputs still run.
+func TestSolveOnExecutors(t *testing.T) {
+	opts := stack.DefaultOptions()
+	opts.Mode = stack.ModeZ3
+	c := start(t, Options{Local: 1, Solve: &SolveSpec{Stack: opts}})
+	s := c.NewSolver()
+	b := sym.NewBuilder()
+	x := b.Var(0, 64)
+	sat := solver.Query{Constraints: []*sym.Expr{b.Cmp(sym.KSLt, b.Const(3, 64), x)}, Goal: b.Eq(b.Add(x, b.Const(1, 64)), b.Const(5, 64)), Seed: sym.Env{0: 9}}
+	unsat := solver.Query{Constraints: []*sym.Expr{b.Cmp(sym.KSLt, b.Const(5, 64), x)}, Goal: b.Cmp(sym.KSLt, x, b.Const(3, 64))}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := s.Solve(ctx, sat)
+	if err != nil || r.Status != solver.Sat || r.Model[0] != 4 {
+		t.Errorf("x > 3, x+1 == 5: %v, %v; want x = 4", r, err)
+	}
+	if r, err := s.Solve(ctx, unsat); err != nil || r.Status != solver.Unsat {
+		t.Errorf("x > 5, x < 3: %v, %v; want unsat", r, err)
+	}
+	if got, err := execWithin(t, c.Remote(), input(modePanic), time.Minute); err != nil || got.Resp == nil || got.Resp.Panic != "boom" {
+		t.Errorf("an input beside the queries: %s, %v", respStatus(got), err)
+	}
+	if st := s.Stats(); st.Queries != 2 || st.Sat != 1 || st.Unsat != 1 {
+		t.Errorf("stats %+v, want 2 queries, 1 sat, 1 unsat", st)
+	}
+	if n := c.Counts(); n.Queries != 2 || n.Items != 3 || n.Results != 3 {
+		t.Errorf("counts %+v, want 3 items, 2 of them queries, 3 results", n)
+	}
+}
+
+// TestQueryWithoutSolvers puts a query on a run whose executors do not
+// solve: the executor stops with one line and leaves it queued.
+func TestQueryWithoutSolvers(t *testing.T) {
+	c := start(t, Options{})
+	b := sym.NewBuilder()
+	m, err := encodeQuery(c.r.workSubject(), "q-1", solver.Query{Goal: b.Eq(b.Var(0, 8), b.Const(1, 8))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.js.PublishMsg(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = serve(sctx, c.js, c.r, spec(t), nil, 1)
+	if err == nil || !strings.Contains(err.Error(), "do not solve") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("serve: %v; want one line saying the executors do not solve", err)
 	}
 }

@@ -35,6 +35,9 @@ type Info struct {
 	// Spec is how to run its inputs (coordinator.ExecSpec; the binary
 	// and directory are each executor's own).
 	Spec coordinator.ExecSpec `json:"spec"`
+	// Solve, when set, says that the executors answer the run's queries
+	// too, and how (-nats-solve).
+	Solve *SolveSpec `json:"solve,omitempty"`
 	// Binary is the SHA-256 of the worker binary, hex, checked after
 	// each download.
 	Binary string `json:"binary_sha256"`

@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +17,10 @@ import (
 // serve runs n executors on run r's items until the run ends (its streams
 // are removed: nil) or ctx does (nil), or an executor cannot go on (its
 // error). spec's Bin and Dir are this machine's.
-func serve(ctx context.Context, js jetstream.JetStream, r run, spec coordinator.ExecSpec, n int) error {
+//
+// With solve set, the executors also answer the run's queries, each with
+// a solver stack of its own (solve.go).
+func serve(ctx context.Context, js jetstream.JetStream, r run, spec coordinator.ExecSpec, solve *SolveSpec, n int) error {
 	cons, err := js.Consumer(ctx, r.workStream(), executors)
 	if err != nil {
 		if ended(err) {
@@ -28,11 +32,16 @@ func serve(ctx context.Context, js jetstream.JetStream, r run, spec coordinator.
 	defer cancel()
 	errs := make(chan error, n)
 	var wg sync.WaitGroup
-	for range n {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := execute(ctx, js, r, cons, spec); err != nil {
+			var sv *solving
+			if solve != nil {
+				sv = &solving{spec: solve, seed: uint64(i) + 1}
+				defer sv.close()
+			}
+			if err := execute(ctx, js, r, cons, spec, sv); err != nil {
 				errs <- err
 				cancel()
 			}
@@ -54,7 +63,7 @@ func ended(err error) bool {
 // then acknowledges the item, so that an executor killed mid-item costs
 // the item's time and nothing else (the server gives it to another after
 // ackWait). While an item runs it tells the server it is in progress.
-func execute(ctx context.Context, js jetstream.JetStream, r run, cons jetstream.Consumer, spec coordinator.ExecSpec) error {
+func execute(ctx context.Context, js jetstream.JetStream, r run, cons jetstream.Consumer, spec coordinator.ExecSpec, sv *solving) error {
 	ex, err := coordinator.NewExecutor(spec)
 	if err != nil {
 		return fmt.Errorf("run %s: starting a worker: %w", r.id, err)
@@ -87,6 +96,24 @@ func execute(ctx context.Context, js jetstream.JetStream, r run, cons jetstream.
 			continue
 		}
 		heard = time.Now()
+		if m.Headers().Get(hdrKind) == kindSolve {
+			if err := checkFormat(m.Headers()); err != nil || sv == nil {
+				// Left for an executor that reads it; this one stops.
+				m.Nak()
+				return fmt.Errorf("run %s: %w", r.id, cmp.Or(err, errors.New("a query, but the run's executors do not solve")))
+			}
+			id := m.Headers().Get(hdrItem)
+			stop := heartbeat(m, beat)
+			res, err := sv.answer(ctx, spec, m.Data())
+			stop()
+			f, perr := js.PublishMsgAsync(encodeAnswer(r.resultSubject(), id, res, err), jetstream.WithMsgID(id))
+			if perr != nil {
+				m.Nak()
+				continue
+			}
+			go ackOnStored(m, f)
+			continue
+		}
 		it, err := decodeItem(m.Headers(), m.Data())
 		if err != nil {
 			// Left for an executor that reads it; this one stops.

@@ -34,7 +34,10 @@ type Options struct {
 	// Spec is how executors run the inputs: its Bin is the worker
 	// binary, stored for the other machines, and its Bin and Dir are
 	// those of this process's executors.
-	Spec  coordinator.ExecSpec
+	Spec coordinator.ExecSpec
+	// Solve, when set, has the executors answer the run's queries with
+	// these settings (NewSolver); otherwise the coordinator solves.
+	Solve *SolveSpec
 	Local int       // executors in this process
 	End   time.Time // when the run's budget ends (zero: none)
 	Log   io.Writer // lines for people: where executors join
@@ -128,7 +131,7 @@ func Start(ctx context.Context, o Options) (_ *Coordination, err error) {
 	if c.d, err = newDispatcher(ctx, c.js, c.r, o.End); err != nil {
 		return nil, err
 	}
-	info, err := json.Marshal(Info{Format: Format, Target: o.Target, Spec: o.Spec, Binary: sum})
+	info, err := json.Marshal(Info{Format: Format, Target: o.Target, Spec: o.Spec, Solve: o.Solve, Binary: sum})
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", o.ID, err)
 	}
@@ -145,7 +148,7 @@ func Start(ctx context.Context, o Options) (_ *Coordination, err error) {
 		c.local.Add(1)
 		go func() {
 			defer c.local.Done()
-			if err := serve(lctx, c.js, c.r, o.Spec, o.Local); err != nil && lctx.Err() == nil {
+			if err := serve(lctx, c.js, c.r, o.Spec, o.Solve, o.Local); err != nil && lctx.Err() == nil {
 				c.LocalErr = err
 				if o.URL == EmbeddedURL && o.Listen == "" {
 					c.d.fail(fmt.Errorf("the executors stopped: %w", err)) // no others can come
@@ -166,6 +169,11 @@ func Start(ctx context.Context, o Options) (_ *Coordination, err error) {
 	}
 	return c, nil
 }
+
+// NewSolver returns a solver whose queries the run's executors answer,
+// for one goroutine of the coordinator's solver pool; the run must have
+// been started with Options.Solve.
+func (c *Coordination) NewSolver() *Solver { return &Solver{d: c.d} }
 
 // Resumed returns the inputs an earlier coordinator of the same run id
 // kept before it was stopped without ending the run (killed, or cut off
@@ -352,10 +360,14 @@ func Work(ctx context.Context, o WorkOptions) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(o.Log, "gocolic: joined run %s (%s) with %d executors\n", id, info.Target, o.Workers)
+		also := ""
+		if info.Solve != nil {
+			also = ", which solve its queries too"
+		}
+		fmt.Fprintf(o.Log, "gocolic: joined run %s (%s) with %d executors%s\n", id, info.Target, o.Workers, also)
 		spec := info.Spec
 		spec.Bin, spec.Dir = bin, o.Dir
-		if err := serve(ctx, js, r, spec, o.Workers); err != nil {
+		if err := serve(ctx, js, r, spec, info.Solve, o.Workers); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {

@@ -15,7 +15,7 @@ import (
 
 // Format is the version of the messages and of a run's Info; raise it
 // with any change to what this file writes.
-const Format = 1
+const Format = 2
 
 // The headers of gocolic's messages.
 const (

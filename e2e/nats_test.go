@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gocolic/gocolic/dist"
+	"github.com/gocolic/gocolic/report"
 )
 
 // slowBranches has 16 paths, one of them a panic, and takes a fifth of
@@ -136,12 +137,59 @@ func TestNATSDisturbed(t *testing.T) {
 	if !slices.Equal(bugs(pb), []string{"all four"}) || !slices.Equal(bugs(db), bugs(pb)) {
 		t.Errorf("bugs: plain %q, over NATS %q; want \"all four\" both", pb, db)
 	}
-	m := regexp.MustCompile(`over NATS: (\d+) inputs`).FindStringSubmatch(out.String())
-	if m == nil {
-		t.Fatalf("no NATS summary line:\n%s", out.String())
+	items, queries := natsItems(t, out.String())
+	if n := items - queries; n != disturbed.Executions || queries != 0 {
+		t.Errorf("%d inputs and %d queries over NATS, %d executions: an input was lost or run twice into the tree", n, queries, disturbed.Executions)
 	}
-	if n, _ := strconv.Atoi(m[1]); n != disturbed.Executions {
-		t.Errorf("%d inputs over NATS, %d executions: an input was lost or run twice into the tree", n, disturbed.Executions)
+}
+
+// natsItems reads the items and queries of the NATS summary line.
+func natsItems(t *testing.T, out string) (items, queries int) {
+	t.Helper()
+	m := regexp.MustCompile(`over NATS: (\d+) items \(\d+ bytes, (\d+) of them queries`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no NATS summary line:\n%s", out)
+	}
+	items, _ = strconv.Atoi(m[1])
+	queries, _ = strconv.Atoi(m[2])
+	return items, queries
+}
+
+// TestNATSSolve runs slowBranches with the executors solving the
+// queries too (-nats-solve): the run explores what a plain run does (the
+// same paths, coverage and bug, exhausted), every query went to the
+// executors, and the report's solver layer says so.
+func TestNATSSolve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"slow/slow.go": slowBranches})
+	common := []string{"-budget", "3m", "-workers", "2", "-seed", "1", "-lanes", "concolic", "-strategy", "dfs", "-solver", "z3", "-notests", "-nostate", "./slow", "Slow"}
+	var reps [2]*report.Report
+	var stderr string
+	for i, extra := range [][]string{nil, {"-nats", "embedded", "-nats-solve"}} {
+		js := filepath.Join(t.TempDir(), "r.json")
+		res := run(t, dir, 4*time.Minute, gocolic, append(append(append([]string{"test"}, extra...), "-json", js), common...)...)
+		if res.code != 0 {
+			t.Fatalf("gocolic test %v exited %d:\n%s", extra, res.code, res.stderr)
+		}
+		reps[i], stderr = readReport(t, js), res.stderr
+	}
+	plain, solved := reps[0], reps[1]
+	if plain.Stopped != "exhausted" || solved.Stopped != "exhausted" || plain.Paths != 16 || solved.Paths != 16 ||
+		solved.Branches.Covered != plain.Branches.Covered || len(solved.Bugs) != 1 || solved.Bugs[0].Message != "all four" {
+		t.Errorf("plain: %s, %d paths, %d covered; solved on executors: %s, %d paths, %d covered, bugs %v",
+			plain.Stopped, plain.Paths, plain.Branches.Covered, solved.Stopped, solved.Paths, solved.Branches.Covered, solved.Bugs)
+	}
+	items, queries := natsItems(t, stderr)
+	if queries == 0 || queries != solved.Solver.Queries || items-queries != solved.Executions {
+		t.Errorf("%d items, %d of them queries; the run asked %d queries and ran %d inputs", items, queries, solved.Solver.Queries, solved.Executions)
+	}
+	if l := solved.Solver.Layers; len(l) != 1 || l[0].Name != "executors" || l[0].Queries != queries {
+		t.Errorf("solver layers %+v, want the executors' alone, with every query", l)
+	}
+	if !strings.Contains(stderr, "queries at a time solved by the executors") {
+		t.Errorf("the run does not say who solves:\n%s", stderr)
 	}
 }
 

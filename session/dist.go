@@ -12,13 +12,14 @@ import (
 
 	"github.com/gocolic/gocolic/coordinator"
 	"github.com/gocolic/gocolic/dist"
+	"github.com/gocolic/gocolic/solver"
 )
 
 // validateNATS checks the -nats flags and fills in Local.
 func (c *Config) validateNATS() error {
 	if c.NATS == "" {
-		if c.NATSListen != "" || c.RunID != "" || c.Local > 0 {
-			return errors.New("-nats-listen, -run and -local need -nats")
+		if c.NATSListen != "" || c.RunID != "" || c.Local > 0 || c.NATSSolve {
+			return errors.New("-nats-listen, -run, -local and -nats-solve need -nats")
 		}
 		return nil
 	}
@@ -61,19 +62,32 @@ func (c *Config) probeNATS() error {
 // startDist puts the run on the NATS server: the worker binary, the
 // executors' spec, and this process's executors (Local). The returned
 // function closes it and prints what went over the server.
-func startDist(ctx context.Context, cfg Config, t *target, dcfg *coordinator.Config, work string) (func(), error) {
+//
+// With -nats-solve the executors answer the queries too: the solver
+// pool's goroutines get dist.Solvers, recorded in chains for the report.
+func startDist(ctx context.Context, cfg Config, t *target, dcfg *coordinator.Config, chains *stacks, work string) (func(), error) {
 	var end time.Time
 	if cfg.Budget > 0 {
 		end = time.Now().Add(cfg.Budget)
 	}
+	var solve *dist.SolveSpec
+	if cfg.NATSSolve {
+		solve = &dist.SolveSpec{Stack: cfg.Solver, Floats: floatVars(t.entry.rt, cfg.MaxLen)}
+	}
 	co, err := dist.Start(ctx, dist.Options{
 		URL: cfg.NATS, Listen: cfg.NATSListen, StoreDir: filepath.Join(work, "nats"), ID: cfg.RunID,
-		Target: t.pkg.PkgPath + "." + cfg.Func, Spec: dcfg.ExecSpec(), Local: cfg.Local, End: end, Log: cfg.Stderr,
+		Target: t.pkg.PkgPath + "." + cfg.Func, Spec: dcfg.ExecSpec(), Solve: solve, Local: cfg.Local, End: end, Log: cfg.Stderr,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("-nats: %w", err)
 	}
 	dcfg.Remote = co.Remote()
+	if solve != nil {
+		dcfg.NewSolver = func() (solver.Solver, func(), error) {
+			s := co.NewSolver()
+			return s, chains.add(s, func() {}), nil
+		}
+	}
 	// A coordinator that restarts a run runs the inputs its predecessor
 	// kept first; this one logs its own for the next.
 	if r := co.Resumed(); len(r) > 0 {
@@ -83,8 +97,8 @@ func startDist(ctx context.Context, cfg Config, t *target, dcfg *coordinator.Con
 	dcfg.OnKeep = co.Keep
 	return func() {
 		n := co.Counts()
-		fmt.Fprintf(cfg.Stderr, "gocolic: over NATS: %d inputs (%d bytes, %d sent again), %d results (%d bytes), %d duplicate or late results dropped, %d kept inputs logged\n",
-			n.Items, n.ItemBytes, n.Republished, n.Results, n.ResultBytes, n.Dropped, n.Kept)
+		fmt.Fprintf(cfg.Stderr, "gocolic: over NATS: %d items (%d bytes, %d of them queries, %d sent again), %d results (%d bytes), %d duplicate or late results dropped, %d kept inputs logged\n",
+			n.Items, n.ItemBytes, n.Queries, n.Republished, n.Results, n.ResultBytes, n.Dropped, n.Kept)
 		if err := co.Close(); err != nil {
 			fmt.Fprintf(cfg.Stderr, "gocolic: %v\n", err)
 		}

@@ -86,6 +86,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 		fs.StringVar(&c.NATSListen, "nats-listen", d.NATSListen, "with -nats embedded: host:port on which executors of other machines join (port 0: any free one; \"\": this process only)")
 		fs.StringVar(&c.RunID, "run", d.RunID, "with -nats: the run's id on the server, which gocolic worker -run names (default: a fresh one)")
 		fs.IntVar(&c.Local, "local", d.Local, "with -nats: executors in this process (-1: -workers)")
+		fs.BoolVar(&c.NATSSolve, "nats-solve", d.NATSSolve, "with -nats: the executors solve the queries too, each with a solver stack of its own, and this process only selects; -solvers then counts the queries out at once (default: -workers)")
 	}
 	if cmd != CmdUpdate {
 		fs.Int64Var(&c.Seed, "seed", d.Seed, "seed of the random choices, for reproducible runs")

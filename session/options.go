@@ -93,6 +93,10 @@ type Config struct {
 	// Local is the number of executors in this process with NATS; -1
 	// means Workers (Validate).
 	Local int
+	// NATSSolve has the executors answer the queries too (dist.Solver):
+	// the coordinator only selects, and Solvers counts the queries out
+	// at once (default: Workers).
+	NATSSolve bool
 	// Check makes gocolic update rewrite nothing and fail when the suite
 	// is out of date (ErrChanged).
 	Check  bool
@@ -140,6 +144,9 @@ const maxMaxLen = 4096
 func (c *Config) Validate() error {
 	if c.Package == "" || c.Func == "" {
 		return errors.New("no package or function given (usage: gocolic test|fuzz [flags] <package> <Func>)")
+	}
+	if c.NATSSolve && c.Solvers == 0 {
+		c.Solvers = max(1, c.Workers)
 	}
 	if c.NATS != "" && c.Solvers == 0 {
 		// -workers counts the executions out on every machine; the

@@ -385,7 +385,11 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 		dcfg.MinimizeTime = 0 // a replay reports the corpus as it is
 	}
 	if cfg.NATS != "" {
-		fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d executions at a time over NATS (%d executors here), %d solvers, strategy %s\n", t.pkg.Name, cfg.Func, cfg.Workers, cfg.Local, cfg.Solvers, cfg.Strategy)
+		solvers := fmt.Sprintf("%d solvers", cfg.Solvers)
+		if cfg.NATSSolve {
+			solvers = fmt.Sprintf("%d queries at a time solved by the executors", cfg.Solvers)
+		}
+		fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d executions at a time over NATS (%d executors here), %s, strategy %s\n", t.pkg.Name, cfg.Func, cfg.Workers, cfg.Local, solvers, cfg.Strategy)
 	} else {
 		fmt.Fprintf(cfg.Stderr, "gocolic: exploring %s.%s with %d workers, %d solvers, strategy %s\n", t.pkg.Name, cfg.Func, cfg.Workers, cfg.Solvers, cfg.Strategy)
 	}
@@ -408,7 +412,7 @@ func exploreTarget(ctx context.Context, cfg Config, t *target, seeds []sym.Env, 
 	stopDist := func() {}
 	if cfg.NATS != "" {
 		var err error
-		if stopDist, err = startDist(ctx, cfg, t, &dcfg, work); err != nil {
+		if stopDist, err = startDist(ctx, cfg, t, &dcfg, chains, work); err != nil {
 			stopRounds()
 			stopFuzzer()
 			closeAll()
