@@ -514,9 +514,10 @@ func TestResume(t *testing.T) {
 	}
 }
 
-// TestRandomKills runs inputs while executors die at random points, each
-// killed by cutting its connection (it never acknowledges what it held)
-// and replaced: every input gets the result of its own execution, once.
+// TestRandomKills runs inputs and queries while executors die at random
+// points, each killed by cutting its connection (it never acknowledges
+// what it held) and replaced: every input gets the result of its own
+// execution, and every query its own answer, once.
 func TestRandomKills(t *testing.T) {
 	srv, err := StartEmbedded("127.0.0.1:0", t.TempDir())
 	if err != nil {
@@ -555,7 +556,7 @@ func TestRandomKills(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					serve(ctx, js, c.r, spec(t), nil, 1)
+					serve(ctx, js, c.r, spec(t), solveSpec(), 1)
 				}()
 				cur = append(cur, live{nc, cancel})
 			}
@@ -603,6 +604,24 @@ func TestRandomKills(t *testing.T) {
 			}
 		}()
 	}
+	// And queries, one at a time, answered by the same executors.
+	const queries = 6
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s := c.NewSolver()
+		b := sym.NewBuilder()
+		x := b.Var(0, 64)
+		for i := range queries {
+			q := solver.Query{Goal: b.Eq(b.Add(x, b.Const(uint64(i), 64)), b.Const(100, 64))}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			r, err := s.Solve(ctx, q)
+			cancel()
+			if err != nil || r.Status != solver.Sat || r.Model[0] != uint64(100-i) {
+				errs <- fmt.Errorf("query %d: %v, %v; want x = %d", i, r, err, 100-i)
+			}
+		}
+	}()
 	wg.Wait()
 	close(stop)
 	close(errs)
@@ -620,14 +639,21 @@ func TestRandomKills(t *testing.T) {
 	}
 	// Every delivery counts once in the consumer's sequence: beyond the
 	// n inputs, the redeliveries of what killed executors held.
-	again := int(info.Delivered.Consumer) - n
-	t.Logf("%d executors killed, %d inputs delivered again", k, again)
+	again := int(info.Delivered.Consumer) - n - queries
+	t.Logf("%d executors killed, %d items delivered again", k, again)
 	if k == 0 || again <= 0 {
 		t.Error("no input was held by a killed executor: the test tested nothing")
 	}
-	if got := c.Counts().Results; got != n {
-		t.Errorf("%d results taken in, want %d", got, n)
+	if got := c.Counts().Results; got != n+queries {
+		t.Errorf("%d results taken in, want %d", got, n+queries)
 	}
+}
+
+// solveSpec has executors solve with Z3 alone.
+func solveSpec() *SolveSpec {
+	opts := stack.DefaultOptions()
+	opts.Mode = stack.ModeZ3
+	return &SolveSpec{Stack: opts}
 }
 
 // TestServerRandomRestarts restarts the server (its store on disk) at
@@ -802,9 +828,7 @@ func TestQueryRoundTrip(t *testing.T) {
 // (Options.Solve) between its inputs: a satisfiable query gets a model
 // that satisfies it, an unsatisfiable one Unsat, and inputs still run.
 func TestSolveOnExecutors(t *testing.T) {
-	opts := stack.DefaultOptions()
-	opts.Mode = stack.ModeZ3
-	c := start(t, Options{Local: 1, Solve: &SolveSpec{Stack: opts}})
+	c := start(t, Options{Local: 1, Solve: solveSpec()})
 	s := c.NewSolver()
 	b := sym.NewBuilder()
 	x := b.Var(0, 64)
