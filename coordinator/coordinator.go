@@ -67,10 +67,9 @@ type Config struct {
 	// with Inject does not end when its own search is exhausted, only at
 	// the end of its budget.
 	Inject <-chan sym.Env
-	// Remote, if not nil, runs the concolic lane's inputs on executors
-	// outside this process (package dist), Workers of them at a time,
-	// instead of on worker processes of the run's own. The mutation lane
-	// does not run then (Lanes must be LanesConcolic).
+	// Remote, if not nil, runs the inputs and the mutation lane's
+	// batches on executors outside this process (package dist), Workers
+	// of them at a time, instead of on worker processes of the run's own.
 	Remote Remote
 	// OnKeep, if not nil, is called with every input the run keeps (it
 	// covered something first, or failed in a new way: failed is true),
@@ -308,9 +307,6 @@ type outcome struct {
 // Run explores the target until the budget is spent, the search space is
 // exhausted, or ctx is cancelled; it returns what it found in every case.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
-	if cfg.Remote != nil && cfg.Lanes != LanesConcolic && !cfg.NoSolve {
-		return nil, errors.New("the mutation lane does not run on remote executors yet: use -lanes concolic")
-	}
 	if cfg.Workers < 1 {
 		cfg.Workers = 1
 	}

@@ -564,6 +564,9 @@ func (d *coordinator) solving() bool {
 // whose queries were slow (examples/header: checksum queries of 1-2 s
 // against 0.2 s on the concolic lane's own short inputs).
 func (d *coordinator) processBatch(o outcome) {
+	if o.lost {
+		return // no executor ran it before the run stopped
+	}
 	d.rep.Execs += o.bresp.Ran
 	d.rep.ExecTime += time.Duration(o.bresp.Nanos)
 	elapsed := time.Since(d.start)

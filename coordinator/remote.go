@@ -1,7 +1,8 @@
-// This file lets the concolic lane's executions run outside the
-// coordinator's process: Remote is how a run hands an input to executors
-// elsewhere (package dist, over NATS), and Executor is what such an
-// executor runs, the worker goroutine's own code (execer).
+// This file lets a run's executions run outside the coordinator's
+// process: Remote is how a run hands an input, or a batch of the
+// mutation lane, to executors elsewhere (package dist, over NATS), and
+// Executor is what such an executor runs, the worker goroutine's own
+// code (execer, laneWorker).
 
 package coordinator
 
@@ -11,16 +12,28 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gocolic/gocolic/mutate"
 	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sym"
 )
 
-// Remote runs the concolic lane's inputs on executors outside the
-// coordinator's process. Exec blocks until an executor reports what env
-// did; it returns ErrLost when ctx ends first (the run stopped and no
-// executor reported in time), and any other error ends the run.
+// Remote runs a run's inputs on executors outside the coordinator's
+// process. Exec blocks until an executor reports what env did, Batch
+// until one reports what the mutation lane's batch q did (q holds the
+// whole map and the dictionary the batch draws from: any executor may
+// take it); each returns ErrLost when ctx ends first (the run stopped
+// and no executor reported in time), and any other error ends the run.
 type Remote interface {
 	Exec(ctx context.Context, env sym.Env) (Executed, error)
+	Batch(ctx context.Context, q *rt.Batch) (BatchDone, error)
+}
+
+// BatchDone is what a batch of the mutation lane did on an executor:
+// the results of the inputs that did not crash (Resp.Ran counts them
+// all), and the crashes by the input's index in the batch.
+type BatchDone struct {
+	Resp    *rt.BatchResponse
+	Crashes map[int]*Crash
 }
 
 // ErrLost is Remote.Exec's error for an input no executor ran before the
@@ -53,6 +66,9 @@ type ExecSpec struct {
 	Opaque     bool          `json:"opaque,omitempty"`
 	MaxLen     int           `json:"maxlen"`
 	Trace      bool          `json:"trace,omitempty"`
+	// Params are the target's parameters, which the mutation lane's
+	// batches are made for.
+	Params []rt.Param `json:"params,omitempty"`
 }
 
 // ExecSpec returns the executors' spec of a run with config cfg; Trace
@@ -63,15 +79,17 @@ func (cfg *Config) ExecSpec() ExecSpec {
 		timeout = DefaultOptions().Timeout
 	}
 	return ExecSpec{Bin: cfg.Bin, Args: cfg.Args, Dir: cfg.Dir, Timeout: timeout, MemLimitMB: cfg.MemLimitMB,
-		Opaque: cfg.Opaque, MaxLen: cfg.MaxLen, Trace: cfg.Pruner != nil}
+		Opaque: cfg.Opaque, MaxLen: cfg.MaxLen, Trace: cfg.Pruner != nil, Params: cfg.Params}
 }
 
 // Executor runs inputs on one worker process of its own, replacing it
 // when the target kills it, as a worker goroutine of a run does. It is
 // not safe for concurrent use.
 type Executor struct {
-	x *execer
-	w *worker
+	x      *execer
+	w      *worker
+	lw     *laneWorker // the mutation lane's batches on w
+	params []rt.Param
 }
 
 // NewExecutor starts an executor's worker process.
@@ -80,13 +98,44 @@ func NewExecutor(sp ExecSpec) (*Executor, error) {
 		maxLen: sp.MaxLen, trace: sp.Trace, timeout: sp.Timeout, slowMisses: new(atomic.Int32)}
 	// Its run's stop is not known here: stopping stays nil, and the
 	// item's end bounds a second try instead.
-	e := &Executor{x: x}
+	e := &Executor{x: x, params: sp.Params}
 	w, err := startWorker(x.sp)
 	if err != nil {
 		return nil, err
 	}
 	e.w = w
+	e.lw = &laneWorker{w: w, start: func() (*worker, error) { return startWorker(x.sp) }}
 	return e, nil
+}
+
+// RunBatch runs a batch of the mutation lane, made by Remote.Batch: its
+// Known is the coordinator's whole map and its DictInts and DictToks
+// the dictionary's first NInts and NToks entries. The worker is sent
+// what it lacks of them, as a worker goroutine's is (laneWorker), and an
+// input that kills it is found by running the batch's inputs one at a
+// time, unless end (when not zero: the run's budget's end) has passed:
+// the inputs left are then dropped, as a run's own workers drop them
+// once it stops. An error means the executor cannot go on.
+func (e *Executor) RunBatch(q *rt.Batch, end time.Time) (BatchDone, error) {
+	if e.w == nil {
+		return BatchDone{}, errors.New("executor closed")
+	}
+	e.lw.stopping = nil
+	if !end.IsZero() {
+		stop := make(chan struct{})
+		t := time.AfterFunc(time.Until(end), func() { close(stop) })
+		defer t.Stop()
+		e.lw.stopping = stop
+	}
+	l := &lane{params: e.params, maxLen: q.MaxLen, timeout: e.x.timeout, dict: mutate.DictOf(q.DictInts, q.DictToks), log: q.Known}
+	b := *q
+	b.Known, b.DictInts, b.DictToks = nil, nil, nil
+	w, o := e.lw.runJob(l, e.w, job{batch: &laneBatch{q: &b}})
+	e.w = w
+	if o.err != nil {
+		return BatchDone{}, o.err
+	}
+	return BatchDone{Resp: o.bresp, Crashes: o.crashes}, nil
 }
 
 // Run executes env; end, when not zero, is when the run's budget ends
@@ -123,6 +172,24 @@ func (d *coordinator) remoteLoop(ctx, lost context.Context, jobs <-chan job, res
 		case <-ctx.Done():
 			return
 		case j := <-jobs:
+			if j.batch != nil {
+				done, err := d.cfg.Remote.Batch(lost, d.fullBatch(j.batch))
+				switch {
+				case errors.Is(err, ErrLost):
+					results <- outcome{job: j, lost: true}
+				case err != nil:
+					results <- outcome{job: j, err: err}
+					return
+				default:
+					if len(done.Crashes) > 0 {
+						// merge takes a crash's input from the batch
+						// itself, as after a local bisection.
+						j.batch.inputs = d.lane.mutants(j.batch)
+					}
+					results <- outcome{job: j, bresp: done.Resp, crashes: done.Crashes}
+				}
+				continue
+			}
 			ex, err := d.cfg.Remote.Exec(lost, j.env)
 			switch {
 			case errors.Is(err, ErrLost):
@@ -135,6 +202,18 @@ func (d *coordinator) remoteLoop(ctx, lost context.Context, jobs <-chan job, res
 			}
 		}
 	}
+}
+
+// fullBatch returns batch b as an executor of any state can run it: with
+// the whole map of the run and the dictionary's entries the batch draws
+// from.
+func (d *coordinator) fullBatch(b *laneBatch) *rt.Batch {
+	q := *b.q
+	q.Known, _ = d.lane.since(0)
+	if q.Count > 0 {
+		q.DictInts, q.DictToks, _, _ = d.lane.dictSince(0, 0, q.NInts, q.NToks)
+	}
+	return &q
 }
 
 // lostContext returns the context the remote loops wait in: it ends

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocolic/gocolic/mutate"
+	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/sym"
 )
 
@@ -15,6 +17,7 @@ import (
 // are on other machines: each input goes to a free one.
 type executors struct {
 	free chan *Executor
+	end  time.Time // the run's budget's end, for batches (zero: none)
 }
 
 func newExecutors(t *testing.T, n int, sp ExecSpec) *executors {
@@ -36,12 +39,23 @@ func (r *executors) Exec(ctx context.Context, env sym.Env) (Executed, error) {
 	return e.Run(env, time.Time{})
 }
 
+func (r *executors) Batch(ctx context.Context, q *rt.Batch) (BatchDone, error) {
+	e := <-r.free
+	defer func() { r.free <- e }()
+	return e.RunBatch(q, r.end)
+}
+
 // never is a Remote whose executors never report.
 type never struct{}
 
 func (never) Exec(ctx context.Context, env sym.Env) (Executed, error) {
 	<-ctx.Done()
 	return Executed{}, ErrLost
+}
+
+func (never) Batch(ctx context.Context, q *rt.Batch) (BatchDone, error) {
+	<-ctx.Done()
+	return BatchDone{}, ErrLost
 }
 
 // TestRemoteMatchesWorkers explores the helper's branches mode to the
@@ -102,12 +116,101 @@ func TestRemoteLost(t *testing.T) {
 	}
 }
 
-// TestRemoteNeedsConcolicLaneOnly refuses a run that would give the
-// mutation lane's batches to remote executors.
-func TestRemoteNeedsConcolicLaneOnly(t *testing.T) {
-	cfg := runConfig(t, &unsatSolver{}, modeBranches)
-	cfg.Lanes, cfg.Remote = LanesBoth, never{}
-	if _, err := Run(context.Background(), cfg); err == nil {
-		t.Error("Run with Remote and both lanes: no error")
+// TestRemoteBothLanes runs both lanes through Remote: the mutation
+// lane's batches run on the executors too, what they keep is taken in,
+// and the run finds the helper's panic without an internal error. (What
+// either lane covers in 2 s depends on timings, hangs among the mutants
+// included, so coverage is not compared with a local run.)
+func TestRemoteBothLanes(t *testing.T) {
+	cfg := runConfig(t, &countingSolver{}, modeBranches, modePanic)
+	cfg.Lanes, cfg.Workers, cfg.Budget, cfg.Timeout = LanesBoth, 2, 2*time.Second, time.Second
+	ex := newExecutors(t, 2, cfg.ExecSpec())
+	ex.end = time.Now().Add(cfg.Budget)
+	cfg.Remote = ex
+	rep := runDriver(t, context.Background(), cfg)
+	l := rep.Lanes
+	if l.MutationExecs == 0 || l.MutationKept == 0 || rep.Execs != l.ConcolicExecs+l.MutationExecs {
+		t.Errorf("%d executions, %d concolic, %d in batches of which %d kept; want batches that kept inputs, and the sum", rep.Execs, l.ConcolicExecs, l.MutationExecs, l.MutationKept)
+	}
+	if len(rep.InternalErrors) != 0 {
+		t.Errorf("internal errors: %+v", rep.InternalErrors)
+	}
+	found := false
+	for _, f := range rep.Findings {
+		found = found || f.Message == "boom"
+	}
+	if !found {
+		t.Errorf("findings %+v, want boom", rep.Findings)
+	}
+}
+
+// TestExecutorBatch runs generated batches of the mutation lane on an
+// Executor as Remote.Batch hands them over (the whole map, the
+// dictionary's prefix): every mutant runs, the ones that exit are the
+// crashes, each result is its mutant's, and a second batch on the same
+// executor sends its worker only what it lacks.
+func TestExecutorBatch(t *testing.T) {
+	d := mutate.NewDict(0)
+	d.AddInt(modeExit, 64)
+	l := newLane(laneParams, 8, 10*time.Second, d, 1, []sym.Env{input(modeBranches)})
+	l.size = 32
+	for e := range uint32(40) {
+		l.add(rt.BucketEntry(e, 1))
+	}
+	e, err := NewExecutor(ExecSpec{Bin: workerBin(t), Timeout: 10 * time.Second, MaxLen: 8, Params: laneParams})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	co := &coordinator{lane: l}
+	for round := range 2 {
+		var b *laneBatch
+		var exits []int
+		var want [][]uint64
+		for range 200 {
+			b, exits = l.next(), nil
+			want = rt.Mutants(laneParams, 8, b.q.Bases, b.q.Count, b.q.Seed, d.Ints()[:b.q.NInts], d.Tokens()[:b.q.NToks])
+			bad := false
+			for i, in := range want {
+				x := int64(in[0])
+				bad = bad || x >= modeFatal && x < modeNumbered
+				if x == modeExit {
+					exits = append(exits, i)
+				}
+			}
+			if !bad && len(exits) > 0 {
+				break
+			}
+		}
+		if len(exits) == 0 {
+			t.Fatal("no batch of 200 has a mutant that exits: the test checks nothing")
+		}
+		q := co.fullBatch(b)
+		if len(q.Known) != 40+20*round || len(q.DictInts) != b.q.NInts {
+			t.Fatalf("round %d: the batch carries %d map entries and %d ints, want %d and %d", round, len(q.Known), len(q.DictInts), 40+20*round, b.q.NInts)
+		}
+		done, err := e.RunBatch(q, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done.Resp.Ran != b.size() {
+			t.Errorf("round %d: %d inputs ran, want %d", round, done.Resp.Ran, b.size())
+		}
+		var got []int
+		for i := range done.Crashes {
+			got = append(got, i)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, exits) {
+			t.Errorf("round %d: crashes at %v, want at the exiting mutants %v", round, got, exits)
+		}
+		for _, r := range done.Resp.Results {
+			if !slices.Equal(r.Input, want[r.Index]) {
+				t.Errorf("round %d: input %d: result for %v, the mutant is %v", round, r.Index, r.Input, want[r.Index])
+			}
+		}
+		for e := range uint32(20) {
+			l.add(rt.BucketEntry(100+e+20*uint32(round), 1))
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/rt"
 	"github.com/gocolic/gocolic/solver"
 	"github.com/gocolic/gocolic/sym"
 )
@@ -39,9 +40,10 @@ type dispatcher struct {
 
 // reply is a result or an answer, or why it could not be read.
 type reply struct {
-	ex  coordinator.Executed
-	res solver.Result
-	err error
+	ex    coordinator.Executed
+	res   solver.Result
+	batch coordinator.BatchDone
+	err   error
 }
 
 // Counts are a run's messages on the coordinator's side.
@@ -56,8 +58,9 @@ type Counts struct {
 	// not acknowledge them (a restart, a connection down).
 	Republished int64
 	// Queries counts the items that were queries the executors answered
-	// (-nats-solve), among Items and Results.
-	Queries int64
+	// (-nats-solve), Batches those that were batches of the mutation
+	// lane, among Items and Results.
+	Queries, Batches int64
 }
 
 // stats are the live Counts.
@@ -69,6 +72,7 @@ type stats struct {
 	Dropped     atomic.Int64 // results of items nobody waited for (run twice, or given up)
 	Republished atomic.Int64
 	Queries     atomic.Int64
+	Batches     atomic.Int64
 }
 
 func newDispatcher(ctx context.Context, js jetstream.JetStream, r run, end time.Time) (*dispatcher, error) {
@@ -97,11 +101,16 @@ func newDispatcher(ctx context.Context, js jetstream.JetStream, r run, end time.
 func (d *dispatcher) take(m jetstream.Msg) {
 	var r reply
 	id := m.Headers().Get(hdrItem)
-	if m.Headers().Get(hdrKind) == kindSolve {
+	switch m.Headers().Get(hdrKind) {
+	case kindSolve:
 		if r.err = checkFormat(m.Headers()); r.err == nil {
 			r.res, r.err = decodeAnswer(id, m.Data())
 		}
-	} else {
+	case kindBatch:
+		if r.err = checkFormat(m.Headers()); r.err == nil {
+			r.batch, r.err = decodeBatchDone(id, m.Data())
+		}
+	default:
 		var rid string
 		if rid, r.ex, r.err = decodeResult(m.Headers(), m.Data()); rid != "" {
 			id = rid
@@ -128,6 +137,18 @@ func (d *dispatcher) Exec(ctx context.Context, env sym.Env) (coordinator.Execute
 		return coordinator.Executed{}, err
 	}
 	return r.ex, r.err
+}
+
+// Batch runs a batch of the mutation lane on some executor of the run
+// (coordinator.Remote).
+func (d *dispatcher) Batch(ctx context.Context, q *rt.Batch) (coordinator.BatchDone, error) {
+	id := d.nextID()
+	r, err := d.send(ctx, id, encodeBatch(d.r.workSubject(), id, q, d.end))
+	if err != nil {
+		return coordinator.BatchDone{}, err
+	}
+	d.stats.Batches.Add(1)
+	return r.batch, r.err
 }
 
 // Solve has some executor of the run answer q (Solver, -nats-solve).
@@ -208,7 +229,7 @@ func (d *dispatcher) send(ctx context.Context, id string, m *nats.Msg) (reply, e
 func (d *dispatcher) counts() Counts {
 	s := &d.stats
 	return Counts{Items: s.Items.Load(), ItemBytes: s.ItemBytes.Load(), Results: s.Results.Load(),
-		ResultBytes: s.ResultBytes.Load(), Dropped: s.Dropped.Load(), Republished: s.Republished.Load(), Queries: s.Queries.Load()}
+		ResultBytes: s.ResultBytes.Load(), Dropped: s.Dropped.Load(), Republished: s.Republished.Load(), Queries: s.Queries.Load(), Batches: s.Batches.Load()}
 }
 
 // fail makes every waiting and later Exec return err.

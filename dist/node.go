@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/gocolic/gocolic/coordinator"
+	"github.com/gocolic/gocolic/rt"
 )
 
 // serve runs n executors on run r's items until the run ends (its streams
@@ -108,6 +109,37 @@ func execute(ctx context.Context, js jetstream.JetStream, r run, cons jetstream.
 			stop()
 			f, perr := js.PublishMsgAsync(encodeAnswer(r.resultSubject(), id, res, err), jetstream.WithMsgID(id))
 			if perr != nil {
+				m.Nak()
+				continue
+			}
+			go ackOnStored(m, f)
+			continue
+		}
+		if m.Headers().Get(hdrKind) == kindBatch {
+			err := checkFormat(m.Headers())
+			var q *rt.Batch
+			var end int64
+			if err == nil {
+				q, end, err = decodeBatch(m.Headers(), m.Data())
+			}
+			if err != nil {
+				m.Nak()
+				return fmt.Errorf("run %s: %w", r.id, err)
+			}
+			var until time.Time
+			if end != 0 {
+				until = time.Unix(0, end)
+			}
+			stop := heartbeat(m, beat)
+			done, err := ex.RunBatch(q, until)
+			stop()
+			if err != nil {
+				m.Nak()
+				return fmt.Errorf("run %s: %w", r.id, err)
+			}
+			id := m.Headers().Get(hdrItem)
+			f, err := js.PublishMsgAsync(encodeBatchDone(r.resultSubject(), id, done), jetstream.WithMsgID(id))
+			if err != nil {
 				m.Nak()
 				continue
 			}

@@ -214,9 +214,86 @@ func TestNATSBadServer(t *testing.T) {
 			t.Errorf("gocolic test built and explored before it found the server missing:\n%s", res.stderr)
 		}
 	}
-	res := run(t, dir, time.Minute, gocolic, "test", "-runs", "10", "-nats", "embedded", "./slow", "Slow")
-	if res.code != 2 || !strings.Contains(res.stderr, "-lanes concolic") {
-		t.Errorf("-nats with both lanes: exit %d\n%s\nwant 2 and the advice to add -lanes concolic", res.code, res.stderr)
+	res := run(t, dir, time.Minute, gocolic, "test", "-runs", "10", "-nats-solve", "./slow", "Slow")
+	if res.code != 2 || !strings.Contains(res.stderr, "need -nats") {
+		t.Errorf("-nats-solve without -nats: exit %d\n%s\nwant 2 and the advice to add -nats", res.code, res.stderr)
+	}
+}
+
+// fastBranches is slowBranches without the sleep: the mutation lane
+// runs thousands of its inputs a second.
+const fastBranches = `package fast
+
+func Fast(a, b, c, d byte) int {
+	n := 0
+	if a > 10 {
+		n++
+	}
+	if b == 7 {
+		n += 2
+	}
+	if c < 3 {
+		n += 4
+	}
+	if d == a {
+		n += 8
+	}
+	if n == 15 {
+		panic("all four")
+	}
+	return n
+}
+`
+
+// TestNATSBothLanes runs both lanes over NATS, with the executors in a
+// separate gocolic worker process and solving the queries too: the
+// mutation lane's batches run there, and the run covers every outcome
+// and finds the bug, as a plain run does.
+func TestNATSBothLanes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := module(t, map[string]string{"fast/fast.go": fastBranches})
+	js := filepath.Join(t.TempDir(), "r.json")
+	coord := exec.Command(gocolic, "test", "-budget", "8s", "-workers", "2", "-seed", "1", "-nats", "embedded", "-nats-listen", "127.0.0.1:0",
+		"-local", "0", "-nats-solve", "-run", "lanes", "-notests", "-nostate", "-json", js, "./fast", "Fast")
+	coord.Dir = dir
+	out := new(syncBuffer)
+	coord.Stdout, coord.Stderr = out, out
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer coord.Process.Kill()
+	url := waitFor(t, out, regexp.MustCompile(`gocolic worker -nats (\S+) -run lanes`), 2*time.Minute)[1]
+	w := exec.Command(gocolic, "worker", "-nats", url, "-run", "lanes", "-workers", "2", "-dir", t.TempDir())
+	wout := new(syncBuffer)
+	w.Stdout, w.Stderr = wout, wout
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Process.Kill(); w.Wait() })
+	done := make(chan error, 1)
+	go func() { done <- coord.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("coordinator: %v\n%s", err, out.String())
+		}
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("coordinator did not end:\n%s", out.String())
+	}
+	rep := readReport(t, js)
+	if rep.Lanes == nil || rep.Lanes.MutationExecs == 0 {
+		t.Fatalf("no batch ran on the worker: lanes %+v\n%s", rep.Lanes, out.String())
+	}
+	if rep.Branches.Covered != rep.Branches.Total || len(rep.Bugs) != 1 || rep.Bugs[0].Message != "all four" {
+		t.Errorf("covered %d/%d, bugs %+v; want everything and the bug", rep.Branches.Covered, rep.Branches.Total, rep.Bugs)
+	}
+	if m := regexp.MustCompile(`(\d+) batches`).FindStringSubmatch(out.String()); m == nil || m[1] == "0" {
+		t.Errorf("the NATS summary counts no batch:\n%s", out.String())
+	}
+	if !strings.Contains(wout.String(), "which solve its queries too") {
+		t.Errorf("the worker does not say it solves:\n%s", wout.String())
 	}
 }
 

@@ -239,3 +239,12 @@ func baseVar(x *sym.Expr) *sym.Expr {
 	}
 	return nil
 }
+
+// DictOf returns a dictionary that holds ints and toks, in that order,
+// as another's Ints and Tokens gave them: an executor on another
+// machine draws a batch's mutants from the coordinator's dictionary so.
+func DictOf(ints []uint64, toks [][]byte) *Dict {
+	d := NewDict(max(len(ints), len(toks)))
+	d.ints, d.toks = ints, toks
+	return d
+}

@@ -24,8 +24,6 @@ func (c *Config) validateNATS() error {
 		return nil
 	}
 	switch {
-	case c.Lanes != coordinator.LanesConcolic && len(c.Replay) == 0:
-		return errors.New("-nats: the mutation lane does not run on executors of other processes yet: add -lanes concolic")
 	case c.WithFuzzer:
 		return errors.New("-nats and -with-fuzzer exclude each other")
 	case c.NATSListen != "" && c.NATS != dist.EmbeddedURL:
@@ -97,8 +95,8 @@ func startDist(ctx context.Context, cfg Config, t *target, dcfg *coordinator.Con
 	dcfg.OnKeep = co.Keep
 	return func() {
 		n := co.Counts()
-		fmt.Fprintf(cfg.Stderr, "gocolic: over NATS: %d items (%d bytes, %d of them queries, %d sent again), %d results (%d bytes), %d duplicate or late results dropped, %d kept inputs logged\n",
-			n.Items, n.ItemBytes, n.Queries, n.Republished, n.Results, n.ResultBytes, n.Dropped, n.Kept)
+		fmt.Fprintf(cfg.Stderr, "gocolic: over NATS: %d items (%d bytes, %d of them queries, %d batches, %d sent again), %d results (%d bytes), %d duplicate or late results dropped, %d kept inputs logged\n",
+			n.Items, n.ItemBytes, n.Queries, n.Batches, n.Republished, n.Results, n.ResultBytes, n.Dropped, n.Kept)
 		if err := co.Close(); err != nil {
 			fmt.Fprintf(cfg.Stderr, "gocolic: %v\n", err)
 		}

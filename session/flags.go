@@ -82,7 +82,7 @@ func (c *Config) bind(fs *flag.FlagSet, cmd Command, d Config) {
 		fs.StringVar(&c.Lanes, "lanes", d.Lanes, "search lanes: concolic (symbolic execution and solving), mutate (mutation of kept inputs at close to native speed: a fuzzer) or both")
 	}
 	if cmd == CmdTest || cmd == CmdFuzz {
-		fs.StringVar(&c.NATS, "nats", d.NATS, "spread the executions over the NATS server (with JetStream) at this URL, or one started in this process (embedded); -workers then counts the executions out at once on all machines, and executors join with gocolic worker (needs -lanes concolic)")
+		fs.StringVar(&c.NATS, "nats", d.NATS, "spread the executions over the NATS server (with JetStream) at this URL, or one started in this process (embedded); -workers then counts the executions out at once on all machines, and executors join with gocolic worker")
 		fs.StringVar(&c.NATSListen, "nats-listen", d.NATSListen, "with -nats embedded: host:port on which executors of other machines join (port 0: any free one; \"\": this process only)")
 		fs.StringVar(&c.RunID, "run", d.RunID, "with -nats: the run's id on the server, which gocolic worker -run names (default: a fresh one)")
 		fs.IntVar(&c.Local, "local", d.Local, "with -nats: executors in this process (-1: -workers)")

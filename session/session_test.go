@@ -55,7 +55,14 @@ func TestValidate(t *testing.T) {
 		{name: "negative budget", edit: func(c *Config) { c.Budget = -time.Second }, err: "must not be negative"},
 		{name: "negative runs", edit: func(c *Config) { c.Runs = -1 }, err: "must not be negative"},
 		{name: "maxlen too large", edit: func(c *Config) { c.MaxLen = 4097 }, err: "4097"},
-		{name: "nats needs the concolic lane alone", edit: func(c *Config) { c.NATS, c.Lanes = "embedded", coordinator.LanesBoth }, err: "-lanes concolic"},
+		{name: "nats-solve needs nats", edit: func(c *Config) { c.NATSSolve = true }, err: "need -nats"},
+		{name: "nats with both lanes, solved on the executors", edit: func(c *Config) {
+			c.NATS, c.Lanes, c.NATSSolve, c.Workers, c.Local = "embedded", coordinator.LanesBoth, true, 6, -1
+		}, check: func(t *testing.T, c Config) {
+			if c.Solvers != 6 {
+				t.Errorf("solvers %d; with -nats-solve, want -workers' 6 queries out", c.Solvers)
+			}
+		}},
 		{name: "nats-listen needs nats", edit: func(c *Config) { c.NATSListen = "127.0.0.1:0" }, err: "need -nats"},
 		{name: "nats-listen needs an embedded server", edit: func(c *Config) {
 			c.NATS, c.Lanes, c.NATSListen = "nats://h:4222", coordinator.LanesConcolic, ":0"
