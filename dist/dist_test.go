@@ -873,3 +873,29 @@ func TestQueryWithoutSolvers(t *testing.T) {
 		t.Errorf("serve: %v; want one line saying the executors do not solve", err)
 	}
 }
+
+// TestBatchWireRoundTrip encodes a batch of the mutation lane and what
+// it did, crashes included, and reads them back; a cut message is an
+// error.
+func TestBatchWireRoundTrip(t *testing.T) {
+	q := &rt.Batch{MaxLen: 8, Count: 32, Bases: [][]uint64{{1, 2}, {3}}, Seed: 7, Known: []uint32{5, 9, 12},
+		DictInts: []uint64{77}, DictToks: [][]byte{[]byte("tok")}, NInts: 1, NToks: 1}
+	m := encodeBatch("s", "b-1", q, 12345)
+	got, end, err := decodeBatch(m.Header, m.Data)
+	if err != nil || end != 12345 || fmt.Sprint(*got) != fmt.Sprint(*q) {
+		t.Errorf("batch read as %+v, end %d, %v; want %+v, 12345", got, end, err, q)
+	}
+	done := coordinator.BatchDone{
+		Resp:    &rt.BatchResponse{Ran: 32, Nanos: 1000, Results: []rt.BatchResult{{Index: 3, Status: rt.StatusPanic, Panic: "boom", Input: []uint64{4}}}},
+		Crashes: map[int]*coordinator.Crash{7: {Kind: coordinator.CrashExit, Message: "exit status 3", Output: "out"}},
+	}
+	r := encodeBatchDone("r", "b-1", done)
+	back, err := decodeBatchDone("b-1", r.Data)
+	if err != nil || back.Resp.Ran != 32 || len(back.Resp.Results) != 1 || back.Resp.Results[0].Panic != "boom" ||
+		len(back.Crashes) != 1 || back.Crashes[7] == nil || *back.Crashes[7] != *done.Crashes[7] {
+		t.Errorf("read %+v (crashes %v), %v; want %+v", back, back.Crashes, err, done)
+	}
+	if _, err := decodeBatchDone("b-1", r.Data[:len(r.Data)-1]); err == nil {
+		t.Error("a cut batch result read without an error")
+	}
+}
