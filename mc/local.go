@@ -24,6 +24,7 @@ import (
 
 	"github.com/gocolic/gocolic/cfa"
 	"github.com/gocolic/gocolic/solver"
+	"github.com/gocolic/gocolic/sym"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -84,6 +85,11 @@ func ProveLocal(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solv
 			if err := p.Step(c); err != nil {
 				return false, err
 			}
+		}
+		// The edge's own guard alone is satisfiable unless the builder
+		// folded it to false: no query for a chain that adds nothing.
+		if len(p.Conds) <= 1 && len(p.Assume) == 0 && (len(p.Conds) == 0 || p.Conds[0].Kind != sym.KFalse) {
+			return false, nil
 		}
 		r, err := slv.Solve(ctx, solver.Query{Goal: p.Formula()})
 		if err != nil {

@@ -136,14 +136,16 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 	for _, fn := range order {
 		all[fn] = goals[fn]
 		var left []Goal
+		// One encoder for the function's goals: its Builder shares
+		// the terms their chains have in common.
+		enc := NewEncoder(sym.NewBuilder(), fn)
+		enc.Inline = Inlining{Depth: DefaultInlineDepth, Allow: func(f *ssa.Function) bool { return inGraph[f] }}
+		enc.Counter = g.Counter
 		for _, gl := range goals[fn] {
 			if ctx.Err() != nil {
 				left = append(left, gl)
 				continue
 			}
-			enc := NewEncoder(sym.NewBuilder(), fn)
-			enc.Inline = Inlining{Depth: DefaultInlineDepth, Allow: func(f *ssa.Function) bool { return inGraph[f] }}
-			enc.Counter = g.Counter
 			// A query that fails costs its goal's claim, not the run.
 			if ok, err := ProveLocal(ctx, g, enc, slv, gl); ok && err == nil {
 				own[gl] = Unreachable
