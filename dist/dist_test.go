@@ -899,3 +899,62 @@ func TestBatchWireRoundTrip(t *testing.T) {
 		t.Error("a cut batch result read without an error")
 	}
 }
+
+// TestCoordinatorRandomKills kills a run's coordinator at random points
+// while it keeps inputs, four times, each time starting another with
+// the same run id on the same server: each resumes at least every input
+// the server had confirmed before the kill, and nothing that was never
+// kept.
+func TestCoordinatorRandomKills(t *testing.T) {
+	srv, err := StartEmbedded("127.0.0.1:0", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	rng := rand.New(rand.NewPCG(5, 6))
+	kept := map[uint64]bool{}      // every input any coordinator kept
+	confirmed := map[uint64]bool{} // those the server had confirmed at a kill
+	next := uint64(1000)
+	for round := range 4 {
+		c, err := Start(context.Background(), Options{URL: srv.URL(), ID: "killed", Spec: spec(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[uint64]bool{}
+		for _, e := range c.Resumed() {
+			got[e[0]] = true
+		}
+		for x := range confirmed {
+			if !got[x] {
+				t.Errorf("round %d: input %d, confirmed before the kill, not resumed", round, x)
+			}
+		}
+		for x := range got {
+			if !kept[x] {
+				t.Errorf("round %d: resumed %d, which no coordinator kept", round, x)
+			}
+		}
+		// Keep inputs for a random while, then die at once.
+		deadline := time.Now().Add(time.Duration(50+rng.IntN(400)) * time.Millisecond)
+		for time.Now().Before(deadline) {
+			kept[next] = true
+			c.Keep(input(int64(next)), false)
+			next++
+			time.Sleep(time.Duration(rng.IntN(20)) * time.Millisecond)
+		}
+		// What the server confirmed is in its log, whatever happens
+		// next; read it as the next coordinator will.
+		logged, err := readInputs(context.Background(), c.js, c.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range logged {
+			confirmed[e[0]] = true
+		}
+		c.shut()
+	}
+	if len(confirmed) == 0 {
+		t.Error("nothing was confirmed before any kill: the test tested nothing")
+	}
+	t.Logf("%d inputs kept, %d confirmed before their coordinator died", len(kept), len(confirmed))
+}
