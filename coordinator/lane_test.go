@@ -318,17 +318,13 @@ func TestLaneWorker(t *testing.T) {
 // the coordinator makes the batch's mutants again and runs them one at a
 // time, each crash is found with its input, and the other inputs' results
 // come with the inputs the worker made, which are the coordinator's.
-func TestLaneWorkerGenerated(t *testing.T) {
-	d := mutate.NewDict(0)
-	d.AddInt(modeExit, 64)
-	l := newLane(laneParams, 8, 10*time.Second, d, 1, []sym.Env{input(modeBranches)})
-	l.size = 32
-	// A batch whose mutants exit, but do not hang, allocate or overflow
-	// the stack (modes 3 to 9), which would cost the test time.
-	var b *laneBatch
-	var exits []int
-	var want [][]uint64 // the batch's mutants as the worker makes them
-	for range 100 {
+// exitingBatch returns the next batch of l whose mutants exit, not first
+// and without hanging, allocating or overflowing the stack (modes 3 to
+// 9, which would cost the test time), the indexes of the exiting ones,
+// and the batch's mutants as the worker makes them from dictionary d.
+func exitingBatch(t *testing.T, l *lane, d *mutate.Dict) (b *laneBatch, exits []int, want [][]uint64) {
+	t.Helper()
+	for range 200 {
 		b, exits = l.next(), nil
 		want = rt.Mutants(laneParams, 8, b.q.Bases, b.q.Count, b.q.Seed, d.Ints()[:b.q.NInts], d.Tokens()[:b.q.NToks])
 		bad := false
@@ -340,12 +336,19 @@ func TestLaneWorkerGenerated(t *testing.T) {
 			}
 		}
 		if !bad && len(exits) > 0 && exits[0] > 0 {
-			break
+			return b, exits, want
 		}
 	}
-	if len(exits) == 0 {
-		t.Fatal("no batch of 100 has a mutant that exits: the test checks nothing")
-	}
+	t.Fatal("no batch of 200 has a mutant that exits: the test checks nothing")
+	return nil, nil, nil
+}
+
+func TestLaneWorkerGenerated(t *testing.T) {
+	d := mutate.NewDict(0)
+	d.AddInt(modeExit, 64)
+	l := newLane(laneParams, 8, 10*time.Second, d, 1, []sym.Env{input(modeBranches)})
+	l.size = 32
+	b, exits, want := exitingBatch(t, l, d)
 
 	sp := spec{bin: workerBin(t), timeout: 10 * time.Second}
 	w, err := startWorker(sp)

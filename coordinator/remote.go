@@ -172,36 +172,40 @@ func (d *coordinator) remoteLoop(ctx, lost context.Context, jobs <-chan job, res
 		case <-ctx.Done():
 			return
 		case j := <-jobs:
-			if j.batch != nil {
-				done, err := d.cfg.Remote.Batch(lost, d.fullBatch(j.batch))
-				switch {
-				case errors.Is(err, ErrLost):
-					results <- outcome{job: j, lost: true}
-				case err != nil:
-					results <- outcome{job: j, err: err}
-					return
-				default:
-					if len(done.Crashes) > 0 {
-						// merge takes a crash's input from the batch
-						// itself, as after a local bisection.
-						j.batch.inputs = d.lane.mutants(j.batch)
-					}
-					results <- outcome{job: j, bresp: done.Resp, crashes: done.Crashes}
-				}
-				continue
-			}
-			ex, err := d.cfg.Remote.Exec(lost, j.env)
-			switch {
-			case errors.Is(err, ErrLost):
-				results <- outcome{job: j, lost: true}
-			case err != nil:
-				results <- outcome{job: j, err: err}
+			o := d.remoteJob(lost, j)
+			results <- o
+			if o.err != nil {
 				return
-			default:
-				results <- outcome{job: j, resp: ex.Resp, crash: ex.Crash, slow: ex.Slow, fault: ex.Fault, retried: ex.Retried}
 			}
 		}
 	}
+}
+
+// remoteJob runs job j, an input or a batch, through cfg.Remote.
+func (d *coordinator) remoteJob(lost context.Context, j job) outcome {
+	failed := func(err error) outcome {
+		if errors.Is(err, ErrLost) {
+			return outcome{job: j, lost: true}
+		}
+		return outcome{job: j, err: err}
+	}
+	if j.batch != nil {
+		done, err := d.cfg.Remote.Batch(lost, d.fullBatch(j.batch))
+		if err != nil {
+			return failed(err)
+		}
+		if len(done.Crashes) > 0 {
+			// merge takes a crash's input from the batch itself, as
+			// after a local bisection.
+			j.batch.inputs = d.lane.mutants(j.batch)
+		}
+		return outcome{job: j, bresp: done.Resp, crashes: done.Crashes}
+	}
+	ex, err := d.cfg.Remote.Exec(lost, j.env)
+	if err != nil {
+		return failed(err)
+	}
+	return outcome{job: j, resp: ex.Resp, crash: ex.Crash, slow: ex.Slow, fault: ex.Fault, retried: ex.Retried}
 }
 
 // fullBatch returns batch b as an executor of any state can run it: with

@@ -164,27 +164,7 @@ func TestExecutorBatch(t *testing.T) {
 	defer e.Close()
 	co := &coordinator{lane: l}
 	for round := range 2 {
-		var b *laneBatch
-		var exits []int
-		var want [][]uint64
-		for range 200 {
-			b, exits = l.next(), nil
-			want = rt.Mutants(laneParams, 8, b.q.Bases, b.q.Count, b.q.Seed, d.Ints()[:b.q.NInts], d.Tokens()[:b.q.NToks])
-			bad := false
-			for i, in := range want {
-				x := int64(in[0])
-				bad = bad || x >= modeFatal && x < modeNumbered
-				if x == modeExit {
-					exits = append(exits, i)
-				}
-			}
-			if !bad && len(exits) > 0 {
-				break
-			}
-		}
-		if len(exits) == 0 {
-			t.Fatal("no batch of 200 has a mutant that exits: the test checks nothing")
-		}
+		b, exits, want := exitingBatch(t, l, d)
 		q := co.fullBatch(b)
 		if len(q.Known) != 40+20*round || len(q.DictInts) != b.q.NInts {
 			t.Fatalf("round %d: the batch carries %d map entries and %d ints, want %d and %d", round, len(q.Known), len(q.DictInts), 40+20*round, b.q.NInts)

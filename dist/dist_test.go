@@ -592,14 +592,8 @@ func TestRandomKills(t *testing.T) {
 				if i%2 == 1 {
 					x = modePanic
 				}
-				got, err := execWithin(t, c.Remote(), input(x), 2*time.Minute)
-				switch {
-				case err != nil:
-					errs <- fmt.Errorf("input %d: %w", i, err)
-				case got.Resp == nil:
-					errs <- fmt.Errorf("input %d: %s", i, respStatus(got))
-				case (x == modePanic) != (got.Resp.Panic == "boom"):
-					errs <- fmt.Errorf("input %d (x=%d): the result of another input: %s", i, x, respStatus(got))
+				if err := runOwn(t, c, i, x); err != nil {
+					errs <- err
 				}
 			}
 		}()
@@ -647,6 +641,21 @@ func TestRandomKills(t *testing.T) {
 	if got := c.Counts().Results; got != n+queries {
 		t.Errorf("%d results taken in, want %d", got, n+queries)
 	}
+}
+
+// runOwn runs input x (modeSlow or modePanic), the i-th of a test, and
+// says whether its result is its own.
+func runOwn[I int | int64](t *testing.T, c *Coordination, i I, x int64) error {
+	got, err := execWithin(t, c.Remote(), input(x), 2*time.Minute)
+	switch {
+	case err != nil:
+		return fmt.Errorf("input %d: %w", i, err)
+	case got.Resp == nil:
+		return fmt.Errorf("input %d: %s", i, respStatus(got))
+	case (x == modePanic) != (got.Resp.Panic == "boom"):
+		return fmt.Errorf("input %d (x=%d): the result of another input: %s", i, x, respStatus(got))
+	}
+	return nil
 }
 
 // solveSpec has executors solve with Z3 alone.
@@ -726,14 +735,8 @@ func TestServerRandomRestarts(t *testing.T) {
 				if (s+k)%2 == 1 {
 					x = modePanic
 				}
-				got, err := execWithin(t, c.Remote(), input(x), 2*time.Minute)
-				switch {
-				case err != nil:
-					errs <- fmt.Errorf("input %d: %w", i, err)
-				case got.Resp == nil:
-					errs <- fmt.Errorf("input %d: %s", i, respStatus(got))
-				case (x == modePanic) != (got.Resp.Panic == "boom"):
-					errs <- fmt.Errorf("input %d (x=%d): the result of another input: %s", i, x, respStatus(got))
+				if err := runOwn(t, c, i, x); err != nil {
+					errs <- err
 				}
 				c.Keep(input(100+i), false)
 			}
