@@ -22,10 +22,7 @@ const kindBatch = "batch"
 // encodeBatch returns the message of batch q with id, on subject; end is
 // when the run's budget ends (Unix nanoseconds, 0: none).
 func encodeBatch(subject, id string, q *rt.Batch, end int64) *nats.Msg {
-	m := nats.NewMsg(subject)
-	m.Header.Set(hdrFormat, strconv.Itoa(Format))
-	m.Header.Set(hdrKind, kindBatch)
-	m.Header.Set(hdrItem, id)
+	m := message(subject, kindBatch, id)
 	m.Header.Set(hdrEnd, strconv.FormatInt(end, 10))
 	m.Data = rt.AppendBatch(nil, q)
 	return m
@@ -48,10 +45,7 @@ func decodeBatch(h nats.Header, data []byte) (*rt.Batch, int64, error) {
 // the response (length-prefixed), then the number of crashes and, for
 // each, the input's index, the kind, the message and the output.
 func encodeBatchDone(subject, id string, done coordinator.BatchDone) *nats.Msg {
-	m := nats.NewMsg(subject)
-	m.Header.Set(hdrFormat, strconv.Itoa(Format))
-	m.Header.Set(hdrKind, kindBatch)
-	m.Header.Set(hdrItem, id)
+	m := message(subject, kindBatch, id)
 	b := appendBytes(nil, rt.AppendBatchResponse(nil, done.Resp))
 	b = binary.AppendUvarint(b, uint64(len(done.Crashes)))
 	for i, c := range done.Crashes {

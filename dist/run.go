@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -184,8 +183,7 @@ func (c *Coordination) Resumed() []sym.Env { return c.resumed }
 // Keep logs an input the run kept, for a coordinator that restarts; it
 // does not wait for the server (coordinator.Config.OnKeep).
 func (c *Coordination) Keep(env sym.Env, failed bool) {
-	m := nats.NewMsg(c.r.inputSubject())
-	m.Header.Set(hdrFormat, strconv.Itoa(Format))
+	m := message(c.r.inputSubject(), "", "")
 	m.Data = rt.AppendRequest(nil, &rt.Request{Env: env})
 	id := fmt.Sprintf("%s-kept-%d", c.d.nonce, c.keptSeq.Add(1))
 	f, err := c.js.PublishMsgAsync(m, jetstream.WithMsgID(id))

@@ -12,7 +12,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -55,10 +54,7 @@ func encodeQuery(subject, id string, q solver.Query) (*nats.Msg, error) {
 	b = binary.AppendUvarint(b, enc.Encode(q.Goal))
 	b = appendBytes(b, rt.AppendRequest(nil, &rt.Request{Env: q.Seed}))
 	b = append(b, enc.Bytes()...)
-	m := nats.NewMsg(subject)
-	m.Header.Set(hdrFormat, strconv.Itoa(Format))
-	m.Header.Set(hdrKind, kindSolve)
-	m.Header.Set(hdrItem, id)
+	m := message(subject, kindSolve, id)
 	m.Data = b
 	return m, nil
 }
@@ -108,10 +104,7 @@ func decodeQuery(data []byte, dec *sym.Decoder) (solver.Query, error) {
 // encodeAnswer returns the message of query id's answer, on subject: the
 // status, then the model (rt's request encoding) or the solver's error.
 func encodeAnswer(subject, id string, r solver.Result, err error) *nats.Msg {
-	m := nats.NewMsg(subject)
-	m.Header.Set(hdrFormat, strconv.Itoa(Format))
-	m.Header.Set(hdrKind, kindSolve)
-	m.Header.Set(hdrItem, id)
+	m := message(subject, kindSolve, id)
 	if err != nil {
 		m.Data = append([]byte{answerError}, err.Error()...)
 		return m

@@ -38,6 +38,20 @@ func checkFormat(h nats.Header) error {
 	return nil
 }
 
+// message returns a message of this Format on subject, of kind ("" for
+// an input and its result) and for item id ("" for none).
+func message(subject, kind, id string) *nats.Msg {
+	m := nats.NewMsg(subject)
+	m.Header.Set(hdrFormat, strconv.Itoa(Format))
+	if kind != "" {
+		m.Header.Set(hdrKind, kind)
+	}
+	if id != "" {
+		m.Header.Set(hdrItem, id)
+	}
+	return m
+}
+
 // item is one input to run.
 type item struct {
 	id  string
@@ -47,9 +61,7 @@ type item struct {
 
 // encodeItem returns the message of it, on subject.
 func encodeItem(subject string, it item) *nats.Msg {
-	m := nats.NewMsg(subject)
-	m.Header.Set(hdrFormat, strconv.Itoa(Format))
-	m.Header.Set(hdrItem, it.id)
+	m := message(subject, "", it.id)
 	m.Header.Set(hdrEnd, strconv.FormatInt(it.end, 10))
 	m.Data = rt.AppendRequest(nil, &rt.Request{Env: it.env})
 	return m
@@ -90,9 +102,7 @@ const (
 // flags, then the response, the fault, and the crash's kind, message and
 // output, each present one length-prefixed.
 func encodeResult(subject, id string, ex coordinator.Executed) *nats.Msg {
-	m := nats.NewMsg(subject)
-	m.Header.Set(hdrFormat, strconv.Itoa(Format))
-	m.Header.Set(hdrItem, id)
+	m := message(subject, "", id)
 	var f byte
 	if ex.Slow {
 		f |= flagSlow

@@ -222,28 +222,8 @@ func TestNATSBadServer(t *testing.T) {
 
 // fastBranches is slowBranches without the sleep: the mutation lane
 // runs thousands of its inputs a second.
-const fastBranches = `package fast
-
-func Fast(a, b, c, d byte) int {
-	n := 0
-	if a > 10 {
-		n++
-	}
-	if b == 7 {
-		n += 2
-	}
-	if c < 3 {
-		n += 4
-	}
-	if d == a {
-		n += 8
-	}
-	if n == 15 {
-		panic("all four")
-	}
-	return n
-}
-`
+var fastBranches = strings.NewReplacer("package slow", "package fast", "import \"time\"\n\n", "",
+	"func Slow(", "func Fast(", "\ttime.Sleep(200 * time.Millisecond)\n", "").Replace(slowBranches)
 
 // TestNATSBothLanes runs both lanes over NATS, with the executors in a
 // separate gocolic worker process and solving the queries too: the
