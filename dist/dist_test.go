@@ -217,15 +217,7 @@ func TestKilledExecutorLosesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type answer struct {
-		ex  coordinator.Executed
-		err error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		ex, err := execWithin(t, c.Remote(), input(modePanic), time.Minute)
-		done <- answer{ex, err}
-	}()
+	done := execAsync(t, c, input(modePanic))
 	m, err := cons.Next(jetstream.FetchMaxWait(10 * time.Second))
 	if err != nil {
 		t.Fatalf("the dead executor's item: %v", err)
@@ -436,15 +428,7 @@ func TestServerRestart(t *testing.T) {
 	// An input and a kept input sent while the server is down reach it
 	// once it is back.
 	srv.Shutdown()
-	type result struct {
-		ex  coordinator.Executed
-		err error
-	}
-	res := make(chan result, 1)
-	go func() {
-		ex, err := execWithin(t, c.Remote(), input(modePanic), time.Minute)
-		res <- result{ex, err}
-	}()
+	res := execAsync(t, c, input(modePanic))
 	c.Keep(input(42), false)
 	time.Sleep(time.Second)
 	if srv, err = StartEmbedded(addr, store); err != nil {
@@ -641,6 +625,23 @@ func TestRandomKills(t *testing.T) {
 	if got := c.Counts().Results; got != n+queries {
 		t.Errorf("%d results taken in, want %d", got, n+queries)
 	}
+}
+
+// outcomeOf is execWithin's answer.
+type outcomeOf struct {
+	ex  coordinator.Executed
+	err error
+}
+
+// execAsync runs env through c's Remote in a goroutine, within a minute,
+// and returns where its answer comes.
+func execAsync(t *testing.T, c *Coordination, env sym.Env) <-chan outcomeOf {
+	ch := make(chan outcomeOf, 1)
+	go func() {
+		ex, err := execWithin(t, c.Remote(), env, time.Minute)
+		ch <- outcomeOf{ex, err}
+	}()
+	return ch
 }
 
 // runOwn runs input x (modeSlow or modePanic), the i-th of a test, and

@@ -95,16 +95,7 @@ func TestNATSDisturbed(t *testing.T) {
 	doomed.Wait()
 	late, lateOut := worker("late")
 
-	done := make(chan error, 1)
-	go func() { done <- coord.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("coordinator: %v\n%s", err, out.String())
-		}
-	case <-time.After(4 * time.Minute):
-		t.Fatalf("coordinator did not end:\n%s", out.String())
-	}
+	waitEnd(t, coord, out, 4*time.Minute)
 	for _, w := range []struct {
 		cmd *exec.Cmd
 		out *syncBuffer
@@ -140,6 +131,22 @@ func TestNATSDisturbed(t *testing.T) {
 	items, queries := natsItems(t, out.String())
 	if n := items - queries; n != disturbed.Executions || queries != 0 {
 		t.Errorf("%d inputs and %d queries over NATS, %d executions: an input was lost or run twice into the tree", n, queries, disturbed.Executions)
+	}
+}
+
+// waitEnd waits for the coordinator cmd to end well within limit, and
+// fails the test with its output otherwise.
+func waitEnd(t *testing.T, cmd *exec.Cmd, out *syncBuffer, limit time.Duration) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("coordinator: %v\n%s", err, out.String())
+		}
+	case <-time.After(limit):
+		t.Fatalf("coordinator did not end:\n%s", out.String())
 	}
 }
 
@@ -252,16 +259,7 @@ func TestNATSBothLanes(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Process.Kill(); w.Wait() })
-	done := make(chan error, 1)
-	go func() { done <- coord.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("coordinator: %v\n%s", err, out.String())
-		}
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("coordinator did not end:\n%s", out.String())
-	}
+	waitEnd(t, coord, out, 3*time.Minute)
 	rep := readReport(t, js)
 	if rep.Lanes == nil || rep.Lanes.MutationExecs == 0 {
 		t.Fatalf("no batch ran on the worker: lanes %+v\n%s", rep.Lanes, out.String())
