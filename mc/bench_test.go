@@ -2,6 +2,8 @@ package mc
 
 import (
 	"context"
+	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -74,4 +76,41 @@ func BenchmarkMonitorsPrune(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkProveLocal tries the straight-code proof on every goal of the
+// 40-transition net nsichneu2 (bench/abstraction/corpus), 322 goals, one
+// encoder and one Z3 solver for all, as ProveUncovered does; it reports
+// the goals proved.
+func BenchmarkProveLocal(b *testing.B) {
+	_, file, _, _ := runtime.Caller(0)
+	p := loadPkg(b, filepath.Join(filepath.Dir(filepath.Dir(file)), "bench", "abstraction", "corpus", "nsichneu2"))
+	fn := p.fns["Run"]
+	var goals []Goal
+	for _, id := range p.g.Mapped() {
+		if br := p.g.Branch(id); br.Func == fn && !br.Joined && !br.Point && !br.Check {
+			goals = append(goals, Goal{id, true}, Goal{id, false})
+		}
+	}
+	slv, err := z3.New(z3.Options{Timeout: 200 * time.Millisecond})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer slv.Close()
+	proved := 0
+	for b.Loop() {
+		enc := NewEncoder(sym.NewBuilder(), fn)
+		proved = 0
+		for _, gl := range goals {
+			ok, err := ProveLocal(context.Background(), p.g, enc, slv, gl)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if ok {
+				proved++
+			}
+		}
+	}
+	b.ReportMetric(float64(proved), "proved")
+	b.ReportMetric(float64(len(goals)), "goals")
 }
