@@ -5,7 +5,7 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/abstraction [-programs simplewhile,unreach] [-nets 9x400] [-runs 300] [-seeds 3] [-budget D] [-strategies cover,dfs] [-mc-share 0.1,0.2] [-cap 5m] [-out FILE] [-json FILE]
+//	go run ./bench/abstraction [-programs simplewhile,unreach] [-nets 9x400] [-runs 300] [-seeds 3] [-first-seed 1] [-budget D] [-strategies cover,dfs] [-heuristic-dir W] [-mc-share 0.1,0.2] [-cap 5m] [-out FILE] [-json FILE]
 //
 // The harness copies the corpus into a temporary module, builds gocolic
 // there once, and runs, one at a time, for every program, strategy,
@@ -17,6 +17,10 @@
 // temporary module: 9x400 is a net of 400 transitions over 24 places fired
 // for 9 rounds (gen's -seed 1 and -dead 10), named nsichneu9x400. With
 // -nets and no -programs, only the nets run.
+//
+// -heuristic-dir W gives the strategy learned its weights, W/NAME.json
+// for program NAME (gocolic learn's -o); -first-seed 2 then keeps the
+// seed they were learned on out of the runs.
 //
 // -strategies runs every strategy named (gocolic's default when none is)
 // with and without -abstraction, at the same seeds, for the table of the
@@ -149,28 +153,47 @@ type record struct {
 	Failure       string `json:"failure,omitempty"`
 }
 
+// options are the harness's settings.
+type options struct {
+	only, nets     string // -programs, -nets
+	ms             []mode
+	runs           int
+	seeds          int // seeds first .. first+seeds-1
+	first          int
+	budget, capDur time.Duration
+	out, jsonTo    string
+	heuristics     string // -heuristic-dir
+}
+
 func main() {
-	var (
-		only   = flag.String("programs", "", "comma-separated programs of the corpus (default: all)")
-		nets   = flag.String("nets", "", "comma-separated nets ROUNDSxTRANSITIONS to generate and run besides (24 places)")
-		runs   = flag.Int("runs", 300, "executions of each run")
-		seeds  = flag.Int("seeds", 3, "seeds 1..N of each program and mode")
-		budget = flag.Duration("budget", 0, "time budget of each run besides -runs (0: none; the model checker then has 2 s before testing and no rounds)")
-		strats = flag.String("strategies", "", "comma-separated strategies, each run with and without -abstraction (default: gocolic's)")
-		shares = flag.String("mc-share", "", "comma-separated shares of the budget for the model checker, one run with -abstraction each (needs -budget)")
-		capDur = flag.Duration("cap", 5*time.Minute, "kill a run that takes longer")
-		out    = flag.String("out", "", "write the Markdown tables to this file too")
-		jsonTo = flag.String("json", "", "write every run's record to this file")
-	)
+	var o options
+	var strats, shares string
+	flag.StringVar(&o.only, "programs", "", "comma-separated programs of the corpus (default: all)")
+	flag.StringVar(&o.nets, "nets", "", "comma-separated nets ROUNDSxTRANSITIONS to generate and run besides (24 places)")
+	flag.IntVar(&o.runs, "runs", 300, "executions of each run")
+	flag.IntVar(&o.seeds, "seeds", 3, "seeds of each program and mode, from -first-seed on")
+	flag.IntVar(&o.first, "first-seed", 1, "first seed of the runs; e.g. 2 with -heuristic-dir and weights learned on seed 1")
+	flag.DurationVar(&o.budget, "budget", 0, "time budget of each run besides -runs (0: none; the model checker then has 2 s before testing and no rounds)")
+	flag.StringVar(&strats, "strategies", "", "comma-separated strategies, each run with and without -abstraction (default: gocolic's; learned needs -heuristic-dir)")
+	flag.StringVar(&shares, "mc-share", "", "comma-separated shares of the budget for the model checker, one run with -abstraction each (needs -budget)")
+	flag.DurationVar(&o.capDur, "cap", 5*time.Minute, "kill a run that takes longer")
+	flag.StringVar(&o.out, "out", "", "write the Markdown tables to this file too")
+	flag.StringVar(&o.jsonTo, "json", "", "write every run's record to this file")
+	flag.StringVar(&o.heuristics, "heuristic-dir", "", "directory of weight files NAME.json, one per program, for the strategy learned")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	ms, err := modes(*strats, *shares)
-	if err == nil && *shares != "" && *budget <= 0 {
+	var err error
+	o.ms, err = modes(strats, shares)
+	switch {
+	case err != nil:
+	case shares != "" && o.budget <= 0:
 		err = fmt.Errorf("-mc-share is a share of the time budget: give -budget too")
+	case strings.Contains(","+strats+",", ",learned,") && o.heuristics == "":
+		err = fmt.Errorf("the strategy learned needs -heuristic-dir")
 	}
 	if err == nil {
-		err = mainErr(ctx, *only, *nets, ms, *runs, *seeds, *budget, *capDur, *out, *jsonTo)
+		err = mainErr(ctx, o)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "abstraction:", err)
@@ -178,11 +201,11 @@ func main() {
 	}
 }
 
-func mainErr(ctx context.Context, only, nets string, ms []mode, runs, seeds int, budget, capDur time.Duration, out, jsonTo string) error {
+func mainErr(ctx context.Context, o options) error {
 	var progs []program
-	if only != "" || nets == "" {
+	if o.only != "" || o.nets == "" {
 		var err error
-		if progs, err = choose(only); err != nil {
+		if progs, err = choose(o.only); err != nil {
 			return err
 		}
 	}
@@ -195,7 +218,7 @@ func mainErr(ctx context.Context, only, nets string, ms []mode, runs, seeds int,
 		return err
 	}
 	defer w.Remove()
-	for _, n := range strings.Split(nets, ",") {
+	for _, n := range strings.Split(o.nets, ",") {
 		if n == "" {
 			continue
 		}
@@ -205,11 +228,16 @@ func mainErr(ctx context.Context, only, nets string, ms []mode, runs, seeds int,
 		}
 		progs = append(progs, p)
 	}
+	if o.heuristics != "" {
+		if o.heuristics, err = filepath.Abs(o.heuristics); err != nil {
+			return err
+		}
+	}
 	var recs []record
 	for _, p := range progs {
-		for seed := 1; seed <= seeds; seed++ {
-			for _, m := range ms {
-				r := runOne(ctx, w, p, seed, m, runs, budget, capDur)
+		for seed := o.first; seed < o.first+o.seeds; seed++ {
+			for _, m := range o.ms {
+				r := runOne(ctx, w, p, seed, m, o.runs, o.budget, o.capDur, o.heuristics)
 				fmt.Fprintf(os.Stderr, "%s seed %d %s: %d/%d%s\n", p.name, seed, m.label(), r.Covered, r.Total, failNote(r))
 				recs = append(recs, r)
 			}
@@ -217,21 +245,21 @@ func mainErr(ctx context.Context, only, nets string, ms []mode, runs, seeds int,
 	}
 	var sinks []io.Writer
 	sinks = append(sinks, os.Stdout)
-	if out != "" {
-		f, err := os.Create(out)
+	if o.out != "" {
+		f, err := os.Create(o.out)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
 		sinks = append(sinks, f)
 	}
-	table(io.MultiWriter(sinks...), recs, progs, ms, runs, budget, seeds)
-	if jsonTo != "" {
+	table(io.MultiWriter(sinks...), recs, progs, o.ms, o.runs, o.budget, o.seeds)
+	if o.jsonTo != "" {
 		b, err := json.MarshalIndent(recs, "", "  ")
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(jsonTo, b, 0o644); err != nil {
+		if err := os.WriteFile(o.jsonTo, b, 0o644); err != nil {
 			return err
 		}
 	}
@@ -289,7 +317,7 @@ func failNote(r record) string {
 }
 
 // runOne runs gocolic test once and reads its report.
-func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, m mode, runs int, budget, capDur time.Duration) record {
+func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, m mode, runs int, budget, capDur time.Duration, heuristics string) record {
 	rec := record{Program: p.name, mode: m, Seed: seed}
 	name := fmt.Sprintf("%s-%d-%s-%t-%g", p.name, seed, m.Strategy, m.Abstraction, m.MCShare)
 	jsonPath := filepath.Join(w.Dir, name+".json")
@@ -300,6 +328,9 @@ func runOne(ctx context.Context, w *harness.Workspace, p program, seed int, m mo
 	}
 	if m.Strategy != "" {
 		args = append(args, "-strategy", m.Strategy)
+	}
+	if m.Strategy == "learned" {
+		args = append(args, "-heuristic", filepath.Join(heuristics, p.name+".json"))
 	}
 	if m.MCShare > 0 {
 		args = append(args, "-mc-share", strconv.FormatFloat(m.MCShare, 'g', -1, 64))
