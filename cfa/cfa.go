@@ -75,7 +75,12 @@ type Branch struct {
 	// shift, false for a bound or an assertion), and goes on in Block
 	// on the other (True and False are nil).
 	Check, Panics bool
-	index         int // the instruction of Block that decides the site
+	// Optional marks a range loop's condition: the runtime reports its
+	// outcome only while the loop's length is symbolic (a concrete
+	// range stays on the fast path, unrecorded), so a trace may pass
+	// its If without an outcome.
+	Optional bool
+	index    int // the instruction of Block that decides the site
 }
 
 // Unmapped is a branch site with no If of its own, and why.
@@ -364,6 +369,7 @@ func (g *Graph) mapSites(table []sites.Site, syn *syntax) {
 		}
 		switch {
 		case len(bs) == 1:
+			bs[0].Optional = s.Kind == sites.Loop
 			g.branches[s.ID] = bs[0]
 			g.mapped = append(g.mapped, s.ID)
 			if s.Kind == sites.Cond && !s.Std {

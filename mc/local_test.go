@@ -2,6 +2,7 @@ package mc
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,5 +82,57 @@ func TestProveUncoveredLocal(t *testing.T) {
 	}
 	if sum.Unreachable < sum.Local {
 		t.Errorf("Summary.Unreachable %d < Local %d", sum.Unreachable, sum.Local)
+	}
+}
+
+// TestMonitorOptionalLoop replays traces of Fields through its monitor:
+// with the range loop's outcomes or without them (the runtime leaves
+// them out when the length is concrete) the replay follows, and an
+// outcome after the function returned is still an alarm.
+func TestMonitorOptionalLoop(t *testing.T) {
+	p := loadHere(t, "testdata", "local")
+	_, sum, err := Prove(context.Background(), p.g, p.table, 20*time.Second, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m *Monitor
+	for _, a := range sum.Graphs {
+		if a.Fn == p.fns["Fields"] {
+			m = NewMonitor(p.g, a)
+		}
+	}
+	if m == nil {
+		t.Fatal("no graph of Fields")
+	}
+	var loop, eq uint32
+	for _, s := range p.table {
+		switch {
+		case strings.HasSuffix(s.Func, "Fields") && s.Kind == sites.Loop:
+			loop = s.ID
+		case strings.HasSuffix(s.Func, "Fields") && s.Text == `w == "x"`:
+			eq = s.ID
+		}
+	}
+	if br := p.g.Branch(loop); br == nil || !br.Optional {
+		t.Fatalf("the range loop's site %d: %+v, want an optional branch", loop, br)
+	}
+	o := sites.OutcomeOf
+	for _, tt := range []struct {
+		name  string
+		trace []sites.Outcome
+		alarm bool
+	}{
+		{"without the loop's outcomes", []sites.Outcome{o(eq, false), o(eq, false), o(eq, true)}, false},
+		{"with them", []sites.Outcome{o(loop, true), o(eq, false), o(loop, true), o(eq, true)}, false},
+		{"mixed", []sites.Outcome{o(eq, false), o(loop, true), o(eq, false), o(loop, false)}, false},
+		{"after the return", []sites.Outcome{o(eq, true), o(eq, false)}, true},
+	} {
+		r := m.Start()
+		for _, x := range tt.trace {
+			r.Step(x)
+		}
+		if r.Alarm != tt.alarm {
+			t.Errorf("%s: alarm %t, want %t", tt.name, r.Alarm, tt.alarm)
+		}
 	}
 }

@@ -45,6 +45,10 @@ type Monitor struct {
 	// site is the site whose If ends a block, for the plain Ifs of
 	// mapped sites of the function.
 	site map[*ssa.BasicBlock]uint32
+	// optional are the blocks of site whose outcome a trace may lack
+	// (cfa.Branch.Optional: a range loop over a concrete length): the
+	// replay waits at them and goes past them at once.
+	optional map[*ssa.BasicBlock]bool
 	// calls are, by node and static callee, the edges of each call of
 	// the callee in the node's block (ARG.Calls), nil for a call with
 	// none: made once, as every entry of a callee looks them up.
@@ -54,7 +58,8 @@ type Monitor struct {
 // NewMonitor returns the monitor of arg, a closed graph of a function of
 // g (Result.ARG).
 func NewMonitor(g *cfa.Graph, arg *ARG) *Monitor {
-	m := &Monitor{arg: arg, g: g, next: map[int32][][]int32{}, site: map[*ssa.BasicBlock]uint32{}, calls: map[int32]map[*ssa.Function][][]CallEdge{}}
+	m := &Monitor{arg: arg, g: g, next: map[int32][][]int32{}, site: map[*ssa.BasicBlock]uint32{}, optional: map[*ssa.BasicBlock]bool{},
+		calls: map[int32]map[*ssa.Function][][]CallEdge{}}
 	for c := int32(1); c < int32(len(arg.Nodes)); c++ {
 		nd := arg.Nodes[c]
 		p := nd.Parent
@@ -74,6 +79,7 @@ func NewMonitor(g *cfa.Graph, arg *ARG) *Monitor {
 		}
 		for _, b := range append([]*ssa.BasicBlock{br.Block}, br.Also...) {
 			m.site[b] = id
+			m.optional[b] = br.Optional
 		}
 	}
 	if arg.Calls != nil {
@@ -137,7 +143,8 @@ func (m *Monitor) Start() *Replay {
 }
 
 // close returns the nodes reached from from by edges no site reports,
-// stopping at nodes whose block ends with a site's If, and every node it
+// stopping at nodes whose block ends with a site's If (and also going on
+// past an optional one's, whose outcome may not come), and every node it
 // went through.
 func (m *Monitor) close(from []int32) (out, passed []int32) {
 	seen := map[int32]bool{}
@@ -150,9 +157,12 @@ func (m *Monitor) close(from []int32) (out, passed []int32) {
 		}
 		seen[n] = true
 		passed = append(passed, n)
-		if _, ok := m.site[m.arg.Nodes[n].Block]; ok || len(m.next[n]) == 0 {
+		b := m.arg.Nodes[n].Block
+		if _, ok := m.site[b]; ok || len(m.next[n]) == 0 {
 			out = append(out, n)
-			continue
+			if !m.optional[b] {
+				continue
+			}
 		}
 		for _, ts := range m.next[n] {
 			work = append(work, ts...)

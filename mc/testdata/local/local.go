@@ -2,6 +2,8 @@
 // straight code before them rules out, and goals that only look so.
 package local
 
+import "strings"
+
 // Net fires a transition each round, as nsichneu's do: the inner test
 // contradicts the guard the tokens passed just before.
 func Net(m, v int8, rounds int) int {
@@ -82,4 +84,18 @@ func Touched(p *T, touch func(*T)) int {
 		}
 	}
 	return 0
+}
+
+// Fields counts the words of s up to an "x": a range loop over a
+// call's result, whose length the runtime sees as concrete, so a trace
+// may lack the loop's outcomes (cfa.Branch.Optional).
+func Fields(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if w == "x" {
+			return -1
+		}
+		n++
+	}
+	return n
 }
