@@ -81,17 +81,38 @@ func ProveLocal(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solv
 		if err != nil {
 			return false, err
 		}
-		for _, c := range append(blocks[1:], to) {
+		for _, c := range blocks[1:] {
 			if err := p.Step(c); err != nil {
 				return false, err
 			}
 		}
-		// The edge's own guard alone is satisfiable unless the builder
-		// folded it to false: no query for a chain that adds nothing.
-		if len(p.Conds) <= 1 && len(p.Assume) == 0 && (len(p.Conds) == 0 || p.Conds[0].Kind != sym.KFalse) {
+		before := len(p.Conds)
+		if err := p.Step(to); err != nil {
+			return false, err
+		}
+		if len(p.Conds) == before {
+			// The edge has no guard of its own (constant true): the
+			// chain would have to contradict itself, which the graphs
+			// decide.
 			return false, nil
 		}
-		r, err := slv.Solve(ctx, solver.Query{Goal: p.Formula()})
+		guard := p.Conds[len(p.Conds)-1]
+		if guard.Kind == sym.KFalse {
+			continue // folded to false: no query needed
+		}
+		// Only the conditions that share variables with the guard,
+		// directly or through others, can contradict it: a guard that
+		// shares none is satisfiable alone (the builder folds a
+		// constant one), and needs no query.
+		related := slice(guard, append(p.Conds[:len(p.Conds)-1:len(p.Conds)-1], p.Assume...))
+		if len(related) == 0 {
+			return false, nil
+		}
+		f := guard
+		for _, c := range related {
+			f = enc.B.And(f, c)
+		}
+		r, err := slv.Solve(ctx, solver.Query{Goal: f})
 		if err != nil {
 			return false, fmt.Errorf("mc: solving %s's chain to site %d: %w", enc.Fn, gl.Site, err)
 		}
@@ -100,4 +121,42 @@ func ProveLocal(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solv
 		}
 	}
 	return true, nil
+}
+
+// slice returns the terms of cs connected to goal through shared
+// variables, directly or through other terms of cs.
+func slice(goal *sym.Expr, cs []*sym.Expr) []*sym.Expr {
+	vars := map[*sym.Expr]bool{}
+	for _, v := range sym.Vars(nil, goal) {
+		vars[v] = true
+	}
+	varsOf := make([][]*sym.Expr, len(cs))
+	for i, c := range cs {
+		varsOf[i] = sym.Vars(nil, c)
+	}
+	in := make([]bool, len(cs))
+	for grew := true; grew; {
+		grew = false
+		for i := range cs {
+			if in[i] {
+				continue
+			}
+			for _, v := range varsOf[i] {
+				if vars[v] {
+					in[i], grew = true, true
+					for _, w := range varsOf[i] {
+						vars[w] = true
+					}
+					break
+				}
+			}
+		}
+	}
+	var out []*sym.Expr
+	for i, c := range cs {
+		if in[i] {
+			out = append(out, c)
+		}
+	}
+	return out
 }

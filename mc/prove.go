@@ -130,37 +130,11 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 	defer slv.Close()
 	own := map[Goal]Status{}
 	atCalls := map[CallGoal]Status{}
-	// First each goal's straight code (local.go): one query a goal, and
-	// what it proves leaves the graphs' goals.
 	all := map[*ssa.Function][]Goal{}
 	for _, fn := range order {
 		all[fn] = goals[fn]
-		var left []Goal
-		// One encoder for the function's goals: its Builder shares
-		// the terms their chains have in common.
-		enc := NewEncoder(sym.NewBuilder(), fn)
-		enc.Inline = Inlining{Depth: DefaultInlineDepth, Allow: func(f *ssa.Function) bool { return inGraph[f] }}
-		enc.Counter = g.Counter
-		for _, gl := range goals[fn] {
-			if ctx.Err() != nil {
-				left = append(left, gl)
-				continue
-			}
-			// A query that fails costs its goal's claim, not the run.
-			if ok, err := ProveLocal(ctx, g, enc, slv, gl); ok && err == nil {
-				own[gl] = Unreachable
-				sum.Local++
-				sum.Goals++
-				continue
-			}
-			left = append(left, gl)
-		}
-		goals[fn] = left
 	}
 	for i, fn := range order {
-		if len(goals[fn]) == 0 && len(atCallers[fn]) == 0 {
-			continue // every goal proved by its straight code
-		}
 		left := budget - time.Since(start)
 		if ctx.Err() != nil || left <= 0 {
 			sum.Skipped = len(order) - i
@@ -169,6 +143,14 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 		// Each function gets an equal share of what is left, at most
 		// the default run time of Check.
 		share := min(left/time.Duration(len(order)-i), 10*time.Second)
+		// First each goal against its straight code (local.go), within
+		// half the share: one query a goal, and what it proves leaves
+		// the graphs' goals.
+		goals[fn] = proveLocal(ctx, g, fn, slv, goals[fn], share/2, own, &sum)
+		if len(goals[fn]) == 0 && len(atCallers[fn]) == 0 {
+			continue // every goal proved by its straight code
+		}
+		share -= time.Since(start) - (budget - left)
 		check := func(opts Options) (*Result, error) {
 			enc := NewEncoder(sym.NewBuilder(), fn)
 			enc.Inline = Inlining{Depth: DefaultInlineDepth, Allow: func(f *ssa.Function) bool { return inGraph[f] }}
@@ -244,6 +226,34 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 	}
 	sum.Time = time.Since(start)
 	return out, sum, nil
+}
+
+// proveLocal tries each goal of fn against its straight code (ProveLocal)
+// within limit, records the proved ones in own and sum, and returns the
+// others. Calls on the chains are not inlined (havoc): the pass stays
+// cheap on packages of many goals. A query that fails costs its goal's
+// claim, not the run.
+func proveLocal(ctx context.Context, g *cfa.Graph, fn *ssa.Function, slv *z3.Solver, goals []Goal, limit time.Duration, own map[Goal]Status, sum *Summary) []Goal {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	// One encoder for the function's goals: its Builder shares the
+	// terms their chains have in common.
+	enc := NewEncoder(sym.NewBuilder(), fn)
+	enc.Counter = g.Counter
+	var left []Goal
+	for i, gl := range goals {
+		if ctx.Err() != nil {
+			return append(left, goals[i:]...)
+		}
+		if ok, err := ProveLocal(ctx, g, enc, slv, gl); ok && err == nil {
+			own[gl] = Unreachable
+			sum.Local++
+			sum.Goals++
+			continue
+		}
+		left = append(left, gl)
+	}
+	return left
 }
 
 // either combines two verdicts on one goal: Unreachable when one proves
