@@ -393,17 +393,23 @@ func TestConnectErrors(t *testing.T) {
 	}
 }
 
-// TestServerRestart restarts the server a run is on, with its streams on
-// disk, between two inputs: the coordinator's side and the executor
-// reconnect, and the second input runs.
-func TestServerRestart(t *testing.T) {
-	store := t.TempDir()
+// freeAddr returns a loopback address free now, for a server that must
+// come back on the same one.
+func freeAddr(t *testing.T) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestServerRestart restarts the server a run is on, with its streams on
+// disk, between two inputs: the coordinator's side and the executor
+// reconnect, and the second input runs.
+func TestServerRestart(t *testing.T) {
+	addr, store := freeAddr(t), t.TempDir()
 	srv, err := StartEmbedded(addr, store)
 	if err != nil {
 		t.Fatal(err)
@@ -672,13 +678,7 @@ func solveSpec() *SolveSpec {
 // execution, once, and every kept input is in the log a restarted
 // coordinator would read.
 func TestServerRandomRestarts(t *testing.T) {
-	store := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr, store := freeAddr(t), t.TempDir()
 	var mu sync.Mutex // guards srv
 	srv, err := StartEmbedded(addr, store)
 	if err != nil {

@@ -73,18 +73,8 @@ func TestNATSDisturbed(t *testing.T) {
 	defer coord.Process.Kill()
 	url := waitFor(t, out, regexp.MustCompile(`gocolic worker -nats (\S+) -run e2e`), 2*time.Minute)[1]
 
-	worker := func(name string) (*exec.Cmd, *syncBuffer) {
-		w := exec.Command(gocolic, "worker", "-nats", url, "-run", "e2e", "-workers", "1", "-dir", filepath.Join(t.TempDir(), name))
-		wout := new(syncBuffer)
-		w.Stdout, w.Stderr = wout, wout
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { w.Process.Kill(); w.Wait() })
-		return w, wout
-	}
-	doomed, _ := worker("doomed")
-	steady, steadyOut := worker("steady")
+	doomed, _ := startWorker(t, url, "e2e", 1)
+	steady, steadyOut := startWorker(t, url, "e2e", 1)
 	// Both run inputs; kill the doomed one in the middle of one (each
 	// takes 200 ms, and there are always two out).
 	waitFor(t, out, regexp.MustCompile(`execs: [1-9]`), time.Minute)
@@ -93,7 +83,7 @@ func TestNATSDisturbed(t *testing.T) {
 		t.Fatal(err)
 	}
 	doomed.Wait()
-	late, lateOut := worker("late")
+	late, lateOut := startWorker(t, url, "e2e", 1)
 
 	waitEnd(t, coord, out, 4*time.Minute)
 	for _, w := range []struct {
@@ -132,6 +122,20 @@ func TestNATSDisturbed(t *testing.T) {
 	if n := items - queries; n != disturbed.Executions || queries != 0 {
 		t.Errorf("%d inputs and %d queries over NATS, %d executions: an input was lost or run twice into the tree", n, queries, disturbed.Executions)
 	}
+}
+
+// startWorker starts gocolic worker for run on the server at url with n
+// executors, in a directory of its own, killed when the test ends.
+func startWorker(t *testing.T, url, run string, n int) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	w := exec.Command(gocolic, "worker", "-nats", url, "-run", run, "-workers", strconv.Itoa(n), "-dir", t.TempDir())
+	out := new(syncBuffer)
+	w.Stdout, w.Stderr = out, out
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Process.Kill(); w.Wait() })
+	return w, out
 }
 
 // waitEnd waits for the coordinator cmd to end well within limit, and
@@ -252,13 +256,7 @@ func TestNATSBothLanes(t *testing.T) {
 	}
 	defer coord.Process.Kill()
 	url := waitFor(t, out, regexp.MustCompile(`gocolic worker -nats (\S+) -run lanes`), 2*time.Minute)[1]
-	w := exec.Command(gocolic, "worker", "-nats", url, "-run", "lanes", "-workers", "2", "-dir", t.TempDir())
-	wout := new(syncBuffer)
-	w.Stdout, w.Stderr = wout, wout
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Process.Kill(); w.Wait() })
+	_, wout := startWorker(t, url, "lanes", 2)
 	waitEnd(t, coord, out, 3*time.Minute)
 	rep := readReport(t, js)
 	if rep.Lanes == nil || rep.Lanes.MutationExecs == 0 {
