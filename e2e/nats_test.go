@@ -61,17 +61,7 @@ func TestNATSDisturbed(t *testing.T) {
 	plain := readReport(t, plainJSON)
 
 	natsJSON := filepath.Join(t.TempDir(), "nats.json")
-	args := append(append([]string{"test"}, common...), "-nats", "embedded", "-nats-listen", "127.0.0.1:0", "-local", "0",
-		"-run", "e2e", "-json", natsJSON, "./slow", "Slow")
-	coord := exec.Command(gocolic, args...)
-	coord.Dir = dir
-	out := new(syncBuffer)
-	coord.Stdout, coord.Stderr = out, out
-	if err := coord.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer coord.Process.Kill()
-	url := waitFor(t, out, regexp.MustCompile(`gocolic worker -nats (\S+) -run e2e`), 2*time.Minute)[1]
+	coord, out, url := startListening(t, dir, "e2e", append(append([]string{"test"}, common...), "-json", natsJSON, "./slow", "Slow")...)
 
 	doomed, _ := startWorker(t, url, "e2e", 1)
 	steady, steadyOut := startWorker(t, url, "e2e", 1)
@@ -122,6 +112,24 @@ func TestNATSDisturbed(t *testing.T) {
 	if n := items - queries; n != disturbed.Executions || queries != 0 {
 		t.Errorf("%d inputs and %d queries over NATS, %d executions: an input was lost or run twice into the tree", n, queries, disturbed.Executions)
 	}
+}
+
+// startListening starts gocolic with args in dir as the coordinator of
+// run on an embedded server that listens on loopback, with no executor
+// of its own, and returns it, its output and the URL workers join at.
+func startListening(t *testing.T, dir, run string, args ...string) (*exec.Cmd, *syncBuffer, string) {
+	t.Helper()
+	args = append(args[:1:1], append([]string{"-nats", "embedded", "-nats-listen", "127.0.0.1:0", "-local", "0", "-run", run}, args[1:]...)...)
+	coord := exec.Command(gocolic, args...)
+	coord.Dir = dir
+	out := new(syncBuffer)
+	coord.Stdout, coord.Stderr = out, out
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { coord.Process.Kill() })
+	url := waitFor(t, out, regexp.MustCompile(`gocolic worker -nats (\S+) -run `+regexp.QuoteMeta(run)), 2*time.Minute)[1]
+	return coord, out, url
 }
 
 // startWorker starts gocolic worker for run on the server at url with n
@@ -246,16 +254,8 @@ func TestNATSBothLanes(t *testing.T) {
 	}
 	dir := module(t, map[string]string{"fast/fast.go": fastBranches})
 	js := filepath.Join(t.TempDir(), "r.json")
-	coord := exec.Command(gocolic, "test", "-budget", "8s", "-workers", "2", "-seed", "1", "-nats", "embedded", "-nats-listen", "127.0.0.1:0",
-		"-local", "0", "-nats-solve", "-run", "lanes", "-notests", "-nostate", "-json", js, "./fast", "Fast")
-	coord.Dir = dir
-	out := new(syncBuffer)
-	coord.Stdout, coord.Stderr = out, out
-	if err := coord.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer coord.Process.Kill()
-	url := waitFor(t, out, regexp.MustCompile(`gocolic worker -nats (\S+) -run lanes`), 2*time.Minute)[1]
+	coord, out, url := startListening(t, dir, "lanes", "test", "-budget", "8s", "-workers", "2", "-seed", "1", "-nats-solve",
+		"-notests", "-nostate", "-json", js, "./fast", "Fast")
 	_, wout := startWorker(t, url, "lanes", 2)
 	waitEnd(t, coord, out, 3*time.Minute)
 	rep := readReport(t, js)
