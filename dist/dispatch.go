@@ -187,41 +187,59 @@ func (d *dispatcher) send(ctx context.Context, id string, m *nats.Msg) (reply, e
 		return reply{}, coordinator.ErrLost
 	}
 	// Not waiting for the server's ack before the result: a result
-	// implies the item was stored. A publish the server did not
-	// acknowledge (it was restarting, or the connection was down) is
-	// sent again with the same id, which the work stream's deduplication
-	// makes harmless if the first was stored after all.
+	// implies the item was stored, and ends the publishing.
+	d.stats.Items.Add(1)
+	d.stats.ItemBytes.Add(int64(len(m.Data)))
+	pctx, stop := context.WithCancel(ctx)
+	defer stop()
+	f := publish(d.js, m, id) // here, so that items go out in order
+	go confirm(pctx, d.js, m, id, f, &d.stats.Republished)
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-ctx.Done():
+		return lost()
+	}
+}
+
+// publish publishes m with message id id and returns the future of the
+// server's confirmation, nil when it could not be sent.
+func publish(js jetstream.JetStream, m *nats.Msg, id string) jetstream.PubAckFuture {
+	f, err := js.PublishMsgAsync(m, jetstream.WithMsgID(id))
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// confirm waits for the server to confirm m, published with id as f (nil:
+// not sent), and publishes it again after a pause (doubling up to 2 s)
+// each time the server does not, as when it restarts or the connection
+// is down: the stream's deduplication keeps one. It returns true once
+// the server confirms, false when ctx ends first; again, when not nil,
+// counts the re-sends.
+func confirm(ctx context.Context, js jetstream.JetStream, m *nats.Msg, id string, f jetstream.PubAckFuture, again *atomic.Int64) bool {
 	wait := 100 * time.Millisecond
-	for try := 0; ; try++ {
-		f, err := d.js.PublishMsgAsync(m, jetstream.WithMsgID(id))
-		if err != nil && ctx.Err() != nil {
-			return lost()
-		}
-		if try == 0 {
-			d.stats.Items.Add(1)
-			d.stats.ItemBytes.Add(int64(len(m.Data)))
-		} else {
-			d.stats.Republished.Add(1)
-		}
-		if err == nil {
+	for {
+		if f != nil {
 			select {
-			case r := <-ch:
-				return r, nil
+			case <-f.Ok():
+				return true
 			case <-f.Err():
 			case <-ctx.Done():
-				return lost()
+				return false
 			}
 		}
-		// Not sent or not acknowledged: again after a pause, until
-		// the result comes or ctx ends (the run's lost inputs).
 		select {
-		case r := <-ch:
-			return r, nil
 		case <-time.After(wait):
 		case <-ctx.Done():
-			return lost()
+			return false
 		}
 		wait = min(2*wait, 2*time.Second)
+		if again != nil {
+			again.Add(1)
+		}
+		f = publish(js, m, id)
 	}
 }
 

@@ -186,41 +186,14 @@ func (c *Coordination) Keep(env sym.Env, failed bool) {
 	m := message(c.r.inputSubject(), "", "")
 	m.Data = rt.AppendRequest(nil, &rt.Request{Env: env})
 	id := fmt.Sprintf("%s-kept-%d", c.d.nonce, c.keptSeq.Add(1))
-	f, err := c.js.PublishMsgAsync(m, jetstream.WithMsgID(id))
-	if err != nil {
-		f = nil
-	}
-	go c.confirmKept(m, id, f)
-}
-
-// confirmKept counts kept input m once the server has stored it, and
-// sends it again (with the same id: the stream keeps one) while the
-// server does not acknowledge it, as during a restart, until the run's
-// Coordination closes.
-func (c *Coordination) confirmKept(m *nats.Msg, id string, f jetstream.PubAckFuture) {
-	wait := 100 * time.Millisecond
-	for {
-		if f != nil {
-			select {
-			case <-f.Ok():
-				c.kept.Add(1)
-				return
-			case <-f.Err():
-			case <-c.live.Done():
-				return
-			}
+	// Sent now, in the order kept, and again while the server does not
+	// confirm it, until the run's Coordination closes.
+	f := publish(c.js, m, id)
+	go func() {
+		if confirm(c.live, c.js, m, id, f, nil) {
+			c.kept.Add(1)
 		}
-		select {
-		case <-time.After(wait):
-		case <-c.live.Done():
-			return
-		}
-		wait = min(2*wait, 2*time.Second)
-		var err error
-		if f, err = c.js.PublishMsgAsync(m, jetstream.WithMsgID(id)); err != nil {
-			f = nil
-		}
-	}
+	}()
 }
 
 // readInputs reads the inputs logged for run r.
