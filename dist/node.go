@@ -1,7 +1,6 @@
 package dist
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/gocolic/gocolic/coordinator"
-	"github.com/gocolic/gocolic/rt"
 )
 
 // serve runs n executors on run r's items until the run ends (its streams
@@ -97,76 +95,18 @@ func execute(ctx context.Context, js jetstream.JetStream, r run, cons jetstream.
 			continue
 		}
 		heard = time.Now()
-		if m.Headers().Get(hdrKind) == kindSolve {
-			if err := checkFormat(m.Headers()); err != nil || sv == nil {
-				// Left for an executor that reads it; this one stops.
-				m.Nak()
-				return fmt.Errorf("run %s: %w", r.id, cmp.Or(err, errors.New("a query, but the run's executors do not solve")))
-			}
-			id := m.Headers().Get(hdrItem)
-			stop := heartbeat(m, beat)
-			res, err := sv.answer(ctx, spec, m.Data())
-			stop()
-			f, perr := js.PublishMsgAsync(encodeAnswer(r.resultSubject(), id, res, err), jetstream.WithMsgID(id))
-			if perr != nil {
-				m.Nak()
-				continue
-			}
-			go ackOnStored(m, f)
-			continue
-		}
-		if m.Headers().Get(hdrKind) == kindBatch {
-			err := checkFormat(m.Headers())
-			var q *rt.Batch
-			var end int64
-			if err == nil {
-				q, end, err = decodeBatch(m.Headers(), m.Data())
-			}
-			if err != nil {
-				m.Nak()
-				return fmt.Errorf("run %s: %w", r.id, err)
-			}
-			var until time.Time
-			if end != 0 {
-				until = time.Unix(0, end)
-			}
-			stop := heartbeat(m, beat)
-			done, err := ex.RunBatch(q, until)
-			stop()
-			if err != nil {
-				m.Nak()
-				return fmt.Errorf("run %s: %w", r.id, err)
-			}
-			id := m.Headers().Get(hdrItem)
-			f, err := js.PublishMsgAsync(encodeBatchDone(r.resultSubject(), id, done), jetstream.WithMsgID(id))
-			if err != nil {
-				m.Nak()
-				continue
-			}
-			go ackOnStored(m, f)
-			continue
-		}
-		it, err := decodeItem(m.Headers(), m.Data())
-		if err != nil {
-			// Left for an executor that reads it; this one stops.
-			m.Nak()
-			return fmt.Errorf("run %s: %w", r.id, err)
-		}
 		stop := heartbeat(m, beat)
-		var end time.Time
-		if it.end != 0 {
-			end = time.Unix(0, it.end)
-		}
-		res, err := ex.Run(it.env, end)
+		out, err := runItem(ctx, r, m, ex, sv, spec)
 		stop()
 		if err != nil {
+			// Left for an executor that can run it; this one stops.
 			m.Nak()
 			return fmt.Errorf("run %s: %w", r.id, err)
 		}
 		// The item is acknowledged once the server has stored its
 		// result; until then (and if it never does) it can come back,
 		// to this executor or another. The next item need not wait.
-		f, err := js.PublishMsgAsync(encodeResult(r.resultSubject(), it.id, res), jetstream.WithMsgID(it.id))
+		f, err := js.PublishMsgAsync(out, jetstream.WithMsgID(m.Headers().Get(hdrItem)))
 		if err != nil {
 			m.Nak()
 			continue
@@ -174,6 +114,54 @@ func execute(ctx context.Context, js jetstream.JetStream, r run, cons jetstream.
 		go ackOnStored(m, f)
 	}
 	return nil
+}
+
+// runItem runs item m, an input, a batch of the mutation lane or a
+// query, and returns the message of its result; an error means the
+// executor cannot go on (a message it cannot read, a worker that
+// failed, a query when it does not solve).
+func runItem(ctx context.Context, r run, m jetstream.Msg, ex *coordinator.Executor, sv *solving, spec coordinator.ExecSpec) (*nats.Msg, error) {
+	h := m.Headers()
+	if err := checkFormat(h); err != nil {
+		return nil, err
+	}
+	id := h.Get(hdrItem)
+	switch h.Get(hdrKind) {
+	case kindSolve:
+		if sv == nil {
+			return nil, errors.New("a query, but the run's executors do not solve")
+		}
+		res, err := sv.answer(ctx, spec, m.Data())
+		return encodeAnswer(r.resultSubject(), id, res, err), nil
+	case kindBatch:
+		q, end, err := decodeBatch(h, m.Data())
+		if err != nil {
+			return nil, err
+		}
+		done, err := ex.RunBatch(q, untilOf(end))
+		if err != nil {
+			return nil, err
+		}
+		return encodeBatchDone(r.resultSubject(), id, done), nil
+	}
+	it, err := decodeItem(h, m.Data())
+	if err != nil {
+		return nil, err
+	}
+	res, err := ex.Run(it.env, untilOf(it.end))
+	if err != nil {
+		return nil, err
+	}
+	return encodeResult(r.resultSubject(), it.id, res), nil
+}
+
+// untilOf returns the time of end, Unix nanoseconds, zero for 0 (no
+// time budget).
+func untilOf(end int64) time.Time {
+	if end == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, end)
 }
 
 // ackOnStored acknowledges item m once its result f is stored, and gives
