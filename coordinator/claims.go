@@ -119,15 +119,6 @@ func (d *coordinator) holdClaimed(cs []*explore.Candidate) []*explore.Candidate 
 // releaseClaimed gives the candidates the claims held back to the
 // strategy: the claims were dropped.
 func (d *coordinator) releaseClaimed() {
-	var back []*explore.Candidate
-	for _, c := range d.heldClaimed {
-		if c.State() == explore.Open {
-			back = append(back, c)
-		}
-	}
+	d.giveBack(d.heldClaimed)
 	d.heldClaimed = nil
-	if len(back) > 0 {
-		d.rep.Prune.Released += len(back)
-		d.strat.Update(explore.Feedback{Outcome: explore.Outcome{NewCandidates: back}})
-	}
 }

@@ -59,17 +59,8 @@ func (d *coordinator) prune(resp *rt.Response, cs []*explore.Candidate) []*explo
 		}
 		d.dropped[m] = true
 		d.rep.Prune.Alarms = append(d.rep.Prune.Alarms, d.cfg.Pruner.Name(m))
-		var back []*explore.Candidate
-		for _, c := range d.pruned[m] {
-			if c.State() == explore.Open {
-				back = append(back, c)
-			}
-		}
+		d.giveBack(d.pruned[m])
 		delete(d.pruned, m)
-		if len(back) > 0 {
-			d.rep.Prune.Released += len(back)
-			d.strat.Update(explore.Feedback{Outcome: explore.Outcome{NewCandidates: back}})
-		}
 	}
 	limit := len(resp.Path)
 	for _, c := range resp.Concrete {
@@ -91,6 +82,21 @@ func (d *coordinator) prune(resp *rt.Response, cs []*explore.Candidate) []*explo
 		now = append(now, c)
 	}
 	return now
+}
+
+// giveBack hands the candidates of held that are still open to the
+// strategy: whatever held them back (a monitor, the claims) fell.
+func (d *coordinator) giveBack(held []*explore.Candidate) {
+	var back []*explore.Candidate
+	for _, c := range held {
+		if c.State() == explore.Open {
+			back = append(back, c)
+		}
+	}
+	if len(back) > 0 {
+		d.rep.Prune.Released += len(back)
+		d.strat.Update(explore.Feedback{Outcome: explore.Outcome{NewCandidates: back}})
+	}
 }
 
 // prunedCovered counts the candidates held back whose side was covered.
