@@ -151,7 +151,7 @@ func replayOutcomes(ctx context.Context, mod, bin string, h harness, flags []str
 		// and changes no input.
 		args = append(args, "-runs", strconv.Itoa(runs), "-workers", "1", "-minimizetime", "0", "-nocorpus",
 			"-json", jsonPath, "./"+h.Dir, h.Fuzz)
-		r := shared.RunEnv(ctx, 5*time.Minute, mod, filepath.Join(work, fmt.Sprintf("%s.%d.log", logBase, attempt)), h.gocolicEnv(), bin, args...)
+		r := shared.RunEnv(ctx, 5*time.Minute, mod, filepath.Join(work, fmt.Sprintf("%s.%d.log", logBase, attempt)), h.GocolicEnv(), bin, args...)
 		rep, _ := schema.ReadJSON(jsonPath)
 		o = checkReplay(r.Output, rep, runs)
 		if o.err == nil || o.seeds <= 0 || o.seeds == runs {
@@ -229,7 +229,7 @@ func warmGocolic(ctx context.Context, mod, bin string, h harness, gflags []strin
 	defer os.RemoveAll(filepath.Join(mod, h.Dir, "testdata"))
 	args := append([]string{"fuzz"}, gflags...)
 	args = append(args, "-runs", "1", "-workers", "1", "-nocorpus", "-json", filepath.Join(dir, "warmup.json"), "./"+h.Dir, h.Fuzz)
-	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup.log"), h.gocolicEnv(), bin, args...)
+	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup.log"), h.GocolicEnv(), bin, args...)
 	if s := classify(r); s != "ok" {
 		return s + ": " + shared.Tail(r.Output, 8)
 	}

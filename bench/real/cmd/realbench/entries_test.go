@@ -1,9 +1,6 @@
 package main
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"strings"
 	"testing"
 	"time"
@@ -113,31 +110,6 @@ func TestCheckReplay(t *testing.T) {
 				t.Errorf("a replay that does not count shows %d covered, cell %q", o.covered, coverCell(o))
 			}
 		})
-	}
-}
-
-func TestCountAdds(t *testing.T) {
-	cases := []struct {
-		src  string
-		want int
-	}{
-		{`func FuzzA(f *testing.F) { f.Add("a"); f.Add("b"); f.Fuzz(func(t *testing.T, s string) {}) }`, 2},
-		// Calls in a loop count once: they are what the source shows,
-		// not what runs (the replay corrects the count from gocolic's
-		// own).
-		{`func FuzzB(g *testing.F) { for _, s := range seeds { g.Add(s) }; var wg sync.WaitGroup; wg.Add(1) }`, 1},
-		{`func FuzzC(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) { f := x; f.Add(1) }) }`, 1},
-		{`func FuzzD(f *testing.F) {}`, 0},
-	}
-	for _, c := range cases {
-		file, err := parser.ParseFile(token.NewFileSet(), "x_test.go", "package p\n"+c.src, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fd := file.Decls[0].(*ast.FuncDecl)
-		if got := countAdds(fd); got != c.want {
-			t.Errorf("%s: countAdds = %d, want %d", fd.Name.Name, got, c.want)
-		}
 	}
 }
 

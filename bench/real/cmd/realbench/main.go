@@ -168,13 +168,13 @@ func bench(ctx context.Context, c config) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	all, err := discover(root)
+	all, err := shared.DiscoverReal(root)
 	if err != nil {
 		return 2, err
 	}
-	hs, err := selectHarnesses(all, c.only)
+	hs, err := shared.SelectReal(all, c.only)
 	if err != nil {
-		return 2, err
+		return 2, fmt.Errorf("-only: %w", err)
 	}
 	if len(hs) == 0 {
 		return 2, fmt.Errorf("no harnesses found under %s", root)
@@ -189,14 +189,9 @@ func bench(ctx context.Context, c config) (int, error) {
 		defer os.RemoveAll(work)
 	}
 	mod := filepath.Join(work, "mod")
-	if err := copyModule(root, mod); err != nil {
-		return 1, fmt.Errorf("copying the module: %w", err)
-	}
-	// The module's replace of gocolic (for this command's shared harness)
-	// is relative to its source directory; the copy needs it absolute.
 	repoRoot := filepath.Dir(filepath.Dir(root))
-	if r := shared.Run(ctx, time.Minute, mod, "", "go", "mod", "edit", "-replace", toolModulePath+"="+repoRoot); r.Err != nil {
-		return 1, fmt.Errorf("pointing the copy at gocolic: %v\n%s", r.Err, shared.Tail(r.Output, 5))
+	if err := shared.CopyRealModule(ctx, root, mod, repoRoot); err != nil {
+		return 1, err
 	}
 	bin := c.gocolic
 	if bin == "" {
@@ -382,7 +377,7 @@ func warmUp(ctx context.Context, mod, bin string, h harness, gflags []string, di
 	}
 	args := append([]string{"fuzz"}, gflags...)
 	args = append(args, "-runs", "1", "-workers", "1", "-nocorpus", "-json", filepath.Join(dir, "warmup-gocolic.json"), "./"+h.Dir, h.Fuzz)
-	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic.log"), h.gocolicEnv(), bin, args...)
+	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic.log"), h.GocolicEnv(), bin, args...)
 	if s := classify(r); s != "ok" {
 		gNote = s + ": " + shared.Tail(r.Output, 8)
 	}
@@ -396,7 +391,7 @@ func warmUp(ctx context.Context, mod, bin string, h harness, gflags []string, di
 func warmUpTest(ctx context.Context, mod, bin string, h harness, gflags []string, dir string) string {
 	args := append([]string{"test"}, gflags...)
 	args = append(args, "-runs", "1", "-workers", "1", "-notests", "-json", filepath.Join(dir, "warmup-gocolic-test.json"), "./"+h.Dir, h.Check)
-	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic-test.log"), h.gocolicEnv(), bin, args...)
+	r := shared.RunEnv(ctx, 10*time.Minute, mod, filepath.Join(dir, "warmup-gocolic-test.log"), h.GocolicEnv(), bin, args...)
 	os.Remove(filepath.Join(mod, h.Dir, emit.FileName(h.Check)))
 	if s := classify(r); s != "ok" {
 		return s + ": " + shared.Tail(r.Output, 8)

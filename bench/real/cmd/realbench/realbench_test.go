@@ -141,7 +141,7 @@ func TestHarnesses(t *testing.T) {
 	if !shared.Declares(filepath.Join(root, "go.mod"), modulePath) {
 		t.Fatalf("%s is not the root of %s", root, modulePath)
 	}
-	hs, err := discover(root)
+	hs, err := shared.DiscoverReal(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestHarnesses(t *testing.T) {
 	if len(hs) < 25 || len(targets) < 12 {
 		t.Errorf("%d harnesses over %d packages, want at least 25 over 12", len(hs), len(targets))
 	}
-	sel, err := selectHarnesses(hs, "semver,FuzzParse")
+	sel, err := shared.SelectReal(hs, "semver,FuzzParse")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,39 +167,8 @@ func TestHarnesses(t *testing.T) {
 			t.Errorf("-only selected %s", h.Name())
 		}
 	}
-	if _, err := selectHarnesses(hs, "nosuch"); err == nil {
+	if _, err := shared.SelectReal(hs, "nosuch"); err == nil {
 		t.Error("-only accepted an unknown harness")
-	}
-}
-
-func TestDiscoverSkipsNonTargets(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", "module "+modulePath+"\n")
-	write("a/a.go", "package a\n\nconst Target = \"example.com/x\"\n\nconst GocolicTags = \"noasm\"\n\nfunc CheckB(s string) {}\n\nfunc (T) CheckE(s string) {}\n\ntype T int\n")
-	write("a/a_test.go", "package a\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {}\nfunc FuzzE(f *testing.F) {}\nfunc Fuzzy(f *testing.F) {}\nfunc FuzzC(t *testing.T) {}\nfunc CheckE(s string) {}\n")
-	write("b/b.go", "package b\n")
-	write("b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc FuzzD(f *testing.F) {}\n")
-	hs, err := discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(hs) != 2 || hs[0].Name() != "a.FuzzB" || hs[0].Target != "example.com/x" || hs[0].Tags != "noasm" || hs[1].Name() != "a.FuzzE" {
-		t.Fatalf("discover = %+v", hs)
-	}
-	// CheckE is a method in the package and a function of a test file:
-	// neither is a Check function gocolic test can run.
-	if hs[0].Check != "CheckB" || hs[1].Check != "" {
-		t.Errorf("Check functions %q, %q, want CheckB and none", hs[0].Check, hs[1].Check)
-	}
-	if env := hs[0].gocolicEnv(); len(env) != 1 || env[0] != "GOFLAGS=-tags=noasm" {
-		t.Errorf("gocolic's environment %q, want the tags in GOFLAGS", env)
 	}
 }
 

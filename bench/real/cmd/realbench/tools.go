@@ -210,7 +210,7 @@ func runCommand(ctx context.Context, mod, bin string, h harness, cmd, fn string,
 	os.Remove(jsonPath)
 	args := append([]string{cmd}, flags...)
 	args = append(args, "-json", jsonPath, "./"+h.Dir, fn)
-	r := shared.RunEnv(ctx, limit, mod, filepath.Join(dir, name+".log"), h.gocolicEnv(), bin, args...)
+	r := shared.RunEnv(ctx, limit, mod, filepath.Join(dir, name+".log"), h.GocolicEnv(), bin, args...)
 	g.wall, g.exitCode = r.Wall, r.ExitCode
 	g.status = classify(r)
 	g.rep, g.repErr = readReport(jsonPath)
