@@ -4,7 +4,7 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./bench/strategies [-programs stackvm,tlv] [-strategies cover,dfs] [-runs 20] [-first-seed N] [-execs 4000 [-cap 15m] | -budget 60s]
+//	go run ./bench/strategies [-programs stackvm,tlv] [-real gjson.FuzzGet] [-strategies cover,dfs] [-runs 20] [-first-seed N] [-execs 4000 [-cap 15m] | -budget 60s]
 //	    [-heuristic-dir DIR | -learn [-learn-budget 1h] [-learn-flags "-samples 8 -top 2"]] [-out FILE] [-json FILE] [-keep]
 //
 // The corpus is bench/strategies/corpus: one package per directory, each
@@ -33,6 +33,17 @@
 // -strategies, with -learn) learns a second time with -method random and
 // -rounds set to the rounds the first learning ran, which costs the same
 // runs, and is evaluated as learned with those weights: seed 001's RQ3.
+//
+// -real adds fuzz targets of the bench/real module, which exercise real
+// packages of the Go module proxy (gjson.FuzzGet, or gjson for all of its
+// targets; without -programs, only those run). The harness copies that
+// module beside the corpus, and a run there is
+//
+//	gocolic fuzz -strategy S … -instrument TARGET ./DIR FuzzXxx
+//
+// with the same flags as above: from the fuzz target's seeds, the package
+// under test instrumented too, its coverage counted with the harness's.
+// -learn learns on it the same way.
 //
 // From each run's JSON report it takes the branch coverage of the target
 // package (outcomes covered of branches.total) and prints Markdown: per
@@ -66,6 +77,10 @@ import (
 // corpusDir is the corpus, relative to the repository root.
 const corpusDir = "bench/strategies/corpus"
 
+// realDir is the module of real packages' fuzz targets (-real), relative
+// to the repository root.
+const realDir = "bench/real"
+
 // learned is the name of the learned strategy, which needs a weight file.
 const learned = "learned"
 
@@ -77,21 +92,23 @@ const learnedRandom = "learned-random"
 
 // options are the command's flags.
 type options struct {
-	programs, strategies string
-	runs, execs          int
-	firstSeed            int64
-	budget, cap          time.Duration
-	heuristicDir         string
-	learn                bool
-	learnBudget          time.Duration
-	learnFlags           string
-	out, jsonOut         string
-	keep                 bool
+	programs, real string
+	strategies     string
+	runs, execs    int
+	firstSeed      int64
+	budget, cap    time.Duration
+	heuristicDir   string
+	learn          bool
+	learnBudget    time.Duration
+	learnFlags     string
+	out, jsonOut   string
+	keep           bool
 }
 
 func main() {
 	var o options
-	flag.StringVar(&o.programs, "programs", "", "comma-separated programs of "+corpusDir+" to run (default: all)")
+	flag.StringVar(&o.programs, "programs", "", "comma-separated programs of "+corpusDir+" to run (default: all, or none with -real)")
+	flag.StringVar(&o.real, "real", "", "comma-separated fuzz targets of "+realDir+" to run too (gjson.FuzzGet, or a package directory for all of its targets): gocolic fuzz from the target's seeds, the package under test instrumented")
 	flag.StringVar(&o.strategies, "strategies", "", "comma-separated strategies to run (default: all of "+strings.Join(explore.Names(), ", ")+"; learned only with -heuristic-dir or -learn)")
 	flag.IntVar(&o.runs, "runs", 20, "runs per program and strategy, one per seed (1 … runs; with -learn 2 … runs+1)")
 	flag.Int64Var(&o.firstSeed, "first-seed", 0, "first seed of the runs (0: 1, or 2 with -learn); e.g. 2 with -heuristic-dir and weights learned on seed 1")
@@ -206,9 +223,11 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	names, err := harness.SelectNames(o.programs, known, known)
-	if err != nil {
-		return fmt.Errorf("-programs: %w", err)
+	var names []string
+	if o.programs != "" || o.real == "" {
+		if names, err = harness.SelectNames(o.programs, known, known); err != nil {
+			return fmt.Errorf("-programs: %w", err)
+		}
 	}
 	var programs []*program
 	for _, n := range names {
@@ -217,6 +236,19 @@ func run(ctx context.Context, o options) error {
 			return err
 		}
 		programs = append(programs, p)
+	}
+	if o.real != "" {
+		all, err := harness.DiscoverReal(filepath.Join(root, realDir))
+		if err != nil {
+			return fmt.Errorf("-real: %w", err)
+		}
+		hs, err := harness.SelectReal(all, o.real)
+		if err != nil {
+			return fmt.Errorf("-real: %w", err)
+		}
+		for _, h := range hs {
+			programs = append(programs, loadReal(h))
+		}
 	}
 	if o.heuristicDir != "" && slices.Contains(strategies, learned) {
 		for _, p := range programs {
@@ -243,6 +275,7 @@ func run(ctx context.Context, o options) error {
 	rn := &runner{
 		bin:        filepath.Join(dir, "bin", "gocolic"),
 		module:     filepath.Join(dir, "mod"),
+		real:       filepath.Join(dir, "real"),
 		reports:    filepath.Join(dir, "reports"),
 		logs:       filepath.Join(dir, "logs"),
 		weights:    filepath.Join(dir, "weights"),

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,44 @@ type program struct {
 	Heuristic string `json:"-"`
 	// RandomHeuristic is the weight file of learned-random, "" if none.
 	RandomHeuristic string `json:"-"`
+	// Real is the bench/real harness the program stands for (-real), nil
+	// for a package of the corpus: its runs are gocolic fuzz of the fuzz
+	// target, from its seeds, with the package under test instrumented.
+	Real *harness.RealHarness `json:"real,omitempty"`
+}
+
+// loadReal returns the program of the bench/real harness h.
+func loadReal(h harness.RealHarness) *program {
+	return &program{
+		Target: &harness.Target{Name: h.Name(), Func: h.Fuzz},
+		Flags:  []string{"-instrument", h.Target},
+		Real:   &h,
+	}
+}
+
+// command is gocolic's subcommand for p's runs, and the package argument.
+func (p *program) command() (sub, pkg string) {
+	if p.Real != nil {
+		return "fuzz", "./" + p.Real.Dir
+	}
+	return "test", "./" + p.Name
+}
+
+// quiet is the flag that keeps p's runs from writing what the tables do
+// not read: gocolic test's tests, gocolic fuzz's corpus entries.
+func (p *program) quiet() string {
+	if p.Real != nil {
+		return "-nocorpus"
+	}
+	return "-notests"
+}
+
+// env is what p's runs add to gocolic's environment (build tags).
+func (p *program) env() []string {
+	if p.Real != nil {
+		return p.Real.GocolicEnv()
+	}
+	return nil
 }
 
 // loadProgram reads the corpus package in dir.
@@ -132,6 +171,7 @@ type meta struct {
 type runner struct {
 	bin     string // the gocolic binary
 	module  string // the module holding the corpus copy
+	real    string // the copy of the bench/real module (-real)
 	reports string // directory of the JSON reports
 	logs    string // directory of the logs
 	weights string // directory of the weight files -learn writes
@@ -157,10 +197,18 @@ func (rn *runner) setUp(ctx context.Context, root string, programs []*program) e
 		return fmt.Errorf("writing the corpus module: %w", err)
 	}
 	for _, p := range programs {
+		if p.Real != nil {
+			continue
+		}
 		src := filepath.Dir(p.Files[0])
 		keep := func(n string) bool { return strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") }
 		if err := harness.CopyTree(src, filepath.Join(rn.module, p.Name), func(string) bool { return true }, keep); err != nil {
 			return fmt.Errorf("copying %s: %w", p.Name, err)
+		}
+	}
+	if slices.ContainsFunc(programs, func(p *program) bool { return p.Real != nil }) {
+		if err := harness.CopyRealModule(ctx, filepath.Join(root, realDir), rn.real, root); err != nil {
+			return fmt.Errorf("bench/real: %w", err)
 		}
 	}
 	fmt.Fprintln(os.Stderr, "strategies: building gocolic")
@@ -184,16 +232,25 @@ func (rn *runner) limitFlags() []string {
 	return f
 }
 
+// dir is the module directory p's runs start in.
+func (rn *runner) dir(p *program) string {
+	if p.Real != nil {
+		return rn.real
+	}
+	return rn.module
+}
+
 // args returns the command line of one run.
 func (rn *runner) args(p *program, strategy string, seed int64, jsonPath string) []string {
+	sub, pkg := p.command()
 	var args []string
 	switch strategy {
 	case learned:
-		args = []string{"test", "-strategy", learned, "-heuristic", p.Heuristic}
+		args = []string{sub, "-strategy", learned, "-heuristic", p.Heuristic}
 	case learnedRandom:
-		args = []string{"test", "-strategy", learned, "-heuristic", p.RandomHeuristic}
+		args = []string{sub, "-strategy", learned, "-heuristic", p.RandomHeuristic}
 	default:
-		args = []string{"test", "-strategy", strategy}
+		args = []string{sub, "-strategy", strategy}
 	}
 	args = append(args, rn.limitFlags()...)
 	// -lanes concolic: a strategy orders the concolic lane's candidates
@@ -204,10 +261,10 @@ func (rn *runner) args(p *program, strategy string, seed int64, jsonPath string)
 		"-lanes", "concolic",
 		"-seed", strconv.FormatInt(seed, 10),
 		"-workers", "1",
-		"-notests", "-minimizetime", "0",
+		p.quiet(), "-minimizetime", "0",
 		"-json", jsonPath)
 	args = append(args, p.Flags...)
-	return append(args, "./"+p.Name, p.Func)
+	return append(args, pkg, p.Func)
 }
 
 // timeLimit is how long a run may take before the harness kills it.
@@ -230,7 +287,7 @@ func (rn *runner) run(ctx context.Context, p *program, strategy string, seed int
 	args := rn.args(p, strategy, seed, jsonPath)
 	rec := runRecord{Program: p.Name, Strategy: strategy, Seed: seed, ExitCode: -1}
 	rec.Args = append([]string{"gocolic"}, args...)
-	res := harness.Run(ctx, rn.timeLimit(), rn.module, filepath.Join(rn.logs, base+".log"), rn.bin, args...)
+	res := harness.RunEnv(ctx, rn.timeLimit(), rn.dir(p), filepath.Join(rn.logs, base+".log"), p.env(), rn.bin, args...)
 	rec.WallMS = res.Wall.Milliseconds()
 	var ee *exec.ExitError
 	switch {
@@ -263,7 +320,8 @@ func (rn *runner) learnArgs(p *program, budget time.Duration, out string) []stri
 	args := []string{"learn", "-seed", "1", "-runs", strconv.Itoa(rn.execs), "-budget", budget.String(), "-o", out}
 	args = append(args, rn.learnFlags...)
 	args = append(args, p.Flags...)
-	return append(args, "./"+p.Name, p.Func)
+	_, pkg := p.command()
+	return append(args, pkg, p.Func)
 }
 
 // learn runs gocolic learn on p with seed 1 and returns the weight file's
@@ -292,7 +350,7 @@ func (rn *runner) learnWith(ctx context.Context, p *program, budget time.Duratio
 	lr := learnRecord{Program: p.Name, Args: append([]string{"gocolic"}, args...)}
 	// gocolic learn stops at its budget and writes the best weights; the
 	// margin covers the build and the last runs.
-	res := harness.Run(ctx, budget+10*time.Minute, rn.module, filepath.Join(rn.logs, "learn."+filepath.Base(out)+".log"), rn.bin, args...)
+	res := harness.RunEnv(ctx, budget+10*time.Minute, rn.dir(p), filepath.Join(rn.logs, "learn."+filepath.Base(out)+".log"), p.env(), rn.bin, args...)
 	lr.WallMS = res.Wall.Milliseconds()
 	switch {
 	case res.Err != nil:

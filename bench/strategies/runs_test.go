@@ -68,6 +68,37 @@ func TestRunnerArgs(t *testing.T) {
 	}
 }
 
+// TestRealArgs checks a bench/real fuzz target's runs: gocolic fuzz of the
+// target from its seeds, in the copy of that module, with the package
+// under test instrumented and its build tags in the environment, and
+// gocolic learn on the same.
+func TestRealArgs(t *testing.T) {
+	p := loadReal(harness.RealHarness{Dir: "snappy", Fuzz: "FuzzDecode", Target: "github.com/golang/snappy", Tags: "noasm"})
+	p.Heuristic = "w/snappy.FuzzDecode.json"
+	rn := runner{execs: 4000, module: "mod", real: "real"}
+	want := "fuzz -strategy learned -heuristic w/snappy.FuzzDecode.json -runs 4000 -lanes concolic -seed 2 -workers 1 -nocorpus -minimizetime 0 -json r.json -instrument github.com/golang/snappy ./snappy FuzzDecode"
+	if got := strings.Join(rn.args(p, learned, 2, "r.json"), " "); got != want {
+		t.Errorf("args = %q, want %q", got, want)
+	}
+	want = "learn -seed 1 -runs 4000 -budget 1h0m0s -o w.json -instrument github.com/golang/snappy ./snappy FuzzDecode"
+	if got := strings.Join(rn.learnArgs(p, time.Hour, "w.json"), " "); got != want {
+		t.Errorf("learnArgs = %q, want %q", got, want)
+	}
+	if d := rn.dir(p); d != "real" {
+		t.Errorf("runs in %q, want the copy of bench/real", d)
+	}
+	if env := p.env(); !slices.Equal(env, []string{"GOFLAGS=-tags=noasm"}) {
+		t.Errorf("environment %q, want the build tags", env)
+	}
+	if p.Name != "snappy.FuzzDecode" {
+		t.Errorf("name %q", p.Name)
+	}
+	corpus := &program{Target: &harness.Target{Name: "smtp", Func: "Serve"}}
+	if d := rn.dir(corpus); d != "mod" || corpus.env() != nil {
+		t.Errorf("a corpus program runs in %q with %q, want the corpus module and no environment", d, corpus.env())
+	}
+}
+
 func TestDirectiveFlags(t *testing.T) {
 	tests := []struct {
 		name, src string

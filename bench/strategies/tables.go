@@ -256,7 +256,11 @@ func (r *results) markdown(m meta) (string, error) {
 	// Per program.
 	for _, p := range r.programs {
 		best := r.best(p.Name)
-		fmt.Fprintf(&b, "\n## %s (`%s`, %d lines of code)\n\n", p.Name, p.Func, p.LOC)
+		if p.Real != nil {
+			fmt.Fprintf(&b, "\n## %s (`gocolic fuzz` of `%s` from its seeds, with `%s` instrumented; outcomes of both packages)\n\n", p.Name, p.Func, p.Real.Target)
+		} else {
+			fmt.Fprintf(&b, "\n## %s (`%s`, %d lines of code)\n\n", p.Name, p.Func, p.LOC)
+		}
 		pt := harness.Table{
 			Head:  []string{"strategy", "runs", "avg %", "max %", "max outcomes", "avg executions", "avg bugs", "vs best (" + best + ")"},
 			Right: []bool{false, true, true, true, true, true, true, false},
