@@ -47,11 +47,14 @@
 //
 // From each run's JSON report it takes the branch coverage of the target
 // package (outcomes covered of branches.total) and prints Markdown: per
-// program and strategy the average and maximum coverage, and the Wilcoxon
+// program and strategy the average and maximum coverage, the average
+// executions and exploration time, and the Wilcoxon
 // signed-rank test, paired by seed, of each strategy against the best
 // hand-made one (the highest average coverage among all but learned); and
 // an overview of averages with the best per program. -json writes every
-// run's record. A run that fails (gocolic exits with a status other than
+// run's record; -tables a.json,b.json prints the tables of such files
+// again, merged (e.g. programs run by separate commands), and runs
+// nothing. A run that fails (gocolic exits with a status other than
 // 0, or leaves no report) is listed and left out of the statistics; the
 // command then exits with status 1.
 package main
@@ -102,6 +105,7 @@ type options struct {
 	learnBudget    time.Duration
 	learnFlags     string
 	out, jsonOut   string
+	tables         string
 	keep           bool
 }
 
@@ -121,6 +125,7 @@ func main() {
 	flag.StringVar(&o.learnFlags, "learn-flags", "", "extra flags of gocolic learn, space-separated (e.g. \"-samples 8 -top 2 -checks 2 -rounds 3\")")
 	flag.StringVar(&o.out, "out", "", "also write the Markdown report to this file")
 	flag.StringVar(&o.jsonOut, "json", "", "write every run's record (raw data) to this JSON file")
+	flag.StringVar(&o.tables, "tables", "", "run nothing: print the tables of earlier -json files (comma-separated; with the same budget and seeds), merged")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary workspace (corpus copy, reports, weight files, logs) and print its path")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./bench/strategies [flags]\n\nRuns gocolic with each search strategy on the programs of "+corpusDir+"\nand prints Markdown tables of branch coverage with Wilcoxon signed-rank tests.\n\nFlags:")
@@ -136,6 +141,10 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	run := run
+	if o.tables != "" {
+		run = retable
+	}
 	if err := run(ctx, o); err != nil {
 		fmt.Fprintln(os.Stderr, "strategies:", err)
 		os.Exit(1)
@@ -434,4 +443,64 @@ func replaceAll(args []string, dir string) []string {
 		out[i] = strings.ReplaceAll(a, dir, "$TMP")
 	}
 	return out
+}
+
+// retable prints the tables of the -json files of earlier runs (-tables),
+// merged: programs, strategies, seeds, runs and learnings of every file.
+// The files must share their budget and seeds, which the tables' header
+// states once; their commits are listed.
+func retable(_ context.Context, o options) error {
+	var (
+		m        meta
+		programs []*program
+		recs     []runRecord
+		learns   []learnRecord
+		have     = map[string]bool{}
+		commits  []string
+	)
+	files := strings.Split(o.tables, ",")
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("-tables: %w", err)
+		}
+		var raw rawOutput
+		if err := json.Unmarshal(data, &raw); err != nil {
+			return fmt.Errorf("-tables: %s: %w", f, err)
+		}
+		if i == 0 {
+			m = raw.Meta
+		} else if raw.Meta.Execs != m.Execs || raw.Meta.Budget != m.Budget || raw.Meta.Cap != m.Cap || !slices.Equal(raw.Meta.Seeds, m.Seeds) {
+			return fmt.Errorf("-tables: %s has another budget or other seeds than %s", f, files[0])
+		}
+		if !slices.Contains(commits, raw.Meta.Commit) {
+			commits = append(commits, raw.Meta.Commit)
+		}
+		m.Interrupted = m.Interrupted || raw.Meta.Interrupted
+		for _, p := range raw.Programs {
+			if !have[p.Name] {
+				have[p.Name] = true
+				programs = append(programs, p)
+			}
+		}
+		recs = append(recs, raw.Runs...)
+		learns = append(learns, raw.Learns...)
+	}
+	m.Commit = strings.Join(commits, ", ")
+	var strategies []string
+	for _, s := range append(explore.Names(), learnedRandom) {
+		if slices.ContainsFunc(recs, func(r runRecord) bool { return r.Strategy == s }) {
+			strategies = append(strategies, s)
+		}
+	}
+	res := newResults(programs, strategies, m.Seeds)
+	res.learns = learns
+	for _, r := range recs {
+		res.add(r)
+	}
+	md, err := res.markdown(m)
+	if err != nil {
+		return err
+	}
+	return harness.Publish(md, "$TMP", o.out)
 }

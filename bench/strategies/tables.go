@@ -55,6 +55,7 @@ type sample struct {
 	maxCov int               // most outcomes covered by one run
 	total  int               // branch outcomes of the program, 0 if no good run
 	execs  []float64
+	secs   []float64 // exploration time of each run, in seconds
 	bugs   []float64
 	ran    int
 	failed int
@@ -74,6 +75,7 @@ func (r *results) sample(program, strategy string) sample {
 		s.maxCov = max(s.maxCov, rec.Covered)
 		s.total = rec.Total
 		s.execs = append(s.execs, float64(rec.Executions))
+		s.secs = append(s.secs, float64(rec.ElapsedMS)/1000)
 		s.bugs = append(s.bugs, float64(rec.Bugs))
 		if capped(rec) {
 			s.capped++
@@ -262,8 +264,8 @@ func (r *results) markdown(m meta) (string, error) {
 			fmt.Fprintf(&b, "\n## %s (`%s`, %d lines of code)\n\n", p.Name, p.Func, p.LOC)
 		}
 		pt := harness.Table{
-			Head:  []string{"strategy", "runs", "avg %", "max %", "max outcomes", "avg executions", "avg bugs", "vs best (" + best + ")"},
-			Right: []bool{false, true, true, true, true, true, true, false},
+			Head:  []string{"strategy", "runs", "avg %", "max %", "max outcomes", "avg executions", "avg s", "avg bugs", "vs best (" + best + ")"},
+			Right: []bool{false, true, true, true, true, true, true, true, false},
 		}
 		for _, s := range r.strategies {
 			sm := r.sample(p.Name, s)
@@ -279,16 +281,17 @@ func (r *results) markdown(m meta) (string, error) {
 				maxPct = pct(slices.Max(sm.cov))
 				maxOut = fmt.Sprintf("%d/%d", sm.maxCov, sm.total)
 			}
-			execs, bugs := "–", "–"
+			execs, secs, bugs := "–", "–", "–"
 			if len(sm.execs) > 0 {
 				execs = harness.Rate(mean(sm.execs))
+				secs = strconv.FormatFloat(mean(sm.secs), 'f', 1, 64)
 				bugs = strconv.FormatFloat(mean(sm.bugs), 'f', 1, 64)
 			}
 			cmp := "–"
 			if best != "" && len(sm.cov) > 0 {
 				cmp = r.compare(p.Name, s, best)
 			}
-			pt.Add(s, runs, pct(mean(sm.cov)), maxPct, maxOut, execs, bugs, cmp)
+			pt.Add(s, runs, pct(mean(sm.cov)), maxPct, maxOut, execs, secs, bugs, cmp)
 		}
 		t, err := pt.Markdown()
 		if err != nil {
