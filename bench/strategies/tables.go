@@ -178,6 +178,18 @@ func pct(v float64) string {
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
+// ranSeed reports whether any run was made with seed k.
+func (r *results) ranSeed(k int64) bool {
+	for _, rs := range r.recs {
+		for _, rec := range rs {
+			if rec.Seed == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // markdown formats the report.
 func (r *results) markdown(m meta) (string, error) {
 	var b strings.Builder
@@ -189,11 +201,19 @@ func (r *results) markdown(m meta) (string, error) {
 	if m.Budget != "" {
 		limit = m.Budget
 	}
-	seeds := ""
-	if len(m.Seeds) > 0 {
-		seeds = fmt.Sprintf("seeds %d–%d", m.Seeds[0], m.Seeds[len(m.Seeds)-1])
+	seeds, planned := "", m.Seeds
+	if m.Interrupted {
+		// Say what ran, not what was planned.
+		planned = slices.DeleteFunc(slices.Clone(planned), func(k int64) bool { return !r.ranSeed(k) })
 	}
-	fmt.Fprintf(&b, "Each run: one worker, %s, %s (%d runs per program and strategy). %s, %s, %d CPUs", limit, seeds, m.Runs, m.GoVersion, m.Platform, m.CPUs)
+	if len(planned) > 0 {
+		seeds = fmt.Sprintf("seeds %d–%d", planned[0], planned[len(planned)-1])
+	}
+	fmt.Fprintf(&b, "Each run: one worker, %s, %s (%d runs per program and strategy", limit, seeds, len(planned))
+	if len(planned) < m.Runs {
+		fmt.Fprintf(&b, " of the %d planned", m.Runs)
+	}
+	fmt.Fprintf(&b, "). %s, %s, %d CPUs", m.GoVersion, m.Platform, m.CPUs)
 	if m.Commit != "" {
 		fmt.Fprintf(&b, ", commit %s", m.Commit)
 	}

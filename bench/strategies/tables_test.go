@@ -113,6 +113,19 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
+// TestMarkdownInterrupted checks that an interrupted run's header names
+// the seeds that ran, and how many were planned.
+func TestMarkdownInterrupted(t *testing.T) {
+	r := fixture()
+	md, err := r.markdown(meta{Execs: 4000, Runs: 20, Seeds: []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}, Interrupted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := "4000 executions, seeds 1–5 (5 runs per program and strategy of the 20 planned)"; !strings.Contains(md, w) {
+		t.Errorf("markdown lacks %q; got:\n%s", w, md)
+	}
+}
+
 func TestMarkdownBudgetAndNoLearned(t *testing.T) {
 	r := fixture()
 	r.strategies = []string{"cover", "dfs"}
@@ -120,7 +133,7 @@ func TestMarkdownBudgetAndNoLearned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"one worker, 1m0s, seeds 1–5", "**Interrupted**"} {
+	for _, w := range []string{"one worker, 1m0s, seeds 1–5 (5 runs per program and strategy)", "**Interrupted**"} {
 		if !strings.Contains(md, w) {
 			t.Errorf("markdown lacks %q; got:\n%s", w, md)
 		}
