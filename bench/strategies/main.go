@@ -446,9 +446,11 @@ func replaceAll(args []string, dir string) []string {
 }
 
 // retable prints the tables of the -json files of earlier runs (-tables),
-// merged: programs, strategies, seeds, runs and learnings of every file.
-// The files must share their budget and seeds, which the tables' header
-// states once; their commits are listed.
+// merged: programs, strategies, seeds, runs and learnings of every file,
+// so that more seeds of a program, run later, join the earlier ones. The
+// files must share their budget, which the tables' header states once;
+// their commits are listed. The first file's settings (its learning) head
+// the tables.
 func retable(_ context.Context, o options) error {
 	var (
 		m        meta
@@ -470,8 +472,14 @@ func retable(_ context.Context, o options) error {
 		}
 		if i == 0 {
 			m = raw.Meta
-		} else if raw.Meta.Execs != m.Execs || raw.Meta.Budget != m.Budget || raw.Meta.Cap != m.Cap || !slices.Equal(raw.Meta.Seeds, m.Seeds) {
-			return fmt.Errorf("-tables: %s has another budget or other seeds than %s", f, files[0])
+		} else if raw.Meta.Execs != m.Execs || raw.Meta.Budget != m.Budget || raw.Meta.Cap != m.Cap {
+			return fmt.Errorf("-tables: %s has another budget than %s", f, files[0])
+		} else {
+			for _, k := range raw.Meta.Seeds {
+				if !slices.Contains(m.Seeds, k) {
+					m.Seeds = append(m.Seeds, k)
+				}
+			}
 		}
 		if !slices.Contains(commits, raw.Meta.Commit) {
 			commits = append(commits, raw.Meta.Commit)
@@ -487,6 +495,8 @@ func retable(_ context.Context, o options) error {
 		learns = append(learns, raw.Learns...)
 	}
 	m.Commit = strings.Join(commits, ", ")
+	slices.Sort(m.Seeds)
+	m.Runs = len(m.Seeds)
 	var strategies []string
 	for _, s := range append(explore.Names(), learnedRandom) {
 		if slices.ContainsFunc(recs, func(r runRecord) bool { return r.Strategy == s }) {

@@ -214,7 +214,8 @@ func TestMarkdownRQ3(t *testing.T) {
 }
 
 // TestRetable checks -tables: the -json files of two earlier runs, one per
-// program, print as one report, and files of another budget are refused.
+// program, print as one report; more seeds of a program join its earlier
+// ones; files of another budget are refused.
 func TestRetable(t *testing.T) {
 	dir := t.TempDir()
 	r := fixture()
@@ -264,5 +265,32 @@ func TestRetable(t *testing.T) {
 	other := write("other.json", m3, "ini")
 	if err := retable(context.Background(), options{tables: vm + "," + other}); err == nil || !strings.Contains(err.Error(), "another budget") {
 		t.Errorf("files of two budgets merged: err = %v", err)
+	}
+	// Seeds 6 and 7 of vm, run later, join seeds 1–5.
+	more := newResults(r.programs[:1], r.strategies, []int64{6, 7})
+	for _, s := range r.strategies {
+		for _, k := range []int64{6, 7} {
+			more.add(runRecord{Program: "vm", Strategy: s, Seed: k, Covered: 100, Total: 200, CoveragePct: 50, Executions: 4000})
+		}
+	}
+	m4 := m
+	m4.Seeds, m4.Runs = []int64{6, 7}, 2
+	later := filepath.Join(dir, "later.json")
+	if err := writeRaw(later, dir, m4, more); err != nil {
+		t.Fatal(err)
+	}
+	if err := retable(context.Background(), options{tables: later + "," + vm, out: out}); err != nil {
+		t.Fatal(err)
+	}
+	if md, err = os.ReadFile(out); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"seeds 1–7 (7 runs per program and strategy)",
+		"| cover | 7 | 33.6 |",
+	} {
+		if !strings.Contains(string(md), w) {
+			t.Errorf("tables of more seeds lack %q; got:\n%s", w, md)
+		}
 	}
 }
