@@ -104,15 +104,12 @@ func ProveLocal(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solv
 		// directly or through others, can contradict it: a guard that
 		// shares none is satisfiable alone (the builder folds a
 		// constant one), and needs no query.
-		related := slice(guard, append(p.Conds[:len(p.Conds)-1:len(p.Conds)-1], p.Assume...))
-		if len(related) == 0 {
+		n := len(p.Conds) - 1
+		q := solver.Slice(solver.Query{Constraints: append(p.Conds[:n:n], p.Assume...), Goal: guard})
+		if len(q.Constraints) == 0 {
 			return false, nil
 		}
-		f := guard
-		for _, c := range related {
-			f = enc.B.And(f, c)
-		}
-		r, err := slv.Solve(ctx, solver.Query{Goal: f})
+		r, err := slv.Solve(ctx, q)
 		if err != nil {
 			return false, fmt.Errorf("mc: solving %s's chain to site %d: %w", enc.Fn, gl.Site, err)
 		}
@@ -121,42 +118,4 @@ func ProveLocal(ctx context.Context, g *cfa.Graph, enc *Encoder, slv solver.Solv
 		}
 	}
 	return true, nil
-}
-
-// slice returns the terms of cs connected to goal through shared
-// variables, directly or through other terms of cs.
-func slice(goal *sym.Expr, cs []*sym.Expr) []*sym.Expr {
-	vars := map[*sym.Expr]bool{}
-	for _, v := range sym.Vars(nil, goal) {
-		vars[v] = true
-	}
-	varsOf := make([][]*sym.Expr, len(cs))
-	for i, c := range cs {
-		varsOf[i] = sym.Vars(nil, c)
-	}
-	in := make([]bool, len(cs))
-	for grew := true; grew; {
-		grew = false
-		for i := range cs {
-			if in[i] {
-				continue
-			}
-			for _, v := range varsOf[i] {
-				if vars[v] {
-					in[i], grew = true, true
-					for _, w := range varsOf[i] {
-						vars[w] = true
-					}
-					break
-				}
-			}
-		}
-	}
-	var out []*sym.Expr
-	for i, c := range cs {
-		if in[i] {
-			out = append(out, c)
-		}
-	}
-	return out
 }

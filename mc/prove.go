@@ -146,11 +146,12 @@ func ProveUncovered(ctx context.Context, g *cfa.Graph, table []sites.Site, cover
 		// First each goal against its straight code (local.go), within
 		// half the share: one query a goal, and what it proves leaves
 		// the graphs' goals.
+		localStart := time.Now()
 		goals[fn] = proveLocal(ctx, g, fn, slv, goals[fn], share/2, own, &sum)
 		if len(goals[fn]) == 0 && len(atCallers[fn]) == 0 {
 			continue // every goal proved by its straight code
 		}
-		share -= time.Since(start) - (budget - left)
+		share -= time.Since(localStart)
 		check := func(opts Options) (*Result, error) {
 			enc := NewEncoder(sym.NewBuilder(), fn)
 			enc.Inline = Inlining{Depth: DefaultInlineDepth, Allow: func(f *ssa.Function) bool { return inGraph[f] }}

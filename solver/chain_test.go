@@ -107,6 +107,8 @@ func TestFastUnsat(t *testing.T) {
 	}
 }
 
+// TestIndependence checks the independence layer and Slice, which share
+// its slicing.
 func TestIndependence(t *testing.T) {
 	tm := newTerms()
 	b := tm.b
@@ -143,6 +145,10 @@ func TestIndependence(t *testing.T) {
 			}
 			if !slices.Equal(got.Constraints, tt.want) {
 				t.Errorf("constraints %v, want %v", got.Constraints, tt.want)
+			}
+			// Slice, for callers outside the chain, slices the same.
+			if sl := solver.Slice(solver.Query{Constraints: tt.cs, Goal: tt.goal}); !slices.Equal(sl.Constraints, tt.want) || sl.Goal != tt.goal {
+				t.Errorf("Slice: constraints %v, want %v", sl.Constraints, tt.want)
 			}
 		})
 	}

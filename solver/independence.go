@@ -58,6 +58,20 @@ func (in *independence) slice(q Query) Query {
 	if len(in.vars) > maxVarMemo {
 		clear(in.vars)
 	}
+	return sliceBy(q, in.varsOf)
+}
+
+// Slice returns q without the constraints that share no variables with
+// its goal, directly or through other constraints (q itself if all do),
+// as the independence layer passes it on; for callers that decide what
+// to ask from the slice, such as the model checker's straight-code
+// proofs, which need no query for a goal that nothing constrains.
+func Slice(q Query) Query {
+	return sliceBy(q, varNumbers)
+}
+
+// sliceBy is Slice with varsOf giving the numbers of a term's variables.
+func sliceBy(q Query, varsOf func(*sym.Expr) []uint64) Query {
 	// Union-find over variable numbers: each constraint joins its
 	// variables into one class, and so does the goal.
 	parent := make(map[uint64]uint64)
@@ -86,13 +100,13 @@ func (in *independence) slice(q Query) Query {
 		}
 	}
 	for _, c := range q.Constraints {
-		join(in.varsOf(c))
+		join(varsOf(c))
 	}
-	goalVars := in.varsOf(q.Goal)
+	goalVars := varsOf(q.Goal)
 	join(goalVars)
 
 	keep := func(c *sym.Expr) bool {
-		vs := in.varsOf(c)
+		vs := varsOf(c)
 		if len(vs) == 0 {
 			return c.Kind != sym.KTrue
 		}
@@ -116,15 +130,21 @@ func (in *independence) slice(q Query) Query {
 	return Query{Constraints: kept, Goal: q.Goal, Seed: q.Seed}
 }
 
-// varsOf returns the numbers of the variables in e.
+// varsOf returns the numbers of the variables in e, remembered.
 func (in *independence) varsOf(e *sym.Expr) []uint64 {
 	if vs, ok := in.vars[e]; ok {
 		return vs
 	}
+	vs := varNumbers(e)
+	in.vars[e] = vs
+	return vs
+}
+
+// varNumbers returns the numbers of the variables in e.
+func varNumbers(e *sym.Expr) []uint64 {
 	var vs []uint64
 	for _, v := range sym.Vars(nil, e) {
 		vs = append(vs, v.Val)
 	}
-	in.vars[e] = vs
 	return vs
 }
